@@ -1,10 +1,10 @@
 """Command line: serve, migrate, users, audit verify.
 
-    python -m bff serve                      migrate, then serve on BFF_HOST:BFF_PORT
-    python -m bff migrate                    apply database migrations
-    python -m bff users create --username U --name N --role R [--password P]
-    python -m bff users reset-password --username U [--password P]
-    python -m bff audit verify               check the audit log's hash chain
+python -m bff serve                      migrate, then serve on BFF_HOST:BFF_PORT
+python -m bff migrate                    apply database migrations
+python -m bff users create --username U --name N --role R [--password P]
+python -m bff users reset-password --username U [--password P]
+python -m bff audit verify               check the audit log's hash chain
 """
 
 from __future__ import annotations
@@ -55,7 +55,10 @@ async def _users_create(settings: Settings, args: argparse.Namespace) -> int:
             print(f"The username '{args.username}' is already taken.", file=sys.stderr)
             return 1
         user = await create_user(args.name, args.username, Role(args.role), password)
-        print(f"Created {user.role} {user.username}" + (f" with password: {password}" if generated else ""))
+        print(
+            f"Created {user.role} {user.username}"
+            + (f" with password: {password}" if generated else "")
+        )
         return 0
 
     return await _with_db(settings, work)
@@ -84,8 +87,10 @@ async def _users_reset(settings: Settings, args: argparse.Namespace) -> int:
             await user.save(using_db=conn, update_fields=["password_hash", "updated_at"])
             ended = await end_all_sessions(user.id, conn)
             await record(conn, SYSTEM, "password_reset", details=f"user={user.username}")
-        print(f"Password reset for {user.username}; {ended} session(s) ended"
-              + (f". New password: {password}" if generated else ""))
+        print(
+            f"Password reset for {user.username}; {ended} session(s) ended"
+            + (f". New password: {password}" if generated else "")
+        )
         return 0
 
     return await _with_db(settings, work)
@@ -97,8 +102,10 @@ async def _audit_verify(settings: Settings) -> int:
     async def work() -> int:
         count, broken = await verify_chain()
         if broken:
-            print(f"Audit log BROKEN at entry {broken.entry_id}: {broken.reason} "
-                  f"({count} entries checked).")
+            print(
+                f"Audit log BROKEN at entry {broken.entry_id}: {broken.reason} "
+                f"({count} entries checked)."
+            )
             return 1
         print(f"Audit log intact: {count} entries verified.")
         return 0
@@ -125,18 +132,23 @@ def _serve(settings: Settings) -> int:
     config = Config.from_toml("config/hypercorn.toml")
     config.bind = [f"{settings.host}:{settings.port}"]
     print(f"Patient records portal: {settings.public_url}", file=sys.stderr, flush=True)
-    asyncio.run(serve(create_app(settings), config))  # type: ignore[arg-type]
+    asyncio.run(serve(create_app(settings), config))
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line."""
-    parser = argparse.ArgumentParser(prog="python -m bff", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bff",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", help="apply migrations and serve the app")
     sub.add_parser("migrate", help="apply database migrations")
-    users = sub.add_parser("users", help="manage users").add_subparsers(dest="action", required=True)
+    users = sub.add_parser("users", help="manage users").add_subparsers(
+        dest="action", required=True
+    )
     create = users.add_parser("create", help="create a user of any role")
     create.add_argument("--username", required=True)
     create.add_argument("--name", required=True)
@@ -145,7 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     reset = users.add_parser("reset-password", help="set a new password and end all sessions")
     reset.add_argument("--username", required=True)
     reset.add_argument("--password", help="generated and shown once when omitted")
-    audit = sub.add_parser("audit", help="audit log tools").add_subparsers(dest="action", required=True)
+    audit = sub.add_parser("audit", help="audit log tools").add_subparsers(
+        dest="action", required=True
+    )
     audit.add_parser("verify", help="verify the audit log's hash chain")
     args = parser.parse_args(argv)
 

@@ -78,7 +78,8 @@ def register_error_handlers(app: Quart) -> None:
     async def _database_down(exc: Exception) -> Response:
         log.error("Service unavailable: %s", type(exc).__name__)
         return error_response(
-            503, "The service is temporarily unavailable. Please try again shortly.",
+            503,
+            "The service is temporarily unavailable. Please try again shortly.",
             {"Retry-After": "5"},
         )
 

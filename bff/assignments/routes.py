@@ -70,7 +70,9 @@ async def assign_folders(container: str, data: AssignFolders) -> tuple[FoldersAs
         container, data.userId, data.folderNames, current_actor()
     )
     return (
-        FoldersAssigned(message="Folders assigned successfully", assigned=created, alreadyAssigned=held),
+        FoldersAssigned(
+            message="Folders assigned successfully", assigned=created, alreadyAssigned=held
+        ),
         201,
     )
 
@@ -89,7 +91,9 @@ async def user_assignments(user_id: int) -> UserAssignmentsResponse:
 @validate_response(MyAssignmentsResponse)
 async def my_assignments() -> MyAssignmentsResponse:
     """The caller's containers and the folders assigned in each."""
-    return MyAssignmentsResponse(assignments=await service.my_assignments(current_principal().user_id))
+    return MyAssignmentsResponse(
+        assignments=await service.my_assignments(current_principal().user_id)
+    )
 
 
 @bp.delete("/<int:assignment_id>")

@@ -48,7 +48,9 @@ class AssignFolders(BaseModel):
     """POST /api/assignments/containers/{container}/folders."""
 
     userId: int
-    folderNames: Annotated[list[Annotated[str, Field(max_length=200)]], Field(min_length=1, max_length=5000)]
+    folderNames: Annotated[
+        list[Annotated[str, Field(max_length=200)]], Field(min_length=1, max_length=5000)
+    ]
 
 
 class FoldersAssigned(BaseModel):

@@ -21,7 +21,7 @@ async def my_assignments(user_id: int) -> list[Assignment]:
     folders = await FolderAssignment.filter(user_id=user_id).select_related("folder")
     by_container: dict[int, list[FolderAssignment]] = {}
     for fa in folders:
-        by_container.setdefault(fa.folder.container_id, []).append(fa)  # type: ignore[attr-defined]
+        by_container.setdefault(fa.folder.container_id, []).append(fa)
     result = []
     for ca in sorted(containers, key=lambda a: (*sort_key(a.container.name), a.container.name)):
         items = sorted(
@@ -38,7 +38,9 @@ async def my_assignments(user_id: int) -> list[Assignment]:
     return result
 
 
-async def user_assignments(user_id: int) -> tuple[list[ContainerAssignmentOut], list[FolderAssignmentOut]]:
+async def user_assignments(
+    user_id: int,
+) -> tuple[list[ContainerAssignmentOut], list[FolderAssignmentOut]]:
     """A user's container and folder assignments (404 for an unknown user)."""
     user = await get_user(user_id)
     return user.containerAssignments, user.folderAssignments
@@ -51,7 +53,9 @@ async def _get_user(user_id: int) -> User:
     return user
 
 
-async def assign_container(container_name: str, user_id: int, actor: Actor) -> ContainerAssignmentOut:
+async def assign_container(
+    container_name: str, user_id: int, actor: Actor
+) -> ContainerAssignmentOut:
     """Mode 'new': give a user a container they do not have yet."""
     container = await get_container(container_name)
     user = await _get_user(user_id)
@@ -60,7 +64,11 @@ async def assign_container(container_name: str, user_id: int, actor: Actor) -> C
     async with transaction() as conn:
         assignment = await ContainerAssignment.create(user=user, container=container, using_db=conn)
         await record(
-            conn, actor, "container_assign", container=container_name, details=f"user={user.username}"
+            conn,
+            actor,
+            "container_assign",
+            container=container_name,
+            details=f"user={user.username}",
         )
     return ContainerAssignmentOut(id=assignment.id, containerName=container_name)
 
@@ -81,50 +89,72 @@ async def assign_folders(
     if missing:
         shown = ", ".join(natural_sorted(missing)[:10])
         raise ApiError(404, f"Folders not found in '{container_name}': {shown}")
-    held = set(
-        await FolderAssignment.filter(user=user, folder__container=container).values_list(
-            "folder__name", flat=True
-        )
+    held_rows = await FolderAssignment.filter(user=user, folder__container=container).values_list(
+        "folder__name", flat=True
     )
+    held = {str(n) for n in held_rows}
     created: list[FolderAssignmentOut] = []
     async with transaction() as conn:
         for name in natural_sorted([n for n in wanted if n not in held]):
             fa = await FolderAssignment.create(user=user, folder=folders[name], using_db=conn)
             await record(
-                conn, actor, "folder_assign", container=container_name, folder=name,
+                conn,
+                actor,
+                "folder_assign",
+                container=container_name,
+                folder=name,
                 details=f"user={user.username}",
             )
-            created.append(FolderAssignmentOut(id=fa.id, containerName=container_name, folderName=name))
+            created.append(
+                FolderAssignmentOut(id=fa.id, containerName=container_name, folderName=name)
+            )
     return created, natural_sorted([n for n in wanted if n in held])
 
 
 async def unassign(assignment_id: int, kind: str, actor: Actor) -> str:
-    """Remove one assignment; a container takes the user's folders in it along. Returns a message."""
+    """Remove one assignment (a container takes the user's folders in it along); say what."""
     async with transaction() as conn:
         if kind == "container":
-            ca = await ContainerAssignment.filter(id=assignment_id).select_related(
-                "container", "user"
-            ).using_db(conn).first()
+            ca = (
+                await ContainerAssignment.filter(id=assignment_id)
+                .select_related("container", "user")
+                .using_db(conn)
+                .first()
+            )
             if ca is None:
                 raise ApiError(404, "Assignment not found")
-            removed = await FolderAssignment.filter(
-                user_id=ca.user.id, folder__container_id=ca.container.id
-            ).using_db(conn).values_list("id", flat=True)
+            removed = (
+                await FolderAssignment.filter(
+                    user_id=ca.user.id, folder__container_id=ca.container.id
+                )
+                .using_db(conn)
+                .values_list("id", flat=True)
+            )
             await FolderAssignment.filter(id__in=list(removed)).using_db(conn).delete()
             await ca.delete(using_db=conn)
             await record(
-                conn, actor, "container_unassign", container=ca.container.name,
+                conn,
+                actor,
+                "container_unassign",
+                container=ca.container.name,
                 details=f"user={ca.user.username} folders={len(removed)}",
             )
             return "Container unassigned successfully"
-        fa = await FolderAssignment.filter(id=assignment_id).select_related(
-            "folder__container", "user"
-        ).using_db(conn).first()
+        fa = (
+            await FolderAssignment.filter(id=assignment_id)
+            .select_related("folder__container", "user")
+            .using_db(conn)
+            .first()
+        )
         if fa is None:
             raise ApiError(404, "Assignment not found")
         await fa.delete(using_db=conn)
         await record(
-            conn, actor, "folder_unassign", container=fa.folder.container.name,
-            folder=fa.folder.name, details=f"user={fa.user.username}",
+            conn,
+            actor,
+            "folder_unassign",
+            container=fa.folder.container.name,
+            folder=fa.folder.name,
+            details=f"user={fa.user.username}",
         )
         return "Folder unassigned successfully"

@@ -54,7 +54,9 @@ async def open_session(
     now = datetime.now(UTC)
     expires = now + timedelta(hours=settings.session_hours)
     session = await Session.create(
-        id=secrets.token_hex(16), user=user, expires_at=expires,
+        id=secrets.token_hex(16),
+        user=user,
+        expires_at=expires,
         client_address=client_address,
         using_db=conn,
     )

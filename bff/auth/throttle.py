@@ -41,7 +41,10 @@ class LoginThrottle:
         self._limiter = MovingWindowRateLimiter(storage)
 
     def _keys(self, username: str, address: str) -> list[tuple[RateLimitItemPerSecond, str]]:
-        return [(self._per_user, "user:" + username.lower()), (self._per_address, "addr:" + address)]
+        return [
+            (self._per_user, "user:" + username.lower()),
+            (self._per_address, "addr:" + address),
+        ]
 
     async def check(self, username: str, address: str) -> None:
         """Raise 429 with Retry-After while either counter is over its limit."""

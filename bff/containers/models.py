@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from bff.assignments.models import ContainerAssignment, FolderAssignment
 
 
 class Container(Model):
@@ -14,6 +19,8 @@ class Container(Model):
     sort_prefix = fields.CharField(max_length=63)
     sort_number = fields.BigIntField()
     created_at = fields.DatetimeField(auto_now_add=True)
+    assignments: fields.ReverseRelation[ContainerAssignment]
+    folders: fields.ReverseRelation[Folder]
 
     class Meta:
         table = "containers"
@@ -24,13 +31,15 @@ class Folder(Model):
     """A patient folder inside a container."""
 
     id = fields.IntField(primary_key=True)
-    container = fields.ForeignKeyField(
+    container: fields.ForeignKeyRelation[Container] = fields.ForeignKeyField(
         "bff.Container", related_name="folders", on_delete=fields.CASCADE
     )
     name = fields.CharField(max_length=100)
     sort_prefix = fields.CharField(max_length=100)
     sort_number = fields.BigIntField()
     created_at = fields.DatetimeField(auto_now_add=True)
+    container_id: int
+    assignments: fields.ReverseRelation[FolderAssignment]
 
     class Meta:
         table = "folders"

@@ -20,7 +20,9 @@ bp = Blueprint("containers", __name__, url_prefix="/api/admin")
 async def create_container(data: CreateContainer) -> tuple[ContainerCreated, int]:
     """Create a storage container."""
     container = await service.create_container(data.name, current_actor())
-    return ContainerCreated(message="Container created successfully", containerName=container.name), 201
+    return ContainerCreated(
+        message="Container created successfully", containerName=container.name
+    ), 201
 
 
 @bp.post("/containers/<container>/folders")

@@ -54,7 +54,10 @@ async def create_folder(container_name: str, name: str, actor: Actor) -> Folder:
     try:
         async with transaction() as conn:
             folder = await Folder.create(
-                container=container, name=name, sort_prefix=prefix, sort_number=number,
+                container=container,
+                name=name,
+                sort_prefix=prefix,
+                sort_number=number,
                 using_db=conn,
             )
             await record(conn, actor, "folder_create", container=container_name, folder=name)

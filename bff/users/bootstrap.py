@@ -22,7 +22,10 @@ async def create_user(
     password_hash = await hash_password(password)
     async with transaction() as conn:
         user = await User.create(
-            name=name, username=username.lower(), role=role, password_hash=password_hash,
+            name=name,
+            username=username.lower(),
+            role=role,
+            password_hash=password_hash,
             using_db=conn,
         )
         await record(conn, actor, "user_create", details=f"user={user.username} role={role}")

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from bff.assignments.models import ContainerAssignment, FolderAssignment
+    from bff.auth.models import Session
 
 
 class Role(StrEnum):
@@ -27,6 +32,9 @@ class User(Model):
     password_hash = fields.CharField(max_length=255)
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
+    container_assignments: fields.ReverseRelation[ContainerAssignment]
+    folder_assignments: fields.ReverseRelation[FolderAssignment]
+    sessions: fields.ReverseRelation[Session]
 
     class Meta:
         table = "users"

@@ -10,7 +10,11 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Username = Annotated[
     str,
     StringConstraints(
-        strip_whitespace=True, to_lower=True, min_length=3, max_length=50, pattern=r"^[A-Za-z0-9._-]+$"
+        strip_whitespace=True,
+        to_lower=True,
+        min_length=3,
+        max_length=50,
+        pattern=r"^[A-Za-z0-9._-]+$",
     ),
 ]
 Password = Annotated[str, StringConstraints(min_length=8, max_length=128)]

@@ -1,0 +1,45 @@
+# Two commands for a fresh machine:
+#   make run   install and run the product on its embedded defaults (SQLite, local disk, no Redis)
+#   make test  install what the tests need and run them all (lint, types, SQLite and PostgreSQL)
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: $(BIN)/python requirements.lock pyproject.toml
+	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.lock
+	$(BIN)/pip install --quiet -r requirements-dev.lock
+	touch $@
+
+install: $(VENV)/.runtime
+install-dev: $(VENV)/.dev
+
+run: install
+	$(BIN)/python -m bff serve
+
+lint: install-dev
+	$(BIN)/ruff check bff storage config tests
+	$(BIN)/ruff format --check bff storage config tests
+
+typecheck: install-dev
+	$(BIN)/mypy bff storage config
+
+test-sqlite: install-dev
+	$(BIN)/pytest -q
+
+test-postgres: install-dev
+	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q
+
+test: lint typecheck test-sqlite test-postgres
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Patient-records portal: the Quart backend-for-frontend."""

@@ -1,0 +1,168 @@
+"""Command line: serve, migrate, users, audit verify.
+
+    python -m bff serve                      migrate, then serve on BFF_HOST:BFF_PORT
+    python -m bff migrate                    apply database migrations
+    python -m bff users create --username U --name N --role R [--password P]
+    python -m bff users reset-password --username U [--password P]
+    python -m bff audit verify               check the audit log's hash chain
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import secrets
+import sys
+from collections.abc import Awaitable, Callable
+
+from config.settings import Settings, SettingsError, load_settings
+
+
+def _password(given: str | None) -> tuple[str, bool]:
+    """The password to set and whether it was generated (so it must be shown once)."""
+    if given:
+        return given, False
+    if sys.stdin.isatty():
+        entered = getpass.getpass("Password (blank to generate one): ")
+        if entered:
+            return entered, False
+    return secrets.token_urlsafe(18), True
+
+
+async def _with_db(settings: Settings, work: Callable[[], Awaitable[int]]) -> int:
+    from bff.db import close_db, init_db, migrate
+
+    await migrate(settings)
+    await init_db(settings)
+    try:
+        return await work()
+    finally:
+        await close_db()
+
+
+async def _users_create(settings: Settings, args: argparse.Namespace) -> int:
+    from bff.users.bootstrap import create_user
+    from bff.users.models import Role, User
+
+    password, generated = _password(args.password)
+    if len(password) < 8:
+        print("The password must be at least 8 characters.", file=sys.stderr)
+        return 2
+
+    async def work() -> int:
+        if await User.exists(username=args.username.lower()):
+            print(f"The username '{args.username}' is already taken.", file=sys.stderr)
+            return 1
+        user = await create_user(args.name, args.username, Role(args.role), password)
+        print(f"Created {user.role} {user.username}" + (f" with password: {password}" if generated else ""))
+        return 0
+
+    return await _with_db(settings, work)
+
+
+async def _users_reset(settings: Settings, args: argparse.Namespace) -> int:
+    from bff.audit.service import record
+    from bff.auth.passwords import hash_password
+    from bff.auth.sessions import end_all_sessions
+    from bff.db import transaction
+    from bff.users.bootstrap import SYSTEM
+    from bff.users.models import User
+
+    password, generated = _password(args.password)
+    if len(password) < 8:
+        print("The password must be at least 8 characters.", file=sys.stderr)
+        return 2
+
+    async def work() -> int:
+        user = await User.get_or_none(username=args.username.lower())
+        if user is None:
+            print(f"No user named '{args.username}'.", file=sys.stderr)
+            return 1
+        user.password_hash = await hash_password(password)
+        async with transaction() as conn:
+            await user.save(using_db=conn, update_fields=["password_hash", "updated_at"])
+            ended = await end_all_sessions(user.id, conn)
+            await record(conn, SYSTEM, "password_reset", details=f"user={user.username}")
+        print(f"Password reset for {user.username}; {ended} session(s) ended"
+              + (f". New password: {password}" if generated else ""))
+        return 0
+
+    return await _with_db(settings, work)
+
+
+async def _audit_verify(settings: Settings) -> int:
+    from bff.audit.service import verify_chain
+
+    async def work() -> int:
+        count, broken = await verify_chain()
+        if broken:
+            print(f"Audit log BROKEN at entry {broken.entry_id}: {broken.reason} "
+                  f"({count} entries checked).")
+            return 1
+        print(f"Audit log intact: {count} entries verified.")
+        return 0
+
+    return await _with_db(settings, work)
+
+
+async def _migrate(settings: Settings) -> int:
+    from bff.db import migrate
+
+    await migrate(settings)
+    print("Database is up to date.")
+    return 0
+
+
+def _serve(settings: Settings) -> int:
+    from hypercorn.asyncio import serve
+    from hypercorn.config import Config
+
+    from bff.app import create_app
+    from bff.db import migrate
+
+    asyncio.run(migrate(settings))
+    config = Config.from_toml("config/hypercorn.toml")
+    config.bind = [f"{settings.host}:{settings.port}"]
+    print(f"Patient records portal: {settings.public_url}", file=sys.stderr, flush=True)
+    asyncio.run(serve(create_app(settings), config))  # type: ignore[arg-type]
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line."""
+    parser = argparse.ArgumentParser(prog="python -m bff", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("serve", help="apply migrations and serve the app")
+    sub.add_parser("migrate", help="apply database migrations")
+    users = sub.add_parser("users", help="manage users").add_subparsers(dest="action", required=True)
+    create = users.add_parser("create", help="create a user of any role")
+    create.add_argument("--username", required=True)
+    create.add_argument("--name", required=True)
+    create.add_argument("--role", required=True, choices=["admin", "doctor", "nurse", "assistant"])
+    create.add_argument("--password", help="generated and shown once when omitted")
+    reset = users.add_parser("reset-password", help="set a new password and end all sessions")
+    reset.add_argument("--username", required=True)
+    reset.add_argument("--password", help="generated and shown once when omitted")
+    audit = sub.add_parser("audit", help="audit log tools").add_subparsers(dest="action", required=True)
+    audit.add_parser("verify", help="verify the audit log's hash chain")
+    args = parser.parse_args(argv)
+
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.command == "serve":
+        return _serve(settings)
+    if args.command == "migrate":
+        return asyncio.run(_migrate(settings))
+    if args.command == "users":
+        handler = _users_create if args.action == "create" else _users_reset
+        return asyncio.run(handler(settings, args))
+    return asyncio.run(_audit_verify(settings))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""create_app(): wires settings, Tortoise, blueprints, error handlers and security headers."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from quart import Quart, Response, request
+from quart_schema import Info, QuartSchema
+from tortoise import connections
+
+from bff.assignments.routes import bp as assignments_bp
+from bff.audit.routes import bp as audit_bp
+from bff.auth.policy import check_every_route_has_policy, public
+from bff.auth.routes import bp as auth_bp
+from bff.auth.throttle import LoginThrottle
+from bff.containers.routes import bp as containers_bp
+from bff.db import close_db, init_db
+from bff.errors import error_response, register_error_handlers
+from bff.users.bootstrap import ensure_admin
+from bff.users.routes import bp as users_bp
+from config.settings import Settings, load_settings
+
+log = logging.getLogger(__name__)
+
+JSON_BODY_LIMIT = 1024 * 1024
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data: blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+
+def _security_headers(response: Response) -> Response:
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "no-referrer"
+    headers["X-Frame-Options"] = "DENY"
+    headers["Cross-Origin-Opener-Policy"] = "same-origin"
+    if request.path.startswith("/api/"):
+        headers["Cache-Control"] = "no-store"  # patient data never sits in a shared cache
+    return response
+
+
+def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True) -> Quart:
+    """Build the Quart application; the database opens when the app starts serving."""
+    settings = settings or load_settings()
+    app = Quart(__name__)
+    app.config["BFF_SETTINGS"] = settings
+    app.config["BFF_LOGIN_THROTTLE"] = LoginThrottle(settings)
+    app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
+    QuartSchema(
+        app,
+        info=Info(title="Patient records BFF", version="0.1.0"),
+        swagger_ui_path=None,
+        redoc_ui_path=None,
+        scalar_ui_path=None,
+    )
+    register_error_handlers(app)
+    for bp in (auth_bp, users_bp, assignments_bp, containers_bp, audit_bp):
+        app.register_blueprint(bp)
+
+    @app.get("/api/health")
+    @public
+    async def health() -> Response:
+        """Readiness: 200 when the database answers, 503 otherwise."""
+        try:
+            await connections.get("default").execute_query("SELECT 1")
+        except Exception as exc:  # noqa: BLE001 - any failure means not ready
+            log.warning("Health check: database unavailable (%s)", type(exc).__name__)
+            response = error_response(503, "The database is unavailable.")
+            return response
+        return Response('{"status":"ok","database":"ok"}', content_type="application/json")
+
+    app.after_request(_security_headers)
+
+    @app.before_serving
+    async def _start() -> None:
+        await init_db(settings)
+        if bootstrap_admin:
+            created = await ensure_admin(settings)
+            if created:
+                username, password = created
+                shown = password if password else "(from BFF_ADMIN_PASSWORD)"
+                print(
+                    f"Created the first admin - username: {username}  password: {shown}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+    @app.after_serving
+    async def _stop() -> None:
+        await close_db()
+
+    check_every_route_has_policy(app)
+    return app

@@ -1,0 +1,14 @@
+"""The ASGI entry point that Hypercorn serves: `hypercorn bff.asgi:app`."""
+
+from __future__ import annotations
+
+import sys
+
+from bff.app import create_app
+from config.settings import SettingsError
+
+try:
+    app = create_app()
+except SettingsError as exc:
+    print(exc, file=sys.stderr)
+    raise SystemExit(2) from None

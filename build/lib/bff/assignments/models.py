@@ -1,0 +1,40 @@
+"""Which containers and folders each member of staff may see."""
+
+from __future__ import annotations
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class ContainerAssignment(Model):
+    """A container assigned to a user."""
+
+    id = fields.IntField(primary_key=True)
+    user = fields.ForeignKeyField(
+        "bff.User", related_name="container_assignments", on_delete=fields.CASCADE
+    )
+    container = fields.ForeignKeyField(
+        "bff.Container", related_name="assignments", on_delete=fields.CASCADE
+    )
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "container_assignments"
+        unique_together = (("user", "container"),)
+
+
+class FolderAssignment(Model):
+    """A patient folder assigned to a user (who also has its container)."""
+
+    id = fields.IntField(primary_key=True)
+    user = fields.ForeignKeyField(
+        "bff.User", related_name="folder_assignments", on_delete=fields.CASCADE
+    )
+    folder = fields.ForeignKeyField(
+        "bff.Folder", related_name="assignments", on_delete=fields.CASCADE
+    )
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "folder_assignments"
+        unique_together = (("user", "folder"),)

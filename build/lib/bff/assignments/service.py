@@ -1,0 +1,130 @@
+"""Assignment rules: 'new' and 'update' modes, cascading unassignment, audit of each change."""
+
+from __future__ import annotations
+
+from bff.assignments.models import ContainerAssignment, FolderAssignment
+from bff.assignments.schemas import AssignedFolder, Assignment
+from bff.audit.service import Actor, record
+from bff.containers.models import Folder
+from bff.containers.service import get_container
+from bff.db import transaction
+from bff.errors import ApiError
+from bff.naming import natural_sorted, sort_key
+from bff.users.models import User
+from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
+from bff.users.service import USER_NOT_FOUND, get_user
+
+
+async def my_assignments(user_id: int) -> list[Assignment]:
+    """The caller's containers, each with the folders assigned in it, in natural order."""
+    containers = await ContainerAssignment.filter(user_id=user_id).select_related("container")
+    folders = await FolderAssignment.filter(user_id=user_id).select_related("folder")
+    by_container: dict[int, list[FolderAssignment]] = {}
+    for fa in folders:
+        by_container.setdefault(fa.folder.container_id, []).append(fa)  # type: ignore[attr-defined]
+    result = []
+    for ca in sorted(containers, key=lambda a: (*sort_key(a.container.name), a.container.name)):
+        items = sorted(
+            by_container.get(ca.container.id, []),
+            key=lambda a: (*sort_key(a.folder.name), a.folder.name),
+        )
+        result.append(
+            Assignment(
+                id=ca.id,
+                containerName=ca.container.name,
+                folders=[AssignedFolder(id=fa.id, folderName=fa.folder.name) for fa in items],
+            )
+        )
+    return result
+
+
+async def user_assignments(user_id: int) -> tuple[list[ContainerAssignmentOut], list[FolderAssignmentOut]]:
+    """A user's container and folder assignments (404 for an unknown user)."""
+    user = await get_user(user_id)
+    return user.containerAssignments, user.folderAssignments
+
+
+async def _get_user(user_id: int) -> User:
+    user = await User.get_or_none(id=user_id)
+    if user is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    return user
+
+
+async def assign_container(container_name: str, user_id: int, actor: Actor) -> ContainerAssignmentOut:
+    """Mode 'new': give a user a container they do not have yet."""
+    container = await get_container(container_name)
+    user = await _get_user(user_id)
+    if await ContainerAssignment.exists(user=user, container=container):
+        raise ApiError(409, f"Container '{container_name}' is already assigned to {user.name}.")
+    async with transaction() as conn:
+        assignment = await ContainerAssignment.create(user=user, container=container, using_db=conn)
+        await record(
+            conn, actor, "container_assign", container=container_name, details=f"user={user.username}"
+        )
+    return ContainerAssignmentOut(id=assignment.id, containerName=container_name)
+
+
+async def assign_folders(
+    container_name: str, user_id: int, folder_names: list[str], actor: Actor
+) -> tuple[list[FolderAssignmentOut], list[str]]:
+    """Mode 'update': add folders of an assigned container; return new and already-held ones."""
+    container = await get_container(container_name)
+    user = await _get_user(user_id)
+    if not await ContainerAssignment.exists(user=user, container=container):
+        raise ApiError(
+            409, f"Assign container '{container_name}' to {user.name} before assigning its folders."
+        )
+    wanted = list(dict.fromkeys(folder_names))
+    folders = {f.name: f for f in await Folder.filter(container=container, name__in=wanted)}
+    missing = [n for n in wanted if n not in folders]
+    if missing:
+        shown = ", ".join(natural_sorted(missing)[:10])
+        raise ApiError(404, f"Folders not found in '{container_name}': {shown}")
+    held = set(
+        await FolderAssignment.filter(user=user, folder__container=container).values_list(
+            "folder__name", flat=True
+        )
+    )
+    created: list[FolderAssignmentOut] = []
+    async with transaction() as conn:
+        for name in natural_sorted([n for n in wanted if n not in held]):
+            fa = await FolderAssignment.create(user=user, folder=folders[name], using_db=conn)
+            await record(
+                conn, actor, "folder_assign", container=container_name, folder=name,
+                details=f"user={user.username}",
+            )
+            created.append(FolderAssignmentOut(id=fa.id, containerName=container_name, folderName=name))
+    return created, natural_sorted([n for n in wanted if n in held])
+
+
+async def unassign(assignment_id: int, kind: str, actor: Actor) -> str:
+    """Remove one assignment; a container takes the user's folders in it along. Returns a message."""
+    async with transaction() as conn:
+        if kind == "container":
+            ca = await ContainerAssignment.filter(id=assignment_id).select_related(
+                "container", "user"
+            ).using_db(conn).first()
+            if ca is None:
+                raise ApiError(404, "Assignment not found")
+            removed = await FolderAssignment.filter(
+                user_id=ca.user.id, folder__container_id=ca.container.id
+            ).using_db(conn).values_list("id", flat=True)
+            await FolderAssignment.filter(id__in=list(removed)).using_db(conn).delete()
+            await ca.delete(using_db=conn)
+            await record(
+                conn, actor, "container_unassign", container=ca.container.name,
+                details=f"user={ca.user.username} folders={len(removed)}",
+            )
+            return "Container unassigned successfully"
+        fa = await FolderAssignment.filter(id=assignment_id).select_related(
+            "folder__container", "user"
+        ).using_db(conn).first()
+        if fa is None:
+            raise ApiError(404, "Assignment not found")
+        await fa.delete(using_db=conn)
+        await record(
+            conn, actor, "folder_unassign", container=fa.folder.container.name,
+            folder=fa.folder.name, details=f"user={fa.user.username}",
+        )
+        return "Folder unassigned successfully"

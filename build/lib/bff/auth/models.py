@@ -1,0 +1,19 @@
+"""Sign-in sessions: one row per issued token, deleted to revoke it."""
+
+from __future__ import annotations
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Session(Model):
+    """A live session: a token is valid only while its row exists and has not expired."""
+
+    id = fields.CharField(max_length=32, primary_key=True)
+    user = fields.ForeignKeyField("bff.User", related_name="sessions", on_delete=fields.CASCADE)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    expires_at = fields.DatetimeField(db_index=True)
+    client_address = fields.CharField(max_length=64, default="")
+
+    class Meta:
+        table = "sessions"

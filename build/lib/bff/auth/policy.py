@@ -1,0 +1,125 @@
+"""The one permission mechanism: every route declares who may call it and what it touches.
+
+`@allow(roles, scope=...)` authenticates the caller (401), checks the role table of spec
+section 6 (403) and, for non-admins, that the container or folder named in the URL is assigned
+to them (404, so unassigned resources stay invisible). `@public` marks the few open routes.
+`check_every_route_has_policy` refuses to start an app with an undeclared route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
+from quart import Quart, current_app, g, request
+
+from bff.assignments.models import ContainerAssignment, FolderAssignment
+from bff.auth.sessions import Principal, authenticate
+from bff.errors import ApiError
+from bff.users.models import Role
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+ANY_ROLE = frozenset(Role)
+ADMIN = frozenset({Role.ADMIN})
+CAN_UPLOAD = frozenset({Role.ADMIN, Role.DOCTOR, Role.NURSE})
+
+CONTAINER_NOT_FOUND = "Container not found"
+FOLDER_NOT_FOUND = "Folder not found"
+FORBIDDEN = "You don't have permission to do this."
+
+
+class Scope(Enum):
+    """What a route touches, read from its URL parameters `container` and `folder`."""
+
+    NONE = "none"
+    CONTAINER = "container"
+    FOLDER = "folder"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Who may call a route (None: anyone, signed in or not) and its scope."""
+
+    roles: frozenset[Role] | None
+    scope: Scope
+
+
+POLICY_ATTR = "__bff_policy__"
+
+
+def public(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """Mark a route as open to everyone."""
+    setattr(func, POLICY_ATTR, Policy(None, Scope.NONE))
+    return func
+
+
+def current_principal() -> Principal:
+    """The caller that the route's policy authenticated."""
+    principal: Principal = g.principal
+    return principal
+
+
+async def _check_scope(principal: Principal, scope: Scope, params: dict[str, Any]) -> None:
+    container = params.get("container")
+    if scope is Scope.CONTAINER:
+        if not await ContainerAssignment.exists(
+            user_id=principal.user_id, container__name=container
+        ):
+            raise ApiError(404, CONTAINER_NOT_FOUND)
+    elif scope is Scope.FOLDER and not await FolderAssignment.exists(
+        user_id=principal.user_id,
+        folder__name=params.get("folder"),
+        folder__container__name=container,
+    ):
+        raise ApiError(404, FOLDER_NOT_FOUND)
+
+
+def allow(
+    roles: frozenset[Role], scope: Scope = Scope.NONE
+) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
+    """Require a signed-in caller with one of roles and, for non-admins, access to scope."""
+    policy = Policy(roles, scope)
+
+    def decorator(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+        @wraps(func)
+        async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            principal = await authenticate(
+                request.headers.get("x-auth-token"), current_app.config["BFF_SETTINGS"]
+            )
+            g.principal = principal
+            if principal.role not in roles:
+                raise ApiError(403, FORBIDDEN)
+            if scope is not Scope.NONE and not principal.is_admin:
+                await _check_scope(principal, scope, dict(kwargs))
+            return await func(*args, **kwargs)
+
+        setattr(wrapper, POLICY_ATTR, policy)
+        return wrapper
+
+    return decorator
+
+
+def policy_of(app: Quart, endpoint: str) -> Policy | None:
+    """The policy declared on an endpoint's view function."""
+    view = app.view_functions.get(endpoint)
+    return getattr(view, POLICY_ATTR, None)
+
+
+# Routes registered by libraries (static files, the OpenAPI document) are public by nature.
+_LIBRARY_ENDPOINTS = {"static", "openapi", "swagger_ui", "redoc_ui", "scalar_ui"}
+
+
+def check_every_route_has_policy(app: Quart) -> None:
+    """Refuse to start when any route of ours lacks a declared policy."""
+    missing = [
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint not in _LIBRARY_ENDPOINTS and policy_of(app, rule.endpoint) is None
+    ]
+    if missing:
+        raise RuntimeError(f"Routes without a permission policy: {', '.join(sorted(missing))}")

@@ -1,0 +1,91 @@
+"""Sign-in and session endpoints under /api/auth (spec section 7)."""
+
+from __future__ import annotations
+
+from quart import Blueprint, current_app
+from quart_schema import validate_request, validate_response
+
+from bff.audit.service import record
+from bff.auth import service
+from bff.auth.policy import ADMIN, ANY_ROLE, allow, current_principal, public
+from bff.auth.schemas import (
+    LoginRequest,
+    LoginResponse,
+    LogoutAllResponse,
+    MeResponse,
+    TokenUser,
+    ValidateResponse,
+)
+from bff.auth.sessions import end_all_sessions, end_session
+from bff.db import transaction
+from bff.request_context import client_address, current_actor
+from bff.users import service as users
+from bff.users.schemas import CreateUser, Message, UserCreated
+
+bp = Blueprint("auth", __name__, url_prefix="/api/auth")
+
+
+@bp.post("/login")
+@public
+@validate_request(LoginRequest)
+@validate_response(LoginResponse)
+async def login(data: LoginRequest) -> LoginResponse:
+    """Sign in with username and password; returns a session token."""
+    token, user = await service.login(
+        data.username,
+        data.password,
+        client_address(),
+        current_app.config["BFF_SETTINGS"],
+        current_app.config["BFF_LOGIN_THROTTLE"],
+    )
+    return LoginResponse(token=token, user=TokenUser.model_validate(user))
+
+
+@bp.get("/me")
+@allow(ANY_ROLE)
+@validate_response(MeResponse)
+async def me() -> MeResponse:
+    """The signed-in user with their assignments."""
+    return MeResponse(user=await users.get_user(current_principal().user_id))
+
+
+@bp.get("/validate-token")
+@allow(ANY_ROLE)
+@validate_response(ValidateResponse)
+async def validate_token() -> ValidateResponse:
+    """Whether the session token is still valid, with its user."""
+    p = current_principal()
+    user = TokenUser(id=p.user_id, userId=p.user_id, name=p.name, username=p.username, role=p.role)
+    return ValidateResponse(valid=True, user=user)
+
+
+@bp.post("/logout")
+@allow(ANY_ROLE)
+@validate_response(Message)
+async def logout() -> Message:
+    """End this session."""
+    async with transaction() as conn:
+        await end_session(current_principal().session_id, conn)
+        await record(conn, current_actor(), "logout")
+    return Message(message="Logged out successfully")
+
+
+@bp.post("/logout-all")
+@allow(ANY_ROLE)
+@validate_response(LogoutAllResponse)
+async def logout_all() -> LogoutAllResponse:
+    """End every session of the signed-in user, on every device."""
+    async with transaction() as conn:
+        ended = await end_all_sessions(current_principal().user_id, conn)
+        await record(conn, current_actor(), "logout_all", details=f"sessions={ended}")
+    return LogoutAllResponse(message="Logged out of all sessions", sessionsEnded=ended)
+
+
+@bp.post("/register")
+@allow(ADMIN)
+@validate_request(CreateUser)
+@validate_response(UserCreated, 201)
+async def register(data: CreateUser) -> tuple[UserCreated, int]:
+    """Create a doctor, nurse or assistant (admin only)."""
+    user = await users.create_user(data, current_actor())
+    return UserCreated(message="User created successfully", user=user), 201

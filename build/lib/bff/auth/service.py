@@ -1,0 +1,34 @@
+"""Sign-in: constant-cost password check, throttling, session creation, audit."""
+
+from __future__ import annotations
+
+from bff.audit.service import Actor, record
+from bff.auth.passwords import verify_password
+from bff.auth.sessions import open_session, user_claims
+from bff.auth.throttle import LoginThrottle
+from bff.db import transaction
+from bff.errors import ApiError
+from bff.users.models import User
+from config.settings import Settings
+
+LOGIN_FAILED = "Invalid username or password."
+
+
+async def login(
+    username: str, password: str, address: str, settings: Settings, throttle: LoginThrottle
+) -> tuple[str, dict[str, object]]:
+    """Check credentials and open a session; every outcome is audited."""
+    username = username.strip().lower()
+    await throttle.check(username, address)
+    user = await User.get_or_none(username=username)
+    ok = await verify_password(user.password_hash if user else None, password)
+    if user is None or not ok:
+        await throttle.failed(username, address)
+        async with transaction() as conn:
+            await record(conn, Actor(None, username[:100], "", address), "login_failed")
+        raise ApiError(401, LOGIN_FAILED)
+    await throttle.succeeded(username)
+    async with transaction() as conn:
+        token = await open_session(user, settings, address, conn)
+        await record(conn, Actor(user.id, user.name, user.role.value, address), "login")
+    return token, user_claims(user)

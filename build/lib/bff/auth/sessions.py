@@ -1,0 +1,101 @@
+"""Session tokens: signed JWTs naming a database session row, checked on every request."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import jwt
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from bff.auth.models import Session
+from bff.errors import ApiError
+from bff.users.models import Role, User
+from config.settings import Settings
+
+ALGORITHM = "HS256"
+SESSION_EXPIRED = "Your session has expired. Please log in again."
+NOT_SIGNED_IN = "Authentication required. Please log in."
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The signed-in caller, read from the database on each request."""
+
+    user_id: int
+    name: str
+    username: str
+    role: Role
+    session_id: str
+
+    @property
+    def is_admin(self) -> bool:
+        """Whether the caller is an admin."""
+        return self.role == Role.ADMIN
+
+
+def user_claims(user: User) -> dict[str, Any]:
+    """The user object a token carries (spec section 3)."""
+    return {
+        "userId": user.id,
+        "id": user.id,
+        "name": user.name,
+        "username": user.username,
+        "role": user.role.value,
+    }
+
+
+async def open_session(
+    user: User, settings: Settings, client_address: str, conn: BaseDBAsyncClient | None = None
+) -> str:
+    """Create a session row for user and return its signed token."""
+    now = datetime.now(UTC)
+    expires = now + timedelta(hours=settings.session_hours)
+    session = await Session.create(
+        id=secrets.token_hex(16), user=user, expires_at=expires,
+        client_address=client_address,
+        using_db=conn,
+    )
+    payload = {
+        "sid": session.id,
+        "sub": str(user.id),
+        "user": user_claims(user),
+        "iat": int(now.timestamp()),
+        "exp": int(expires.timestamp()),
+    }
+    return jwt.encode(payload, settings.signing_key(), algorithm=ALGORITHM)
+
+
+async def authenticate(token: str | None, settings: Settings) -> Principal:
+    """The principal for a token, or 401 when it is missing, malformed, expired or revoked."""
+    if not token:
+        raise ApiError(401, NOT_SIGNED_IN)
+    try:
+        payload = jwt.decode(
+            token,
+            settings.signing_key(),
+            algorithms=[ALGORITHM],
+            options={"require": ["exp", "sid", "sub"]},
+        )
+    except jwt.PyJWTError:
+        raise ApiError(401, SESSION_EXPIRED) from None
+    session_id = payload.get("sid")
+    if not isinstance(session_id, str):
+        raise ApiError(401, SESSION_EXPIRED)
+    session = await Session.get_or_none(id=session_id).select_related("user")
+    if session is None or session.expires_at <= datetime.now(UTC):
+        raise ApiError(401, SESSION_EXPIRED)
+    user = session.user
+    return Principal(user.id, user.name, user.username, user.role, session.id)
+
+
+async def end_session(session_id: str, conn: BaseDBAsyncClient | None = None) -> None:
+    """Revoke one session."""
+    await Session.filter(id=session_id).using_db(conn).delete()
+
+
+async def end_all_sessions(user_id: int, conn: BaseDBAsyncClient | None = None) -> int:
+    """Revoke every session of a user; return how many ended."""
+    return int(await Session.filter(user_id=user_id).using_db(conn).delete())

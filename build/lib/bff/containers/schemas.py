@@ -1,0 +1,62 @@
+"""Request and response shapes of containers and folders."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field, StringConstraints
+
+SearchText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)]
+
+
+class CreateContainer(BaseModel):
+    """POST /api/admin/containers."""
+
+    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
+
+
+class CreateFolder(BaseModel):
+    """POST /api/admin/containers/{container}/folders."""
+
+    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
+
+
+class ContainerCreated(BaseModel):
+    """A created container."""
+
+    message: str
+    containerName: str
+
+
+class FolderCreated(BaseModel):
+    """A created folder."""
+
+    message: str
+    containerName: str
+    folderName: str
+
+
+class ListQuery(BaseModel):
+    """Optional search and paging: q is a case-insensitive substring; no pageSize means all."""
+
+    q: SearchText = ""
+    page: Annotated[int, Field(ge=1, le=1_000_000)] = 1
+    pageSize: Annotated[int, Field(ge=1, le=1000)] | None = None
+
+
+class ContainersResponse(BaseModel):
+    """Container names in natural order, with the total matching the search."""
+
+    containers: list[str]
+    total: int
+    page: int
+    pageSize: int | None
+
+
+class FoldersResponse(BaseModel):
+    """Folder names in natural order, with the total matching the search."""
+
+    folders: list[str]
+    total: int
+    page: int
+    pageSize: int | None

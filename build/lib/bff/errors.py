@@ -1,0 +1,95 @@
+"""One error type for the API, and the handlers that render every failure as JSON."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import ValidationError
+from quart import Quart, Response, jsonify, request
+from quart_schema import RequestSchemaValidationError
+from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """A failure with an HTTP status and a message a person can read."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or {}
+
+
+def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    """A JSON body {message} with the given status."""
+    response = jsonify({"message": message})
+    response.status_code = status
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+_HTTP_MESSAGES = {
+    400: "The request could not be understood. Check that it is valid JSON.",
+    404: "Not found.",
+    405: "This method is not allowed here.",
+    413: "The request is too large.",
+    415: "Unsupported content type.",
+}
+
+
+def _describe_validation(exc: RequestSchemaValidationError) -> str:
+    """Turn a pydantic validation failure into one readable sentence."""
+    inner: Any = exc.validation_error
+    if isinstance(inner, ValidationError):
+        parts = []
+        for err in inner.errors()[:3]:
+            field = ".".join(str(p) for p in err["loc"]) or "body"
+            parts.append(f"{field}: {err['msg']}")
+        return "Invalid request - " + "; ".join(parts) + "."
+    if isinstance(inner, TypeError | ValueError):
+        return "Invalid request - the body must be a JSON object with the documented fields."
+    return "Invalid request."
+
+
+def register_error_handlers(app: Quart) -> None:
+    """Render ApiError, validation errors, HTTP errors and crashes as JSON."""
+
+    @app.errorhandler(ApiError)
+    async def _api_error(exc: ApiError) -> Response:
+        return error_response(exc.status, exc.message, exc.headers)
+
+    @app.errorhandler(RequestSchemaValidationError)
+    async def _validation_error(exc: RequestSchemaValidationError) -> Response:
+        return error_response(400, _describe_validation(exc))
+
+    @app.errorhandler(IntegrityError)
+    async def _integrity_error(exc: IntegrityError) -> Response:
+        # Unique constraints that a concurrent request won: the state is unchanged.
+        return error_response(409, "This conflicts with an existing record.")
+
+    @app.errorhandler(DBConnectionError)
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(OSError)
+    async def _database_down(exc: Exception) -> Response:
+        log.error("Service unavailable: %s", type(exc).__name__)
+        return error_response(
+            503, "The service is temporarily unavailable. Please try again shortly.",
+            {"Retry-After": "5"},
+        )
+
+    @app.errorhandler(HTTPException)
+    async def _http_error(exc: HTTPException) -> Response:
+        status = exc.code or 500
+        if status >= 500:
+            return error_response(status, "Internal server error.")
+        return error_response(status, _HTTP_MESSAGES.get(status, exc.description or "Error."))
+
+    @app.errorhandler(Exception)
+    async def _crash(exc: Exception) -> Response:
+        log.exception("Unhandled error on %s %s", request.method, request.path)
+        return error_response(500, "Internal server error.")

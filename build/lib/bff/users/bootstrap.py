@@ -1,0 +1,42 @@
+"""Creating the first admin on first start, and users from the command line."""
+
+from __future__ import annotations
+
+import secrets
+
+from tortoise.exceptions import IntegrityError
+
+from bff.audit.service import Actor, record
+from bff.auth.passwords import hash_password
+from bff.db import transaction
+from bff.users.models import Role, User
+from config.settings import Settings
+
+SYSTEM = Actor(None, "system", "", "")
+
+
+async def create_user(
+    name: str, username: str, role: Role, password: str, actor: Actor = SYSTEM
+) -> User:
+    """Create a user of any role (including admin), audited."""
+    password_hash = await hash_password(password)
+    async with transaction() as conn:
+        user = await User.create(
+            name=name, username=username.lower(), role=role, password_hash=password_hash,
+            using_db=conn,
+        )
+        await record(conn, actor, "user_create", details=f"user={user.username} role={role}")
+    return user
+
+
+async def ensure_admin(settings: Settings) -> tuple[str, str | None] | None:
+    """Create the first admin when there is none: (username, generated password or None)."""
+    if await User.filter(role=Role.ADMIN).exists():
+        return None
+    generated = None if settings.admin_password else secrets.token_urlsafe(18)
+    password = settings.admin_password or generated or ""
+    try:
+        await create_user("Administrator", settings.admin_username, Role.ADMIN, password)
+    except IntegrityError:  # another worker won the race, or the username is taken
+        return None
+    return settings.admin_username.lower(), generated

@@ -1,0 +1,32 @@
+"""Staff user accounts."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Role(StrEnum):
+    """The four staff roles of the spec."""
+
+    ADMIN = "admin"
+    DOCTOR = "doctor"
+    NURSE = "nurse"
+    ASSISTANT = "assistant"
+
+
+class User(Model):
+    """A member of staff who signs in."""
+
+    id = fields.IntField(primary_key=True)
+    name = fields.CharField(max_length=100)
+    username = fields.CharField(max_length=50, unique=True)
+    role = fields.CharEnumField(Role, max_length=16)
+    password_hash = fields.CharField(max_length=255)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "users"

@@ -1,0 +1,104 @@
+"""Request and response shapes of users (spec section 3)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+Username = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, to_lower=True, min_length=3, max_length=50, pattern=r"^[A-Za-z0-9._-]+$"
+    ),
+]
+Password = Annotated[str, StringConstraints(min_length=8, max_length=128)]
+StaffRole = Literal["doctor", "nurse", "assistant"]
+AnyRole = Literal["admin", "doctor", "nurse", "assistant"]
+
+
+class ContainerAssignmentOut(BaseModel):
+    """A container assigned to a user."""
+
+    id: int
+    containerName: str
+
+
+class FolderAssignmentOut(BaseModel):
+    """A folder assigned to a user."""
+
+    id: int
+    containerName: str
+    folderName: str
+
+
+class UserOut(BaseModel):
+    """A user as the web app sees it; the password never leaves the server."""
+
+    id: int
+    userId: int
+    name: str
+    username: str
+    role: AnyRole
+    containerAssignments: list[ContainerAssignmentOut]
+    folderAssignments: list[FolderAssignmentOut]
+
+
+class UserResponse(BaseModel):
+    """One user."""
+
+    user: UserOut
+
+
+class UsersResponse(BaseModel):
+    """A list of users."""
+
+    users: list[UserOut]
+
+
+class UserCreated(BaseModel):
+    """The result of creating a user."""
+
+    message: str
+    user: UserOut
+
+
+class CreateUser(BaseModel):
+    """POST /api/auth/register. Admins come from the command line, not the API."""
+
+    name: Name
+    username: Username
+    password: Password
+    role: StaffRole = "doctor"
+
+
+class UpdateUser(BaseModel):
+    """PUT /api/users/{id}; a blank or missing password keeps the current one."""
+
+    name: Name
+    username: Username
+    role: AnyRole
+    password: Annotated[str, Field(max_length=128)] | None = None
+
+
+class Message(BaseModel):
+    """A result with a message a person can read."""
+
+    message: str
+
+
+class DashboardStats(BaseModel):
+    """Counts on the admin dashboard."""
+
+    totalUsers: int
+    doctors: int
+    nurses: int
+    assistants: int
+
+
+class DashboardResponse(BaseModel):
+    """Admin dashboard: the 5 most recent users and counts by role."""
+
+    users: list[UserOut]
+    stats: DashboardStats

@@ -1,0 +1,177 @@
+"""User management rules: uniqueness, the last-admin guard, revoking sessions on change."""
+
+from __future__ import annotations
+
+from tortoise.queryset import QuerySet
+
+from bff.audit.service import Actor, record
+from bff.auth.passwords import hash_password
+from bff.auth.sessions import end_all_sessions
+from bff.db import transaction
+from bff.errors import ApiError
+from bff.users.models import Role, User
+from bff.users.schemas import (
+    ContainerAssignmentOut,
+    CreateUser,
+    DashboardResponse,
+    DashboardStats,
+    FolderAssignmentOut,
+    UpdateUser,
+    UserOut,
+)
+
+USER_NOT_FOUND = "User not found"
+MIN_PASSWORD = 8
+
+
+def _with_assignments(query: QuerySet[User]) -> QuerySet[User]:
+    return query.prefetch_related(
+        "container_assignments__container", "folder_assignments__folder__container"
+    )
+
+
+def user_out(user: User) -> UserOut:
+    """The response shape of a user whose assignments were prefetched."""
+    containers = sorted(user.container_assignments, key=lambda a: a.container.name)
+    folders = sorted(
+        user.folder_assignments, key=lambda a: (a.folder.container.name, a.folder.name)
+    )
+    return UserOut(
+        id=user.id,
+        userId=user.id,
+        name=user.name,
+        username=user.username,
+        role=user.role.value,
+        containerAssignments=[
+            ContainerAssignmentOut(id=a.id, containerName=a.container.name) for a in containers
+        ],
+        folderAssignments=[
+            FolderAssignmentOut(
+                id=a.id, containerName=a.folder.container.name, folderName=a.folder.name
+            )
+            for a in folders
+        ],
+    )
+
+
+async def list_users() -> list[UserOut]:
+    """Every user with their assignments, sorted by name."""
+    users = await _with_assignments(User.all().order_by("name", "id"))
+    return [user_out(u) for u in users]
+
+
+async def get_user(user_id: int) -> UserOut:
+    """One user with assignments, or 404."""
+    user = await _with_assignments(User.filter(id=user_id)).first()
+    if user is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    return user_out(user)
+
+
+async def _check_username_free(username: str, except_id: int | None = None) -> None:
+    query = User.filter(username=username)
+    if except_id is not None:
+        query = query.exclude(id=except_id)
+    if await query.exists():
+        raise ApiError(409, f"The username '{username}' is already taken.")
+
+
+async def create_user(data: CreateUser, actor: Actor) -> UserOut:
+    """Create a doctor, nurse or assistant."""
+    await _check_username_free(data.username)
+    password_hash = await hash_password(data.password)
+    async with transaction() as conn:
+        user = await User.create(
+            name=data.name,
+            username=data.username,
+            role=Role(data.role),
+            password_hash=password_hash,
+            using_db=conn,
+        )
+        await record(conn, actor, "user_create", details=f"user={user.username} role={user.role}")
+    return await get_user(user.id)
+
+
+async def _admin_count() -> int:
+    return await User.filter(role=Role.ADMIN).count()
+
+
+async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
+    """Update name, username, role and optionally password; role or password change signs out."""
+    user = await User.get_or_none(id=user_id)
+    if user is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    await _check_username_free(data.username, except_id=user.id)
+    new_role = Role(data.role)
+    if new_role != user.role:
+        if new_role == Role.ADMIN:
+            raise ApiError(400, "Admins can only be created from the command line.")
+        if user.id == actor.user_id:
+            raise ApiError(409, "You cannot change your own role.")
+        if user.role == Role.ADMIN and await _admin_count() <= 1:
+            raise ApiError(409, "The last admin cannot be changed to another role.")
+    password = data.password or ""
+    if password and len(password) < MIN_PASSWORD:
+        raise ApiError(400, f"Password must be at least {MIN_PASSWORD} characters.")
+    changes = [
+        label
+        for label, changed in (
+            ("name", data.name != user.name),
+            ("username", data.username != user.username),
+            ("role", new_role != user.role),
+            ("password", bool(password)),
+        )
+        if changed
+    ]
+    revoke = new_role != user.role or bool(password)
+    user.name, user.username, user.role = data.name, data.username, new_role
+    if password:
+        user.password_hash = await hash_password(password)
+    async with transaction() as conn:
+        await user.save(using_db=conn)
+        if revoke:
+            await end_all_sessions(user.id, conn)
+        await record(
+            conn,
+            actor,
+            "user_update",
+            details=f"user={user.username} changed={','.join(changes) or 'nothing'}",
+        )
+    return await get_user(user.id)
+
+
+async def delete_user(user_id: int, actor: Actor) -> str:
+    """Delete a user with their sessions and assignments; return their name."""
+    user = await User.get_or_none(id=user_id)
+    if user is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    if user.id == actor.user_id:
+        raise ApiError(409, "You cannot delete your own account.")
+    if user.role == Role.ADMIN and await _admin_count() <= 1:
+        raise ApiError(409, "The last admin cannot be deleted.")
+    containers = await user.container_assignments.all().count()
+    folders = await user.folder_assignments.all().count()
+    async with transaction() as conn:
+        await record(
+            conn,
+            actor,
+            "user_delete",
+            details=f"user={user.username} containers={containers} folders={folders}",
+        )
+        await user.delete(using_db=conn)
+    return user.name
+
+
+async def dashboard() -> DashboardResponse:
+    """The admin dashboard: counts by role and the 5 most recently created users."""
+    recent = await _with_assignments(User.all().order_by("-created_at", "-id").limit(5))
+    counts = {role: await User.filter(role=role).count() for role in Role}
+    return DashboardResponse(
+        users=[user_out(u) for u in recent],
+        stats=DashboardStats(
+            totalUsers=sum(counts.values()),
+            doctors=counts[Role.DOCTOR],
+            nurses=counts[Role.NURSE],
+            assistants=counts[Role.ASSISTANT],
+        ),
+    )

@@ -1,0 +1,1 @@
+"""Settings loading and server configuration for the patient-records BFF."""

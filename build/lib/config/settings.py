@@ -1,0 +1,127 @@
+"""Typed settings, read once from BFF_* environment variables and validated at start.
+
+Every setting has a default that lets a fresh checkout run with no services at all:
+SQLite in var/, files on local disk in var/, in-process fallbacks instead of Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+VAR_DIR = Path("var")
+
+
+class SettingsError(Exception):
+    """A setting is invalid; the message is one line naming the variable."""
+
+
+class Settings(BaseSettings):
+    """All runtime settings of the BFF."""
+
+    model_config = SettingsConfigDict(env_prefix="BFF_", extra="ignore", frozen=True)
+
+    database_url: str = "sqlite://var/bff.sqlite3"
+    storage_url: str = "file://var/storage"
+    redis_url: str = ""
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(ge=1, le=65535)] = 8000
+    public_url: str = ""
+    session_hours: Annotated[float, Field(gt=0, le=24 * 30)] = 8
+    max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
+    secret_key: str = ""
+    admin_username: str = "admin"
+    admin_password: str = ""
+    var_dir: Path = VAR_DIR
+    # Brute-force protection: failed sign-ins allowed per window, per username and per address.
+    login_max_failures: Annotated[int, Field(ge=1)] = 5
+    login_max_failures_per_address: Annotated[int, Field(ge=1)] = 30
+    login_window_seconds: Annotated[int, Field(ge=1)] = 900
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: str) -> str:
+        if not value.startswith(("sqlite://", "postgres://", "postgresql://", "asyncpg://")):
+            raise ValueError("must start with sqlite://, postgres:// or postgresql://")
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str) -> str:
+        if value and not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("must start with redis://, rediss:// or unix://")
+        return value
+
+    @field_validator("storage_url")
+    @classmethod
+    def _check_storage_url(cls, value: str) -> str:
+        if not value.startswith(("file://", "s3://")):
+            raise ValueError("must start with file:// or s3://")
+        return value
+
+    @field_validator("secret_key")
+    @classmethod
+    def _check_secret_key(cls, value: str) -> str:
+        if value and len(value.encode()) < 32:
+            raise ValueError("must be at least 32 bytes long")
+        return value
+
+    @model_validator(mode="after")
+    def _fill_public_url(self) -> Settings:
+        if not self.public_url:
+            object.__setattr__(self, "public_url", f"http://{self.host}:{self.port}")
+        object.__setattr__(self, "public_url", self.public_url.rstrip("/"))
+        return self
+
+    @property
+    def max_upload_bytes(self) -> int:
+        """The upload size limit in bytes."""
+        return self.max_upload_mb * 1024 * 1024
+
+    @property
+    def is_sqlite(self) -> bool:
+        """Whether the database is the embedded SQLite file."""
+        return self.database_url.startswith("sqlite://")
+
+    def signing_key(self) -> str:
+        """The session-signing secret: BFF_SECRET_KEY, else one kept in var/secret_key."""
+        if self.secret_key:
+            return self.secret_key
+        return _persistent_secret(self.var_dir / "secret_key")
+
+
+def _persistent_secret(path: Path) -> str:
+    """Read a generated secret from path, creating it (mode 0600) on first use."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_urlsafe(48)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process created it first: use theirs
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(value + "\n")
+    return value
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Load settings from the environment; raise SettingsError with one clear line."""
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "BFF_" + str(first["loc"][0]).upper() if first["loc"] else "BFF settings"
+        raise SettingsError(f"Invalid setting {name}: {first['msg']}") from None
+    if settings.is_sqlite:
+        db_path = settings.database_url.removeprefix("sqlite://")
+        if db_path != ":memory:":
+            Path(db_path).parent.mkdir(parents=True, exist_ok=True)
+    return settings

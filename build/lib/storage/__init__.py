@@ -1,0 +1,1 @@
+"""File-storage backends behind one small async interface (local disk and S3)."""

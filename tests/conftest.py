@@ -1,0 +1,115 @@
+"""Test fixtures: one migrated throwaway database per run (SQLite or PostgreSQL), emptied
+before every test, and a real app started per test through its own start-up hooks.
+
+BFF_TEST_DATABASE=postgres runs the suite on PostgreSQL at 127.0.0.1:5432 (a database named
+bff_test_<random> is created and dropped); anything else runs it on a SQLite file.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+from quart import Quart
+from quart.testing import QuartClient as Client
+from tortoise import Tortoise, connections
+
+from bff.app import create_app
+from bff.db import migrate
+from config.settings import Settings, load_settings
+
+PG_ADMIN_DSN = os.environ.get("BFF_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
+TABLES = [
+    "folder_assignments",
+    "container_assignments",
+    "folders",
+    "containers",
+    "sessions",
+    "audit_logs",
+    "users",
+]
+
+
+@pytest.fixture(scope="session")
+def run_dir() -> Iterator[Path]:
+    """A temporary folder for this test run."""
+    path = Path(tempfile.mkdtemp(prefix="bff-test-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+async def database_url(run_dir: Path) -> AsyncIterator[str]:
+    """A migrated throwaway database for the whole run."""
+    if os.environ.get("BFF_TEST_DATABASE") == "postgres":
+        name = "bff_test_" + secrets.token_hex(6)
+        admin = await asyncpg.connect(PG_ADMIN_DSN)
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        base = PG_ADMIN_DSN.rsplit("/", 1)[0]
+        url = f"{base}/{name}"
+        try:
+            await migrate(load_settings(database_url=url, var_dir=run_dir))
+            yield url
+        finally:
+            await Tortoise.close_connections()
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await admin.close()
+    else:
+        url = f"sqlite://{run_dir}/test.sqlite3"
+        await migrate(load_settings(database_url=url, var_dir=run_dir))
+        yield url
+
+
+def make_settings(database_url: str, run_dir: Path, **overrides: Any) -> Settings:
+    """Settings for a test app: throwaway database, generated secret under the run folder."""
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "var_dir": run_dir,
+        "storage_url": f"file://{run_dir}/storage",
+        "redis_url": "",
+    }
+    values.update(overrides)
+    return load_settings(**values)
+
+
+@pytest.fixture
+async def settings(database_url: str, run_dir: Path) -> Settings:
+    """Default settings for one test."""
+    return make_settings(database_url, run_dir)
+
+
+async def _empty_tables() -> None:
+    conn = connections.get("default")
+    if conn.capabilities.dialect == "postgres":
+        await conn.execute_script(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
+    else:
+        for table in TABLES:
+            await conn.execute_script(f'DELETE FROM "{table}"')
+
+
+async def started_app(settings: Settings) -> AsyncIterator[Quart]:
+    """Start an app through its own start-up hooks on an emptied database."""
+    app = create_app(settings, bootstrap_admin=False)
+    async with app.test_app():
+        await _empty_tables()
+        yield app
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[Quart]:
+    """The real app, started, on an empty database."""
+    async for started in started_app(settings):
+        yield started
+
+
+@pytest.fixture
+def client(app: Quart) -> Client:
+    """A test client of the app."""
+    return app.test_client()

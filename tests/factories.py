@@ -1,0 +1,86 @@
+"""Factories that give each test fresh data: users with sessions, containers, folders."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from functools import lru_cache
+
+from argon2 import PasswordHasher
+
+from bff.assignments.models import ContainerAssignment, FolderAssignment
+from bff.auth.sessions import open_session
+from bff.containers.models import Container, Folder
+from bff.naming import sort_key
+from bff.users.models import Role, User
+from config.settings import Settings
+
+PASSWORD = "correct horse battery"
+
+
+@lru_cache(maxsize=8)
+def _hash(password: str) -> str:
+    return PasswordHasher().hash(password)
+
+
+@dataclass
+class StaffMember:
+    """A user with a live session token."""
+
+    user: User
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """Request headers that authenticate as this user."""
+        return {"x-auth-token": self.token}
+
+
+async def make_user(
+    role: Role | str = Role.NURSE,
+    *,
+    username: str | None = None,
+    name: str | None = None,
+    password: str = PASSWORD,
+) -> User:
+    """A user in the database (the password hash is computed once per password)."""
+    role = Role(role)
+    username = username or f"{role.value}-{secrets.token_hex(4)}"
+    return await User.create(
+        name=name or f"Test {role.value.title()} {username[-4:]}",
+        username=username,
+        role=role,
+        password_hash=_hash(password),
+    )
+
+
+async def make_staff(
+    settings: Settings, role: Role | str = Role.NURSE, **kwargs: str
+) -> StaffMember:
+    """A user with an open session."""
+    user = await make_user(role, **kwargs)
+    return StaffMember(user, await open_session(user, settings, "127.0.0.1"))
+
+
+async def make_container(name: str | None = None) -> Container:
+    """A container."""
+    name = name or f"ward-{secrets.token_hex(3)}"
+    prefix, number = sort_key(name)
+    return await Container.create(name=name, sort_prefix=prefix, sort_number=number)
+
+
+async def make_folder(container: Container, name: str | None = None) -> Folder:
+    """A patient folder."""
+    name = name or f"patient-{secrets.randbelow(10**6)}"
+    prefix, number = sort_key(name)
+    return await Folder.create(
+        container=container, name=name, sort_prefix=prefix, sort_number=number
+    )
+
+
+async def assign(user: User, container: Container, *folders: Folder) -> ContainerAssignment:
+    """Assign a container and some of its folders to a user."""
+    ca = await ContainerAssignment.create(user=user, container=container)
+    for folder in folders:
+        await FolderAssignment.create(user=user, folder=folder)
+    return ca
