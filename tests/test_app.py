@@ -1,0 +1,185 @@
+"""Start-up, settings, the first admin, security headers and error rendering."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from quart.testing import QuartClient as Client
+
+from bff.users.models import Role, User
+from config.settings import SettingsError, load_settings
+from tests.conftest import make_settings, started_app
+
+
+def test_invalid_setting_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BFF_PORT", "eighty")
+    with pytest.raises(SettingsError, match=r"^Invalid setting BFF_PORT: "):
+        load_settings()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("BFF_DATABASE_URL", "mysql://x"),
+        ("BFF_REDIS_URL", "http://x"),
+        ("BFF_STORAGE_URL", "ftp://x"),
+        ("BFF_SECRET_KEY", "short"),
+        ("BFF_SESSION_HOURS", "-1"),
+        ("BFF_MAX_UPLOAD_MB", "0"),
+    ],
+)
+def test_cli_fails_with_one_line_for_a_bad_setting(name: str, value: str, tmp_path: Path) -> None:
+    env = {**os.environ, name: value, "BFF_VAR_DIR": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-m", "bff", "migrate"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"Invalid setting {name}: ")
+
+
+def test_defaults() -> None:
+    settings = load_settings()
+    assert settings.database_url == "sqlite://var/bff.sqlite3"
+    assert settings.storage_url == "file://var/storage"
+    assert settings.redis_url == ""
+    assert settings.public_url == "http://127.0.0.1:8000"
+    assert settings.session_hours == 8
+    assert settings.max_upload_mb == 50
+
+
+def test_secret_key_is_generated_once_with_mode_0600(tmp_path: Path) -> None:
+    settings = load_settings(var_dir=tmp_path)
+    first = settings.signing_key()
+    assert len(first) >= 32
+    assert load_settings(var_dir=tmp_path).signing_key() == first
+    mode = stat.S_IMODE((tmp_path / "secret_key").stat().st_mode)
+    assert mode == 0o600
+
+
+async def test_first_start_creates_admin_from_settings(database_url: str, run_dir: Path) -> None:
+    settings = make_settings(
+        database_url, run_dir, admin_username="Chief", admin_password="s3cret-pass"
+    )
+    async for app in started_app(settings):
+        from bff.users.bootstrap import ensure_admin
+
+        assert await ensure_admin(settings) == ("chief", None)
+        assert await ensure_admin(settings) is None  # only when there is no admin
+        response = await app.test_client().post(
+            "/api/auth/login", json={"username": "chief", "password": "s3cret-pass"}
+        )
+        assert response.status_code == 200
+        assert (await response.get_json())["user"]["role"] == "admin"
+
+
+async def test_first_start_generates_a_strong_password(database_url: str, run_dir: Path) -> None:
+    settings = make_settings(database_url, run_dir)
+    async for app in started_app(settings):
+        from bff.users.bootstrap import ensure_admin
+
+        created = await ensure_admin(settings)
+        assert created is not None
+        username, password = created
+        assert password and len(password) >= 20
+        response = await app.test_client().post(
+            "/api/auth/login", json={"username": username, "password": password}
+        )
+        assert response.status_code == 200
+        assert await User.filter(role=Role.ADMIN).count() == 1
+
+
+async def test_cli_creates_users_and_resets_passwords(app: object, settings) -> None:
+    from bff.auth.sessions import open_session
+
+    env = {
+        **os.environ,
+        "BFF_DATABASE_URL": settings.database_url,
+        "BFF_VAR_DIR": str(settings.var_dir),
+    }
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(  # noqa: S603
+            [sys.executable, "-m", "bff", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+
+    made = cli("users", "create", "--username", "Boss", "--name", "The Boss", "--role", "admin")
+    assert made.returncode == 0, made.stderr
+    assert "with password: " in made.stdout  # generated and shown once
+    user = await User.get(username="boss")
+    assert user.role == Role.ADMIN
+    assert (
+        cli("users", "create", "--username", "boss", "--name", "X", "--role", "nurse").returncode
+        == 1
+    )
+    token = await open_session(user, settings, "127.0.0.1")
+    reset = cli("users", "reset-password", "--username", "boss", "--password", "brand-new-pass")
+    assert reset.returncode == 0, reset.stderr
+    assert "1 session(s) ended" in reset.stdout
+    client = app.test_client()  # type: ignore[attr-defined]
+    assert (await client.get("/api/auth/me", headers={"x-auth-token": token})).status_code == 401
+    login = await client.post(
+        "/api/auth/login", json={"username": "boss", "password": "brand-new-pass"}
+    )
+    assert login.status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/api/health", "/api/nothing-here", "/openapi.json"])
+async def test_security_headers_on_every_response(client: Client, path: str) -> None:
+    response = await client.get(path)
+    csp = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in csp
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_unknown_api_path_is_json_404(client: Client) -> None:
+    response = await client.get("/api/no/such/thing")
+    assert response.status_code == 404
+    assert response.content_type.startswith("application/json")
+    assert (await response.get_json())["message"]
+
+
+async def test_wrong_method_is_json_405(client: Client) -> None:
+    response = await client.delete("/api/health")
+    assert response.status_code == 405
+    assert (await response.get_json())["message"]
+
+
+async def test_oversized_body_is_413(client: Client) -> None:
+    response = await client.post(
+        "/api/auth/login", json={"username": "x" * (2 * 1024 * 1024), "password": "y"}
+    )
+    assert response.status_code == 413
+    assert (await response.get_json())["message"]
+
+
+async def test_openapi_document_lists_the_api(client: Client) -> None:
+    document = await (await client.get("/openapi.json")).get_json()
+    assert "/api/auth/login" in document["paths"]
+    params = {p["name"] for p in document["paths"]["/api/blobs/audit"]["get"]["parameters"]}
+    assert {
+        "operation",
+        "userId",
+        "containerName",
+        "folderName",
+        "since",
+        "until",
+        "cursor",
+    } <= params

@@ -1,0 +1,84 @@
+"""The audit log's hash chain: verification passes on an untouched log and finds edits."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tortoise import connections
+
+from bff.audit.models import AuditLog
+from bff.audit.service import GENESIS_HASH, Actor, record, verify_chain
+from bff.db import transaction
+from config.settings import Settings
+
+ACTOR = Actor(7, "Dr Test", "doctor", "10.0.0.9")
+
+
+async def _write(n: int) -> list[AuditLog]:
+    entries = []
+    for i in range(n):
+        async with transaction() as conn:
+            entries.append(await record(conn, ACTOR, "login", details=f"n={i}"))
+    return entries
+
+
+def _cli(settings: Settings, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "BFF_DATABASE_URL": settings.database_url,
+        "BFF_VAR_DIR": str(settings.var_dir),
+    }
+    return subprocess.run(  # noqa: S603 - our own CLI
+        [sys.executable, "-m", "bff", *args], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+async def test_entries_link_to_their_predecessor(app: object) -> None:
+    entries = await _write(3)
+    assert entries[0].prev_hash == GENESIS_HASH
+    assert entries[1].prev_hash == entries[0].hash
+    assert entries[2].prev_hash == entries[1].hash
+    assert await verify_chain() == (3, None)
+
+
+async def test_verify_finds_an_edited_row(app: object, settings: Settings) -> None:
+    entries = await _write(4)
+    await connections.get("default").execute_query(
+        "UPDATE audit_logs SET details = 'n=tampered' WHERE id = " + str(entries[2].id)
+    )
+    count, broken = await verify_chain()
+    assert broken is not None
+    assert broken.entry_id == entries[2].id
+    assert count == 3
+    result = _cli(settings, "audit", "verify")
+    assert result.returncode == 1
+    assert f"BROKEN at entry {entries[2].id}" in result.stdout
+
+
+async def test_verify_finds_a_deleted_row(app: object) -> None:
+    entries = await _write(4)
+    await AuditLog.filter(id=entries[1].id).delete()
+    _, broken = await verify_chain()
+    assert broken is not None
+    assert broken.entry_id == entries[2].id
+    assert "link" in broken.reason
+
+
+async def test_cli_reports_an_intact_log(app: object, settings: Settings) -> None:
+    await _write(2)
+    result = _cli(settings, "audit", "verify")
+    assert result.returncode == 0, result.stderr
+    assert "intact: 2 entries" in result.stdout
+
+
+async def test_concurrent_writers_keep_one_chain(app: object) -> None:
+    import asyncio
+
+    async def one(i: int) -> None:
+        async with transaction() as conn:
+            await record(conn, ACTOR, "login", details=f"c={i}")
+
+    await asyncio.gather(*(one(i) for i in range(20)))
+    assert await verify_chain() == (20, None)
