@@ -183,3 +183,18 @@ async def test_openapi_document_lists_the_api(client: Client) -> None:
         "until",
         "cursor",
     } <= params
+
+
+async def test_interactive_docs_are_served_locally(client: Client) -> None:
+    page = await client.get("/docs")
+    assert page.status_code == 200
+    html = await page.get_data(as_text=True)
+    assert "<script>" not in html  # no inline script: the CSP forbids it
+    assert "https://" not in html  # no CDN
+    for asset in (
+        "/docs/assets/swagger-ui-bundle.js",
+        "/docs/assets/swagger-ui.css",
+        "/docs/init.js",
+    ):
+        assert (await client.get(asset)).status_code == 200, asset
+    assert (await client.get("/docs/assets/../../app.py")).status_code == 404

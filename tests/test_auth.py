@@ -112,7 +112,9 @@ async def test_expired_token_is_401(client: Client, settings: Settings) -> None:
     expired = jwt.encode(claims, settings.signing_key(), algorithm="HS256")
     response = await client.get("/api/auth/me", headers={"x-auth-token": expired})
     assert response.status_code == 401
-    assert (await response.get_json())["message"] == "Your session has expired. Please log in again."
+    assert (await response.get_json())[
+        "message"
+    ] == "Your session has expired. Please log in again."
 
 
 async def test_expired_session_row_is_401(client: Client, settings: Settings) -> None:
@@ -151,7 +153,9 @@ async def test_logout_all_ends_every_session(client: Client, settings: Settings)
     assert response.status_code == 200
     assert (await response.get_json())["sessionsEnded"] == 3
     for token in tokens:
-        assert (await client.get("/api/auth/me", headers={"x-auth-token": token})).status_code == 401
+        assert (
+            await client.get("/api/auth/me", headers={"x-auth-token": token})
+        ).status_code == 401
     assert (await client.get("/api/auth/me", headers=other.headers)).status_code == 200
 
 

@@ -26,6 +26,9 @@ ADMIN = "admin"  # admins only
 # Scope: None, "container" or "folder": non-admins must have it assigned, else 404.
 EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/api/health"): (PUBLIC, None),
+    ("GET", "/docs"): (PUBLIC, None),
+    ("GET", "/docs/init.js"): (PUBLIC, None),
+    ("GET", "/docs/assets/<path:filename>"): (PUBLIC, None),
     ("POST", "/api/auth/login"): (PUBLIC, None),
     ("GET", "/api/auth/me"): (ANY, None),
     ("GET", "/api/auth/validate-token"): (ANY, None),
@@ -122,8 +125,13 @@ def _body(
 
 def _url(rule: str, params: dict[str, Any]) -> str:
     url = rule
+    params = {"filename": "swagger-ui.css", **params}
     for key, value in params.items():
-        url = url.replace(f"<int:{key}>", str(value)).replace(f"<{key}>", str(value))
+        url = (
+            url.replace(f"<int:{key}>", str(value))
+            .replace(f"<path:{key}>", str(value))
+            .replace(f"<{key}>", str(value))
+        )
     assert "<" not in url, f"no test value for a parameter of {rule}"
     return url
 

@@ -1,0 +1,3 @@
+window.addEventListener("load", function () {
+  window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui", deepLinking: true });
+});
