@@ -222,3 +222,11 @@ async def test_redis_down_does_not_block_login(database_url: str, run_dir) -> No
     async for app in started_app(settings):
         await make_user(Role.NURSE, username="resilient")
         assert (await login(app.test_client(), "resilient")).status_code == 200
+
+
+async def test_login_sweeps_expired_sessions(client: Client) -> None:
+    user = await make_user(Role.NURSE, username="sweeper")
+    await login(client, "sweeper")
+    await Session.filter(user_id=user.id).update(expires_at=datetime.now(UTC) - timedelta(hours=1))
+    await login(client, "sweeper")
+    assert await Session.filter(user_id=user.id).count() == 1

@@ -53,6 +53,8 @@ async def open_session(
     """Create a session row for user and return its signed token."""
     now = datetime.now(UTC)
     expires = now + timedelta(hours=settings.session_hours)
+    # Sweep this user's expired sessions so the table does not grow without bound.
+    await Session.filter(user_id=user.id, expires_at__lt=now).using_db(conn).delete()
     session = await Session.create(
         id=secrets.token_hex(16),
         user=user,
