@@ -18,6 +18,7 @@ from bff.containers.routes import bp as containers_bp
 from bff.db import close_db, init_db
 from bff.docs import bp as docs_bp
 from bff.errors import error_response, register_error_handlers
+from bff.ids import IdConverter
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from config.settings import Settings, load_settings
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         scalar_ui_path=None,
     )
     register_error_handlers(app)
+    app.url_map.converters["int"] = IdConverter  # before any route is added
     for bp in (auth_bp, users_bp, assignments_bp, containers_bp, audit_bp, docs_bp):
         app.register_blueprint(bp)
 

@@ -6,8 +6,8 @@ import re
 
 _SUFFIX = re.compile(r"^(.*?)(\d+)$")
 _MAX_SORT_NUMBER = 2**62
-CONTAINER_NAME = re.compile(r"^(?=.{3,63}$)[a-z0-9]+(?:-[a-z0-9]+)*$")
-FOLDER_NAME = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
+CONTAINER_NAME = re.compile(r"(?=.{3,63}\Z)[a-z0-9]+(?:-[a-z0-9]+)*")  # used with fullmatch
+FOLDER_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")  # fullmatch: "$" would accept a final newline
 
 
 def sort_key(name: str) -> tuple[str, int]:
@@ -25,7 +25,7 @@ def natural_sorted(names: list[str]) -> list[str]:
 
 def container_name_error(name: str) -> str | None:
     """Why a container name is invalid, or None when it is valid."""
-    if CONTAINER_NAME.match(name):
+    if CONTAINER_NAME.fullmatch(name):
         return None
     return (
         "Container names are 3 to 63 characters of lower-case letters, digits and single "
@@ -35,6 +35,6 @@ def container_name_error(name: str) -> str | None:
 
 def folder_name_error(name: str) -> str | None:
     """Why a folder name is invalid, or None when it is valid."""
-    if FOLDER_NAME.match(name) and name not in (".", ".."):
+    if FOLDER_NAME.fullmatch(name) and name not in (".", ".."):
         return None
     return "Folder names are 1 to 100 letters, digits, '-', '_' or '.', and not '.' or '..'."

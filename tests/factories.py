@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from argon2 import PasswordHasher
 
 from bff.assignments.models import ContainerAssignment, FolderAssignment
+from bff.audit.models import AuditLog
+from bff.audit.service import GENESIS_HASH, entry_hash
 from bff.auth.sessions import open_session
 from bff.containers.models import Container, Folder
 from bff.naming import sort_key
@@ -84,3 +87,34 @@ async def assign(user: User, container: Container, *folders: Folder) -> Containe
     for folder in folders:
         await FolderAssignment.create(user=user, folder=folder)
     return ca
+
+
+async def make_audit_entry(
+    operation: str = "login",
+    *,
+    timestamp: datetime | None = None,
+    user: User | None = None,
+    container: str = "",
+    folder: str = "",
+    blob: str = "",
+    details: str = "",
+) -> AuditLog:
+    """An audit entry at a chosen time, chained to the log like a real one."""
+    last = await AuditLog.all().order_by("-id").first()
+    prev_hash = last.hash if last else GENESIS_HASH
+    entry = AuditLog(
+        timestamp=timestamp or datetime.now(UTC),
+        user_id=user.id if user else None,
+        name=user.name if user else "",
+        role=user.role.value if user else "",
+        operation=operation,
+        container_name=container,
+        folder_name=folder,
+        blob_name=blob,
+        client_address="127.0.0.1",
+        details=details,
+        prev_hash=prev_hash,
+    )
+    entry.hash = entry_hash(prev_hash, entry)
+    await entry.save()
+    return entry

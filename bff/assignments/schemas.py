@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from bff.ids import DbId
 from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
 
 
@@ -47,7 +48,7 @@ class ContainerAssigned(BaseModel):
 class AssignFolders(BaseModel):
     """POST /api/assignments/containers/{container}/folders."""
 
-    userId: int
+    userId: DbId
     folderNames: Annotated[
         list[Annotated[str, Field(max_length=200)]], Field(min_length=1, max_length=5000)
     ]

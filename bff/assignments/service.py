@@ -10,9 +10,10 @@ from bff.containers.service import get_container
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.naming import natural_sorted, sort_key
-from bff.users.models import User
 from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
-from bff.users.service import USER_NOT_FOUND, get_user
+from bff.users.service import find_user, get_user
+
+ASSIGNMENT_NOT_FOUND = "Assignment not found"
 
 
 async def my_assignments(user_id: int) -> list[Assignment]:
@@ -46,19 +47,12 @@ async def user_assignments(
     return user.containerAssignments, user.folderAssignments
 
 
-async def _get_user(user_id: int) -> User:
-    user = await User.get_or_none(id=user_id)
-    if user is None:
-        raise ApiError(404, USER_NOT_FOUND)
-    return user
-
-
 async def assign_container(
     container_name: str, user_id: int, actor: Actor
 ) -> ContainerAssignmentOut:
     """Mode 'new': give a user a container they do not have yet."""
     container = await get_container(container_name)
-    user = await _get_user(user_id)
+    user = await find_user(user_id)
     if await ContainerAssignment.exists(user=user, container=container):
         raise ApiError(409, f"Container '{container_name}' is already assigned to {user.name}.")
     async with transaction() as conn:
@@ -78,7 +72,7 @@ async def assign_folders(
 ) -> tuple[list[FolderAssignmentOut], list[str]]:
     """Mode 'update': add folders of an assigned container; return new and already-held ones."""
     container = await get_container(container_name)
-    user = await _get_user(user_id)
+    user = await find_user(user_id)
     if not await ContainerAssignment.exists(user=user, container=container):
         raise ApiError(
             409, f"Assign container '{container_name}' to {user.name} before assigning its folders."
@@ -122,7 +116,7 @@ async def unassign(assignment_id: int, kind: str, actor: Actor) -> str:
                 .first()
             )
             if ca is None:
-                raise ApiError(404, "Assignment not found")
+                raise ApiError(404, ASSIGNMENT_NOT_FOUND)
             removed = (
                 await FolderAssignment.filter(
                     user_id=ca.user.id, folder__container_id=ca.container.id
@@ -147,7 +141,7 @@ async def unassign(assignment_id: int, kind: str, actor: Actor) -> str:
             .first()
         )
         if fa is None:
-            raise ApiError(404, "Assignment not found")
+            raise ApiError(404, ASSIGNMENT_NOT_FOUND)
         await fa.delete(using_db=conn)
         await record(
             conn,

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
-from pydantic import AwareDatetime, BaseModel, Field
+from pydantic import AfterValidator, AwareDatetime, BaseModel, Field
+
+from bff.ids import DbId
+
+# SQLite compares stored timestamps (always UTC) as text, so a bound given in another zone must
+# be converted to UTC first or the comparison is off by the offset.
+UtcDatetime = Annotated[AwareDatetime, AfterValidator(lambda value: value.astimezone(UTC))]
+MAX_ENTRY_ID = 2**63 - 1  # audit entry ids are 64-bit
 
 
 class AuditQuery(BaseModel):
@@ -18,12 +25,12 @@ class AuditQuery(BaseModel):
     """
 
     operation: Annotated[str, Field(max_length=40)] | None = None
-    userId: int | None = None
+    userId: DbId | None = None
     containerName: Annotated[str, Field(max_length=63)] | None = None
     folderName: Annotated[str, Field(max_length=100)] | None = None
-    since: AwareDatetime | None = None
-    until: AwareDatetime | None = None
-    cursor: Annotated[int, Field(ge=1)] | None = None
+    since: UtcDatetime | None = None
+    until: UtcDatetime | None = None
+    cursor: Annotated[int, Field(ge=1, le=MAX_ENTRY_ID)] | None = None
     limit: Annotated[int, Field(ge=1, le=200)] = 50
 
 

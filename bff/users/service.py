@@ -24,6 +24,14 @@ USER_NOT_FOUND = "User not found"
 MIN_PASSWORD = 8
 
 
+async def find_user(user_id: int) -> User:
+    """A user by id, or 404."""
+    user = await User.get_or_none(id=user_id)
+    if user is None:
+        raise ApiError(404, USER_NOT_FOUND)
+    return user
+
+
 def _with_assignments(query: QuerySet[User]) -> QuerySet[User]:
     return query.prefetch_related(
         "container_assignments__container", "folder_assignments__folder__container"
@@ -98,9 +106,7 @@ async def _admin_count() -> int:
 
 async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
     """Update name, username, role and optionally password; role or password change signs out."""
-    user = await User.get_or_none(id=user_id)
-    if user is None:
-        raise ApiError(404, USER_NOT_FOUND)
+    user = await find_user(user_id)
     await _check_username_free(data.username, except_id=user.id)
     new_role = Role(data.role)
     if new_role != user.role:
@@ -142,9 +148,7 @@ async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
 
 async def delete_user(user_id: int, actor: Actor) -> str:
     """Delete a user with their sessions and assignments; return their name."""
-    user = await User.get_or_none(id=user_id)
-    if user is None:
-        raise ApiError(404, USER_NOT_FOUND)
+    user = await find_user(user_id)
     if user.id == actor.user_id:
         raise ApiError(409, "You cannot delete your own account.")
     if user.role == Role.ADMIN and await _admin_count() <= 1:
