@@ -1,22 +1,34 @@
-"""Database ids as they arrive from outside: in URLs (a bounded converter) and in bodies.
+"""Database ids as they arrive from outside: in URLs (a converter) and in bodies (DbId).
 
 Ids are 32-bit integer columns, so a larger number cannot name a row and would fail in the
-database driver: URLs with one do not match a route (404), bodies with one are 400.
+database driver. In a URL such a number becomes 0, which names no row, so the route answers its
+usual 404 (failing the converter instead would make Werkzeug answer 405 for routes that share the
+path with another method). In a body it is a 400.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
-from werkzeug.routing import IntegerConverter, Map
+from werkzeug.routing import BaseConverter
 
 MAX_ID = 2**31 - 1
+NO_ROW = 0
 DbId = Annotated[int, Field(ge=1, le=MAX_ID)]
 
 
-class IdConverter(IntegerConverter):
-    """`<int:...>` in our routes: 1 to 2**31-1."""
+class IdConverter(BaseConverter):
+    """`<int:...>` in our routes: digits only; out-of-range values map to an id no row has."""
 
-    def __init__(self, url_map: Map, *args: Any, **kwargs: Any) -> None:
-        super().__init__(url_map, min=1, max=MAX_ID)
+    regex = r"\d+"
+    weight = 50
+
+    def to_python(self, value: str) -> int:
+        """The id, or NO_ROW when it is outside the column's range."""
+        number = int(value)
+        return number if 1 <= number <= MAX_ID else NO_ROW
+
+    def to_url(self, value: int) -> str:
+        """The id as digits."""
+        return str(int(value))

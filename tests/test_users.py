@@ -230,7 +230,7 @@ async def test_out_of_range_user_id_is_404_not_500(client: Client, settings: Set
         await client.delete(f"/api/users/{huge}", headers=h),
         await client.get(f"/api/users/{10**30}", headers=h),
     ):
-        await _error(response, 404)
+        assert await _error(response, 404) == "User not found"
 
 
 # --- register -------------------------------------------------------------------------------
