@@ -19,15 +19,22 @@ from collections.abc import Awaitable, Callable
 from config.settings import Settings, SettingsError, load_settings
 
 
+class _TooShort(Exception):
+    pass
+
+
 def _password(given: str | None) -> tuple[str, bool]:
     """The password to set and whether it was generated (so it must be shown once)."""
-    if given:
-        return given, False
-    if sys.stdin.isatty():
-        entered = getpass.getpass("Password (blank to generate one): ")
-        if entered:
-            return entered, False
-    return secrets.token_urlsafe(18), True
+    from bff.users.service import MIN_PASSWORD
+
+    password, generated = given or "", False
+    if not password and sys.stdin.isatty():
+        password = getpass.getpass("Password (blank to generate one): ")
+    if not password:
+        password, generated = secrets.token_urlsafe(18), True
+    if len(password) < MIN_PASSWORD:
+        raise _TooShort(f"The password must be at least {MIN_PASSWORD} characters.")
+    return password, generated
 
 
 async def _with_db(settings: Settings, work: Callable[[], Awaitable[int]]) -> int:
@@ -46,9 +53,6 @@ async def _users_create(settings: Settings, args: argparse.Namespace) -> int:
     from bff.users.models import Role, User
 
     password, generated = _password(args.password)
-    if len(password) < 8:
-        print("The password must be at least 8 characters.", file=sys.stderr)
-        return 2
 
     async def work() -> int:
         if await User.exists(username=args.username.lower()):
@@ -73,9 +77,6 @@ async def _users_reset(settings: Settings, args: argparse.Namespace) -> int:
     from bff.users.models import User
 
     password, generated = _password(args.password)
-    if len(password) < 8:
-        print("The password must be at least 8 characters.", file=sys.stderr)
-        return 2
 
     async def work() -> int:
         user = await User.get_or_none(username=args.username.lower())
@@ -174,7 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_migrate(settings))
     if args.command == "users":
         handler = _users_create if args.action == "create" else _users_reset
-        return asyncio.run(handler(settings, args))
+        try:
+            return asyncio.run(handler(settings, args))
+        except _TooShort as exc:
+            print(exc, file=sys.stderr)
+            return 2
     return asyncio.run(_audit_verify(settings))
 
 

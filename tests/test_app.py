@@ -198,3 +198,35 @@ async def test_interactive_docs_are_served_locally(client: Client) -> None:
     ):
         assert (await client.get(asset)).status_code == 200, asset
     assert (await client.get("/docs/assets/../../app.py")).status_code == 404
+
+
+def test_cli_refuses_a_short_password(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "BFF_DATABASE_URL": f"sqlite://{tmp_path}/db.sqlite3",
+        "BFF_VAR_DIR": str(tmp_path),
+    }
+    result = subprocess.run(  # noqa: S603
+        [
+            sys.executable,
+            "-m",
+            "bff",
+            "users",
+            "create",
+            "--username",
+            "shorty",
+            "--name",
+            "S",
+            "--role",
+            "nurse",
+            "--password",
+            "short",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "The password must be at least 8 characters."
