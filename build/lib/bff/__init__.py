@@ -1,1 +1,0 @@
-"""Patient-records portal: the Quart backend-for-frontend."""

@@ -1,1 +1,0 @@
-"""Settings loading and server configuration for the patient-records BFF."""

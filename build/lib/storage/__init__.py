@@ -1,1 +1,0 @@
-"""File-storage backends behind one small async interface (local disk and S3)."""
