@@ -1,0 +1,368 @@
+"""The storage interface: files kept as `{container}/{folder}/{file}` under one root.
+
+Every public method validates its path segments here, once, before a backend sees them, so no
+backend can be handed a name that escapes the root. Backends implement the `_`-prefixed hooks.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import unicodedata
+from abc import ABC, abstractmethod
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
+from dataclasses import dataclass
+from datetime import datetime
+from types import TracebackType
+from typing import Self
+from urllib.parse import unquote
+
+CHUNK_SIZE = 64 * 1024
+MAX_NAME_BYTES = 255
+# Local writes go to a hidden file of this shape beside the target; listings skip it and no
+# caller may use such a name, so a half-written upload can never be seen or overwritten.
+TEMP_PREFIX = ".upload-"
+TEMP_SUFFIX = ".part"
+# Bidirectional overrides make a name display differently from what it is ("cod.exe" shown
+# as "exe.doc"), so they count as control characters here.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class StorageError(Exception):
+    """Base class of every storage error."""
+
+
+class NotFound(StorageError):
+    """The file does not exist."""
+
+
+class InvalidName(StorageError, ValueError):
+    """A container, folder or file name is not acceptable (it could escape the root)."""
+
+
+class StorageUnavailable(StorageError):
+    """The storage could not be reached or refused the operation."""
+
+
+class InvalidStorageURL(StorageError, ValueError):
+    """A storage URL names no supported backend or has bad parameters."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileInfo:
+    """What is known about one stored file."""
+
+    name: str
+    size: int
+    last_modified: datetime  # timezone-aware, UTC
+    content_type: str | None
+
+
+def guess_content_type(name: str) -> str | None:
+    """The content type implied by a file name's extension, if any."""
+    return mimetypes.guess_type(name, strict=False)[0]
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether name is an in-progress upload's temporary name (hidden from listings)."""
+    return name.startswith(TEMP_PREFIX)
+
+
+def _segment_problem(segment: str) -> str | None:
+    if segment in ("", ".", ".."):
+        return "must not be empty, '.' or '..'"
+    if "/" in segment or "\\" in segment:
+        return "must not contain '/' or '\\'"
+    if any(unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI_CONTROLS for ch in segment):
+        return "must not contain control characters"
+    try:
+        size = len(segment.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "must be valid text"
+    if size > MAX_NAME_BYTES:
+        return f"must be at most {MAX_NAME_BYTES} bytes"
+    return None
+
+
+def validate_name(segment: str, what: str = "name") -> str:
+    """Return segment if it is a safe single path segment, else raise InvalidName.
+
+    Rejects empty names, '.', '..', '/', '\\', control characters, names over 255 UTF-8 bytes
+    and the reserved temporary-upload names. Percent-encoded forms are checked too ('..%2F',
+    '%2e%2e', '%00'), so a layer that decodes a name once more later cannot be tricked.
+    """
+    if not isinstance(segment, str):
+        raise InvalidName(f"The {what} must be text.")
+    problem = _segment_problem(segment)
+    decoded = segment
+    for _ in range(3):  # nested encodings such as %252F
+        if problem is not None:
+            break
+        previous, decoded = decoded, unquote(decoded)
+        if decoded == previous:
+            break
+        problem = _segment_problem(decoded)
+        if problem is not None:
+            problem += " (even percent-encoded)"
+    if problem is None and is_temp_name(segment):
+        problem = f"must not start with {TEMP_PREFIX!r} (reserved)"
+    if problem is not None:
+        raise InvalidName(f"Invalid {what}: it {problem}.")
+    return segment
+
+
+def is_valid_name(segment: str) -> bool:
+    """Whether validate_name would accept segment (used to skip foreign names in listings)."""
+    try:
+        validate_name(segment)
+    except InvalidName:
+        return False
+    return True
+
+
+def check_range(offset: int, length: int | None) -> None:
+    """Reject negative byte ranges."""
+    if offset < 0 or (length is not None and length < 0):
+        raise ValueError("offset and length must not be negative")
+
+
+class ReadStream(AsyncIterator[bytes]):
+    """The bytes of one file (or a range of it), delivered in chunks; close it when done.
+
+    `length` is the number of bytes the stream will deliver (after clamping the range to the
+    file's size); `size` is the whole file's size. Use `async with` or `aclose()` if the stream
+    may be abandoned before the end, so the file handle or connection is released.
+    """
+
+    def __init__(
+        self,
+        chunks: AsyncIterator[bytes],
+        *,
+        length: int,
+        size: int,
+        content_type: str | None,
+        on_close: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self._chunks = chunks
+        self.length = length
+        self.size = size
+        self.content_type = content_type
+        self._on_close = on_close
+        self._closed = False
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> bytes:
+        if self._closed:
+            raise StopAsyncIteration
+        try:
+            return await self._chunks.__anext__()
+        except StopAsyncIteration:
+            await self.aclose()
+            raise
+
+    async def aclose(self) -> None:
+        """Release the underlying file or connection; safe to call more than once."""
+        if self._closed:
+            return
+        self._closed = True
+        aclose = getattr(self._chunks, "aclose", None)
+        try:
+            if aclose is not None:
+                await aclose()
+        finally:
+            if self._on_close is not None:
+                await self._on_close()
+
+    async def read_all(self) -> bytes:
+        """Every remaining byte (only for small files: this holds them all in memory)."""
+        return b"".join([chunk async for chunk in self])
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+class Storage(ABC):
+    """Files as `{container}/{folder}/{file}` under one root, on some backend.
+
+    Use as `async with open_storage(url) as storage:` or call `start()` / `close()`.
+    Errors: NotFound, InvalidName, StorageUnavailable (all StorageError).
+    """
+
+    chunk_size: int = CHUNK_SIZE
+
+    async def start(self) -> None:  # noqa: B027 - an optional hook, not abstract
+        """Open connections or create the root; call before use."""
+
+    async def close(self) -> None:  # noqa: B027 - an optional hook, not abstract
+        """Release connections; the instance is unusable afterwards."""
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # The public interface: validates names, then delegates.
+
+    async def list_containers(self) -> list[str]:
+        """The containers, sorted by name."""
+        return sorted(await self._list_containers())
+
+    async def list_folders(self, container: str) -> list[str]:
+        """The folders of a container, sorted by name; [] for an unknown container."""
+        return sorted(await self._list_folders(validate_name(container, "container name")))
+
+    async def list_files(self, container: str, folder: str) -> list[FileInfo]:
+        """The files of a folder, sorted by name; [] for an unknown folder.
+
+        Content types here are inferred from the names; `stat` returns a stored one where the
+        backend keeps it.
+        """
+        infos = await self._list_files(*self._folder(container, folder))
+        return sorted(infos, key=lambda info: info.name)
+
+    async def stat(self, container: str, folder: str, name: str) -> FileInfo:
+        """Size, content type (if known) and last-modified time of a file; NotFound if absent."""
+        return await self._stat(*self._file(container, folder, name))
+
+    async def exists(self, container: str, folder: str, name: str) -> bool:
+        """Whether the file exists."""
+        return await self._exists(*self._file(container, folder, name))
+
+    async def open(
+        self,
+        container: str,
+        folder: str,
+        name: str,
+        *,
+        offset: int = 0,
+        length: int | None = None,
+        chunk_size: int | None = None,
+    ) -> ReadStream:
+        """Stream a file's bytes from offset, at most length of them (None: to the end).
+
+        Raises NotFound at once if the file is absent. A range beyond the end yields no bytes.
+        """
+        check_range(offset, length)
+        size = chunk_size or self.chunk_size
+        if size <= 0:
+            raise ValueError("chunk_size must be positive")
+        return await self._open(*self._file(container, folder, name), offset, length, size)
+
+    async def write(
+        self,
+        container: str,
+        folder: str,
+        name: str,
+        chunks: AsyncIterable[bytes],
+        *,
+        content_type: str | None = None,
+    ) -> int:
+        """Store the bytes of chunks as the file, replacing any previous one; return the size.
+
+        Atomic: the file appears (or is replaced) only once the stream has ended; if chunks
+        raises, or the write is cancelled, nothing is left under the name and the previous
+        content, if any, is untouched. The container and folder are created as needed.
+        """
+        key = self._file(container, folder, name)
+        content_type = content_type or guess_content_type(name)
+        async with aclosing(_checked(chunks)) as checked:
+            return await self._write(*key, checked, content_type)
+
+    async def delete(self, container: str, folder: str, name: str) -> None:
+        """Delete a file; NotFound if it does not exist."""
+        await self._delete(*self._file(container, folder, name))
+
+    async def create_container(self, container: str) -> None:
+        """Create an empty container (no error if it exists)."""
+        await self._create_container(validate_name(container, "container name"))
+
+    async def create_folder(self, container: str, folder: str) -> None:
+        """Create an empty folder, and its container if needed (no error if it exists)."""
+        await self._create_folder(*self._folder(container, folder))
+
+    @staticmethod
+    def _folder(container: str, folder: str) -> tuple[str, str]:
+        return validate_name(container, "container name"), validate_name(folder, "folder name")
+
+    @staticmethod
+    def _file(container: str, folder: str, name: str) -> tuple[str, str, str]:
+        return (
+            validate_name(container, "container name"),
+            validate_name(folder, "folder name"),
+            validate_name(name, "file name"),
+        )
+
+    # Backend hooks: names are already validated.
+
+    @abstractmethod
+    async def _list_containers(self) -> list[str]: ...
+
+    @abstractmethod
+    async def _list_folders(self, container: str) -> list[str]: ...
+
+    @abstractmethod
+    async def _list_files(self, container: str, folder: str) -> list[FileInfo]: ...
+
+    @abstractmethod
+    async def _stat(self, container: str, folder: str, name: str) -> FileInfo: ...
+
+    @abstractmethod
+    async def _exists(self, container: str, folder: str, name: str) -> bool: ...
+
+    @abstractmethod
+    async def _open(
+        self,
+        container: str,
+        folder: str,
+        name: str,
+        offset: int,
+        length: int | None,
+        chunk_size: int,
+    ) -> ReadStream: ...
+
+    @abstractmethod
+    async def _write(
+        self,
+        container: str,
+        folder: str,
+        name: str,
+        chunks: AsyncIterator[bytes],
+        content_type: str | None,
+    ) -> int: ...
+
+    @abstractmethod
+    async def _delete(self, container: str, folder: str, name: str) -> None: ...
+
+    @abstractmethod
+    async def _create_container(self, container: str) -> None: ...
+
+    @abstractmethod
+    async def _create_folder(self, container: str, folder: str) -> None: ...
+
+
+async def _checked(chunks: AsyncIterable[bytes]) -> AsyncGenerator[bytes, None]:
+    """Pass chunks through, refusing anything that is not bytes-like and skipping empty ones."""
+    async for chunk in chunks:
+        if isinstance(chunk, memoryview):
+            chunk = chunk.tobytes()  # its len() may count items, not bytes
+        elif not isinstance(chunk, bytes | bytearray):
+            raise TypeError(f"write() chunks must be bytes, not {type(chunk).__name__}")
+        if chunk:
+            yield chunk

@@ -1,0 +1,257 @@
+"""Local-disk storage: `{root}/{container}/{folder}/{file}`, with atomic writes (temp + rename).
+
+Blocking filesystem calls run in worker threads (aiofiles or asyncio.to_thread), never on the
+event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import stat as stat_module
+from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiofiles
+
+from storage.base import (
+    CHUNK_SIZE,
+    TEMP_PREFIX,
+    TEMP_SUFFIX,
+    FileInfo,
+    NotFound,
+    ReadStream,
+    Storage,
+    StorageUnavailable,
+    guess_content_type,
+    is_temp_name,
+    is_valid_name,
+)
+
+WRITE_BUFFER = 1024 * 1024  # coalesce small incoming chunks into fewer, larger disk writes
+_MISSING = (FileNotFoundError, NotADirectoryError, IsADirectoryError)
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def _translate(what: str, *, missing_is_not_found: bool = True) -> Iterator[None]:
+    """Turn OSErrors from filesystem calls into the storage's typed errors."""
+    try:
+        yield
+    except _MISSING as exc:
+        if missing_is_not_found:
+            raise NotFound(f"{what} does not exist.") from exc
+        raise StorageUnavailable(f"Local storage failed on {what}: {exc.strerror}") from exc
+    except OSError as exc:
+        raise StorageUnavailable(f"Local storage failed on {what}: {exc.strerror}") from exc
+
+
+def _info(name: str, st: os.stat_result) -> FileInfo:
+    return FileInfo(
+        name=name,
+        size=st.st_size,
+        last_modified=datetime.fromtimestamp(st.st_mtime, UTC),
+        content_type=guess_content_type(name),
+    )
+
+
+def _subdirectories(path: Path) -> list[str]:
+    try:
+        with os.scandir(path) as entries:
+            return [
+                entry.name
+                for entry in entries
+                if is_valid_name(entry.name) and entry.is_dir() and not is_temp_name(entry.name)
+            ]
+    except _MISSING:
+        return []
+
+
+def _files(path: Path) -> list[FileInfo]:
+    infos = []
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if is_temp_name(entry.name) or not is_valid_name(entry.name):
+                    continue
+                try:
+                    if entry.is_file():
+                        infos.append(_info(entry.name, entry.stat()))
+                except FileNotFoundError:  # deleted while listing
+                    continue
+    except _MISSING:
+        return []
+    return infos
+
+
+def _stat_file(path: Path) -> os.stat_result:
+    st = path.stat()
+    if not stat_module.S_ISREG(st.st_mode):
+        raise IsADirectoryError(21, "Not a regular file", str(path))
+    return st
+
+
+def _replace_durably(temp: Path, target: Path) -> None:
+    """Rename temp over target, then fsync the directory so the rename survives a crash."""
+    os.replace(temp, target)
+    fd = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class LocalStorage(Storage):
+    """Files on local disk under root (created on start)."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        chunk_size: int = CHUNK_SIZE,
+        write_buffer: int = WRITE_BUFFER,
+    ) -> None:
+        self.root = Path(os.path.abspath(root))
+        self.chunk_size = chunk_size
+        self._write_buffer = write_buffer
+
+    def __repr__(self) -> str:
+        return f"LocalStorage({str(self.root)!r})"
+
+    async def start(self) -> None:
+        """Create the root folder if needed."""
+        await self._mkdir(self.root)
+
+    async def _run(self, what: str, func: Callable[..., T], *args: Any) -> T:
+        with _translate(what):
+            return await asyncio.to_thread(func, *args)
+
+    async def _mkdir(self, path: Path) -> None:
+        with _translate("a folder", missing_is_not_found=False):
+            await asyncio.to_thread(path.mkdir, parents=True, exist_ok=True)
+
+    def _path(self, *segments: str) -> Path:
+        return self.root.joinpath(*segments)
+
+    async def _list_containers(self) -> list[str]:
+        return await self._run("the storage root", _subdirectories, self.root)
+
+    async def _list_folders(self, container: str) -> list[str]:
+        return await self._run("the container", _subdirectories, self._path(container))
+
+    async def _list_files(self, container: str, folder: str) -> list[FileInfo]:
+        return await self._run("the folder", _files, self._path(container, folder))
+
+    async def _stat(self, container: str, folder: str, name: str) -> FileInfo:
+        st = await self._run("The file", _stat_file, self._path(container, folder, name))
+        return _info(name, st)
+
+    async def _exists(self, container: str, folder: str, name: str) -> bool:
+        try:
+            await self._stat(container, folder, name)
+        except NotFound:
+            return False
+        return True
+
+    async def _open(
+        self,
+        container: str,
+        folder: str,
+        name: str,
+        offset: int,
+        length: int | None,
+        chunk_size: int,
+    ) -> ReadStream:
+        path = self._path(container, folder, name)
+        with _translate("The file"):
+            handle = await aiofiles.open(path, "rb")
+        try:
+            with _translate("The file"):
+                st = await asyncio.to_thread(os.fstat, handle.fileno())
+                if not stat_module.S_ISREG(st.st_mode):
+                    raise IsADirectoryError(21, "Not a regular file", str(path))
+                start = min(offset, st.st_size)
+                end = st.st_size if length is None else min(st.st_size, start + length)
+                if start:
+                    await handle.seek(start)
+        except BaseException:
+            await handle.close()
+            raise
+
+        async def chunks() -> AsyncIterator[bytes]:
+            remaining = end - start
+            while remaining > 0:
+                with _translate("The file"):
+                    data: bytes = await handle.read(min(chunk_size, remaining))
+                if not data:  # truncated while reading
+                    return
+                remaining -= len(data)
+                yield data
+
+        return ReadStream(
+            chunks(),
+            length=end - start,
+            size=st.st_size,
+            content_type=guess_content_type(name),
+            on_close=handle.close,
+        )
+
+    async def _write(
+        self,
+        container: str,
+        folder: str,
+        name: str,
+        chunks: AsyncIterator[bytes],
+        content_type: str | None,
+    ) -> int:
+        # Local disk keeps no content type: stat and listings infer it from the name.
+        directory = self._path(container, folder)
+        await self._mkdir(directory)
+        temp = directory / f"{TEMP_PREFIX}{secrets.token_hex(12)}{TEMP_SUFFIX}"
+        size = 0
+        try:
+            with _translate("the upload", missing_is_not_found=False):
+                out = await aiofiles.open(temp, "xb")
+            try:
+                pending = bytearray()
+                async for chunk in chunks:  # errors of the source propagate untranslated
+                    size += len(chunk)
+                    if not pending and len(chunk) >= self._write_buffer:
+                        data: bytes | bytearray = chunk
+                    else:
+                        pending += chunk
+                        if len(pending) < self._write_buffer:
+                            continue
+                        data, pending = pending, bytearray()
+                    with _translate("the upload", missing_is_not_found=False):
+                        await out.write(data)
+                with _translate("the upload", missing_is_not_found=False):
+                    if pending:
+                        await out.write(pending)
+                    await out.flush()
+                    await asyncio.to_thread(os.fsync, out.fileno())
+            finally:
+                await out.close()
+            with _translate("the upload", missing_is_not_found=False):
+                await asyncio.to_thread(_replace_durably, temp, directory / name)
+        except BaseException:
+            # Synchronous on purpose: a cancelled task must not skip removing the partial file.
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+        return size
+
+    async def _delete(self, container: str, folder: str, name: str) -> None:
+        path = self._path(container, folder, name)
+        await self._run("The file", _stat_file, path)  # refuses directories
+        await self._run("The file", path.unlink)
+
+    async def _create_container(self, container: str) -> None:
+        await self._mkdir(self._path(container))
+
+    async def _create_folder(self, container: str, folder: str) -> None:
+        await self._mkdir(self._path(container, folder))

@@ -1,0 +1,354 @@
+"""S3 storage (aiobotocore): objects `{prefix}{container}/{folder}/{file}` in one bucket.
+
+Writes are atomic: small streams are one PutObject, larger ones a multipart upload (one part
+buffered at a time) that becomes visible only on CompleteMultipartUpload and is aborted on any
+failure. Empty containers and folders are zero-byte marker keys ending in '/'. Credentials come
+from the usual AWS environment variables (or any other source botocore knows).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import re
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack
+from datetime import datetime
+from typing import Any
+
+import aiohttp
+from aiobotocore.config import AioConfig
+from aiobotocore.session import get_session
+from botocore.exceptions import BotoCoreError, ClientError
+
+from storage.base import (
+    CHUNK_SIZE,
+    FileInfo,
+    NotFound,
+    ReadStream,
+    Storage,
+    StorageUnavailable,
+    guess_content_type,
+    is_temp_name,
+    is_valid_name,
+)
+
+log = logging.getLogger(__name__)
+
+MIN_PART_SIZE = 5 * 1024 * 1024  # S3's minimum for every part but the last
+PART_SIZE = 8 * 1024 * 1024
+_MISSING_CODES = {"NoSuchKey", "404", "NotFound"}
+_CONTENT_RANGE = re.compile(r"bytes \d+-\d+/(\d+)")
+# What S3 reports for an object stored without a content type: treat it as unknown.
+_S3_DEFAULT_TYPE = "binary/octet-stream"
+
+
+def _error_code(exc: ClientError) -> str:
+    return str(exc.response.get("Error", {}).get("Code", ""))
+
+
+def _typed_error(exc: ClientError, what: str) -> NotFound | StorageUnavailable:
+    code = _error_code(exc)
+    if code in _MISSING_CODES:
+        return NotFound(f"{what} does not exist.")
+    if code == "NoSuchBucket":
+        return StorageUnavailable("The storage bucket does not exist.")
+    return StorageUnavailable(f"S3 refused the request ({code or 'unknown error'}).")
+
+
+@contextlib.contextmanager
+def _translate(what: str) -> Iterator[None]:
+    """Turn botocore and aiohttp errors into the storage's typed errors."""
+    try:
+        yield
+    except ClientError as exc:
+        raise _typed_error(exc, what) from exc
+    except (BotoCoreError, aiohttp.ClientError, TimeoutError) as exc:
+        raise StorageUnavailable(f"S3 could not be reached: {exc}") from exc
+
+
+class S3Storage(Storage):
+    """Files as objects in an S3 bucket, under an optional key prefix."""
+
+    def __init__(
+        self,
+        bucket: str,
+        prefix: str = "",
+        *,
+        endpoint_url: str | None = None,
+        region: str | None = None,
+        part_size: int = PART_SIZE,
+        chunk_size: int = CHUNK_SIZE,
+        session: Any = None,
+    ) -> None:
+        """session: an aiobotocore session to share (it caches the parsed service model)."""
+        if not bucket:
+            raise ValueError("an S3 bucket name is required")
+        if part_size < MIN_PART_SIZE:
+            raise ValueError(f"part_size must be at least {MIN_PART_SIZE} bytes")
+        self.bucket = bucket
+        prefix = prefix.strip("/")
+        self.prefix = f"{prefix}/" if prefix else ""
+        self.endpoint_url = endpoint_url
+        self.region = region
+        self.part_size = part_size
+        self.chunk_size = chunk_size
+        self._session = session
+        self._stack: AsyncExitStack | None = None
+        self._s3: Any = None
+
+    def __repr__(self) -> str:
+        return f"S3Storage(bucket={self.bucket!r}, prefix={self.prefix!r})"
+
+    async def start(self) -> None:
+        """Open the S3 client (one per instance)."""
+        if self._stack is not None:
+            return
+        config = AioConfig(
+            connect_timeout=10,
+            read_timeout=60,
+            retries={"max_attempts": 4, "mode": "standard"},
+            # Path-style addressing for custom endpoints (MinIO, moto, Ceph...), and checksums
+            # only where S3 requires them: several S3-compatible servers reject the newer
+            # default checksum headers.
+            s3={"addressing_style": "path" if self.endpoint_url else "auto"},
+            request_checksum_calculation="when_required",
+            response_checksum_validation="when_required",
+        )
+        stack = AsyncExitStack()
+        client = (self._session or get_session()).create_client(
+            "s3", endpoint_url=self.endpoint_url, region_name=self.region, config=config
+        )
+        with _translate("The S3 client"):
+            self._s3 = await stack.enter_async_context(client)
+        self._stack = stack
+
+    async def close(self) -> None:
+        """Close the S3 client."""
+        stack, self._stack, self._s3 = self._stack, None, None
+        if stack is not None:
+            await stack.aclose()
+
+    @property
+    def _client(self) -> Any:
+        if self._s3 is None:
+            raise RuntimeError("S3Storage is not started: call start() or use 'async with'")
+        return self._s3
+
+    def _key(self, *segments: str) -> str:
+        return self.prefix + "/".join(segments)
+
+    async def _common_prefixes(self, prefix: str) -> list[str]:
+        names = []
+        paginator = self._client.get_paginator("list_objects_v2")
+        with _translate("The listing"):
+            async for page in paginator.paginate(Bucket=self.bucket, Prefix=prefix, Delimiter="/"):
+                for entry in page.get("CommonPrefixes", []):
+                    name = entry["Prefix"][len(prefix) :].removesuffix("/")
+                    if is_valid_name(name):
+                        names.append(name)
+        return names
+
+    async def _list_containers(self) -> list[str]:
+        return await self._common_prefixes(self.prefix)
+
+    async def _list_folders(self, container: str) -> list[str]:
+        return await self._common_prefixes(self._key(container) + "/")
+
+    async def _list_files(self, container: str, folder: str) -> list[FileInfo]:
+        prefix = self._key(container, folder) + "/"
+        infos = []
+        paginator = self._client.get_paginator("list_objects_v2")
+        with _translate("The folder"):
+            async for page in paginator.paginate(Bucket=self.bucket, Prefix=prefix, Delimiter="/"):
+                for entry in page.get("Contents", []):
+                    name = entry["Key"][len(prefix) :]
+                    if not is_valid_name(name) or is_temp_name(name):  # also skips the marker
+                        continue
+                    infos.append(
+                        FileInfo(
+                            name=name,
+                            size=int(entry["Size"]),
+                            last_modified=entry["LastModified"],
+                            content_type=guess_content_type(name),
+                        )
+                    )
+        return infos
+
+    async def _head(self, container: str, folder: str, name: str) -> dict[str, Any]:
+        with _translate("The file"):
+            head: dict[str, Any] = await self._client.head_object(
+                Bucket=self.bucket, Key=self._key(container, folder, name)
+            )
+        return head
+
+    @staticmethod
+    def _content_type(name: str, stored: str | None) -> str | None:
+        if stored and stored != _S3_DEFAULT_TYPE:
+            return stored
+        return guess_content_type(name)
+
+    async def _stat(self, container: str, folder: str, name: str) -> FileInfo:
+        head = await self._head(container, folder, name)
+        last_modified: datetime = head["LastModified"]
+        return FileInfo(
+            name=name,
+            size=int(head["ContentLength"]),
+            last_modified=last_modified,
+            content_type=self._content_type(name, head.get("ContentType")),
+        )
+
+    async def _exists(self, container: str, folder: str, name: str) -> bool:
+        try:
+            await self._head(container, folder, name)
+        except NotFound:
+            return False
+        return True
+
+    async def _open(
+        self,
+        container: str,
+        folder: str,
+        name: str,
+        offset: int,
+        length: int | None,
+        chunk_size: int,
+    ) -> ReadStream:
+        if length == 0:
+            info = await self._stat(container, folder, name)
+            return _empty(info.size, info.content_type)
+        request: dict[str, Any] = {"Bucket": self.bucket, "Key": self._key(container, folder, name)}
+        if offset or length is not None:
+            last = "" if length is None else str(offset + length - 1)
+            request["Range"] = f"bytes={offset}-{last}"
+        with _translate("The file"):
+            try:
+                response = await self._client.get_object(**request)
+            except ClientError as exc:
+                if _error_code(exc) != "InvalidRange":
+                    raise
+                response = None  # the range starts at or past the end
+        if response is None:
+            info = await self._stat(container, folder, name)
+            return _empty(info.size, info.content_type)
+        body = response["Body"]
+        match = _CONTENT_RANGE.match(response.get("ContentRange") or "")
+        size = int(match.group(1)) if match else int(response["ContentLength"])
+
+        async def chunks() -> AsyncIterator[bytes]:
+            while True:
+                with _translate("The file"):
+                    data: bytes = await body.read(chunk_size)
+                if not data:
+                    return
+                yield data
+
+        return ReadStream(
+            chunks(),
+            length=int(response["ContentLength"]),
+            size=size,
+            content_type=self._content_type(name, response.get("ContentType")),
+            on_close=body.aclose,
+        )
+
+    async def _write(
+        self,
+        container: str,
+        folder: str,
+        name: str,
+        chunks: AsyncIterator[bytes],
+        content_type: str | None,
+    ) -> int:
+        await self._create_folder(container, folder)
+        key = self._key(container, folder, name)
+        target = {"Bucket": self.bucket, "Key": key}
+        extra = {"ContentType": content_type} if content_type else {}
+        part_size = self.part_size
+        # One part at a time, in a BytesIO: aiohttp sends that in small pieces, yielding to the
+        # event loop, where a multi-megabyte bytes body would stall it.
+        part: io.BytesIO | None = None
+        size = 0
+        upload_id: str | None = None
+        parts: list[dict[str, Any]] = []
+
+        async def send_part(body: io.BytesIO) -> None:
+            nonlocal upload_id
+            body.seek(0)
+            with _translate("The upload"):
+                if upload_id is None:
+                    created = await self._client.create_multipart_upload(**target, **extra)
+                    upload_id = str(created["UploadId"])
+                number = len(parts) + 1
+                sent = await self._client.upload_part(
+                    **target, UploadId=upload_id, PartNumber=number, Body=body
+                )
+            parts.append({"ETag": sent["ETag"], "PartNumber": number})
+
+        try:
+            async for chunk in chunks:  # errors of the source propagate untranslated
+                size += len(chunk)
+                view = memoryview(chunk)
+                while view:
+                    if part is None:
+                        part = io.BytesIO()
+                    take = min(len(view), part_size - part.tell())
+                    part.write(view[:take])
+                    view = view[take:]
+                    if part.tell() == part_size:
+                        full, part = part, None
+                        await send_part(full)
+                        full.close()
+            if upload_id is None:
+                if part is not None:
+                    part.seek(0)
+                with _translate("The upload"):
+                    await self._client.put_object(**target, Body=part or b"", **extra)
+                return size
+            if part is not None:
+                await send_part(part)
+            with _translate("The upload"):
+                await self._client.complete_multipart_upload(
+                    **target, UploadId=upload_id, MultipartUpload={"Parts": parts}
+                )
+        except BaseException:
+            if upload_id is not None:
+                await self._abort(key, upload_id)
+            raise
+        return size
+
+    async def _abort(self, key: str, upload_id: str) -> None:
+        # Best effort: a bucket lifecycle rule for incomplete multipart uploads should back this
+        # up, for a process that dies before it gets here.
+        try:
+            await self._client.abort_multipart_upload(
+                Bucket=self.bucket, Key=key, UploadId=upload_id
+            )
+        except (ClientError, BotoCoreError, aiohttp.ClientError, TimeoutError):
+            log.warning("Could not abort a multipart upload; a lifecycle rule must clean it up.")
+
+    async def _delete(self, container: str, folder: str, name: str) -> None:
+        await self._head(container, folder, name)  # NotFound if absent: DeleteObject never says
+        with _translate("The file"):
+            await self._client.delete_object(
+                Bucket=self.bucket, Key=self._key(container, folder, name)
+            )
+
+    async def _put_marker(self, key: str) -> None:
+        with _translate("The folder"):
+            await self._client.put_object(Bucket=self.bucket, Key=key, Body=b"")
+
+    async def _create_container(self, container: str) -> None:
+        await self._put_marker(self._key(container) + "/")
+
+    async def _create_folder(self, container: str, folder: str) -> None:
+        # The folder's marker alone makes the container appear in listings too.
+        await self._put_marker(self._key(container, folder) + "/")
+
+
+def _empty(size: int, content_type: str | None) -> ReadStream:
+    async def nothing() -> AsyncIterator[bytes]:
+        return
+        yield  # pragma: no cover - makes this an async generator
+
+    return ReadStream(nothing(), length=0, size=size, content_type=content_type)
