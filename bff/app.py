@@ -22,6 +22,7 @@ from bff.ids import IdConverter
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from config.settings import Settings, load_settings
+from storage import open_storage
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     app = Quart(__name__)
     app.config["BFF_SETTINGS"] = settings
     app.config["BFF_LOGIN_THROTTLE"] = LoginThrottle(settings)
+    storage = open_storage(settings.storage_url)
+    app.config["BFF_STORAGE"] = storage
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
     QuartSchema(
         app,
@@ -90,6 +93,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     @app.before_serving
     async def _start() -> None:
         await init_db(settings)
+        await storage.start()
         if bootstrap_admin:
             created = await ensure_admin(settings)
             if created:
@@ -103,6 +107,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
 
     @app.after_serving
     async def _stop() -> None:
+        await storage.close()
         await close_db()
 
     check_every_route_has_policy(app)

@@ -11,6 +11,8 @@ from quart_schema import RequestSchemaValidationError
 from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
 from werkzeug.exceptions import HTTPException
 
+from storage.base import InvalidName, StorageUnavailable
+
 log = logging.getLogger(__name__)
 
 
@@ -80,6 +82,19 @@ def register_error_handlers(app: Quart) -> None:
         return error_response(
             503,
             "The service is temporarily unavailable. Please try again shortly.",
+            {"Retry-After": "5"},
+        )
+
+    @app.errorhandler(InvalidName)
+    async def _invalid_name(exc: InvalidName) -> Response:
+        return error_response(400, str(exc) or "Invalid name.")
+
+    @app.errorhandler(StorageUnavailable)
+    async def _storage_down(exc: StorageUnavailable) -> Response:
+        log.error("File storage unavailable: %s", type(exc).__name__)
+        return error_response(
+            503,
+            "File storage is temporarily unavailable. Please try again shortly.",
             {"Retry-After": "5"},
         )
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from quart import g, request
+from quart import current_app, g, request
 
 from bff.audit.service import Actor
+from storage.base import Storage
 
 
 def client_address() -> str:
@@ -16,3 +17,9 @@ def current_actor() -> Actor:
     """The signed-in caller as an audit Actor (set by the permission decorator)."""
     principal = g.principal
     return Actor(principal.user_id, principal.name, principal.role, client_address())
+
+
+def current_storage() -> Storage:
+    """The file storage this app was started with."""
+    storage: Storage = current_app.config["BFF_STORAGE"]
+    return storage

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from quart.testing import QuartClient as Client
@@ -208,3 +209,40 @@ async def test_creation_is_admin_only(client: Client, settings: Settings) -> Non
     await _error(await client.post("/api/admin/containers", json={"name": "anon-ward"}), 401)
     assert await Container.all().count() == 1
     assert await Folder.all().count() == 0
+
+
+async def test_created_containers_and_folders_exist_in_storage(
+    client: Client, settings: Settings
+) -> None:
+    from storage import open_storage
+
+    admin = await make_staff(settings, Role.ADMIN)
+    name = "stored-" + secrets.token_hex(3)
+    created = await client.post("/api/admin/containers", json={"name": name}, headers=admin.headers)
+    assert created.status_code == 201
+    folder = await client.post(
+        f"/api/admin/containers/{name}/folders", json={"name": "patient-7"}, headers=admin.headers
+    )
+    assert folder.status_code == 201
+    async with open_storage(settings.storage_url) as storage:
+        assert name in await storage.list_containers()
+        assert await storage.list_folders(name) == ["patient-7"]
+
+
+async def test_storage_down_is_503_and_nothing_is_recorded(database_url: str, run_dir) -> None:
+    from tests.conftest import make_settings, started_app
+
+    import shutil
+
+    root = run_dir / ("flaky-" + secrets.token_hex(3))
+    settings = make_settings(database_url, run_dir, storage_url=f"file://{root}")
+    async for app in started_app(settings):
+        shutil.rmtree(root, ignore_errors=True)  # the disk goes away while serving
+        root.write_text("a file where the storage root should be")
+        admin = await make_staff(settings, Role.ADMIN)
+        response = await app.test_client().post(
+            "/api/admin/containers", json={"name": "never-made"}, headers=admin.headers
+        )
+        assert response.status_code == 503
+        assert "storage" in (await response.get_json())["message"].lower()
+        assert not await Container.exists(name="never-made")

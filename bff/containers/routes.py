@@ -8,7 +8,7 @@ from quart_schema import validate_request, validate_response
 from bff.auth.policy import ADMIN, allow
 from bff.containers import service
 from bff.containers.schemas import ContainerCreated, CreateContainer, CreateFolder, FolderCreated
-from bff.request_context import current_actor
+from bff.request_context import current_actor, current_storage
 
 bp = Blueprint("containers", __name__, url_prefix="/api/admin")
 
@@ -19,7 +19,7 @@ bp = Blueprint("containers", __name__, url_prefix="/api/admin")
 @validate_response(ContainerCreated, 201)
 async def create_container(data: CreateContainer) -> tuple[ContainerCreated, int]:
     """Create a storage container."""
-    container = await service.create_container(data.name, current_actor())
+    container = await service.create_container(data.name, current_actor(), current_storage())
     return ContainerCreated(
         message="Container created successfully", containerName=container.name
     ), 201
@@ -31,7 +31,7 @@ async def create_container(data: CreateContainer) -> tuple[ContainerCreated, int
 @validate_response(FolderCreated, 201)
 async def create_folder(container: str, data: CreateFolder) -> tuple[FolderCreated, int]:
     """Create a patient folder in a container."""
-    folder = await service.create_folder(container, data.name, current_actor())
+    folder = await service.create_folder(container, data.name, current_actor(), current_storage())
     return (
         FolderCreated(
             message="Folder created successfully", containerName=container, folderName=folder.name

@@ -12,6 +12,7 @@ from bff.containers.models import Container, Folder
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.naming import container_name_error, folder_name_error, sort_key
+from storage.base import Storage
 
 NATURAL_ORDER = ("sort_prefix", "sort_number", "name")
 
@@ -24,12 +25,13 @@ async def get_container(name: str) -> Container:
     return container
 
 
-async def create_container(name: str, actor: Actor) -> Container:
-    """Create a container; 400 for a bad name, 409 if it exists."""
+async def create_container(name: str, actor: Actor, storage: Storage) -> Container:
+    """Create a container in storage and the database; 400 for a bad name, 409 if it exists."""
     if error := container_name_error(name):
         raise ApiError(400, error)
     if await Container.exists(name=name):
         raise ApiError(409, f"Container '{name}' already exists.")
+    await storage.create_container(name)  # first: a database row never names missing storage
     prefix, number = sort_key(name)
     try:
         async with transaction() as conn:
@@ -42,14 +44,15 @@ async def create_container(name: str, actor: Actor) -> Container:
     return container
 
 
-async def create_folder(container_name: str, name: str, actor: Actor) -> Folder:
-    """Create a patient folder; 404 for an unknown container, 400 bad name, 409 if it exists."""
+async def create_folder(container_name: str, name: str, actor: Actor, storage: Storage) -> Folder:
+    """Create a patient folder in storage and the database; 404 unknown container, 400, 409."""
     container = await get_container(container_name)
     if error := folder_name_error(name):
         raise ApiError(400, error)
     exists_message = f"Folder '{name}' already exists in '{container_name}'."
     if await Folder.exists(container=container, name=name):
         raise ApiError(409, exists_message)
+    await storage.create_folder(container_name, name)
     prefix, number = sort_key(name)
     try:
         async with transaction() as conn:
