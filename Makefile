@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean
+.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +23,16 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.lock
 install: $(VENV)/.runtime
 install-dev: $(VENV)/.dev
 
-run: install
+run: install frontend
 	$(BIN)/python -m bff serve
+
+# The web app: npm ci, then a production build into frontend/dist (served by the BFF).
+frontend:
+	cd frontend && npm ci --no-audit --no-fund && npm run build
+
+# Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys.
+test-frontend: install frontend
+	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test && npm run e2e
 
 lint: install-dev
 	$(BIN)/ruff check bff storage config tests
@@ -39,7 +47,7 @@ test-sqlite: install-dev
 test-postgres: install-dev
 	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q
 
-test: lint typecheck test-sqlite test-postgres
+test: lint typecheck test-sqlite test-postgres test-frontend
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -15,6 +15,7 @@ import getpass
 import secrets
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from config.settings import Settings, SettingsError, load_settings
 
@@ -130,7 +131,7 @@ def _serve(settings: Settings) -> int:
     from bff.db import migrate
 
     asyncio.run(migrate(settings))
-    config = Config.from_toml("config/hypercorn.toml")
+    config = Config.from_toml(Path(__file__).resolve().parent.parent / "config" / "hypercorn.toml")
     config.bind = [f"{settings.host}:{settings.port}"]
     print(f"Patient records portal: {settings.public_url}", file=sys.stderr, flush=True)
     asyncio.run(serve(create_app(settings), config))

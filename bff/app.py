@@ -21,6 +21,7 @@ from bff.errors import error_response, register_error_handlers
 from bff.ids import IdConverter
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
+from bff.web import bp as web_bp
 from config.settings import Settings, load_settings
 from storage import open_storage
 
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     app.url_map.converters["int"] = IdConverter  # before any route is added
     for bp in (auth_bp, users_bp, assignments_bp, containers_bp, audit_bp, docs_bp):
         app.register_blueprint(bp)
+    app.register_blueprint(web_bp)  # the web app; its catch-all never takes /api paths
 
     @app.get("/api/health")
     @public

@@ -206,7 +206,7 @@ def test_cli_refuses_a_short_password(tmp_path: Path) -> None:
         "BFF_DATABASE_URL": f"sqlite://{tmp_path}/db.sqlite3",
         "BFF_VAR_DIR": str(tmp_path),
     }
-    result = subprocess.run(  # noqa: S603
+    result = subprocess.run(
         [
             sys.executable,
             "-m",

@@ -230,9 +230,9 @@ async def test_created_containers_and_folders_exist_in_storage(
 
 
 async def test_storage_down_is_503_and_nothing_is_recorded(database_url: str, run_dir) -> None:
-    from tests.conftest import make_settings, started_app
-
     import shutil
+
+    from tests.conftest import make_settings, started_app
 
     root = run_dir / ("flaky-" + secrets.token_hex(3))
     settings = make_settings(database_url, run_dir, storage_url=f"file://{root}")

@@ -26,6 +26,8 @@ ADMIN = "admin"  # admins only
 # Scope: None, "container" or "folder": non-admins must have it assigned, else 404.
 EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/api/health"): (PUBLIC, None),
+    ("GET", "/"): (PUBLIC, None),
+    ("GET", "/<app_path:path>"): (PUBLIC, None),
     ("GET", "/docs"): (PUBLIC, None),
     ("GET", "/docs/init.js"): (PUBLIC, None),
     ("GET", "/docs/assets/<path:filename>"): (PUBLIC, None),
@@ -43,7 +45,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("DELETE", "/api/users/<int:user_id>"): (ADMIN, None),
     ("GET", "/api/assignments/containers"): (ANY, None),
     ("GET", "/api/assignments/containers/<container>/folders"): (ANY, "container"),
-    ("POST", "/api/assignments/containers/<container>/users/<int:user_id>"): (ADMIN, None),
+    ("POST", "/api/assignments/containers/<string:container>/users/<int:user_id>"): (ADMIN, None),
     ("POST", "/api/assignments/containers/<container>/folders"): (ADMIN, None),
     ("GET", "/api/assignments/users/<int:user_id>"): (ADMIN, None),
     ("GET", "/api/assignments/my-assignments"): (ANY, None),
@@ -53,6 +55,8 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/api/blobs/audit"): (ADMIN, None),
 }
 
+# The web app's pages answer 503 until `make frontend` has built them.
+WEB_PAGES = {"/", "/<app_path:path>"}
 SCOPE_MESSAGES = {"container": "Container not found", "folder": "Folder not found"}
 
 
@@ -125,11 +129,13 @@ def _body(
 
 def _url(rule: str, params: dict[str, Any]) -> str:
     url = rule
-    params = {"filename": "swagger-ui.css", **params}
+    params = {"filename": "swagger-ui.css", "path": "dashboard", **params}
     for key, value in params.items():
         url = (
             url.replace(f"<int:{key}>", str(value))
             .replace(f"<path:{key}>", str(value))
+            .replace(f"<app_path:{key}>", str(value))
+            .replace(f"<string:{key}>", str(value))
             .replace(f"<{key}>", str(value))
         )
     assert "<" not in url, f"no test value for a parameter of {rule}"
@@ -159,12 +165,12 @@ async def test_route_permissions(app: Quart, settings: Settings, route: tuple[st
             world = await _world(actor.user)
             body, query = _body(method, rule, world, variant, actor.user.username)
             params = dict(world.params[variant])
-            if rule == "/api/assignments/containers/<container>/users/<int:user_id>":
+            if rule == "/api/assignments/containers/<string:container>/users/<int:user_id>":
                 params["user_id"] = world.newcomer_id  # someone without the container yet
             url = _url(rule, params)
             anonymous = await client.open(url, method=method, json=body, query_string=query)
             if access == PUBLIC:
-                assert anonymous.status_code != 401, url
+                assert anonymous.status_code not in (401, 403), url
             else:
                 assert anonymous.status_code == 401, url
             response = await client.open(
@@ -180,7 +186,7 @@ async def test_route_permissions(app: Quart, settings: Settings, route: tuple[st
                 ok = status == 404 and payload == {"message": SCOPE_MESSAGES[scope]}
             else:
                 expected = "allowed"
-                ok = status < 400
+                ok = status < 400 or (rule in WEB_PAGES and status == 503)
             outcomes.append((role.value, variant, status, expected, ok))
     failures = [o for o in outcomes if not o[4]]
     assert not failures, f"{method} {rule}: {failures}"

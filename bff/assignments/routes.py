@@ -51,7 +51,8 @@ async def list_folders(container: str, query_args: ListQuery) -> FoldersResponse
     )
 
 
-@bp.post("/containers/<container>/users/<int:user_id>")
+# `string:` spelled out: quart-schema mis-reads a bare parameter before a typed one in OpenAPI.
+@bp.post("/containers/<string:container>/users/<int:user_id>")
 @allow(ADMIN)
 @validate_response(ContainerAssigned, 201)
 async def assign_container(container: str, user_id: int) -> tuple[ContainerAssigned, int]:

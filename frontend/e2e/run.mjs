@@ -1,0 +1,28 @@
+// Browser journeys: makes sure Debian's Chromium and a build exist, then runs e2e/*.test.mjs.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    console.error(`${command} ${args.join(' ')} failed (${result.status})`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+if (!existsSync(CHROMIUM)) {
+  // Browsers cannot be downloaded here; Debian's package is the one source.
+  console.log('Chromium is missing: installing the Debian package');
+  const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update', '-qq'], { env });
+  run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-qq', 'chromium'], { env });
+}
+if (!existsSync(resolve(root, 'dist/index.html'))) run('npm', ['run', 'build'], { cwd: root });
+
+run(process.execPath, ['--test', '--test-concurrency=1', 'e2e/journeys.test.mjs'], { cwd: root });

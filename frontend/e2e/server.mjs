@@ -1,0 +1,92 @@
+// Starts the real BFF on a free port with a throwaway database, storage and var dir.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const python = process.env.PYTHON ?? join(repo, '.venv/bin/python');
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+export async function startServer({ admin }) {
+  const dir = mkdtempSync(join(tmpdir(), 'records-e2e-'));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    BFF_HOST: '127.0.0.1',
+    BFF_PORT: String(port),
+    BFF_DATABASE_URL: `sqlite://${dir}/e2e.sqlite3`,
+    BFF_STORAGE_URL: `file://${dir}/storage`,
+    BFF_VAR_DIR: join(dir, 'var'),
+    BFF_SECRET_KEY: 'e2e-'.padEnd(48, 'k'),
+    BFF_ADMIN_USERNAME: admin.username,
+    BFF_ADMIN_PASSWORD: admin.password,
+  };
+  // serve reads config/hypercorn.toml relative to the working directory: run from the repo.
+  const create = spawnSync(
+    python,
+    ['-m', 'bff', 'users', 'create', '--username', admin.username, '--name', admin.name, '--role', 'admin', '--password', admin.password],
+    { cwd: repo, env, encoding: 'utf8' },
+  );
+  if (create.status !== 0) throw new Error(`creating the admin failed: ${create.stderr}`);
+  const child = spawn(python, ['-m', 'bff', 'serve'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the BFF exited early:\n${log}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the BFF did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base,
+    log: () => log,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => {
+          const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            r();
+          }, 10_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            r();
+          });
+        });
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A JSON call to the API, for arranging data the journeys need. */
+export async function api(base, method, path, { token, body } = {}) {
+  const response = await fetch(`${base}/api${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { 'x-auth-token': token } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(`${method} ${path} -> ${response.status} ${JSON.stringify(data)}`);
+  return data;
+}

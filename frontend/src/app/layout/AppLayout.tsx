@@ -1,0 +1,44 @@
+/** The layout of every signed-in screen: top bar, collapsible sidebar, main area, footer. */
+import { Suspense, useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import { Loading } from '../../components/States';
+import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
+
+export const SIDEBAR_KEY = 'sidebarCollapsed';
+
+function readCollapsed(): boolean {
+  try {
+    return window.localStorage.getItem(SIDEBAR_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+export function AppLayout() {
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const toggle = () => {
+    setCollapsed((value) => {
+      window.localStorage.setItem(SIDEBAR_KEY, String(!value));
+      return !value;
+    });
+  };
+  return (
+    <div className={collapsed ? 'shell shell-collapsed' : 'shell'}>
+      <a className="skip-link" href="#main">
+        Skip to main content
+      </a>
+      <TopBar collapsed={collapsed} onToggleSidebar={toggle} />
+      <Sidebar collapsed={collapsed} />
+      <main id="main" className="main" tabIndex={-1}>
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="footer">
+        <span>Patient Records Portal</span>
+        <span className="muted">Confidential patient information — authorised staff only</span>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/** Top bar: sidebar toggle, product name, the signed-in user and role, logout controls. */
+import { useState } from 'react';
+import { useLogout } from '../../features/auth/api/logout';
+import { RoleBadge } from '../../components/States';
+import { useSession } from '../session';
+
+interface TopBarProps {
+  collapsed: boolean;
+  onToggleSidebar: () => void;
+}
+
+export function TopBar({ collapsed, onToggleSidebar }: TopBarProps) {
+  const { user } = useSession();
+  const logout = useLogout();
+  const [busy, setBusy] = useState(false);
+  const run = async (everywhere: boolean) => {
+    setBusy(true);
+    try {
+      await logout(everywhere);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <header className="topbar">
+      <button
+        type="button"
+        className="btn btn-ghost sidebar-toggle"
+        onClick={onToggleSidebar}
+        aria-expanded={!collapsed}
+        aria-controls="sidebar"
+        aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+      >
+        <span aria-hidden="true">☰</span>
+      </button>
+      <span className="brand">Patient Records</span>
+      <div className="topbar-user">
+        {user ? (
+          <>
+            <span className="user-name">{user.name}</span>
+            <RoleBadge role={user.role} />
+          </>
+        ) : null}
+        <button type="button" className="btn btn-ghost" onClick={() => void run(false)} disabled={busy}>
+          Logout
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={() => void run(true)} disabled={busy}>
+          Logout All Sessions
+        </button>
+      </div>
+    </header>
+  );
+}

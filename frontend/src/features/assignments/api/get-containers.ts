@@ -1,0 +1,12 @@
+/** GET /api/assignments/containers (all of them; the picker searches locally). */
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api/client';
+import type { ContainersResponse, ListQuery } from '../../../lib/api/types';
+import { STALE } from '../../../lib/queryConfig';
+import { assignmentKeys } from './keys';
+
+export const getContainers = (query: ListQuery = {}): Promise<ContainersResponse> =>
+  apiRequest<ContainersResponse>('/assignments/containers', { query });
+
+export const useContainers = () =>
+  useQuery({ queryKey: assignmentKeys.containers(), queryFn: () => getContainers(), staleTime: STALE.containers });

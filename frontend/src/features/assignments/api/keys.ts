@@ -1,0 +1,8 @@
+/** Query keys of assignment, container and folder data. */
+export const assignmentKeys = {
+  all: ['assignments'] as const,
+  user: (id: number) => ['assignments', 'user', id] as const,
+  mine: () => ['assignments', 'mine'] as const,
+  containers: () => ['containers', 'all'] as const,
+  folders: (container: string) => ['folders', container, 'all'] as const,
+};

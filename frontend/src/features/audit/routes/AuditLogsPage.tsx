@@ -1,0 +1,229 @@
+/** /audit-logs: user (name and role), operation, resource and timestamp; filters; cursor paging. */
+import { useState, type FormEvent } from 'react';
+import { RefreshControl } from '../../../components/RefreshControl';
+import { EmptyState, ErrorState, Loading, PageHeader, RoleBadge } from '../../../components/States';
+import { errorMessage } from '../../../lib/api/client';
+import type { AuditQuery } from '../../../lib/api/types';
+import { formatDateTime, resourceLabel } from '../../../lib/format';
+import { useUsers } from '../../users/api/get-users';
+import { useAuditLogs } from '../api/get-audit-logs';
+
+export const MSG = {
+  loadFailed: 'Failed to load audit logs',
+  empty: 'No audit logs found',
+  badRange: 'The "From" time must be before the "To" time.',
+} as const;
+
+/** Operations the server records (the services under bff/); the filter also accepts any other name. */
+export const OPERATIONS = [
+  'login',
+  'login_failed',
+  'logout',
+  'logout_all',
+  'user_create',
+  'user_update',
+  'user_delete',
+  'password_reset',
+  'container_create',
+  'folder_create',
+  'container_assign',
+  'container_unassign',
+  'folder_assign',
+  'folder_unassign',
+] as const;
+
+export const PAGE_SIZES = [25, 50, 100] as const;
+
+interface Filters {
+  operation: string;
+  userId: string;
+  containerName: string;
+  folderName: string;
+  since: string;
+  until: string;
+}
+
+const EMPTY: Filters = { operation: '', userId: '', containerName: '', folderName: '', since: '', until: '' };
+
+/** datetime-local text (local time) to an ISO 8601 instant with a zone, as the server needs. */
+export function toIsoInstant(local: string): string | undefined {
+  if (!local) return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The server query for the applied filters. */
+export function toAuditQuery(filters: Filters, limit: number, cursor: number | null): AuditQuery {
+  const query: AuditQuery = { limit };
+  if (filters.operation.trim()) query.operation = filters.operation.trim();
+  if (filters.userId) query.userId = Number(filters.userId);
+  if (filters.containerName.trim()) query.containerName = filters.containerName.trim();
+  if (filters.folderName.trim()) query.folderName = filters.folderName.trim();
+  const since = toIsoInstant(filters.since);
+  const until = toIsoInstant(filters.until);
+  if (since) query.since = since;
+  if (until) query.until = until;
+  if (cursor !== null) query.cursor = cursor;
+  return query;
+}
+
+export default function AuditLogsPage() {
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [applied, setApplied] = useState<Filters>(EMPTY);
+  const [limit, setLimit] = useState<number>(50);
+  // Cursors of the pages visited so far: [null (first page), cursor of page 2, ...].
+  const [cursors, setCursors] = useState<(number | null)[]>([null]);
+  const [formError, setFormError] = useState<string | null>(null);
+  const users = useUsers();
+  const page = cursors.length;
+  const query = useAuditLogs(toAuditQuery(applied, limit, cursors[cursors.length - 1] ?? null));
+
+  const set = (field: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [field]: e.target.value }));
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    const since = toIsoInstant(draft.since);
+    const until = toIsoInstant(draft.until);
+    if (since && until && since >= until) {
+      setFormError(MSG.badRange);
+      return;
+    }
+    setFormError(null);
+    setApplied(draft);
+    setCursors([null]);
+  };
+  const clear = () => {
+    setDraft(EMPTY);
+    setApplied(EMPTY);
+    setCursors([null]);
+    setFormError(null);
+  };
+
+  const logs = query.data?.auditLogs ?? [];
+  const nextCursor = query.data?.nextCursor ?? null;
+  let body;
+  if (query.isPending) body = <Loading label="Loading audit logs…" />;
+  else if (query.isError) body = <ErrorState message={errorMessage(query.error, MSG.loadFailed)} onRetry={() => void query.refetch()} />;
+  else if (logs.length === 0) body = <EmptyState>{MSG.empty}</EmptyState>;
+  else
+    body = (
+      <div className="table-wrap">
+        <table className="table table-dense">
+          <thead>
+            <tr>
+              <th scope="col">User</th>
+              <th scope="col">Operation</th>
+              <th scope="col">Resource</th>
+              <th scope="col">Timestamp</th>
+            </tr>
+          </thead>
+          <tbody>
+            {logs.map((entry) => (
+              <tr key={entry.id}>
+                <td>
+                  {entry.name || <span className="muted">Unknown</span>} {entry.role ? <RoleBadge role={entry.role} /> : null}
+                </td>
+                <td>
+                  <code>{entry.operation}</code>
+                  {entry.details ? <div className="muted small">{entry.details}</div> : null}
+                </td>
+                <td>{resourceLabel(entry)}</td>
+                <td>
+                  <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <>
+      <PageHeader title="Audit Logs">
+        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
+      </PageHeader>
+      <form className="panel filters" onSubmit={apply} aria-label="Audit log filters">
+        <div className="field">
+          <label htmlFor="audit-operation">Operation</label>
+          <input id="audit-operation" list="audit-operations" value={draft.operation} onChange={set('operation')} placeholder="Any" />
+          <datalist id="audit-operations">
+            {OPERATIONS.map((op) => (
+              <option key={op} value={op} />
+            ))}
+          </datalist>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-user">User</label>
+          <select id="audit-user" value={draft.userId} onChange={set('userId')}>
+            <option value="">Any user</option>
+            {(users.data?.users ?? []).map((u) => (
+              <option key={u.id} value={String(u.id)}>
+                {u.name} ({u.username})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-container">Container</label>
+          <input id="audit-container" value={draft.containerName} onChange={set('containerName')} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-folder">Folder</label>
+          <input id="audit-folder" value={draft.folderName} onChange={set('folderName')} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-since">From</label>
+          <input id="audit-since" type="datetime-local" value={draft.since} onChange={set('since')} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-until">To</label>
+          <input id="audit-until" type="datetime-local" value={draft.until} onChange={set('until')} />
+        </div>
+        <div className="filters-actions">
+          <button type="submit" className="btn btn-primary">
+            Apply Filters
+          </button>
+          <button type="button" className="btn" onClick={clear}>
+            Clear
+          </button>
+        </div>
+        {formError ? (
+          <p className="field-error" role="alert">
+            {formError}
+          </p>
+        ) : null}
+      </form>
+      {body}
+      <nav className="pager" aria-label="Audit log pages">
+        <button type="button" className="btn" disabled={page === 1 || query.isFetching} onClick={() => setCursors((c) => c.slice(0, -1))}>
+          Previous
+        </button>
+        <span aria-current="page">Page {page}</span>
+        <button
+          type="button"
+          className="btn"
+          disabled={nextCursor === null || query.isFetching}
+          onClick={() => setCursors((c) => [...c, nextCursor])}
+        >
+          Next
+        </button>
+        <label className="pager-size">
+          Per page{' '}
+          <select
+            value={limit}
+            onChange={(e) => {
+              setLimit(Number(e.target.value));
+              setCursors([null]);
+            }}
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+      </nav>
+    </>
+  );
+}

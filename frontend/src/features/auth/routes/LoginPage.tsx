@@ -1,0 +1,93 @@
+/** /login: username and password; the expired-session notice; server message or fallbacks. */
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { useSession } from '../../../app/session';
+import { Banner } from '../../../components/Banner';
+import { ApiError } from '../../../lib/api/client';
+import { useLogin } from '../api/login';
+
+export const MSG = {
+  required: 'Please enter both username and password.',
+  expired: 'Your session has expired or your account has been deleted. Please log in again.',
+  failed: 'Failed to login',
+  unreachable: 'Login failed. Please try again.',
+} as const;
+
+function loginError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.serverMessage) return error.serverMessage;
+    return error.status === 0 ? MSG.unreachable : MSG.failed;
+  }
+  return MSG.unreachable;
+}
+
+export default function LoginPage() {
+  const [params] = useSearchParams();
+  const expired = params.get('session') === 'expired';
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const login = useLogin();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  if (user && !login.isPending) return <Navigate to="/dashboard" replace />;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!username.trim() || !password) {
+      setError(MSG.required);
+      return;
+    }
+    login.mutate(
+      { username: username.trim(), password },
+      {
+        onSuccess: () => navigate('/dashboard', { replace: true }),
+        onError: (err) => setError(loginError(err)),
+      },
+    );
+  };
+
+  return (
+    <div className="login-page">
+      <main className="login-card">
+        <h1>Patient Records</h1>
+        <p className="muted">Sign in with your staff account.</p>
+        {expired ? <Banner kind="warning">{MSG.expired}</Banner> : null}
+        {error ? (
+          <Banner kind="error" onClose={() => setError(null)}>
+            {error}
+          </Banner>
+        ) : null}
+        <form onSubmit={submit} noValidate>
+          <div className="field">
+            <label htmlFor="login-username">Username</label>
+            <input
+              id="login-username"
+              name="username"
+              autoComplete="username"
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              autoFocus
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="login-password">Password</label>
+            <input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </div>
+          <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending}>
+            {login.isPending ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+/** Staff dashboard: welcome, counts, role, and the assigned containers with folder counts. */
+import { Link } from 'react-router-dom';
+import { RefreshControl } from '../../../components/RefreshControl';
+import { EmptyState, ErrorState, Loading, PageHeader } from '../../../components/States';
+import { errorMessage } from '../../../lib/api/client';
+import { plural, roleLabel } from '../../../lib/format';
+import { naturalSort } from '../../../lib/sort';
+import { useMyAssignments } from '../../assignments/api/get-my-assignments';
+import { Stat } from './AdminDashboard';
+
+export const MSG = {
+  loadFailed: 'Failed to load assignments',
+  empty: "You don't have any assigned containers yet.",
+} as const;
+
+export function StaffDashboard({ name, role }: { name: string; role: string }) {
+  const query = useMyAssignments();
+  const assignments = naturalSort(query.data?.assignments ?? [], (a) => a.containerName);
+  const folderCount = assignments.reduce((sum, a) => sum + a.folders.length, 0);
+
+  let body;
+  if (query.isPending) body = <Loading label="Loading your assignments…" />;
+  else if (query.isError) body = <ErrorState message={errorMessage(query.error, MSG.loadFailed)} onRetry={() => void query.refetch()} />;
+  else
+    body = (
+      <>
+        <section className="cards" aria-label="Summary">
+          <Stat label="Containers" value={assignments.length} />
+          <Stat label="Patient Folders" value={folderCount} />
+          <Stat label="Role" value={roleLabel(role)} />
+        </section>
+        <section className="panel" aria-labelledby="assigned-containers">
+          <h2 id="assigned-containers">Assigned Containers</h2>
+          {assignments.length === 0 ? (
+            <EmptyState>{MSG.empty}</EmptyState>
+          ) : (
+            <ul className="link-list">
+              {assignments.map((a) => (
+                <li key={a.id}>
+                  <Link to={`/containers/${encodeURIComponent(a.containerName)}`}>{a.containerName}</Link>
+                  <span className="muted">{plural(a.folders.length, 'folder')}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </>
+    );
+
+  return (
+    <>
+      <PageHeader title={`Welcome, ${name}`}>
+        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
+      </PageHeader>
+      {body}
+    </>
+  );
+}

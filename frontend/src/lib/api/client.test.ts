@@ -1,0 +1,53 @@
+import { mockApi } from '../../test/utils';
+import { setSessionExpiredHandler } from '../session';
+import { ApiError, apiRequest, buildUrl, errorMessage } from './client';
+
+describe('API client', () => {
+  afterEach(() => setSessionExpiredHandler(null));
+
+  it('sends the stored token in x-auth-token and JSON bodies', async () => {
+    const api = mockApi({ 'POST /api/things': { status: 201, body: { ok: true } } });
+    window.localStorage.setItem('token', 'tok-1');
+    await expect(apiRequest('/things', { method: 'POST', body: { a: 1 } })).resolves.toEqual({ ok: true });
+    expect(api.calls[0]).toMatchObject({ method: 'POST', path: '/api/things', body: { a: 1 }, token: 'tok-1' });
+  });
+
+  it('drops empty query values', () => {
+    expect(buildUrl('/x', { a: 'b', c: '', d: undefined, e: null, f: 2 })).toBe('/api/x?a=b&f=2');
+  });
+
+  it('turns error bodies into ApiError with the server message', async () => {
+    mockApi({ 'GET /api/x': { status: 409, body: { message: 'Taken.' } } });
+    const error = await apiRequest('/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(409);
+    expect(errorMessage(error, 'Fallback')).toBe('Taken.');
+  });
+
+  it('uses the fallback when the server sent no message or could not be reached', async () => {
+    mockApi({ 'GET /api/x': { status: 500, body: {} } });
+    expect(errorMessage(await apiRequest('/x').catch((e: unknown) => e), 'Fallback')).toBe('Fallback');
+    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('offline')));
+    const offline = await apiRequest('/x').catch((e: unknown) => e);
+    expect((offline as ApiError).status).toBe(0);
+  });
+
+  it('applies the 401 rule once, in the client', async () => {
+    const handler = vi.fn();
+    setSessionExpiredHandler(handler);
+    mockApi({ 'GET /api/x': { status: 401, body: { message: 'Your session has expired. Please log in again.' } } });
+    window.localStorage.setItem('token', 'tok-1');
+    await expect(apiRequest('/x')).rejects.toBeInstanceOf(ApiError);
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the session alone on a logout 401', async () => {
+    const handler = vi.fn();
+    setSessionExpiredHandler(handler);
+    mockApi({ 'POST /api/auth/logout': { status: 401, body: { message: 'x' } } });
+    window.localStorage.setItem('token', 'tok-1');
+    await expect(apiRequest('/auth/logout', { method: 'POST', ignoreUnauthorized: true })).rejects.toThrow();
+    expect(handler).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,74 @@
+/** The one API client: JSON over /api with the x-auth-token header and the 401 rule. */
+import { expireSession, getToken } from '../session';
+
+/** A failed call: the HTTP status (0 when the server could not be reached) and its message. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's {message}, or null when it sent none. */
+  readonly serverMessage: string | null;
+
+  constructor(status: number, serverMessage: string | null) {
+    super(serverMessage ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+  }
+}
+
+/** The server's message when it sent one, otherwise the screen's fallback (spec section 8). */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
+  return fallback;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** Logout calls: a 401 there means the session already ended, not that it expired. */
+  ignoreUnauthorized?: boolean;
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `/api${path}${search ? `?${search}` : ''}`;
+}
+
+/** Path segment encoding for container and folder names. */
+export const seg = (value: string | number): string => encodeURIComponent(String(value));
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers['x-auth-token'] = token;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, null);
+  }
+  const data: unknown = await response.json().catch(() => null);
+  if (response.status === 401 && !options.ignoreUnauthorized) expireSession();
+  if (!response.ok) {
+    const message =
+      typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string'
+        ? (data as { message: string }).message
+        : null;
+    throw new ApiError(response.status, message);
+  }
+  return data as T;
+}

@@ -1,0 +1,1224 @@
+// Generated from the BFF OpenAPI document by scripts/check-api-types.mjs --write. Do not edit.
+// Named aliases for the app live in types.ts.
+
+export interface paths {
+    "/api/admin/containers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a storage container. */
+        post: operations["post_create_container"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/containers/{container}/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a patient folder in a container. */
+        post: operations["post_create_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assignments/{assignment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a container assignment (with its folders) or a folder assignment. */
+        delete: operations["delete_unassign"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assignments/containers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Containers the caller may see (all for admins), searchable and paged. */
+        get: operations["get_list_containers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assignments/containers/{container}/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Folders of a container the caller may see (all for admins), searchable and paged. */
+        get: operations["get_list_folders"];
+        put?: never;
+        /** Assign folders of an already-assigned container to a user (mode 'update'). */
+        post: operations["post_assign_folders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assignments/containers/{container}/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assign a container to a user (mode 'new'). */
+        post: operations["post_assign_container"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assignments/my-assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's containers and the folders assigned in each. */
+        get: operations["get_my_assignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assignments/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's container and folder assignments. */
+        get: operations["get_user_assignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with username and password; returns a session token. */
+        post: operations["post_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End this session. */
+        post: operations["post_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every session of the signed-in user, on every device. */
+        post: operations["post_logout_all"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user with their assignments. */
+        get: operations["get_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a doctor, nurse or assistant (admin only). */
+        post: operations["post_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/validate-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the session token is still valid, with its user. */
+        get: operations["get_validate_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit log entries, newest first, filtered and paged by cursor. */
+        get: operations["get_audit_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: 200 when the database answers, 503 otherwise. */
+        get: operations["get_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List every user with their assignments. */
+        get: operations["get_list_users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user with assignments. */
+        get: operations["get_get_user"];
+        /** Update a user; changing role or password signs them out everywhere. */
+        put: operations["put_update_user"];
+        post?: never;
+        /** Delete a user, their sessions and their assignments. */
+        delete: operations["delete_delete_user"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin dashboard data: recent users and counts by role. */
+        get: operations["get_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/with-assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List every user with their container and folder assignments. */
+        get: operations["get_list_users_with_assignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Interactive documentation of the API. */
+        get: operations["get_docs_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/assets/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swagger UI's own files. */
+        get: operations["get_docs_assets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/init.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Starts Swagger UI on /openapi.json. */
+        get: operations["get_docs_init"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * AssignedFolder
+         * @description A folder in the non-admin assignment view.
+         */
+        AssignedFolder: {
+            /** Foldername */
+            folderName: string;
+            /** Id */
+            id: number;
+        };
+        /**
+         * Assignment
+         * @description A container assigned to the caller, with the folders assigned in it.
+         */
+        Assignment: {
+            /** Containername */
+            containerName: string;
+            /** Folders */
+            folders: components["schemas"]["AssignedFolder"][];
+            /** Id */
+            id: number;
+        };
+        /**
+         * AuditEntry
+         * @description One audit log entry (spec section 3, plus who and from where).
+         */
+        AuditEntry: {
+            /** Blobname */
+            blobName: string;
+            /** Clientaddress */
+            clientAddress: string;
+            /** Containername */
+            containerName: string;
+            /** Details */
+            details: string;
+            /** Foldername */
+            folderName: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Operation */
+            operation: string;
+            /** Role */
+            role: string;
+            /**
+             * Timestamp
+             * Format: date-time
+             */
+            timestamp: string;
+            /** Userid */
+            userId: number | null;
+        };
+        /**
+         * ContainerAssignmentOut
+         * @description A container assigned to a user.
+         */
+        ContainerAssignmentOut: {
+            /** Containername */
+            containerName: string;
+            /** Id */
+            id: number;
+        };
+        /**
+         * DashboardStats
+         * @description Counts on the admin dashboard.
+         */
+        DashboardStats: {
+            /** Assistants */
+            assistants: number;
+            /** Doctors */
+            doctors: number;
+            /** Nurses */
+            nurses: number;
+            /** Totalusers */
+            totalUsers: number;
+        };
+        /**
+         * FolderAssignmentOut
+         * @description A folder assigned to a user.
+         */
+        FolderAssignmentOut: {
+            /** Containername */
+            containerName: string;
+            /** Foldername */
+            folderName: string;
+            /** Id */
+            id: number;
+        };
+        /**
+         * TokenUser
+         * @description The user object a session token carries.
+         */
+        TokenUser: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Role */
+            role: string;
+            /** Userid */
+            userId: number;
+            /** Username */
+            username: string;
+        };
+        /**
+         * UserOut
+         * @description A user as the web app sees it; the password never leaves the server.
+         */
+        UserOut: {
+            /** Containerassignments */
+            containerAssignments: components["schemas"]["ContainerAssignmentOut"][];
+            /** Folderassignments */
+            folderAssignments: components["schemas"]["FolderAssignmentOut"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "admin" | "doctor" | "nurse" | "assistant";
+            /** Userid */
+            userId: number;
+            /** Username */
+            username: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    post_create_container: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Name */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A created container. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Containername */
+                        containerName: string;
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_create_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Name */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A created folder. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Containername */
+                        containerName: string;
+                        /** Foldername */
+                        folderName: string;
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_unassign: {
+        parameters: {
+            query?: {
+                type?: "container" | "folder";
+            };
+            header?: never;
+            path: {
+                assignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_list_containers: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number | null;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Container names in natural order, with the total matching the search. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Containers */
+                        containers: string[];
+                        /** Page */
+                        page: number;
+                        /** Pagesize */
+                        pageSize: number | null;
+                        /** Total */
+                        total: number;
+                    };
+                };
+            };
+        };
+    };
+    get_list_folders: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number | null;
+                q?: string;
+            };
+            header?: never;
+            path: {
+                container: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Folder names in natural order, with the total matching the search. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Folders */
+                        folders: string[];
+                        /** Page */
+                        page: number;
+                        /** Pagesize */
+                        pageSize: number | null;
+                        /** Total */
+                        total: number;
+                    };
+                };
+            };
+        };
+    };
+    post_assign_folders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Foldernames */
+                    folderNames: string[];
+                    /** Userid */
+                    userId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The result of assigning folders: the new ones and those the user already had. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Alreadyassigned */
+                        alreadyAssigned: string[];
+                        /** Assigned */
+                        assigned: components["schemas"]["FolderAssignmentOut"][];
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_assign_container: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result of assigning a container. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignment: components["schemas"]["ContainerAssignmentOut"];
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_my_assignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET /api/assignments/my-assignments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Assignments */
+                        assignments: components["schemas"]["Assignment"][];
+                    };
+                };
+            };
+        };
+    };
+    get_user_assignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET /api/assignments/users/{userId}. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Containerassignments */
+                        containerAssignments: components["schemas"]["ContainerAssignmentOut"][];
+                        /** Folderassignments */
+                        folderAssignments: components["schemas"]["FolderAssignmentOut"][];
+                    };
+                };
+            };
+        };
+    };
+    post_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Password */
+                    password: string;
+                    /** Username */
+                    username: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A new session token and its user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Token */
+                        token: string;
+                        user: components["schemas"]["TokenUser"];
+                    };
+                };
+            };
+        };
+    };
+    post_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_logout_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description POST /api/auth/logout-all. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                        /** Sessionsended */
+                        sessionsEnded: number;
+                    };
+                };
+            };
+        };
+    };
+    get_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET /api/auth/me. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["UserOut"];
+                    };
+                };
+            };
+        };
+    };
+    post_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Name */
+                    name: string;
+                    /** Password */
+                    password: string;
+                    /**
+                     * Role
+                     * @default doctor
+                     * @enum {string}
+                     */
+                    role?: "doctor" | "nurse" | "assistant";
+                    /** Username */
+                    username: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result of creating a user. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                        user: components["schemas"]["UserOut"];
+                    };
+                };
+            };
+        };
+    };
+    get_validate_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET /api/auth/validate-token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["TokenUser"];
+                        /** Valid */
+                        valid: boolean;
+                    };
+                };
+            };
+        };
+    };
+    get_audit_logs: {
+        parameters: {
+            query?: {
+                containerName?: string | null;
+                cursor?: number | null;
+                folderName?: string | null;
+                limit?: number;
+                operation?: string | null;
+                since?: string | null;
+                until?: string | null;
+                userId?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first; pass nextCursor as cursor for the next page (null at the end). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Auditlogs */
+                        auditLogs: components["schemas"]["AuditEntry"][];
+                        /** Nextcursor */
+                        nextCursor: number | null;
+                    };
+                };
+            };
+        };
+    };
+    get_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_list_users: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A list of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Users */
+                        users: components["schemas"]["UserOut"][];
+                    };
+                };
+            };
+        };
+    };
+    get_get_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["UserOut"];
+                    };
+                };
+            };
+        };
+    };
+    put_update_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Name */
+                    name: string;
+                    /**
+                     * Password
+                     * @default null
+                     */
+                    password?: string | null;
+                    /**
+                     * Role
+                     * @enum {string}
+                     */
+                    role: "admin" | "doctor" | "nurse" | "assistant";
+                    /** Username */
+                    username: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["UserOut"];
+                    };
+                };
+            };
+        };
+    };
+    delete_delete_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_dashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Admin dashboard: the 5 most recent users and counts by role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        stats: components["schemas"]["DashboardStats"];
+                        /** Users */
+                        users: components["schemas"]["UserOut"][];
+                    };
+                };
+            };
+        };
+    };
+    get_list_users_with_assignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A list of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Users */
+                        users: components["schemas"]["UserOut"][];
+                    };
+                };
+            };
+        };
+    };
+    get_docs_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_docs_assets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_docs_init: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+}

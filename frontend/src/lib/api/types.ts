@@ -1,0 +1,60 @@
+/** The one module of request and response types, derived from the BFF's OpenAPI document. */
+import type { components, operations } from './schema.gen';
+
+type Op = keyof operations;
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+/** The JSON body of an operation's success response (200 or 201). */
+export type ResponseOf<O extends Op> = operations[O]['responses'] extends infer R
+  ? R extends { 200: infer S }
+    ? JsonOf<S>
+    : R extends { 201: infer S }
+      ? JsonOf<S>
+      : never
+  : never;
+/** The JSON request body of an operation. */
+export type RequestOf<O extends Op> = operations[O] extends { requestBody?: infer B }
+  ? JsonOf<NonNullable<B>>
+  : never;
+/** The query parameters of an operation. */
+export type QueryOf<O extends Op> = NonNullable<operations[O]['parameters']['query']>;
+
+type Schemas = components['schemas'];
+export type User = Schemas['UserOut'];
+export type Role = User['role'];
+export type StaffRole = Exclude<Role, 'admin'>;
+export type TokenUser = Schemas['TokenUser'];
+export type ContainerAssignment = Schemas['ContainerAssignmentOut'];
+export type FolderAssignment = Schemas['FolderAssignmentOut'];
+export type Assignment = Schemas['Assignment'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type DashboardStats = Schemas['DashboardStats'];
+
+export type LoginRequest = RequestOf<'post_login'>;
+export type LoginResponse = ResponseOf<'post_login'>;
+export type MeResponse = ResponseOf<'get_me'>;
+export type LogoutResponse = ResponseOf<'post_logout'>;
+export type LogoutAllResponse = ResponseOf<'post_logout_all'>;
+export type RegisterRequest = RequestOf<'post_register'>;
+export type RegisterResponse = ResponseOf<'post_register'>;
+export type UsersResponse = ResponseOf<'get_list_users'>;
+export type UserResponse = ResponseOf<'get_get_user'>;
+export type UpdateUserRequest = RequestOf<'put_update_user'>;
+export type DeleteUserResponse = ResponseOf<'delete_delete_user'>;
+export type DashboardResponse = ResponseOf<'get_dashboard'>;
+export type ContainersResponse = ResponseOf<'get_list_containers'>;
+export type FoldersResponse = ResponseOf<'get_list_folders'>;
+export type ListQuery = QueryOf<'get_list_containers'>;
+export type ContainerAssignedResponse = ResponseOf<'post_assign_container'>;
+export type AssignFoldersRequest = RequestOf<'post_assign_folders'>;
+export type AssignFoldersResponse = ResponseOf<'post_assign_folders'>;
+export type UserAssignmentsResponse = ResponseOf<'get_user_assignments'>;
+export type MyAssignmentsResponse = ResponseOf<'get_my_assignments'>;
+export type UnassignResponse = ResponseOf<'delete_unassign'>;
+export type UnassignType = QueryOf<'delete_unassign'>['type'];
+export type AuditQuery = QueryOf<'get_audit_logs'>;
+export type AuditPage = ResponseOf<'get_audit_logs'>;
+
+/** Every error body of the BFF. */
+export interface ErrorBody {
+  message: string;
+}

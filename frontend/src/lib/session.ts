@@ -1,0 +1,107 @@
+/** The session token in local storage, the user it carries, and the one session-expiry path. */
+import type { Role, TokenUser } from './api/types';
+import { closeViewerWindows } from './viewerWindows';
+
+export const TOKEN_KEY = 'token';
+export const LOGIN_PATH = '/login';
+export const EXPIRED_PATH = '/login?session=expired';
+const CHANGE_EVENT = 'session-token-change';
+const ROLES: readonly Role[] = ['admin', 'doctor', 'nurse', 'assistant'];
+
+export function getToken(): string | null {
+  try {
+    return window.localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+let expired = false;
+
+/** Whether the last session ended by expiry (a 401 or removal elsewhere), not by logout. */
+export function sessionExpired(): boolean {
+  return expired;
+}
+
+export function setToken(token: string): void {
+  expired = false;
+  window.localStorage.setItem(TOKEN_KEY, token);
+  window.dispatchEvent(new Event(CHANGE_EVENT));
+}
+
+export function clearToken(): void {
+  expired = false;
+  window.localStorage.removeItem(TOKEN_KEY);
+  window.dispatchEvent(new Event(CHANGE_EVENT));
+}
+
+/** Subscribe to token changes in this tab and in other tabs. */
+export function subscribeToken(listener: () => void): () => void {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === TOKEN_KEY || event.key === null) listener();
+  };
+  window.addEventListener(CHANGE_EVENT, listener);
+  window.addEventListener('storage', onStorage);
+  return () => {
+    window.removeEventListener(CHANGE_EVENT, listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+function decodeBase64Url(part: string): string {
+  const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
+  const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
+  const bytes = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}
+
+/** The user a session token carries, or null when the token is missing or unreadable. */
+export function userFromToken(token: string | null): TokenUser | null {
+  if (!token) return null;
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims: unknown = JSON.parse(decodeBase64Url(payload));
+    if (typeof claims !== 'object' || claims === null) return null;
+    const user = (claims as { user?: unknown }).user;
+    if (typeof user !== 'object' || user === null) return null;
+    const u = user as Record<string, unknown>;
+    const id = typeof u.userId === 'number' ? u.userId : u.id;
+    if (typeof id !== 'number' || typeof u.name !== 'string' || typeof u.username !== 'string') {
+      return null;
+    }
+    if (typeof u.role !== 'string' || !ROLES.includes(u.role as Role)) return null;
+    return { id, userId: id, name: u.name, username: u.username, role: u.role };
+  } catch {
+    return null;
+  }
+}
+
+type ExpiredHandler = () => void;
+let expiredHandler: ExpiredHandler | null = null;
+
+/** The app registers how to leave for the login page (router navigation, cache clearing). */
+export function setSessionExpiredHandler(handler: ExpiredHandler | null): void {
+  expiredHandler = handler;
+}
+
+function onLoginPage(): boolean {
+  return window.location.pathname === LOGIN_PATH;
+}
+
+/**
+ * The 401 rule (spec sections 4 and 8), in one place: except on the login page, clear the
+ * token, close file viewer windows and go to /login?session=expired.
+ */
+export function expireSession(): void {
+  if (onLoginPage()) return;
+  expired = true;
+  window.localStorage.removeItem(TOKEN_KEY);
+  closeViewerWindows();
+  if (expiredHandler) {
+    expiredHandler();
+  } else {
+    window.location.assign(EXPIRED_PATH);
+  }
+  window.dispatchEvent(new Event(CHANGE_EVENT));
+}

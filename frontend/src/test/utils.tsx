@@ -1,0 +1,119 @@
+/** Test helpers: a fake API behind fetch, session tokens, and the app rendered at a path. */
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
+import { Providers } from '../app/Providers';
+import { AppRoutes } from '../app/routes';
+import type { Role, User } from '../lib/api/types';
+
+export interface FakeResponse {
+  status?: number;
+  body?: unknown;
+}
+export type Handler = (request: { url: URL; method: string; body: unknown }) => FakeResponse | Promise<FakeResponse>;
+
+export interface ApiMock {
+  calls: { method: string; path: string; search: string; body: unknown; token: string | null }[];
+  set: (key: string, handler: Handler | FakeResponse) => void;
+}
+
+/** Replace fetch with a table of 'METHOD /api/path' handlers; unknown routes answer 404. */
+export function mockApi(routes: Record<string, Handler | FakeResponse> = {}): ApiMock {
+  const table = new Map(Object.entries(routes));
+  const calls: ApiMock['calls'] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    calls.push({ method, path: url.pathname, search: url.search, body, token: headers['x-auth-token'] ?? null });
+    const entry = table.get(`${method} ${url.pathname}`);
+    const result: FakeResponse = entry
+      ? typeof entry === 'function'
+        ? await entry({ url, method, body })
+        : entry
+      : { status: 404, body: { message: 'Not found.' } };
+    return new Response(result.body === undefined ? null : JSON.stringify(result.body), {
+      status: result.status ?? 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, set: (key, handler) => table.set(key, handler) };
+}
+
+/** A request that never answers, to observe loading states. */
+export const never: Handler = () => new Promise<FakeResponse>(() => undefined);
+
+function base64Url(value: string): string {
+  return btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** A token shaped like the BFF's (a JWT whose payload carries the user); unsigned here. */
+export function makeToken(user: { id: number; name: string; username: string; role: Role }): string {
+  const header = base64Url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+  const payload = base64Url(
+    JSON.stringify({ sid: 'test', sub: String(user.id), user: { ...user, userId: user.id }, exp: 4102444800 }),
+  );
+  return `${header}.${payload}.signature`;
+}
+
+export const ADMIN = { id: 1, name: 'Ada Admin', username: 'admin', role: 'admin' as const };
+export const NURSE = { id: 7, name: 'Nora Nurse', username: 'nora', role: 'nurse' as const };
+
+export function signIn(user: { id: number; name: string; username: string; role: Role }): string {
+  const token = makeToken(user);
+  window.localStorage.setItem('token', token);
+  return token;
+}
+
+export function makeUser(overrides: Partial<User> & { id: number }): User {
+  return {
+    userId: overrides.id,
+    name: `User ${overrides.id}`,
+    username: `user${overrides.id}`,
+    role: 'doctor',
+    containerAssignments: [],
+    folderAssignments: [],
+    ...overrides,
+  };
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+export function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+}
+
+/** Render the whole app (routes, guards, layout) at a path. */
+export function renderApp(path: string, client = testQueryClient()) {
+  const result = render(
+    <MemoryRouter initialEntries={[path]}>
+      <Providers client={client}>
+        <AppRoutes />
+        <LocationProbe />
+      </Providers>
+    </MemoryRouter>,
+  );
+  return { ...result, client };
+}
+
+/** Render one element inside the providers at a path (for screens with route params). */
+export function renderRoute(path: string, pattern: string, element: ReactNode, client = testQueryClient()) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Providers client={client}>
+        <Routes>
+          <Route path={pattern} element={element} />
+          <Route path="*" element={null} />
+        </Routes>
+        <LocationProbe />
+      </Providers>
+    </MemoryRouter>,
+  );
+}

@@ -1,0 +1,31 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// In development the BFF runs separately (make run, port 8000); Vite proxies its paths.
+const bff = process.env.BFF_URL ?? 'http://127.0.0.1:8000';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: {
+      '/api': bff,
+      '/openapi.json': bff,
+      '/socket.io': { target: bff, ws: true },
+    },
+  },
+  build: {
+    // index.html must stay free of inline scripts and styles: the BFF's CSP forbids them.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    sourcemap: false,
+  },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+  },
+});
