@@ -73,10 +73,6 @@ async def assign_folders(
     """Mode 'update': add folders of an assigned container; return new and already-held ones."""
     container = await get_container(container_name)
     user = await find_user(user_id)
-    if not await ContainerAssignment.exists(user=user, container=container):
-        raise ApiError(
-            409, f"Assign container '{container_name}' to {user.name} before assigning its folders."
-        )
     wanted = list(dict.fromkeys(folder_names))
     folders = {f.name: f for f in await Folder.filter(container=container, name__in=wanted)}
     missing = [n for n in wanted if n not in folders]
@@ -89,6 +85,19 @@ async def assign_folders(
     held = {str(n) for n in held_rows}
     created: list[FolderAssignmentOut] = []
     async with transaction() as conn:
+        # Locking the container assignment makes a concurrent unassign wait for this transaction
+        # (and then remove these folders too), so no folder is left without its container.
+        held_container = (
+            await ContainerAssignment.filter(user=user, container=container)
+            .select_for_update()
+            .using_db(conn)
+            .first()
+        )
+        if held_container is None:
+            raise ApiError(
+                409,
+                f"Assign container '{container_name}' to {user.name} before assigning its folders.",
+            )
         for name in natural_sorted([n for n in wanted if n not in held]):
             fa = await FolderAssignment.create(user=user, folder=folders[name], using_db=conn)
             await record(
@@ -109,11 +118,20 @@ async def unassign(assignment_id: int, kind: str, actor: Actor) -> str:
     """Remove one assignment (a container takes the user's folders in it along); say what."""
     async with transaction() as conn:
         if kind == "container":
+            # Lock first (see assign_folders); FOR UPDATE cannot take the outer joins below.
+            locked = (
+                await ContainerAssignment.filter(id=assignment_id)
+                .select_for_update()
+                .using_db(conn)
+                .first()
+            )
             ca = (
                 await ContainerAssignment.filter(id=assignment_id)
                 .select_related("container", "user")
                 .using_db(conn)
                 .first()
+                if locked
+                else None
             )
             if ca is None:
                 raise ApiError(404, ASSIGNMENT_NOT_FOUND)
