@@ -323,8 +323,12 @@ class Storage(ABC):
     @abstractmethod
     async def _stat(self, container: str, folder: str, name: str) -> FileInfo: ...
 
-    @abstractmethod
-    async def _exists(self, container: str, folder: str, name: str) -> bool: ...
+    async def _exists(self, container: str, folder: str, name: str) -> bool:
+        try:
+            await self._stat(container, folder, name)
+        except NotFound:
+            return False
+        return True
 
     @abstractmethod
     async def _open(

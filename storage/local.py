@@ -150,13 +150,6 @@ class LocalStorage(Storage):
         st = await self._run("The file", _stat_file, self._path(container, folder, name))
         return _info(name, st)
 
-    async def _exists(self, container: str, folder: str, name: str) -> bool:
-        try:
-            await self._stat(container, folder, name)
-        except NotFound:
-            return False
-        return True
-
     async def _open(
         self,
         container: str,

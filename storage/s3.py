@@ -199,13 +199,6 @@ class S3Storage(Storage):
             content_type=self._content_type(name, head.get("ContentType")),
         )
 
-    async def _exists(self, container: str, folder: str, name: str) -> bool:
-        try:
-            await self._head(container, folder, name)
-        except NotFound:
-            return False
-        return True
-
     async def _open(
         self,
         container: str,
