@@ -5,6 +5,8 @@ python -m bff migrate                    apply database migrations
 python -m bff users create --username U --name N --role R [--password P]
 python -m bff users reset-password --username U [--password P]
 python -m bff audit verify               check the audit log's hash chain
+python -m bff storage reindex            rebuild the file index from what storage holds
+python -m bff demo                       load a small synthetic demo (idempotent)
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ import secrets
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from config.settings import Settings, SettingsError, load_settings
+
+if TYPE_CHECKING:
+    from storage.base import Storage
 
 
 class _TooShort(Exception):
@@ -115,6 +121,36 @@ async def _audit_verify(settings: Settings) -> int:
     return await _with_db(settings, work)
 
 
+async def _with_storage(settings: Settings, work: Callable[[Storage], Awaitable[int]]) -> int:
+    from storage import open_storage
+
+    async with open_storage(settings.storage_url) as storage:
+        return await _with_db(settings, lambda: work(storage))
+
+
+async def _storage_reindex(settings: Settings) -> int:
+    from bff.files.service import reindex
+
+    async def work(storage: Storage) -> int:
+        print("Reindexing storage ...", flush=True)
+        for line in (await reindex(storage)).lines():
+            print(line)
+        return 0
+
+    return await _with_storage(settings, work)
+
+
+async def _demo(settings: Settings) -> int:
+    from bff.demo import load_demo
+
+    async def work(storage: Storage) -> int:
+        for line in await load_demo(settings, storage):
+            print(line)
+        return 0
+
+    return await _with_storage(settings, work)
+
+
 async def _migrate(settings: Settings) -> int:
     from bff.db import migrate
 
@@ -163,6 +199,11 @@ def main(argv: list[str] | None = None) -> int:
         dest="action", required=True
     )
     audit.add_parser("verify", help="verify the audit log's hash chain")
+    storage = sub.add_parser("storage", help="file storage tools").add_subparsers(
+        dest="action", required=True
+    )
+    storage.add_parser("reindex", help="rebuild the file index from what storage holds")
+    sub.add_parser("demo", help="load a small synthetic demo (containers, staff, files)")
     args = parser.parse_args(argv)
 
     try:
@@ -181,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
         except _TooShort as exc:
             print(exc, file=sys.stderr)
             return 2
+    if args.command == "storage":
+        return asyncio.run(_storage_reindex(settings))
+    if args.command == "demo":
+        return asyncio.run(_demo(settings))
     return asyncio.run(_audit_verify(settings))
 
 

@@ -18,7 +18,9 @@ from bff.containers.routes import bp as containers_bp
 from bff.db import close_db, init_db
 from bff.docs import bp as docs_bp
 from bff.errors import error_response, register_error_handlers
+from bff.files.routes import bp as files_bp
 from bff.ids import IdConverter
+from bff.streaming import BffHTTPConnection, BffRequest
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
@@ -60,6 +62,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     """Build the Quart application; the database opens when the app starts serving."""
     settings = settings or load_settings()
     app = Quart(__name__)
+    app.request_class = BffRequest  # flow-controlled bodies: uploads stream, never pile up
+    app.asgi_http_class = BffHTTPConnection
     app.config["BFF_SETTINGS"] = settings
     app.config["BFF_LOGIN_THROTTLE"] = LoginThrottle(settings)
     storage = open_storage(settings.storage_url)
@@ -74,7 +78,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     )
     register_error_handlers(app)
     app.url_map.converters["int"] = IdConverter  # before any route is added
-    for bp in (auth_bp, users_bp, assignments_bp, containers_bp, audit_bp, docs_bp):
+    for bp in (auth_bp, users_bp, assignments_bp, containers_bp, files_bp, audit_bp, docs_bp):
         app.register_blueprint(bp)
     app.register_blueprint(web_bp)  # the web app; its catch-all never takes /api paths
 

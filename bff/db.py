@@ -15,6 +15,7 @@ MODEL_MODULES = [
     "bff.containers.models",
     "bff.assignments.models",
     "bff.audit.models",
+    "bff.files.models",
 ]
 
 

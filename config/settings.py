@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     public_url: str = ""
     session_hours: Annotated[float, Field(gt=0, le=24 * 30)] = 8
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
+    view_link_seconds: Annotated[int, Field(ge=10, le=3600)] = 300
     secret_key: str = ""
     admin_username: str = "admin"
     admin_password: str = ""

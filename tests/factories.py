@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -14,9 +15,12 @@ from bff.audit.models import AuditLog
 from bff.audit.service import GENESIS_HASH, entry_hash
 from bff.auth.sessions import open_session
 from bff.containers.models import Container, Folder
+from bff.files.models import StoredFile
+from bff.files.service import extension_of
 from bff.naming import sort_key
 from bff.users.models import Role, User
 from config.settings import Settings
+from storage.base import Storage
 
 PASSWORD = "correct horse battery"
 
@@ -118,3 +122,29 @@ async def make_audit_entry(
     entry.hash = entry_hash(prev_hash, entry)
     await entry.save()
     return entry
+
+
+async def make_file(
+    storage: Storage,
+    folder: Folder,
+    name: str = "report.txt",
+    data: bytes = b"blood pressure 120/80\n",
+    content_type: str = "text/plain",
+) -> StoredFile:
+    """A stored and indexed file in a folder."""
+    container = await Container.get(id=folder.container_id)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield data
+
+    await storage.write(container.name, folder.name, name, chunks())
+    info = await storage.stat(container.name, folder.name, name)
+    return await StoredFile.create(
+        folder=folder,
+        name=name,
+        content_type=content_type,
+        size=info.size,
+        last_modified=info.last_modified,
+        extension=extension_of(name),
+        is_profile_image=name == "patient-profile.jpg",
+    )

@@ -9,19 +9,23 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from io import BytesIO
 from typing import Any
 
 import pytest
 from quart import Quart
+from werkzeug.datastructures import FileStorage
 
 from bff.auth.policy import _LIBRARY_ENDPOINTS
 from bff.users.models import Role
 from config.settings import Settings
-from tests.factories import PASSWORD, assign, make_container, make_folder, make_staff
+from storage.base import Storage
+from tests.factories import PASSWORD, assign, make_container, make_file, make_folder, make_staff
 
 PUBLIC = "public"  # anyone, even without a token
 ANY = "any"  # any signed-in role
 ADMIN = "admin"  # admins only
+UPLOAD = "upload"  # admins, doctors and nurses (spec section 6)
 
 # Scope: None, "container" or "folder": non-admins must have it assigned, else 404.
 EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
@@ -53,6 +57,13 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("POST", "/api/admin/containers"): (ADMIN, None),
     ("POST", "/api/admin/containers/<container>/folders"): (ADMIN, None),
     ("GET", "/api/blobs/audit"): (ADMIN, None),
+    ("GET", "/api/assignments/my-assignments/stats"): (ANY, None),
+    ("GET", "/api/blobs/<container>/<folder>"): (ANY, "folder"),
+    ("POST", "/api/blobs/<container>/<folder>"): (UPLOAD, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/profile-image"): (ANY, "folder"),
+    ("DELETE", "/api/blobs/<container>/<folder>/<blob>"): (ADMIN, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/url"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/view"): (ANY, "folder"),
 }
 
 # The web app's pages answer 503 until `make frontend` has built them.
@@ -70,16 +81,23 @@ class World:
     newcomer_id: int
 
 
-async def _world(actor_user: Any) -> World:
+async def _world(actor_user: Any, storage: Storage) -> World:
     mine = await make_container()
     my_folder = await make_folder(mine, "patient-1")
     theirs = await make_container()
     their_folder = await make_folder(theirs, "patient-2")
+    for folder in (my_folder, their_folder):
+        await make_file(storage, folder, "report.txt")
+        await make_file(storage, folder, "patient-profile.jpg", b"\xff\xd8 jpeg", "image/jpeg")
     await assign(actor_user, mine, my_folder)
     subject = await make_staff_user()
     subject_assignment = await assign(subject, theirs, their_folder)
     await assign(subject, mine)
-    common = {"user_id": subject.id, "assignment_id": subject_assignment.id}
+    common = {
+        "user_id": subject.id,
+        "assignment_id": subject_assignment.id,
+        "blob": "report.txt",
+    }
     return World(
         params={
             "assigned": {"container": mine.name, "folder": my_folder.name, **common},
@@ -97,10 +115,19 @@ async def make_staff_user() -> Any:
     return await make_user(Role.NURSE)
 
 
+def _request(method: str, rule: str, world: World, variant: str, username: str) -> dict[str, Any]:
+    """Keyword arguments of a valid request to a route (body and query string)."""
+    if (method, rule) == ("POST", "/api/blobs/<container>/<folder>"):
+        upload = FileStorage(BytesIO(b"notes"), filename=f"notes-{secrets.token_hex(3)}.txt")
+        return {"files": {"file": upload}}
+    body, query = _body(method, rule, world, variant, username)
+    return {"json": body, "query_string": query}
+
+
 def _body(
     method: str, rule: str, world: World, variant: str, username: str
 ) -> tuple[dict[str, Any] | None, dict[str, str]]:
-    """A valid request body and query string for a route."""
+    """A valid JSON body and query string for a route."""
     fresh = secrets.token_hex(3)
     bodies: dict[tuple[str, str], Callable[[], Any]] = {
         ("POST", "/api/auth/login"): lambda: {"username": username, "password": PASSWORD},
@@ -162,23 +189,29 @@ async def test_route_permissions(app: Quart, settings: Settings, route: tuple[st
     for role in Role:
         for variant in ("assigned", "unassigned"):
             actor = await make_staff(settings, role)
-            world = await _world(actor.user)
-            body, query = _body(method, rule, world, variant, actor.user.username)
+            world = await _world(actor.user, app.config["BFF_STORAGE"])
             params = dict(world.params[variant])
             if rule == "/api/assignments/containers/<string:container>/users/<int:user_id>":
                 params["user_id"] = world.newcomer_id  # someone without the container yet
             url = _url(rule, params)
-            anonymous = await client.open(url, method=method, json=body, query_string=query)
+            anonymous = await client.open(
+                url, method=method, **_request(method, rule, world, variant, actor.user.username)
+            )
             if access == PUBLIC:
                 assert anonymous.status_code not in (401, 403), url
             else:
                 assert anonymous.status_code == 401, url
             response = await client.open(
-                url, method=method, json=body, query_string=query, headers=actor.headers
+                url,
+                method=method,
+                headers=actor.headers,
+                **_request(method, rule, world, variant, actor.user.username),
             )
             payload = await response.get_json()
             status = response.status_code
-            if access == ADMIN and role != Role.ADMIN:
+            if (access == ADMIN and role != Role.ADMIN) or (
+                access == UPLOAD and role == Role.ASSISTANT
+            ):
                 expected = "403"
                 ok = status == 403
             elif scope and role != Role.ADMIN and variant == "unassigned":

@@ -17,7 +17,8 @@ from typing import Any, ParamSpec, TypeVar
 from quart import Quart, current_app, g, request
 
 from bff.assignments.models import ContainerAssignment, FolderAssignment
-from bff.auth.sessions import Principal, authenticate
+from bff.auth.links import verify_link
+from bff.auth.sessions import Principal, authenticate, session_principal
 from bff.errors import ApiError
 from bff.users.models import Role
 
@@ -79,18 +80,33 @@ async def _check_scope(principal: Principal, scope: Scope, params: dict[str, Any
         raise ApiError(404, FOLDER_NOT_FOUND)
 
 
+async def _caller(link_path: tuple[str, ...] | None) -> Principal:
+    """The caller by the x-auth-token header or, where a route allows it (file views opened
+    in a new tab, which cannot send headers), a signed `link` or the spec's `auth` query."""
+    settings = current_app.config["BFF_SETTINGS"]
+    token = request.headers.get("x-auth-token")
+    if token is None and link_path is not None:
+        if link := request.args.get("link"):
+            return await session_principal(verify_link(settings, link, link_path))
+        token = request.args.get("auth")
+    return await authenticate(token, settings)
+
+
 def allow(
-    roles: frozenset[Role], scope: Scope = Scope.NONE
+    roles: frozenset[Role], scope: Scope = Scope.NONE, *, link: tuple[str, ...] | None = None
 ) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
-    """Require a signed-in caller with one of roles and, for non-admins, access to scope."""
+    """Require a signed-in caller with one of roles and, for non-admins, access to scope.
+
+    `link` names the URL parameters a signed view link is bound to; only such routes accept
+    credentials in the query string.
+    """
     policy = Policy(roles, scope)
 
     def decorator(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         @wraps(func)
         async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            principal = await authenticate(
-                request.headers.get("x-auth-token"), current_app.config["BFF_SETTINGS"]
-            )
+            link_path = None if link is None else tuple(str(kwargs[name]) for name in link)
+            principal = await _caller(link_path)
             g.principal = principal
             if principal.role not in roles:
                 raise ApiError(403, FORBIDDEN)

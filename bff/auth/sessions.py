@@ -88,6 +88,11 @@ async def authenticate(token: str | None, settings: Settings) -> Principal:
     session_id = payload.get("sid")
     if not isinstance(session_id, str):
         raise ApiError(401, SESSION_EXPIRED)
+    return await session_principal(session_id)
+
+
+async def session_principal(session_id: str) -> Principal:
+    """The principal of a live session, or 401 when it has ended or expired."""
     session = await Session.get_or_none(id=session_id).select_related("user")
     if session is None or session.expires_at <= datetime.now(UTC):
         raise ApiError(401, SESSION_EXPIRED)

@@ -7,75 +7,20 @@ measured in this process, and its request handling would compete with the tests 
 
 from __future__ import annotations
 
-import os
 import secrets
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiobotocore.session import AioSession, get_session
+from aiobotocore.session import AioSession
 
 from storage.local import LocalStorage
 from storage.s3 import MIN_PART_SIZE, S3Storage
+from tests.conftest import REGION
 from tests.storage.backends import Backend
 
-REGION = "us-east-1"
 S3_PREFIX = "records"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="session")
-def s3_endpoint() -> Iterator[str]:
-    """A moto S3 server on 127.0.0.1, with dummy AWS credentials in the environment."""
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("AWS_ACCESS_KEY_ID", "testing")
-        env.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-        env.setenv("AWS_DEFAULT_REGION", REGION)
-        env.setenv("AWS_EC2_METADATA_DISABLED", "true")
-        env.setenv("AWS_CONFIG_FILE", os.devnull)
-        env.setenv("AWS_SHARED_CREDENTIALS_FILE", os.devnull)
-        for name in ("AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL"):
-            env.delenv(name, raising=False)
-        port = _free_port()
-        server = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
-            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("the moto S3 server did not start") from None
-                    time.sleep(0.1)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-
-
-@pytest.fixture(scope="session")
-def s3_session(s3_endpoint: str) -> AioSession:
-    """One aiobotocore session for the run: it caches the S3 model, which is slow to parse."""
-    return get_session()
 
 
 @pytest.fixture(params=["local", "s3"])

@@ -1,0 +1,144 @@
+"""A small synthetic demo: containers, patient folders, staff of each role, sample files.
+
+Everything here is invented. Loading it twice changes nothing: existing users keep their
+passwords, existing containers, folders, assignments and files are left as they are.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+
+from PIL import Image, ImageDraw
+
+from bff.assignments.models import ContainerAssignment, FolderAssignment
+from bff.containers.models import Container, Folder
+from bff.files.models import StoredFile
+from bff.files.service import PROFILE_IMAGE_NAME, store_file
+from bff.naming import sort_key
+from bff.users.bootstrap import SYSTEM, create_user, ensure_admin
+from bff.users.models import Role, User
+from config.settings import Settings
+from storage.base import Storage
+
+CONTAINERS = {
+    "north-clinic": [f"patient-{n:03d}" for n in range(1, 9)],
+    "south-clinic": [f"patient-{n:03d}" for n in range(101, 105)],
+}
+STAFF = [
+    ("dr.demo", "Dr Jane Demo", Role.DOCTOR),
+    ("nurse.demo", "Sam Nurse", Role.NURSE),
+    ("assistant.demo", "Alex Assistant", Role.ASSISTANT),
+]
+# Who gets which container and folders.
+ASSIGNED = {
+    "dr.demo": {"north-clinic": CONTAINERS["north-clinic"][:6], "south-clinic": ["patient-101"]},
+    "nurse.demo": {"north-clinic": CONTAINERS["north-clinic"][:3]},
+    "assistant.demo": {"north-clinic": CONTAINERS["north-clinic"][:2]},
+}
+VISIT_NOTES = (
+    rb"{\rtf1\ansi\deff0{\fonttbl{\f0 Helvetica;}}\f0\fs24 "
+    rb"{\b Visit notes (synthetic demo data)}\par "
+    rb"Patient reports mild headache for two days. No fever.\par "
+    rb"Blood pressure 122/78. Advised fluids and rest; review in one week.\par }"
+)
+LAB_RESULTS = (
+    b"Synthetic demo data - not a real patient\n"
+    b"Haemoglobin: 14.1 g/dL (13.0-17.0)\n"
+    b"White cells: 6.2 x10^9/L (4.0-11.0)\n"
+    b"Platelets: 250 x10^9/L (150-400)\n"
+)
+BLOOD_PANEL = b"test,value,unit\nsodium,139,mmol/L\npotassium,4.2,mmol/L\nglucose,5.1,mmol/L\n"
+MINIMAL_PDF = (
+    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
+    b"2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n"
+    b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 144]/Contents 4 0 R"
+    b"/Resources<</Font<</F1 5 0 R>>>>>>endobj\n"
+    b"4 0 obj<</Length 58>>stream\nBT /F1 14 Tf 24 70 Td (Discharge summary - demo) Tj ET\n"
+    b"endstream endobj\n5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj\n"
+    b"trailer<</Root 1 0 R>>\n%%EOF\n"
+)
+SAMPLE_FILES = {
+    "visit-notes.rtf": VISIT_NOTES,
+    "lab-results.txt": LAB_RESULTS,
+    "blood-panel.csv": BLOOD_PANEL,
+    "discharge-summary.pdf": MINIMAL_PDF,
+}
+
+
+def _avatar(seed: int) -> bytes:
+    """A simple synthetic portrait: a coloured background with a head-and-shoulders shape."""
+    hue = (seed * 47) % 255
+    image = Image.new("RGB", (300, 300), (hue, 180, 255 - hue))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((100, 50, 200, 150), fill=(245, 222, 200))
+    draw.ellipse((60, 170, 240, 360), fill=(70, 90, 140))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+async def _container(name: str, storage: Storage) -> Container:
+    await storage.create_container(name)
+    prefix, number = sort_key(name)
+    container, _ = await Container.get_or_create(
+        name=name, defaults={"sort_prefix": prefix, "sort_number": number}
+    )
+    return container
+
+
+async def _folder(container: Container, name: str, storage: Storage) -> Folder:
+    await storage.create_folder(container.name, name)
+    prefix, number = sort_key(name)
+    folder, _ = await Folder.get_or_create(
+        container=container, name=name, defaults={"sort_prefix": prefix, "sort_number": number}
+    )
+    folder.container = container
+    return folder
+
+
+async def load_demo(settings: Settings, storage: Storage) -> list[str]:
+    """Load the demo; return lines telling a person how to sign in."""
+    lines = ["Demo data loaded (synthetic, no real patients)."]
+    created_admin = await ensure_admin(settings)
+    if created_admin:
+        username, password = created_admin
+        lines.append(f"  admin {username}  password: {password or '(from BFF_ADMIN_PASSWORD)'}")
+    folders: dict[tuple[str, str], Folder] = {}
+    for container_name, folder_names in CONTAINERS.items():
+        container = await _container(container_name, storage)
+        for index, folder_name in enumerate(folder_names):
+            folder = await _folder(container, folder_name, storage)
+            folders[(container_name, folder_name)] = folder
+            if index < 5:
+                await _sample_files(folder, index, storage)
+    for username, name, role in STAFF:
+        user = await User.get_or_none(username=username)
+        if user is None:
+            password = secrets.token_urlsafe(9)
+            user = await create_user(name, username, role, password)
+            lines.append(f"  {role.value:<9} {username:<15} password: {password}")
+        else:
+            lines.append(f"  {role.value:<9} {username:<15} (exists; password unchanged)")
+        for container_name, folder_names in ASSIGNED[username].items():
+            container = await Container.get(name=container_name)
+            await ContainerAssignment.get_or_create(user=user, container=container)
+            for folder_name in folder_names:
+                folder = folders[(container_name, folder_name)]
+                await FolderAssignment.get_or_create(user=user, folder=folder)
+    lines.append(f"Open {settings.public_url} and sign in.")
+    return lines
+
+
+async def _sample_files(folder: Folder, index: int, storage: Storage) -> None:
+    present = {
+        str(n) for n in await StoredFile.filter(folder=folder).values_list("name", flat=True)
+    }
+    for name, data in list(SAMPLE_FILES.items())[: 2 + index % 3]:
+        listed = name.removesuffix(".rtf") + ".txt" if name.endswith(".rtf") else name
+        if listed not in present:
+            await store_file(folder, name, data, storage=storage, actor=SYSTEM)
+    if PROFILE_IMAGE_NAME not in present and index % 2 == 0:
+        await store_file(
+            folder, "portrait.png", _avatar(index), storage=storage, actor=SYSTEM, profile=True
+        )

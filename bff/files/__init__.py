@@ -1,0 +1,1 @@
+"""Patient files: the index, uploads (plain, RTF, profile image), listing, viewing, stats."""

@@ -1,0 +1,32 @@
+"""The index of stored files, so listings and statistics never walk the storage."""
+
+from __future__ import annotations
+
+from tortoise import fields
+from tortoise.models import Model
+
+from bff.containers.models import Folder
+
+
+class StoredFile(Model):
+    """One listed file of a patient folder (the bytes live in storage under the same name)."""
+
+    id = fields.IntField(primary_key=True)
+    folder: fields.ForeignKeyRelation[Folder] = fields.ForeignKeyField(
+        "bff.Folder", related_name="files", on_delete=fields.CASCADE
+    )
+    name = fields.CharField(max_length=255)
+    content_type = fields.CharField(max_length=255)
+    size = fields.BigIntField()
+    last_modified = fields.DatetimeField()
+    # Lower-case extension without the dot, or 'none': what the statistics group by.
+    extension = fields.CharField(max_length=32)
+    is_profile_image = fields.BooleanField(default=False)
+    converted_from_rtf = fields.BooleanField(default=False)
+    original_rtf_name = fields.CharField(max_length=255, null=True)
+    folder_id: int
+
+    class Meta:
+        table = "files"
+        unique_together = (("folder", "name"),)
+        indexes = (("folder_id", "extension"),)

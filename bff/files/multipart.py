@@ -1,0 +1,148 @@
+"""Streaming reader of a multipart/form-data upload: text fields, then one file, never all in RAM.
+
+The file part is handed out as an async stream of chunks that ends only once the whole form
+has been read and checked, so a storage write fed by it commits only for a complete, valid
+request: a dropped connection, a truncated body or a second file leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.http import parse_options_header
+from werkzeug.sansio.multipart import Data, Epilogue, Field, File, MultipartDecoder, NeedData
+
+from bff.errors import ApiError
+
+FormCheck = Callable[[dict[str, str]], Awaitable[None]]
+FIELD_LIMIT = 4096  # bytes of one text field
+MAX_PARTS = 16
+
+
+NOT_MULTIPART = "Send the file as multipart/form-data."
+NO_FILE = "Please select a file to upload"
+INCOMPLETE = "The upload was incomplete. Please try again."
+TIMED_OUT = "The upload stalled and timed out. Please try again."
+ONE_FILE = "Send one file per upload."
+FIELDS_FIRST = "The form fields filename and isProfileImage must come before the file, or match it."
+
+
+@dataclass
+class FilePart:
+    """The file part's own name and declared type, and the text fields sent before it."""
+
+    filename: str
+    content_type: str | None
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+class UploadForm:
+    """One multipart upload, read as it arrives.
+
+    `await start()` reads the text fields up to the file part; `chunks(limit)` then streams the
+    file's bytes, reads the rest of the form and lets the caller check it (`before_end`) before
+    the stream ends, so a refusal there still leaves nothing stored.
+    """
+
+    def __init__(self, body: AsyncIterator[bytes], content_type: str, idle_timeout: float) -> None:
+        mimetype, options = parse_options_header(content_type or "")
+        boundary = options.get("boundary", "")
+        if mimetype != "multipart/form-data" or not boundary or len(boundary) > 200:
+            raise ApiError(400, NOT_MULTIPART)
+        self._body = body
+        self._decoder = MultipartDecoder(boundary.encode("latin-1"), max_parts=MAX_PARTS)
+        self._idle_timeout = idle_timeout
+        self._ended = False
+        self.size = 0
+        self.part: FilePart | None = None
+
+    async def _next_event(self) -> object:
+        while True:
+            try:
+                event = self._decoder.next_event()
+            except ValueError:
+                raise ApiError(400, INCOMPLETE) from None
+            except RequestEntityTooLarge:  # werkzeug's signal for too many parts
+                raise ApiError(400, ONE_FILE) from None
+            if not isinstance(event, NeedData):
+                return event
+            if self._ended:
+                raise ApiError(400, INCOMPLETE)
+            try:
+                async with asyncio.timeout(self._idle_timeout):
+                    chunk = await anext(self._body)
+            except StopAsyncIteration:
+                self._ended = True
+                self._decoder.receive_data(None)
+            except TimeoutError:
+                raise ApiError(408, TIMED_OUT) from None
+            else:
+                self._decoder.receive_data(chunk)
+
+    async def _field_value(self) -> str:
+        value = bytearray()
+        while True:
+            event = await self._next_event()
+            if not isinstance(event, Data):
+                raise ApiError(400, INCOMPLETE)
+            value += event.data
+            if len(value) > FIELD_LIMIT:
+                raise ApiError(400, "A form field is too long.")
+            if not event.more_data:
+                return value.decode("utf-8", errors="replace")
+
+    async def start(self) -> FilePart:
+        """Read the text fields up to the file part; 400 'Please select a file' if there is none."""
+        fields: dict[str, str] = {}
+        while True:
+            event = await self._next_event()
+            if isinstance(event, Field):
+                fields[event.name] = await self._field_value()
+            elif isinstance(event, File):
+                if not event.filename and not fields.get("filename"):
+                    raise ApiError(400, NO_FILE)
+                self.part = FilePart(event.filename, event.headers.get("content-type"), fields)
+                return self.part
+            elif isinstance(event, Epilogue):
+                raise ApiError(400, NO_FILE)
+
+    async def chunks(
+        self, limit: int, too_large: str, before_end: FormCheck | None = None
+    ) -> AsyncIterator[bytes]:
+        """The file's bytes; ApiError 413 past limit, 400 if the form is incomplete.
+
+        After the file, the rest of the form is read (another file is refused) and
+        `before_end(fields sent after the file)` runs; it may raise to refuse the upload.
+        """
+        while True:
+            event = await self._next_event()
+            if not isinstance(event, Data):
+                raise ApiError(400, INCOMPLETE)
+            self.size += len(event.data)
+            if self.size > limit:
+                raise ApiError(413, too_large)
+            if event.data:
+                yield event.data
+            if not event.more_data:
+                break
+        trailing: dict[str, str] = {}
+        while True:
+            event = await self._next_event()
+            if isinstance(event, Epilogue):
+                break
+            if isinstance(event, File):
+                raise ApiError(400, ONE_FILE)
+            if isinstance(event, Field):
+                trailing[event.name] = await self._field_value()
+        if before_end is not None:
+            await before_end(trailing)
+
+    async def read(self, limit: int, too_large: str, before_end: FormCheck | None = None) -> bytes:
+        """The whole file in memory (only for small, bounded files: profile images, RTF)."""
+        data = bytearray()
+        async for chunk in self.chunks(limit, too_large, before_end):
+            data += chunk
+        return bytes(data)

@@ -1,0 +1,177 @@
+"""Patient file endpoints under /api/blobs (spec section 7: Files)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from urllib.parse import quote
+
+from quart import Blueprint, Response, current_app, request
+from quart_schema import validate_querystring, validate_response
+from werkzeug.http import parse_range_header
+
+from bff.auth.links import sign_link
+from bff.auth.policy import ADMIN, ANY_ROLE, CAN_UPLOAD, Scope, allow, current_principal
+from bff.errors import ApiError
+from bff.files import service
+from bff.files.multipart import UploadForm
+from bff.files.schemas import BlobList, UploadQuery, UploadResponse, ViewLink
+from bff.request_context import current_actor, current_storage
+from bff.streaming import streamed_body
+from bff.users.schemas import Message
+from config.settings import Settings
+from storage.base import ReadStream
+
+bp = Blueprint("files", __name__, url_prefix="/api/blobs")
+
+UPLOAD_IDLE_TIMEOUT = 60.0  # seconds without a byte before a stalled upload is dropped
+FORM_OVERHEAD = 64 * 1024  # multipart boundaries, headers and the small text fields
+
+# Shown in the browser itself; everything else is downloaded, never rendered on our origin.
+INLINE_TYPES = frozenset(
+    {
+        "application/pdf",
+        "image/png",
+        "image/jpeg",
+        "image/gif",
+        "image/webp",
+        "image/bmp",
+        "text/plain",
+        "text/csv",
+    }
+)
+# Even inline content runs in a sandbox: no script, no same-origin access. (Chromium's PDF
+# viewer does not start in a sandboxed document, so PDFs get the restrictions without it.)
+VIEW_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'"
+
+
+def _settings() -> Settings:
+    settings: Settings = current_app.config["BFF_SETTINGS"]
+    return settings
+
+
+def _inline(content_type: str) -> bool:
+    base = content_type.split(";")[0].strip().lower()
+    return base in INLINE_TYPES or base.startswith(("audio/", "video/"))
+
+
+def content_disposition(kind: str, name: str) -> str:
+    """A Content-Disposition header that no file name can break (RFC 6266 with RFC 5987)."""
+    fallback = "".join(ch if 32 <= ord(ch) < 127 and ch not in '"\\%;' else "_" for ch in name)
+    return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+async def _body(stream: ReadStream) -> AsyncIterator[bytes]:
+    async with stream:  # released even when the client goes away mid-download
+        async for chunk in stream:
+            yield chunk
+
+
+async def _serve(container: str, folder: str, name: str, operation: str) -> Response:
+    """Stream one indexed file with Range support and safe headers, and audit the access."""
+    folder_row = await service.get_folder(container, folder)
+    row = await service.get_file(folder_row, name)
+    storage = current_storage()
+    size = (await storage.stat(container, folder, name)).size
+    start, stop, status = 0, size, 200
+    ranges = parse_range_header(request.headers.get("Range"))
+    if ranges is not None and ranges.units == "bytes" and len(ranges.ranges) == 1:
+        bounds = ranges.range_for_length(size)
+        if bounds is None:
+            message = "The requested range is outside the file."
+            raise ApiError(416, message, {"Content-Range": f"bytes */{size}"})
+        start, stop, status = bounds[0], bounds[1], 206
+    stream = await storage.open(container, folder, name, offset=start, length=stop - start)
+    try:
+        await service.audit(current_actor(), operation, folder_row, name)
+    except BaseException:
+        await stream.aclose()
+        raise
+    inline = _inline(row.content_type)
+    headers = {
+        "Content-Length": str(stop - start),
+        "Accept-Ranges": "bytes",
+        "Content-Disposition": content_disposition("inline" if inline else "attachment", name),
+        "Content-Security-Policy": VIEW_CSP
+        if row.content_type.startswith("application/pdf")
+        else VIEW_CSP + "; sandbox",
+        "Cache-Control": "private, no-store",
+        "Last-Modified": row.last_modified.strftime("%a, %d %b %Y %H:%M:%S GMT"),
+    }
+    if status == 206:
+        headers["Content-Range"] = f"bytes {start}-{stop - 1}/{size}"
+    response = Response(
+        _body(stream), status=status, headers=headers, content_type=row.content_type
+    )
+    response.timeout = None  # a long video on a slow line must not be cut off
+    return response
+
+
+@bp.get("/<container>/<folder>")
+@allow(ANY_ROLE, Scope.FOLDER)
+@validate_response(BlobList)
+async def list_files(container: str, folder: str) -> BlobList:
+    """A folder's files, sorted by name, and whether it has a profile image."""
+    return await service.list_files(await service.get_folder(container, folder), current_actor())
+
+
+@bp.post("/<container>/<folder>")
+@allow(CAN_UPLOAD, Scope.FOLDER)
+@validate_querystring(UploadQuery)
+@validate_response(UploadResponse, 201)
+async def upload(
+    container: str, folder: str, query_args: UploadQuery
+) -> tuple[UploadResponse, int]:
+    """Upload a file as multipart/form-data (file, filename; isProfileImage 'true' for a
+    profile image). RTF is converted to TXT; an existing name is 409 unless overwrite=true."""
+    settings = _settings()
+    limit = settings.max_upload_bytes
+    too_large = f"The file is too large. The limit is {settings.max_upload_mb}MB."
+    if (request.content_length or 0) > limit + FORM_OVERHEAD:
+        raise ApiError(413, too_large)
+    folder_row = await service.get_folder(container, folder)
+    form = UploadForm(streamed_body(), request.headers.get("Content-Type", ""), UPLOAD_IDLE_TIMEOUT)
+    result = await service.upload(
+        folder_row,
+        form,
+        max_bytes=limit,
+        overwrite=query_args.overwrite,
+        actor=current_actor(),
+        storage=current_storage(),
+    )
+    return result, 201
+
+
+@bp.get("/<container>/<folder>/profile-image")
+@allow(ANY_ROLE, Scope.FOLDER)
+async def profile_image(container: str, folder: str) -> Response:
+    """The folder's profile image (JPEG, 150x150)."""
+    return await _serve(container, folder, service.PROFILE_IMAGE_NAME, "profile_view")
+
+
+@bp.delete("/<container>/<folder>/<blob>")
+@allow(ADMIN, Scope.FOLDER)
+@validate_response(Message)
+async def delete_file(container: str, folder: str, blob: str) -> Message:
+    """Delete a file or the profile image (admins only)."""
+    folder_row = await service.get_folder(container, folder)
+    message = await service.delete_file(folder_row, blob, current_actor(), current_storage())
+    return Message(message=message)
+
+
+@bp.get("/<container>/<folder>/<blob>/url")
+@allow(ANY_ROLE, Scope.FOLDER)
+@validate_response(ViewLink)
+async def view_link(container: str, folder: str, blob: str) -> ViewLink:
+    """A short-lived link that opens the file for this session, keeping the token out of URLs."""
+    await service.get_file(await service.get_folder(container, folder), blob)
+    session_id = current_principal().session_id
+    value, expires = sign_link(_settings(), session_id, (container, folder, blob))
+    path = "/".join(quote(part, safe="") for part in (container, folder, blob))
+    return ViewLink(url=f"/api/blobs/{path}/view?link={value}", expiresAt=expires)
+
+
+@bp.get("/<container>/<folder>/<blob>/view")
+@allow(ANY_ROLE, Scope.FOLDER, link=("container", "folder", "blob"))
+async def view_file(container: str, folder: str, blob: str) -> Response:
+    """Stream a file (HTTP Range supported) by a signed link, the auth query or the header."""
+    return await _serve(container, folder, blob, "file_view")

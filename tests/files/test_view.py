@@ -1,0 +1,148 @@
+"""Viewing files: signed links, the auth query, byte ranges, safe headers, deletion."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from bff.audit.models import AuditLog
+from bff.auth import links
+from tests.files.conftest import Ward
+
+CONTENT = bytes(range(256)) * 40  # 10,240 bytes
+
+
+async def _link(ward: Ward, name: str, who: object = None) -> str:
+    staff = who or ward.nurse
+    response = await ward.client.get(ward.url(name, "url"), headers=staff.headers)  # type: ignore[attr-defined]
+    assert response.status_code == 200, await response.get_data()
+    body = await response.get_json()
+    assert body["expiresAt"].endswith("Z")
+    url: str = body["url"]
+    assert "x-auth-token" not in url and staff.token not in url  # type: ignore[attr-defined]
+    return url
+
+
+async def test_a_signed_link_streams_the_file_with_ranges(any_ward: Ward) -> None:
+    ward = any_ward
+    assert (await ward.upload(ward.nurse, "scan.pdf", CONTENT)).status_code == 201
+    url = await _link(ward, "scan.pdf")
+    whole = await ward.client.get(url)  # no header: the link alone opens it
+    assert whole.status_code == 200
+    assert await whole.get_data() == CONTENT
+    assert whole.headers["Content-Type"] == "application/pdf"
+    assert whole.headers["Content-Length"] == str(len(CONTENT))
+    assert whole.headers["Accept-Ranges"] == "bytes"
+    assert whole.headers["X-Content-Type-Options"] == "nosniff"
+    assert whole.headers["Content-Disposition"].startswith("inline;")
+    part = await ward.client.get(url, headers={"Range": "bytes=100-199"})
+    assert part.status_code == 206
+    assert part.headers["Content-Range"] == f"bytes 100-199/{len(CONTENT)}"
+    assert await part.get_data() == CONTENT[100:200]
+    tail = await ward.client.get(url, headers={"Range": "bytes=-16"})
+    assert await tail.get_data() == CONTENT[-16:]
+    outside = await ward.client.get(url, headers={"Range": "bytes=999999-"})
+    assert outside.status_code == 416
+    assert outside.headers["Content-Range"] == f"bytes */{len(CONTENT)}"
+    nonsense = await ward.client.get(url, headers={"Range": "pages=1-2"})
+    assert nonsense.status_code == 200  # an unusable Range header is ignored
+    views = await AuditLog.filter(operation="file_view", blob_name="scan.pdf").count()
+    assert views == 4
+
+
+async def test_a_link_opens_only_its_own_file(ward: Ward) -> None:
+    for name in ("a.txt", "b.txt"):
+        assert (await ward.upload(ward.nurse, name, name.encode())).status_code == 201
+    url = await _link(ward, "a.txt")
+    query = urlsplit(url).query
+    other = await ward.client.get(ward.url("b.txt", "view") + "?" + query)
+    assert other.status_code == 403
+    tampered = url[:-3] + ("AAA" if not url.endswith("AAA") else "BBB")
+    assert (await ward.client.get(tampered)).status_code == 403
+    assert (await ward.client.get(ward.url("a.txt", "view"))).status_code == 401
+
+
+async def test_a_link_dies_with_its_session_and_its_time(
+    ward: Ward, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert (await ward.upload(ward.nurse, "a.txt", b"alpha")).status_code == 201
+    url = await _link(ward, "a.txt")
+    assert (await ward.client.get(url)).status_code == 200
+    real_time = links.time.time
+    monkeypatch.setattr(links.time, "time", lambda: real_time() + 301)
+    expired = await ward.client.get(url)
+    assert expired.status_code == 403
+    assert "expired" in (await expired.get_json())["message"]
+    monkeypatch.setattr(links.time, "time", real_time)
+    await ward.client.post("/api/auth/logout", headers=ward.nurse.headers)
+    assert (await ward.client.get(url)).status_code == 401
+
+
+async def test_a_link_stops_working_when_the_folder_is_unassigned(ward: Ward) -> None:
+    from bff.assignments.models import FolderAssignment
+
+    assert (await ward.upload(ward.nurse, "a.txt", b"alpha")).status_code == 201
+    url = await _link(ward, "a.txt")
+    await FolderAssignment.filter(user_id=ward.nurse.user.id).delete()
+    response = await ward.client.get(url)
+    assert response.status_code == 404
+
+
+async def test_the_auth_query_of_the_spec_also_opens_a_file(ward: Ward) -> None:
+    assert (await ward.upload(ward.nurse, "a.txt", b"alpha")).status_code == 201
+    response = await ward.client.get(
+        ward.url("a.txt", "view"), query_string={"t": "1", "auth": ward.assistant.token}
+    )
+    assert response.status_code == 200
+    assert await response.get_data() == b"alpha"
+    bad = await ward.client.get(ward.url("a.txt", "view"), query_string={"auth": "nope"})
+    assert bad.status_code == 401
+
+
+async def test_views_of_other_folders_and_missing_files(ward: Ward) -> None:
+    assert (await ward.upload(ward.admin, "x.txt", b"x", folder=ward.other)).status_code == 201
+    url = ward.url("x.txt", "url", folder=ward.other)
+    assert (await ward.client.get(url, headers=ward.nurse.headers)).status_code == 404
+    missing = await ward.client.get(ward.url("nothing.txt", "url"), headers=ward.nurse.headers)
+    assert missing.status_code == 404
+    assert (await missing.get_json())["message"] == "File not found"
+
+
+@pytest.mark.parametrize("name", ["page.html", "drawing.svg", "data.xml", "tool.js", "blob.bin"])
+async def test_active_content_is_downloaded_in_a_sandbox(ward: Ward, name: str) -> None:
+    payload = b"<script>alert(document.cookie)</script>"
+    assert (await ward.upload(ward.nurse, name, payload)).status_code == 201
+    response = await ward.client.get(await _link(ward, name))
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"].startswith("attachment;")
+    assert "sandbox" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_odd_file_names_cannot_break_the_headers(ward: Ward) -> None:
+    name = 'Résumé "final"; v2.txt'
+    parts = [("filename", None, name.encode()), ("file", "cv.txt", b"cv")]
+    assert (await ward.form_upload(ward.nurse, parts)).status_code == 201
+    url = await _link(ward, name)
+    assert "link" in parse_qs(urlsplit(url).query)
+    response = await ward.client.get(url)
+    assert response.status_code == 200
+    disposition = response.headers["Content-Disposition"]
+    assert disposition.startswith('inline; filename="R_sum_ _final__ v2.txt"')
+    assert "filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22%3B%20v2.txt" in disposition
+
+
+async def test_admins_delete_files_and_others_cannot(any_ward: Ward) -> None:
+    ward = any_ward
+    assert (await ward.upload(ward.nurse, "old.txt", b"old")).status_code == 201
+    nurse = await ward.client.delete(ward.url("old.txt"), headers=ward.nurse.headers)
+    assert nurse.status_code == 403
+    admin = await ward.client.delete(ward.url("old.txt"), headers=ward.admin.headers)
+    assert admin.status_code == 200
+    assert (await admin.get_json())["message"] == "File deleted successfully"
+    assert await ward.stored("old.txt") is None
+    assert (await ward.listing(ward.nurse))["blobs"] == []
+    assert await AuditLog.filter(operation="file_delete", blob_name="old.txt").count() == 1
+    again = await ward.client.delete(ward.url("old.txt"), headers=ward.admin.headers)
+    assert again.status_code == 404
