@@ -122,6 +122,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/assignments/my-assignments/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** File statistics of the caller's assigned folders, and their sum, in one response. */
+        get: operations["get_my_assignment_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assignments/users/{user_id}": {
         parameters: {
             query?: never;
@@ -233,6 +250,95 @@ export interface paths {
         };
         /** Whether the session token is still valid, with its user. */
         get: operations["get_validate_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A folder's files, sorted by name, and whether it has a profile image. */
+        get: operations["get_list_files"];
+        put?: never;
+        /**
+         * Upload a file as multipart/form-data (file, filename; isProfileImage 'true' for a
+         * @description profile image). RTF is converted to TXT; an existing name is 409 unless overwrite=true.
+         */
+        post: operations["post_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a file or the profile image (admins only). */
+        delete: operations["delete_delete_file"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A short-lived link that opens the file for this session, keeping the token out of URLs. */
+        get: operations["get_view_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stream a file (HTTP Range supported) by a signed link, the auth query or the header. */
+        get: operations["get_view_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/profile-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The folder's profile image (JPEG, 150x150). */
+        get: operations["get_profile_image"];
         put?: never;
         post?: never;
         delete?: never;
@@ -454,6 +560,29 @@ export interface components {
             userId: number | null;
         };
         /**
+         * Blob
+         * @description One file of a patient folder.
+         */
+        Blob: {
+            /** Contentlength */
+            contentLength: number;
+            /** Contenttype */
+            contentType: string;
+            /** Isconvertedfromrtf */
+            isConvertedFromRtf: boolean;
+            /** Isprofileimage */
+            isProfileImage: boolean;
+            /**
+             * Lastmodified
+             * Format: date-time
+             */
+            lastModified: string;
+            /** Name */
+            name: string;
+            /** Originalrtffilename */
+            originalRtfFileName: string | null;
+        };
+        /**
          * ContainerAssignmentOut
          * @description A container assigned to a user.
          */
@@ -488,6 +617,62 @@ export interface components {
             folderName: string;
             /** Id */
             id: number;
+        };
+        /**
+         * FolderStats
+         * @description Files of one assigned folder.
+         */
+        FolderStats: {
+            /** Containername */
+            containerName: string;
+            /** Filetypes */
+            fileTypes: {
+                [key: string]: number;
+            };
+            /** Foldername */
+            folderName: string;
+            /** Totalfiles */
+            totalFiles: number;
+        };
+        /**
+         * ProfileImageProcessing
+         * @description The standard name a processed profile image was stored under.
+         */
+        ProfileImageProcessing: {
+            /**
+             * Standardname
+             * @default null
+             */
+            standardName: string | null;
+        };
+        /**
+         * RtfConversion
+         * @description Whether an RTF upload was converted, and the name of the text file it became.
+         */
+        RtfConversion: {
+            /** Converted */
+            converted: boolean;
+            /**
+             * Txtfilename
+             * @default null
+             */
+            txtFileName: string | null;
+        };
+        /**
+         * SummaryStats
+         * @description Files over all of the caller's assigned folders.
+         */
+        SummaryStats: {
+            /** Containercount */
+            containerCount: number;
+            /** Filetypes */
+            fileTypes: {
+                [key: string]: number;
+            };
+            /** Foldercount */
+            folderCount: number;
+            /** Totalfiles */
+            totalFiles: number;
         };
         /**
          * TokenUser
@@ -788,6 +973,33 @@ export interface operations {
             };
         };
     };
+    get_my_assignment_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET /api/assignments/my-assignments/stats: one request instead of one per folder. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Folders
+                         * @description Every assigned folder, in the order of my-assignments
+                         */
+                        folders: components["schemas"]["FolderStats"][];
+                        summary: components["schemas"]["SummaryStats"];
+                    };
+                };
+            };
+        };
+    };
     get_user_assignments: {
         parameters: {
             query?: never;
@@ -982,6 +1194,153 @@ export interface operations {
                 };
             };
         };
+    };
+    get_list_files: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A folder's files sorted by name, and whether it has a profile image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Blobs */
+                        blobs: components["schemas"]["Blob"][];
+                        /** Hasprofileimage */
+                        hasProfileImage: boolean;
+                    };
+                };
+            };
+        };
+    };
+    post_upload: {
+        parameters: {
+            query?: {
+                overwrite?: boolean;
+            };
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result of an upload (spec section 3), with the stored file. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        blob: components["schemas"]["Blob"];
+                        /** Message */
+                        message: string;
+                        profileImageProcessing: components["schemas"]["ProfileImageProcessing"];
+                        /** Replaced */
+                        replaced: boolean;
+                        rtfConversion: components["schemas"]["RtfConversion"];
+                    };
+                };
+            };
+        };
+    };
+    delete_delete_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_view_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A short-lived signed link that opens one file for the caller's session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Expiresat
+                         * Format: date-time
+                         */
+                        expiresAt: string;
+                        /** Url */
+                        url: string;
+                    };
+                };
+            };
+        };
+    };
+    get_view_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_profile_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
     };
     get_audit_logs: {
         parameters: {
