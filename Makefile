@@ -35,8 +35,8 @@ test-frontend: install frontend
 	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test && npm run e2e
 
 lint: install-dev
-	$(BIN)/ruff check bff storage config tests
-	$(BIN)/ruff format --check bff storage config tests
+	$(BIN)/ruff check bff storage config tests bench
+	$(BIN)/ruff format --check bff storage config tests bench
 
 typecheck: install-dev
 	$(BIN)/mypy bff storage config

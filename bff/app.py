@@ -85,14 +85,20 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     @app.get("/api/health")
     @public
     async def health() -> Response:
-        """Readiness: 200 when the database answers, 503 otherwise."""
+        """Readiness: 200 when the database and the file storage answer, 503 otherwise."""
         try:
             await connections.get("default").execute_query("SELECT 1")
         except Exception as exc:  # noqa: BLE001 - any failure means not ready
             log.warning("Health check: database unavailable (%s)", type(exc).__name__)
-            response = error_response(503, "The database is unavailable.")
-            return response
-        return Response('{"status":"ok","database":"ok"}', content_type="application/json")
+            return error_response(503, "The database is unavailable.")
+        try:
+            await storage.exists("health", "check", "probe")  # a cheap round trip (stat/HEAD)
+        except Exception as exc:  # noqa: BLE001 - any failure means not ready
+            log.warning("Health check: storage unavailable (%s)", type(exc).__name__)
+            return error_response(503, "The file storage is unavailable.")
+        return Response(
+            '{"status":"ok","database":"ok","storage":"ok"}', content_type="application/json"
+        )
 
     app.after_request(_security_headers)
 

@@ -124,7 +124,7 @@ def client(app: Quart) -> Client:
 REGION = "us-east-1"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -142,7 +142,7 @@ def s3_endpoint() -> Iterator[str]:
         env.setenv("AWS_SHARED_CREDENTIALS_FILE", os.devnull)
         for name in ("AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL"):
             env.delenv(name, raising=False)
-        port = _free_port()
+        port = free_port()
         server = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
             [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
             stdout=subprocess.DEVNULL,

@@ -1,0 +1,328 @@
+"""Files benchmark: upload/view speed and memory for a 50MB file, listing and stats latency.
+
+Starts `python -m bff serve` on the embedded defaults (SQLite, local disk) in a temporary
+directory on 127.0.0.1, then prints one figure per line:
+
+- upload and view throughput of a 50MB file, beside a plain copy of the same file on the same
+  disk (with fsync, as an upload does), as ratios (target: at least 0.5);
+- the server's peak memory growth during the upload (target: under 20MB);
+- median and p95 latency of a folder listing and of the statistics endpoint with 200 folders
+  of 200 files each (target: under 50 ms).
+
+Usage: .venv/bin/python bench/files_bench.py [--size-mb 50] [--folders 200] [--files 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+REPO = Path(__file__).resolve().parents[1]
+MB = 1024 * 1024
+BOUNDARY = "bench-boundary-5f2c"
+ADMIN_PASSWORD = "bench-admin-password"
+NURSE_PASSWORD = "bench-nurse-password"
+CONTAINER = "bench-ward"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """The BFF in its own process, so its memory can be read from /proc."""
+
+    def __init__(self, root: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.storage = root / "storage"
+        self.env = {
+            **os.environ,
+            "BFF_HOST": "127.0.0.1",
+            "BFF_PORT": str(self.port),
+            "BFF_DATABASE_URL": f"sqlite://{root}/bench.sqlite3",
+            "BFF_STORAGE_URL": f"file://{self.storage}",
+            "BFF_VAR_DIR": str(root / "var"),
+            "BFF_REDIS_URL": "",
+            "BFF_ADMIN_PASSWORD": ADMIN_PASSWORD,
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bff", "serve"],
+            env=self.env,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("the server did not start") from None
+                time.sleep(0.2)
+
+    def memory(self, field: str) -> int:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+        raise KeyError(field)
+
+    def reset_peak(self) -> None:
+        Path(f"/proc/{self.process.pid}/clear_refs").write_text("5")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def plain_copy_seconds(source: Path, target: Path) -> float:
+    """Copy source to target and fsync it, like an upload's durable write."""
+    start = time.perf_counter()
+    with source.open("rb") as src, target.open("wb") as dst:
+        shutil.copyfileobj(src, dst, MB)
+        dst.flush()
+        os.fsync(dst.fileno())
+    elapsed = time.perf_counter() - start
+    target.unlink()
+    return elapsed
+
+
+async def file_body(path: Path, name: str) -> AsyncIterator[bytes]:
+    yield (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="filename"\r\n\r\n{name}\r\n'
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode()
+    with path.open("rb") as handle:
+        while chunk := await asyncio.to_thread(handle.read, MB):
+            yield chunk
+    yield f"\r\n--{BOUNDARY}--\r\n".encode()
+
+
+async def sign_in(session: aiohttp.ClientSession, base: str, user: str, password: str) -> str:
+    async with session.post(
+        f"{base}/api/auth/login", json={"username": user, "password": password}
+    ) as response:
+        response.raise_for_status()
+        token: str = (await response.json())["token"]
+        return token
+
+
+async def call(
+    session: aiohttp.ClientSession, method: str, url: str, token: str, **kwargs: Any
+) -> Any:
+    async with session.request(method, url, headers={"x-auth-token": token}, **kwargs) as response:
+        if response.status >= 400:
+            raise SystemExit(f"{method} {url} -> {response.status} {await response.text()}")
+        return await response.json()
+
+
+async def latencies(
+    session: aiohttp.ClientSession, url: str, token: str, count: int
+) -> tuple[float, float]:
+    samples = []
+    for _ in range(count):
+        start = time.perf_counter()
+        async with session.get(url, headers={"x-auth-token": token}) as response:
+            await response.read()
+            assert response.status == 200, response.status
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1]
+
+
+def seed_files(storage: Path, folders: list[str], files: int) -> None:
+    """Put files straight into storage, as another tool would (then reindex picks them up)."""
+    kinds = ["pdf", "txt", "jpg", "csv", "docx"]
+    for folder in folders:
+        directory = storage / CONTAINER / folder
+        directory.mkdir(parents=True, exist_ok=True)
+        for index in range(files):
+            name = f"record-{index:04d}.{kinds[index % len(kinds)]}"
+            (directory / name).write_bytes(b"synthetic bench record %d\n" % index)
+
+
+def report(label: str, value: float, unit: str, target: str = "", ok: bool | None = None) -> None:
+    mark = "" if ok is None else ("  [meets target]" if ok else "  [MISSES target]")
+    suffix = f"  (target {target})" if target else ""
+    print(f"{label}: {value:.2f} {unit}{suffix}{mark}", flush=True)
+
+
+async def run(args: argparse.Namespace) -> None:
+    root = Path(tempfile.mkdtemp(prefix="bff-bench-"))
+    server = Server(root)
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=600)) as session:
+            await bench(session, server, root, args)
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+async def bench(
+    session: aiohttp.ClientSession, server: Server, root: Path, args: argparse.Namespace
+) -> None:
+    base = server.base
+    admin = await sign_in(session, base, "admin", ADMIN_PASSWORD)
+    await call(session, "POST", f"{base}/api/admin/containers", admin, json={"name": CONTAINER})
+    await call(
+        session,
+        "POST",
+        f"{base}/api/admin/containers/{CONTAINER}/folders",
+        admin,
+        json={"name": "patient-0"},
+    )
+    print(f"# server pid {server.process.pid}, data in {root}", flush=True)
+
+    # 1. A large file: upload and view beside a plain copy on the same disk.
+    source = root / "source.bin"
+    with source.open("wb") as handle:
+        for _ in range(args.size_mb):
+            handle.write(os.urandom(MB))
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    copies, uploads, views, growths = [], [], [], []
+    for round_ in range(args.rounds):
+        copies.append(plain_copy_seconds(source, root / "copy.bin"))
+        name = f"scan-{round_}.bin"
+        server.reset_peak()
+        before = server.memory("VmRSS")
+        start = time.perf_counter()
+        length = sum([len(c) async for c in file_body(source, name)])
+        async with session.post(
+            f"{base}/api/blobs/{CONTAINER}/patient-0",
+            data=file_body(source, name),
+            headers={
+                "x-auth-token": admin,
+                "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+                "Content-Length": str(length),
+            },
+        ) as response:
+            assert response.status == 201, await response.text()
+        uploads.append(time.perf_counter() - start)
+        growths.append(server.memory("VmHWM") - before)
+        link = await call(
+            session, "GET", f"{base}/api/blobs/{CONTAINER}/patient-0/{name}/url", admin
+        )
+        received = hashlib.sha256()
+        start = time.perf_counter()
+        async with session.get(base + link["url"]) as response:
+            async for chunk in response.content.iter_chunked(MB):
+                received.update(chunk)
+        views.append(time.perf_counter() - start)
+        assert received.hexdigest() == digest, "the viewed bytes differ from the uploaded file"
+    size = args.size_mb
+    copy_rate = size / statistics.median(copies)
+    upload_rate = size / statistics.median(uploads)
+    view_rate = size / statistics.median(views)
+    report(f"plain copy of {size}MB on the same disk (with fsync)", copy_rate, "MB/s")
+    report(f"upload of {size}MB", upload_rate, "MB/s")
+    report(f"view of {size}MB", view_rate, "MB/s")
+    report(
+        "upload / plain copy",
+        upload_rate / copy_rate,
+        "ratio",
+        ">= 0.5",
+        upload_rate / copy_rate >= 0.5,
+    )
+    report(
+        "view / plain copy", view_rate / copy_rate, "ratio", ">= 0.5", view_rate / copy_rate >= 0.5
+    )
+    growth = max(growths) / MB
+    report(
+        f"server peak memory growth during a {size}MB upload", growth, "MB", "< 20MB", growth < 20
+    )
+
+    # 2. Listing and statistics at 200 folders x 200 files.
+    folders = [f"patient-{n}" for n in range(1, args.folders + 1)]
+    for folder in folders:
+        await call(
+            session,
+            "POST",
+            f"{base}/api/admin/containers/{CONTAINER}/folders",
+            admin,
+            json={"name": folder},
+        )
+    seed_files(server.storage, folders, args.files)
+    start = time.perf_counter()
+    await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bff", "storage", "reindex"],
+        env=server.env,
+        cwd=REPO,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    report(f"reindex of {args.folders * args.files} files", time.perf_counter() - start, "s")
+    await call(
+        session,
+        "POST",
+        f"{base}/api/auth/register",
+        admin,
+        json={
+            "name": "Bench Nurse",
+            "username": "bench.nurse",
+            "password": NURSE_PASSWORD,
+            "role": "nurse",
+        },
+    )
+    users = await call(session, "GET", f"{base}/api/users", admin)
+    nurse_id = next(u["id"] for u in users["users"] if u["username"] == "bench.nurse")
+    await call(
+        session, "POST", f"{base}/api/assignments/containers/{CONTAINER}/users/{nurse_id}", admin
+    )
+    await call(
+        session,
+        "POST",
+        f"{base}/api/assignments/containers/{CONTAINER}/folders",
+        admin,
+        json={"userId": nurse_id, "folderNames": folders},
+    )
+    nurse = await sign_in(session, base, "bench.nurse", NURSE_PASSWORD)
+    listing = f"{base}/api/blobs/{CONTAINER}/{folders[len(folders) // 2]}"
+    blobs = (await call(session, "GET", listing, nurse))["blobs"]
+    assert len(blobs) == args.files, len(blobs)
+    median, p95 = await latencies(session, listing, nurse, args.requests)
+    report(f"folder listing ({args.files} files) median", median, "ms", "< 50 ms", median < 50)
+    report(f"folder listing ({args.files} files) p95", p95, "ms")
+    stats_url = f"{base}/api/assignments/my-assignments/stats"
+    stats = await call(session, "GET", stats_url, nurse)
+    assert stats["summary"]["totalFiles"] == args.folders * args.files, stats["summary"]
+    median, p95 = await latencies(session, stats_url, nurse, args.requests)
+    label = f"statistics ({args.folders} folders x {args.files} files) median"
+    report(label, median, "ms", "< 50 ms", median < 50)
+    report(f"statistics ({args.folders} folders x {args.files} files) p95", p95, "ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size-mb", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--folders", type=int, default=200)
+    parser.add_argument("--files", type=int, default=200)
+    parser.add_argument("--requests", type=int, default=50)
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

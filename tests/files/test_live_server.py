@@ -1,0 +1,202 @@
+"""Uploads through a real Hypercorn server: a 50MB file streams without being held in memory,
+and a connection dropped mid-upload leaves nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.conftest import free_port
+
+ADMIN_PASSWORD = "live-server-admin-pass"
+BOUNDARY = "live-boundary-1d8a"
+MB = 1024 * 1024
+
+
+class LiveServer:
+    """`python -m bff serve` in its own process, on its own SQLite file and storage."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.storage = root / "storage"
+        env = {
+            **os.environ,
+            "BFF_HOST": "127.0.0.1",
+            "BFF_PORT": str(self.port),
+            "BFF_DATABASE_URL": f"sqlite://{root}/live.sqlite3",
+            "BFF_STORAGE_URL": f"file://{self.storage}",
+            "BFF_VAR_DIR": str(root / "var"),
+            "BFF_REDIS_URL": "",
+            "BFF_ADMIN_PASSWORD": ADMIN_PASSWORD,
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bff", "serve"],
+            env=env,
+            cwd=Path(__file__).resolve().parents[2],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the live server did not start") from None
+                time.sleep(0.2)
+
+    def memory(self, field: str) -> int:
+        """A /proc status field of the server process, in bytes (VmRSS, VmHWM)."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+        raise KeyError(field)
+
+    def reset_peak(self) -> None:
+        """Make VmHWM restart from the current resident size."""
+        Path(f"/proc/{self.process.pid}/clear_refs").write_text("5")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("live"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def _signed_in(session: aiohttp.ClientSession, live: LiveServer) -> dict[str, str]:
+    async with session.post(
+        f"{live.base}/api/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD}
+    ) as response:
+        assert response.status == 200
+        token = (await response.json())["token"]
+    headers = {"x-auth-token": token}
+    for url, body in (
+        ("/api/admin/containers", {"name": "live-ward"}),
+        ("/api/admin/containers/live-ward/folders", {"name": "patient-1"}),
+    ):
+        async with session.post(live.base + url, json=body, headers=headers) as response:
+            assert response.status in (201, 409)
+    return headers
+
+
+def _form_head(name: str) -> bytes:
+    return (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="filename"\r\n\r\n{name}\r\n'
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode()
+
+
+FORM_TAIL = f"\r\n--{BOUNDARY}--\r\n".encode()
+
+
+def _block(index: int) -> bytes:
+    return hashlib.sha256(str(index).encode()).digest() * (MB // 32)
+
+
+async def _body(name: str, megabytes: int) -> AsyncIterator[bytes]:
+    yield _form_head(name)
+    for index in range(megabytes):
+        yield _block(index)
+    yield FORM_TAIL
+
+
+async def _upload(
+    session: aiohttp.ClientSession, live: LiveServer, headers: dict[str, str], name: str, mb: int
+) -> Any:
+    length = len(_form_head(name)) + mb * MB + len(FORM_TAIL)
+    async with session.post(
+        f"{live.base}/api/blobs/live-ward/patient-1",
+        data=_body(name, mb),
+        headers={
+            **headers,
+            "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+            "Content-Length": str(length),
+        },
+    ) as response:
+        return response.status, await response.json()
+
+
+async def test_a_50mb_upload_is_streamed_not_held_in_memory(live: LiveServer) -> None:
+    async with aiohttp.ClientSession() as session:
+        headers = await _signed_in(session, live)
+        status, _ = await _upload(session, live, headers, "warm-up.bin", 1)
+        assert status == 201
+        live.reset_peak()
+        before = live.memory("VmRSS")
+        status, body = await _upload(session, live, headers, "scan-50mb.bin", 50)
+        assert status == 201, body
+        growth = live.memory("VmHWM") - before
+        print(f"server peak memory growth during a 50MB upload: {growth / MB:.1f} MB")
+        assert growth < 20 * MB, f"the server grew by {growth / MB:.1f} MB for a 50MB upload"
+        assert body["blob"]["contentLength"] == 50 * MB
+        # The stored file is whole: stream it back through a signed link and compare.
+        url = f"{live.base}/api/blobs/live-ward/patient-1/scan-50mb.bin/url"
+        async with session.get(url, headers=headers) as response:
+            link = (await response.json())["url"]
+        expected, actual = hashlib.sha256(), hashlib.sha256()
+        for index in range(50):
+            expected.update(_block(index))
+        async with session.get(live.base + link) as response:
+            assert response.status == 200
+            async for chunk in response.content.iter_chunked(MB):
+                actual.update(chunk)
+        assert actual.hexdigest() == expected.hexdigest()
+
+
+async def test_a_dropped_upload_leaves_nothing_behind(live: LiveServer) -> None:
+    async with aiohttp.ClientSession() as session:
+        headers = await _signed_in(session, live)
+    head = _form_head("dropped.bin")
+    request = (
+        "POST /api/blobs/live-ward/patient-1 HTTP/1.1\r\n"
+        f"Host: 127.0.0.1:{live.port}\r\n"
+        f"x-auth-token: {headers['x-auth-token']}\r\n"
+        f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n"
+        f"Content-Length: {len(head) + 20 * MB + len(FORM_TAIL)}\r\n\r\n"
+    ).encode()
+    reader, writer = await asyncio.open_connection("127.0.0.1", live.port)
+    writer.write(request + head)
+    for index in range(5):  # 5 of the promised 20 MB, then the connection drops
+        writer.write(_block(index))
+        await writer.drain()
+    await asyncio.sleep(0.3)  # let the server start writing the file
+    writer.transport.abort()
+    folder = live.storage / "live-ward" / "patient-1"
+    deadline = time.monotonic() + 10
+    while any(p.name.startswith(".upload-") for p in folder.iterdir()):
+        assert time.monotonic() < deadline, "a partial upload was left in storage"
+        await asyncio.sleep(0.1)
+    assert not (folder / "dropped.bin").exists()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{live.base}/api/blobs/live-ward/patient-1", headers=headers) as response,
+    ):
+        names = [b["name"] for b in (await response.json())["blobs"]]
+    assert "dropped.bin" not in names
+    del reader

@@ -1,0 +1,70 @@
+"""Flow-controlled request bodies: reading pauses while the handler has not consumed enough."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from bff.streaming import HIGH_WATER, BffHTTPConnection, FlowBody
+
+CHUNK = 64 * 1024
+
+
+def _sender(chunks: int) -> tuple[Any, dict[str, int]]:
+    state = {"sent": 0}
+
+    async def receive() -> dict[str, Any]:
+        state["sent"] += 1
+        if state["sent"] <= chunks:
+            return {"type": "http.request", "body": b"x" * CHUNK, "more_body": True}
+        if state["sent"] == chunks + 1:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive, state
+
+
+async def test_a_streaming_handler_holds_back_a_fast_client() -> None:
+    body = FlowBody(None, 1024)
+    body.stream()
+    receive, state = _sender(200)  # 12.5 MB offered as fast as possible
+    connection = BffHTTPConnection.__new__(BffHTTPConnection)
+    reader = asyncio.create_task(connection.handle_messages(SimpleNamespace(body=body), receive))  # type: ignore[arg-type]
+    await asyncio.sleep(0.05)
+    # Paused after about HIGH_WATER (1 MB), far short of the 12.5 MB offered.
+    assert HIGH_WATER <= state["sent"] * CHUNK <= 2 * 1024 * 1024
+    total, peak = 0, 0
+    async for chunk in body:
+        total += len(chunk)
+        peak = max(peak, len(chunk))
+        await asyncio.sleep(0)  # a slow consumer
+    assert total == 200 * CHUNK
+    assert peak <= 2 * 1024 * 1024
+    await asyncio.wait_for(reader, 1)
+
+
+async def test_an_awaited_body_over_the_limit_is_413_without_waiting_for_the_rest() -> None:
+    body = FlowBody(None, 256 * 1024)
+    receive, _ = _sender(1000)
+    connection = BffHTTPConnection.__new__(BffHTTPConnection)
+    reader = asyncio.create_task(connection.handle_messages(SimpleNamespace(body=body), receive))  # type: ignore[arg-type]
+    with pytest.raises(RequestEntityTooLarge):
+        await asyncio.wait_for(body, 1)
+    reader.cancel()
+
+
+async def test_a_declared_length_over_the_limit_is_413_at_once() -> None:
+    with pytest.raises(RequestEntityTooLarge):
+        await FlowBody(10_000, 100)
+
+
+async def test_small_awaited_bodies_arrive_whole() -> None:
+    body = FlowBody(5, 100)
+    body.append(b"he")
+    body.append(b"llo")
+    body.set_complete()
+    assert await body == b"hello"
