@@ -7,6 +7,8 @@ python -m bff users reset-password --username U [--password P]
 python -m bff audit verify               check the audit log's hash chain
 python -m bff storage reindex            rebuild the file index from what storage holds
 python -m bff demo                       load a small synthetic demo (idempotent)
+python -m bff tokens register --chip ID [--count N]
+                                         register SmartTokens, print their verification URLs
 """
 
 from __future__ import annotations
@@ -151,6 +153,36 @@ async def _demo(settings: Settings) -> int:
     return await _with_storage(settings, work)
 
 
+async def _tokens_register(settings: Settings, chip: str, count: int) -> int:
+    from pydantic import ValidationError
+
+    from bff.errors import ApiError
+    from bff.tokens.schemas import RegisterToken
+    from bff.tokens.service import register
+    from bff.users.bootstrap import SYSTEM
+
+    chips = [chip] if count == 1 else [f"{chip}-{n:04d}" for n in range(1, count + 1)]
+    try:
+        for each in chips:
+            RegisterToken(secureChipId=each)
+    except ValidationError:
+        print("A chip id is 1-128 letters, digits and . _ : -", file=sys.stderr)
+        return 2
+
+    async def work() -> int:
+        print("smartTokenId,secureChipId,verificationUrl")
+        for each in chips:
+            try:
+                made = await register(each, settings, SYSTEM)
+            except ApiError as exc:
+                print(exc.message, file=sys.stderr)
+                return 1
+            print(f"{made.smartTokenId},{made.secureChipId},{made.verificationUrl}")
+        return 0
+
+    return await _with_db(settings, work)
+
+
 async def _migrate(settings: Settings) -> int:
     from bff.db import migrate
 
@@ -204,6 +236,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     storage.add_parser("reindex", help="rebuild the file index from what storage holds")
     sub.add_parser("demo", help="load a small synthetic demo (containers, staff, files)")
+    tokens = sub.add_parser("tokens", help="SmartToken devices").add_subparsers(
+        dest="action", required=True
+    )
+    token_register = tokens.add_parser(
+        "register", help="register devices as unclaimed tokens; prints CSV with their URLs"
+    )
+    token_register.add_argument(
+        "--chip", required=True, help="the secure chip id (a prefix with --count)"
+    )
+    token_register.add_argument(
+        "--count", type=int, default=1, help="provision a batch: chips ID-0001 ... ID-NNNN"
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -226,6 +270,11 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_storage_reindex(settings))
     if args.command == "demo":
         return asyncio.run(_demo(settings))
+    if args.command == "tokens":
+        if not 1 <= args.count <= 10_000:
+            print("--count must be between 1 and 10000.", file=sys.stderr)
+            return 2
+        return asyncio.run(_tokens_register(settings, args.chip, args.count))
     return asyncio.run(_audit_verify(settings))
 
 

@@ -17,10 +17,13 @@ from bff.auth.throttle import LoginThrottle
 from bff.containers.routes import bp as containers_bp
 from bff.db import close_db, init_db
 from bff.docs import bp as docs_bp
+from bff.emergency.routes import bp as emergency_bp
+from bff.emergency.service import VerifyThrottle
 from bff.errors import error_response, register_error_handlers
 from bff.files.routes import bp as files_bp
 from bff.ids import IdConverter
 from bff.streaming import BffHTTPConnection, BffRequest
+from bff.tokens.routes import bp as tokens_bp
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
@@ -53,7 +56,7 @@ def _security_headers(response: Response) -> Response:
     headers["Referrer-Policy"] = "no-referrer"
     headers["X-Frame-Options"] = "DENY"
     headers["Cross-Origin-Opener-Policy"] = "same-origin"
-    if request.path.startswith("/api/"):
+    if request.path.startswith(("/api/", "/patients/")):
         headers["Cache-Control"] = "no-store"  # patient data never sits in a shared cache
     return response
 
@@ -66,6 +69,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     app.asgi_http_class = BffHTTPConnection
     app.config["BFF_SETTINGS"] = settings
     app.config["BFF_LOGIN_THROTTLE"] = LoginThrottle(settings)
+    app.config["BFF_VERIFY_THROTTLE"] = VerifyThrottle(settings)
     storage = open_storage(settings.storage_url)
     app.config["BFF_STORAGE"] = storage
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
@@ -78,7 +82,17 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     )
     register_error_handlers(app)
     app.url_map.converters["int"] = IdConverter  # before any route is added
-    for bp in (auth_bp, users_bp, assignments_bp, containers_bp, files_bp, audit_bp, docs_bp):
+    for bp in (
+        auth_bp,
+        users_bp,
+        assignments_bp,
+        containers_bp,
+        files_bp,
+        audit_bp,
+        tokens_bp,
+        emergency_bp,
+        docs_bp,
+    ):
         app.register_blueprint(bp)
     app.register_blueprint(web_bp)  # the web app; its catch-all never takes /api paths
 

@@ -16,6 +16,8 @@ MODEL_MODULES = [
     "bff.assignments.models",
     "bff.audit.models",
     "bff.files.models",
+    "bff.tokens.models",
+    "bff.emergency.models",
 ]
 
 

@@ -14,7 +14,11 @@ def client_address() -> str:
 
 
 def current_actor() -> Actor:
-    """The signed-in caller as an audit Actor (set by the permission decorator)."""
+    """The caller as an audit Actor (set by the permission decorator): staff or responder."""
+    emergency = g.get("emergency")
+    if emergency is not None:
+        actor: Actor = emergency.actor(client_address())
+        return actor
     principal = g.principal
     return Actor(principal.user_id, principal.name, principal.role, client_address())
 

@@ -24,9 +24,10 @@ NOT_BUILT = (
 
 
 class AppPathConverter(BaseConverter):
-    """A path of the web app: anything except the server's own /api, /socket.io, /openapi.json."""
+    """A path of the web app: anything but the server's /api, /socket.io, /openapi.json and
+    /patients/admin (the SmartToken API)."""
 
-    regex = r"(?!api(?:/|$)|socket\.io(?:/|$)|openapi\.json$)[^/].*?"
+    regex = r"(?!api(?:/|$)|socket\.io(?:/|$)|openapi\.json$|patients/admin(?:/|$))[^/].*?"
     weight = 400  # less specific than every other route
     part_isolating = False
 
@@ -54,7 +55,8 @@ def _is_file(path: str) -> bool:
     return Path(path).is_file()
 
 
-async def _index() -> Response:
+async def index_page() -> Response:
+    """The web app's index.html (503 text when the web app is not built)."""
     html = _read_index()
     if html is None:
         return _not_built()
@@ -68,7 +70,7 @@ async def _index() -> Response:
 @hide
 async def web_root() -> Response:
     """The web app's start page."""
-    return await _index()
+    return await index_page()
 
 
 @bp.get("/<app_path:path>")
@@ -85,4 +87,4 @@ async def web_path(path: str) -> Response:
     if path.startswith(ASSETS_PREFIX):
         # A missing hashed file is a real 404: an old page must not receive index.html as JS.
         return Response("Not found.\n", status=404, content_type="text/plain; charset=utf-8")
-    return await _index()
+    return await index_page()

@@ -43,6 +43,12 @@ class Settings(BaseSettings):
     login_max_failures: Annotated[int, Field(ge=1)] = 5
     login_max_failures_per_address: Annotated[int, Field(ge=1)] = 30
     login_window_seconds: Annotated[int, Field(ge=1)] = 900
+    # SmartTokens: the key signing verification links, the emergency grant's lifetime, and
+    # failed verifications allowed per window, per client address and per token.
+    token_key: str = ""
+    emergency_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 15
+    verify_max_failures_per_address: Annotated[int, Field(ge=1)] = 20
+    verify_max_failures_per_token: Annotated[int, Field(ge=1)] = 10
 
     @field_validator("database_url")
     @classmethod
@@ -94,6 +100,12 @@ class Settings(BaseSettings):
         if self.secret_key:
             return self.secret_key
         return _persistent_secret(self.var_dir / "secret_key")
+
+    def token_signing_key(self) -> str:
+        """The SmartToken link secret: BFF_TOKEN_KEY, else one kept in var/token_key."""
+        if self.token_key:
+            return self.token_key
+        return _persistent_secret(self.var_dir / "token_key")
 
 
 def _persistent_secret(path: Path) -> str:

@@ -32,6 +32,8 @@ from config.settings import Settings, load_settings
 
 PG_ADMIN_DSN = os.environ.get("BFF_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 TABLES = [
+    "emergency_grants",
+    "smart_tokens",
     "files",
     "folder_assignments",
     "container_assignments",

@@ -230,3 +230,42 @@ def test_cli_refuses_a_short_password(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert result.stderr.strip() == "The password must be at least 8 characters."
+
+
+async def test_openapi_operation_ids_are_unique(client: Client) -> None:
+    document = await (await client.get("/openapi.json")).get_json()
+    ids = [
+        operation["operationId"]
+        for path in document["paths"].values()
+        for operation in path.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    ]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    assert not duplicates, f"rename these handlers: {duplicates}"  # typed clients need unique ids
+
+
+def test_api_schema_names_are_unique() -> None:
+    """OpenAPI names components by class name: two models of one name would merge silently."""
+    import importlib
+    import pkgutil
+
+    from pydantic import BaseModel
+
+    import bff
+
+    for module in pkgutil.walk_packages(bff.__path__, "bff."):
+        if not module.name.startswith("bff.migrations"):
+            importlib.import_module(module.name)
+    seen: dict[str, str] = {}
+    clashes = []
+
+    def walk(cls: type[BaseModel]) -> None:
+        for sub in cls.__subclasses__():
+            if sub.__module__.startswith("bff."):
+                where = f"{sub.__module__}.{sub.__qualname__}"
+                if seen.setdefault(sub.__name__, where) != where:
+                    clashes.append((seen[sub.__name__], where))
+            walk(sub)
+
+    walk(BaseModel)
+    assert not clashes, clashes

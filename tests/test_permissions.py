@@ -17,6 +17,8 @@ from quart import Quart
 from werkzeug.datastructures import FileStorage
 
 from bff.auth.policy import _LIBRARY_ENDPOINTS
+from bff.tokens.models import SmartToken, TokenStatus
+from bff.tokens.signing import new_token_id
 from bff.users.models import Role
 from config.settings import Settings
 from storage.base import Storage
@@ -64,10 +66,23 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("DELETE", "/api/blobs/<container>/<folder>/<blob>"): (ADMIN, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/url"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/view"): (ANY, "folder"),
+    ("POST", "/patients/admin/register"): (ADMIN, None),
+    ("GET", "/patients/admin/unclaimed"): (ADMIN, None),
+    ("GET", "/patients/admin/assigned"): (ADMIN, None),
+    ("GET", "/patients/admin/assigned-folders/<container>"): (ADMIN, None),
+    ("POST", "/patients/admin/assign"): (ADMIN, None),
+    ("POST", "/patients/admin/revoke"): (ADMIN, None),
+    ("POST", "/patients/admin/reactivate"): (ADMIN, None),
+    ("DELETE", "/patients/admin/delete/<token_id>"): (ADMIN, None),
+    ("GET", "/patients/verify/<token_id>"): (PUBLIC, None),
+    ("GET", "/api/emergency/session"): (PUBLIC, None),
+    ("DELETE", "/api/emergency/session"): (PUBLIC, None),
 }
 
 # The web app's pages answer 503 until `make frontend` has built them.
-WEB_PAGES = {"/", "/<app_path:path>"}
+WEB_PAGES = {"/", "/<app_path:path>", "/patients/verify/<token_id>"}
+# Open to all, but without an emergency grant (a cookie) they answer the neutral 404.
+EMERGENCY_ONLY = {"/api/emergency/session"}
 SCOPE_MESSAGES = {"container": "Container not found", "folder": "Folder not found"}
 
 
@@ -93,10 +108,27 @@ async def _world(actor_user: Any, storage: Storage) -> World:
     subject = await make_staff_user()
     subject_assignment = await assign(subject, theirs, their_folder)
     await assign(subject, mine)
+    unclaimed = await SmartToken.create(token_id=new_token_id(), secure_chip_id=f"u-{mine.name}")
+    active = await SmartToken.create(
+        token_id=new_token_id(),
+        secure_chip_id=f"a-{mine.name}",
+        status=TokenStatus.ASSIGNED,
+        folder=my_folder,
+        patient_name="Pat Active",
+    )
+    revoked = await SmartToken.create(
+        token_id=new_token_id(),
+        secure_chip_id=f"r-{mine.name}",
+        status=TokenStatus.REVOKED,
+        folder=their_folder,
+        patient_name="Pat Revoked",
+    )
     common = {
         "user_id": subject.id,
         "assignment_id": subject_assignment.id,
         "blob": "report.txt",
+        "token_id": active.token_id,
+        "tokens": {"unclaimed": unclaimed.token_id, "revoked": revoked.token_id},
     }
     return World(
         params={
@@ -147,6 +179,23 @@ def _body(
             "folderNames": [world.params[variant]["folder"]],
         },
         ("POST", "/api/admin/containers"): lambda: {"name": f"new-ward-{fresh}"},
+        ("POST", "/patients/admin/register"): lambda: {"secureChipId": f"chip-{fresh}"},
+        ("POST", "/patients/admin/assign"): lambda: {
+            "tokenId": world.params[variant]["tokens"]["unclaimed"],
+            "containerName": world.params[variant]["container"],
+            "folderName": world.params[variant]["folder"],
+            "patientName": "Pat New",
+        },
+        ("POST", "/patients/admin/revoke"): lambda: {
+            "tokenId": world.params[variant]["token_id"],
+            "reason": "Other",
+        },
+        ("POST", "/patients/admin/reactivate"): lambda: {
+            "tokenId": world.params[variant]["tokens"]["revoked"]
+        },
+        ("DELETE", "/patients/admin/delete/<token_id>"): lambda: {
+            "reason": "Administrative cleanup"
+        },
         ("POST", "/api/admin/containers/<container>/folders"): lambda: {"name": f"p-{fresh}"},
     }
     query = {"type": "container"} if rule.endswith("<int:assignment_id>") else {}
@@ -217,6 +266,9 @@ async def test_route_permissions(app: Quart, settings: Settings, route: tuple[st
             elif scope and role != Role.ADMIN and variant == "unassigned":
                 expected = f"404 {SCOPE_MESSAGES[scope]}"
                 ok = status == 404 and payload == {"message": SCOPE_MESSAGES[scope]}
+            elif rule in EMERGENCY_ONLY:
+                expected = "404 without a grant"
+                ok = status == 404
             else:
                 expected = "allowed"
                 ok = status < 400 or (rule in WEB_PAGES and status == 503)

@@ -19,6 +19,8 @@ from quart import Quart, current_app, g, request
 from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.auth.links import verify_link
 from bff.auth.sessions import Principal, authenticate, session_principal
+from bff.emergency.grants import COOKIE as EMERGENCY_COOKIE
+from bff.emergency.grants import active_grant
 from bff.errors import ApiError
 from bff.users.models import Role
 
@@ -92,19 +94,41 @@ async def _caller(link_path: tuple[str, ...] | None) -> Principal:
     return await authenticate(token, settings)
 
 
+async def _emergency(params: dict[str, Any]) -> bool:
+    """Whether the request carries a live emergency grant for the folder in the URL."""
+    if "x-auth-token" in request.headers or "link" in request.args or "auth" in request.args:
+        return False  # staff credentials take precedence
+    access = await active_grant(request.cookies.get(EMERGENCY_COOKIE))
+    if access is None:
+        return False
+    if (params.get("container"), params.get("folder")) != (access.container, access.folder):
+        raise ApiError(404, FOLDER_NOT_FOUND)
+    g.principal = None
+    g.emergency = access
+    return True
+
+
 def allow(
-    roles: frozenset[Role], scope: Scope = Scope.NONE, *, link: tuple[str, ...] | None = None
+    roles: frozenset[Role],
+    scope: Scope = Scope.NONE,
+    *,
+    link: tuple[str, ...] | None = None,
+    emergency: bool = False,
 ) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
     """Require a signed-in caller with one of roles and, for non-admins, access to scope.
 
     `link` names the URL parameters a signed view link is bound to; only such routes accept
-    credentials in the query string.
+    credentials in the query string. `emergency` routes also serve a responder whose emergency
+    grant (a SmartToken) covers the folder in the URL, read-only.
     """
     policy = Policy(roles, scope)
 
     def decorator(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         @wraps(func)
         async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            g.emergency = None
+            if emergency and await _emergency(dict(kwargs)):
+                return await func(*args, **kwargs)
             link_path = None if link is None else tuple(str(kwargs[name]) for name in link)
             principal = await _caller(link_path)
             g.principal = principal

@@ -145,7 +145,7 @@ async def upload(
 
 
 @bp.get("/<container>/<folder>/profile-image")
-@allow(ANY_ROLE, Scope.FOLDER)
+@allow(ANY_ROLE, Scope.FOLDER, emergency=True)
 async def profile_image(container: str, folder: str) -> Response:
     """The folder's profile image (JPEG, 150x150)."""
     return await _serve(container, folder, service.PROFILE_IMAGE_NAME, "profile_view")
@@ -174,7 +174,8 @@ async def view_link(container: str, folder: str, blob: str) -> ViewLink:
 
 
 @bp.get("/<container>/<folder>/<blob>/view")
-@allow(ANY_ROLE, Scope.FOLDER, link=("container", "folder", "blob"))
+@allow(ANY_ROLE, Scope.FOLDER, link=("container", "folder", "blob"), emergency=True)
 async def view_file(container: str, folder: str, blob: str) -> Response:
-    """Stream a file (HTTP Range supported) by a signed link, the auth query or the header."""
+    """Stream a file (HTTP Range supported) by a signed link, the auth query, the header, or a
+    responder's emergency grant for this folder."""
     return await _serve(container, folder, blob, "file_view")

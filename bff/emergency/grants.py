@@ -1,0 +1,61 @@
+"""The emergency grant behind a responder's cookie, checked on every request it is used for.
+
+A grant works only while it is unexpired and its token is still assigned to the same folder:
+revoking, reassigning or deleting the token ends it at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from bff.audit.service import Actor
+from bff.emergency.models import EmergencyGrant
+from bff.tokens.models import TokenStatus
+
+COOKIE = "bff_emergency"
+NEUTRAL = "This emergency access link is not valid or has expired."
+
+
+@dataclass(frozen=True)
+class EmergencyAccess:
+    """What one live grant opens: one folder, read-only, until expires_at."""
+
+    grant_id: str
+    token_id: str
+    container: str
+    folder: str
+    folder_id: int
+    expires_at: datetime
+    patient_name: str
+    patient_date_of_birth: date | None
+
+    def actor(self, client_address: str) -> Actor:
+        """The responder as the audit log records them."""
+        return Actor(
+            None, f"Emergency responder (token {self.token_id[:8]})", "emergency", client_address
+        )
+
+
+async def active_grant(grant_id: str | None) -> EmergencyAccess | None:
+    """The access a cookie value grants now, or None."""
+    if not grant_id or len(grant_id) > 64:
+        return None
+    grant = await EmergencyGrant.get_or_none(id=grant_id).select_related(
+        "token", "folder__container"
+    )
+    if grant is None or grant.expires_at <= datetime.now(UTC):
+        return None
+    token = grant.token
+    if token.status is not TokenStatus.ASSIGNED or token.folder_id != grant.folder_id:
+        return None
+    return EmergencyAccess(
+        grant_id=grant.id,
+        token_id=token.token_id,
+        container=grant.folder.container.name,
+        folder=grant.folder.name,
+        folder_id=grant.folder_id,
+        expires_at=grant.expires_at,
+        patient_name=token.patient_name or "Unknown Patient",
+        patient_date_of_birth=token.patient_date_of_birth,
+    )

@@ -1,0 +1,84 @@
+"""The SmartToken verification address and the responder's emergency view."""
+
+from __future__ import annotations
+
+from quart import Blueprint, Response, current_app, request
+from quart_schema import hide, validate_response
+
+from bff.auth.policy import public
+from bff.emergency import service
+from bff.emergency.grants import COOKIE, NEUTRAL, EmergencyAccess, active_grant
+from bff.emergency.schemas import EmergencyView
+from bff.errors import ApiError
+from bff.request_context import client_address
+from bff.tokens.signing import SIGNATURE, TOKEN_ID
+from bff.web import index_page
+from config.settings import Settings
+
+bp = Blueprint("emergency", __name__)
+
+EMERGENCY_PAGE = "/emergency"
+
+
+def _settings() -> Settings:
+    settings: Settings = current_app.config["BFF_SETTINGS"]
+    return settings
+
+
+@bp.get("/patients/verify/<token_id>")
+@public
+@hide
+async def verify(token_id: str) -> Response:
+    """Scanned from a SmartToken: open an emergency grant and go to the emergency page.
+
+    Malformed links get the web app's verification page, which explains what is wrong.
+    Whatever else fails, the responder lands on the same neutral page.
+    """
+    signature = request.args.get("s", "")
+    if not (TOKEN_ID.fullmatch(token_id) and SIGNATURE.fullmatch(signature)):
+        return await index_page()
+    throttle: service.VerifyThrottle = current_app.config["BFF_VERIFY_THROTTLE"]
+    grant = await service.verify(token_id, signature, client_address(), _settings(), throttle)
+    response = Response("", status=303, headers={"Location": EMERGENCY_PAGE})
+    if grant is None:
+        response.delete_cookie(COOKIE, path="/")
+    else:
+        response.set_cookie(
+            COOKIE,
+            grant.id,
+            max_age=_settings().emergency_minutes * 60,
+            path="/",
+            httponly=True,
+            samesite="Lax",
+            secure=_settings().public_url.startswith("https://"),
+        )
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the signed link never leaks onwards
+    return response
+
+
+async def _access() -> EmergencyAccess:
+    access = await active_grant(request.cookies.get(COOKIE))
+    if access is None:
+        raise ApiError(404, NEUTRAL)
+    return access
+
+
+@bp.get("/api/emergency/session")
+@public
+@validate_response(EmergencyView)
+async def emergency_view() -> EmergencyView:
+    """The patient a live emergency grant opens: name, date of birth, files, expiry."""
+    access = await _access()
+    return await service.view(access, access.actor(client_address()))
+
+
+@bp.delete("/api/emergency/session")
+@public
+async def end_emergency() -> Response:
+    """End emergency access now."""
+    access = await _access()
+    await service.end(access)
+    response = Response('{"message":"Emergency access ended."}', content_type="application/json")
+    response.delete_cookie(COOKIE, path="/")
+    return response

@@ -1,0 +1,21 @@
+"""Shapes of the responder's emergency view."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from pydantic import BaseModel
+
+from bff.files.schemas import Blob
+
+
+class EmergencyView(BaseModel):
+    """The patient a responder may see: name, date of birth, photo, files, and until when."""
+
+    patientName: str
+    patientDateOfBirth: date | None
+    containerName: str
+    folderName: str
+    expiresAt: datetime
+    hasProfileImage: bool
+    files: list[Blob]

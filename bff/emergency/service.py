@@ -1,0 +1,124 @@
+"""Verifying a SmartToken link and opening (or refusing) an emergency grant.
+
+Every attempt is audited with the client address and, internally, why it failed; the responder
+sees one neutral answer whatever the reason. Failed attempts are counted per address and per
+token (429 when over the limit) so signatures cannot be guessed; a correct signature is never
+held back by failures of others.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from bff.audit.service import Actor, record
+from bff.db import transaction
+from bff.emergency.grants import EmergencyAccess
+from bff.emergency.models import EmergencyGrant
+from bff.emergency.schemas import EmergencyView
+from bff.errors import ApiError
+from bff.files.models import StoredFile
+from bff.files.service import blob_out
+from bff.throttle import FailureCounter, minutes_text
+from bff.tokens.models import SmartToken, TokenStatus
+from bff.tokens.signing import signature_matches
+from config.settings import Settings
+
+
+class VerifyThrottle:
+    """Failed verifications per client address and per token."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._counter = FailureCounter(settings, "bff-verify", settings.login_window_seconds)
+        self._per_address = settings.verify_max_failures_per_address
+        self._per_token = settings.verify_max_failures_per_token
+
+    def _keys(self, token_id: str, address: str) -> list[tuple[str, int]]:
+        return [("addr:" + address, self._per_address), ("token:" + token_id, self._per_token)]
+
+    async def check(self, token_id: str, address: str) -> None:
+        """429 while the address or the token is over its limit."""
+        wait = await self._counter.blocked(self._keys(token_id, address))
+        if wait is not None:
+            raise ApiError(
+                429,
+                f"Too many attempts. Please wait {minutes_text(wait)} and scan the token again.",
+                {"Retry-After": str(wait)},
+            )
+
+    async def failed(self, token_id: str, address: str) -> None:
+        """Count a failed attempt."""
+        await self._counter.failed(self._keys(token_id, address))
+
+
+def _stranger(address: str) -> Actor:
+    return Actor(None, "Unauthenticated visitor", "", address)
+
+
+async def verify(
+    token_id: str, signature: str, address: str, settings: Settings, throttle: VerifyThrottle
+) -> EmergencyGrant | None:
+    """A new grant when the link is genuine and its token assigned; None (audited) otherwise."""
+    if not signature_matches(settings, token_id, signature):
+        await throttle.check(token_id, address)
+        await throttle.failed(token_id, address)
+        await _refused(token_id, address, "bad signature")
+        return None
+    token = await SmartToken.get_or_none(token_id=token_id).select_related("folder__container")
+    if token is None:
+        await _refused(token_id, address, "no such token (deleted)")
+        return None
+    if token.status is not TokenStatus.ASSIGNED or token.folder is None:
+        await _refused(token_id, address, f"token {token.status}")
+        return None
+    now = datetime.now(UTC)
+    async with transaction() as conn:
+        await EmergencyGrant.filter(expires_at__lt=now).using_db(conn).delete()
+        grant = await EmergencyGrant.create(
+            id=secrets.token_urlsafe(32),
+            token=token,
+            folder=token.folder,
+            expires_at=now + timedelta(minutes=settings.emergency_minutes),
+            client_address=address,
+            using_db=conn,
+        )
+        await record(
+            conn,
+            Actor(None, f"Emergency responder (token {token_id[:8]})", "emergency", address),
+            "emergency_access",
+            container=token.folder.container.name,
+            folder=token.folder.name,
+            details=f"token={token_id}; until {grant.expires_at.isoformat(timespec='seconds')}",
+        )
+    return grant
+
+
+async def _refused(token_id: str, address: str, reason: str) -> None:
+    async with transaction() as conn:
+        await record(
+            conn,
+            _stranger(address),
+            "emergency_refused",
+            details=f"token={token_id[:64]}; {reason}",
+        )
+
+
+async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:
+    """What the responder's page shows (audited like a folder listing)."""
+    rows = await StoredFile.filter(folder_id=access.folder_id).order_by("name")
+    async with transaction() as conn:
+        await record(conn, actor, "file_list", container=access.container, folder=access.folder)
+    return EmergencyView(
+        patientName=access.patient_name,
+        patientDateOfBirth=access.patient_date_of_birth,
+        containerName=access.container,
+        folderName=access.folder,
+        expiresAt=access.expires_at,
+        hasProfileImage=any(r.is_profile_image for r in rows),
+        files=[blob_out(r) for r in rows],
+    )
+
+
+async def end(access: EmergencyAccess) -> None:
+    """The responder closes access before it expires."""
+    await EmergencyGrant.filter(id=access.grant_id).delete()

@@ -1,0 +1,1 @@
+"""SmartTokens: the device registry, its lifecycle and the signed verification links."""

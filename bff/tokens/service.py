@@ -1,0 +1,250 @@
+"""SmartToken lifecycle (spec section 4): register, assign, revoke, reactivate, delete.
+
+unclaimed -> assigned (assign); assigned -> revoked (disconnect, with a reason);
+revoked -> assigned (reactivate); assigned or revoked -> deleted (with a reason).
+Every other transition is 409. Assigning a folder that another token holds moves the link: the
+other token is revoked (its device no longer opens anything) and the move is reported as a
+reassignment. Revoking or deleting a token ends its open emergency grants at once.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.exceptions import IntegrityError
+
+from bff.audit.service import Actor, record
+from bff.containers.service import get_container
+from bff.db import transaction
+from bff.emergency.models import EmergencyGrant
+from bff.errors import ApiError
+from bff.files.service import get_folder
+from bff.tokens.models import SmartToken, TokenStatus
+from bff.tokens.schemas import (
+    DELETE_REASONS,
+    REVOKE_REASONS,
+    AssignToken,
+    SmartTokenOut,
+    TokenAssigned,
+    TokenFolderLink,
+    TokenRegistered,
+)
+from bff.tokens.signing import new_token_id, verification_url
+from config.settings import Settings
+
+TOKEN_NOT_FOUND = "SmartToken not found"  # noqa: S105 - a message, not a secret
+UNKNOWN_PATIENT = "Unknown Patient"
+
+
+def short_id(token_id: str) -> str:
+    """A token id as the spec shows it: first 8 and last 8 characters when 16 or longer."""
+    return f"{token_id[:8]}...{token_id[-8:]}" if len(token_id) >= 16 else token_id
+
+
+def token_out(token: SmartToken) -> SmartTokenOut:
+    """The API shape of a token (its folder and container loaded)."""
+    folder = token.folder
+    return SmartTokenOut(
+        smartTokenId=token.token_id,
+        secureChipId=token.secure_chip_id,
+        createdAt=token.created_at,
+        status=token.status.value,
+        patientName=token.patient_name,
+        patientDateOfBirth=token.patient_date_of_birth,
+        containerName=folder.container.name if folder else None,
+        folderName=folder.name if folder else None,
+        assignedAt=token.assigned_at,
+        revokeReason=token.revoke_reason,
+    )
+
+
+async def _locked(token_id: str, conn: BaseDBAsyncClient) -> SmartToken:
+    token = (
+        await SmartToken.filter(token_id=token_id.upper())
+        .using_db(conn)
+        .select_for_update()
+        .first()
+    )
+    if token is None:
+        raise ApiError(404, TOKEN_NOT_FOUND)
+    return token
+
+
+async def _loaded(token: SmartToken) -> SmartTokenOut:
+    fresh = await SmartToken.get(id=token.id).select_related("folder__container")
+    return token_out(fresh)
+
+
+async def _audit(
+    conn: BaseDBAsyncClient, actor: Actor, operation: str, token: SmartToken, details: str = ""
+) -> None:
+    container = folder = ""
+    if token.folder_id is not None:
+        query = SmartToken.filter(id=token.id).using_db(conn)
+        linked = await query.select_related("folder__container").get()
+        if linked.folder is not None:
+            container, folder = linked.folder.container.name, linked.folder.name
+    text = f"token={token.token_id}" + (f"; {details}" if details else "")
+    await record(conn, actor, operation, container=container, folder=folder, details=text)
+
+
+async def register(secure_chip_id: str, settings: Settings, actor: Actor) -> TokenRegistered:
+    """Register an unclaimed device; 409 when its chip id is already registered."""
+    taken = f"A token with secure chip id '{secure_chip_id}' is already registered."
+    if await SmartToken.exists(secure_chip_id=secure_chip_id):
+        raise ApiError(409, taken)
+    try:
+        async with transaction() as conn:
+            token = await SmartToken.create(
+                token_id=new_token_id(), secure_chip_id=secure_chip_id, using_db=conn
+            )
+            await _audit(conn, actor, "token_register", token, f"chip={secure_chip_id}")
+    except IntegrityError:
+        raise ApiError(409, taken) from None
+    return TokenRegistered(
+        message="Token registered successfully",
+        smartTokenId=token.token_id,
+        secureChipId=token.secure_chip_id,
+        verificationUrl=verification_url(settings, token.token_id),
+    )
+
+
+async def list_tokens(*, claimed: bool) -> list[SmartTokenOut]:
+    """Unclaimed tokens, or claimed ones (assigned and revoked), newest first."""
+    statuses = [TokenStatus.ASSIGNED, TokenStatus.REVOKED] if claimed else [TokenStatus.UNCLAIMED]
+    tokens = (
+        await SmartToken.filter(status__in=statuses)
+        .select_related("folder__container")
+        .order_by("-created_at", "-id")
+    )
+    return [token_out(t) for t in tokens]
+
+
+async def assigned_folders(container_name: str) -> dict[str, TokenFolderLink]:
+    """Folder name to the token linked to it, for one container."""
+    container = await get_container(container_name)
+    tokens = await SmartToken.filter(folder__container=container).select_related("folder")
+    return {
+        t.folder.name: TokenFolderLink(
+            tokenId=t.token_id, patientName=t.patient_name, status=t.status.value
+        )
+        for t in tokens
+        if t.folder is not None
+    }
+
+
+async def assign(data: AssignToken, actor: Actor) -> TokenAssigned:
+    """Link a token to a patient folder; a folder held by another token moves to this one."""
+    if data.patientDateOfBirth is not None and data.patientDateOfBirth > date.today():
+        raise ApiError(400, "The date of birth cannot be in the future.")
+    folder = await get_folder(data.containerName, data.folderName)
+    now = datetime.now(UTC)
+    async with transaction() as conn:
+        token = await _locked(data.tokenId, conn)
+        if token.status is TokenStatus.REVOKED:
+            raise ApiError(409, "Cannot assign a revoked token. Reactivate it first.")
+        if token.status is TokenStatus.ASSIGNED and token.folder_id != folder.id:
+            raise ApiError(
+                409, "This token is linked to another patient. Revoke or delete it first."
+            )
+        holder = (
+            await SmartToken.filter(folder_id=folder.id)
+            .exclude(id=token.id)
+            .using_db(conn)
+            .select_for_update()
+            .first()
+        )
+        if holder is not None:
+            await _audit(conn, actor, "token_unlink", holder, f"moved to {token.token_id}")
+            holder.folder = None
+            holder.status = TokenStatus.REVOKED
+            holder.revoke_reason = (
+                f"Reassigned: the folder moved to token {short_id(token.token_id)}"
+            )
+            holder.revoked_at = now
+            await holder.save(using_db=conn)
+            await EmergencyGrant.filter(token_id=holder.id).using_db(conn).delete()
+        token.folder = folder
+        token.status = TokenStatus.ASSIGNED
+        token.patient_name = data.patientName or UNKNOWN_PATIENT
+        token.patient_date_of_birth = data.patientDateOfBirth
+        token.assigned_at = now
+        token.revoke_reason = None
+        token.revoked_at = None
+        await token.save(using_db=conn)
+        await _audit(
+            conn,
+            actor,
+            "token_assign",
+            token,
+            f"reassigned from {holder.token_id}" if holder else "",
+        )
+    return TokenAssigned(
+        message="Token reassigned successfully" if holder else "Token assigned successfully",
+        reassignment=holder is not None,
+        previousTokenId=holder.token_id if holder else None,
+        token=await _loaded(token),
+    )
+
+
+def _reason(reason: str, allowed: tuple[str, ...], missing: str, what: str) -> str:
+    if not reason:
+        raise ApiError(400, missing)
+    if reason not in allowed:
+        raise ApiError(400, f"Choose a reason for {what} from the list: {'; '.join(allowed)}.")
+    return reason
+
+
+async def revoke(token_id: str, reason: str, actor: Actor) -> SmartTokenOut:
+    """Remote disconnect: the device's link stops working at once."""
+    reason = _reason(reason, REVOKE_REASONS, "Please provide a reason for revocation", "revocation")
+    async with transaction() as conn:
+        token = await _locked(token_id, conn)
+        if token.status is not TokenStatus.ASSIGNED:
+            raise ApiError(
+                409, f"Only an assigned token can be disconnected; this one is {token.status}."
+            )
+        token.status = TokenStatus.REVOKED
+        token.revoke_reason = reason
+        token.revoked_at = datetime.now(UTC)
+        await token.save(using_db=conn)
+        await EmergencyGrant.filter(token_id=token.id).using_db(conn).delete()
+        await _audit(conn, actor, "token_revoke", token, f"reason={reason}")
+    return await _loaded(token)
+
+
+async def reactivate(token_id: str, actor: Actor) -> SmartTokenOut:
+    """Revoked -> assigned again, for the same patient folder."""
+    async with transaction() as conn:
+        token = await _locked(token_id, conn)
+        if token.status is not TokenStatus.REVOKED:
+            raise ApiError(
+                409, f"Only a revoked token can be reactivated; this one is {token.status}."
+            )
+        if token.folder_id is None:
+            raise ApiError(
+                409,
+                "This token's patient folder has moved to another token, so it cannot be "
+                "reactivated. Delete it instead.",
+            )
+        token.status = TokenStatus.ASSIGNED
+        token.revoke_reason = None
+        token.revoked_at = None
+        await token.save(using_db=conn)
+        await _audit(conn, actor, "token_reactivate", token)
+    return await _loaded(token)
+
+
+async def delete(token_id: str, reason: str, actor: Actor) -> None:
+    """Delete an assigned or revoked token for good (the audit log keeps its history)."""
+    reason = _reason(reason, DELETE_REASONS, "Please provide a reason for deletion", "deletion")
+    async with transaction() as conn:
+        token = await _locked(token_id, conn)
+        if token.status is TokenStatus.UNCLAIMED:
+            raise ApiError(
+                409, "An unclaimed token cannot be deleted; only assigned or revoked ones can."
+            )
+        await _audit(conn, actor, "token_delete", token, f"reason={reason}")
+        await EmergencyGrant.filter(token_id=token.id).using_db(conn).delete()
+        await SmartToken.filter(id=token.id).using_db(conn).delete()

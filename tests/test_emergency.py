@@ -1,0 +1,203 @@
+"""Emergency access: a genuine SmartToken link opens a short read-only grant for one folder;
+everything else gets one neutral answer; guessing is throttled; revocation bites at once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from quart import Quart
+from quart.testing import QuartClient as Client
+
+from bff.audit.models import AuditLog
+from bff.emergency.models import EmergencyGrant
+from bff.tokens.models import SmartToken, TokenStatus
+from bff.tokens.signing import new_token_id, sign
+from config.settings import Settings
+from tests.conftest import make_settings, started_app
+from tests.factories import make_container, make_file, make_folder
+
+NEUTRAL = {"message": "This emergency access link is not valid or has expired."}
+
+
+class Scene:
+    """A patient folder with files, a token for it, and a responder's browser."""
+
+    def __init__(self, app: Quart) -> None:
+        self.app = app
+        self.settings: Settings = app.config["BFF_SETTINGS"]
+        self.browser: Client = app.test_client()
+
+    async def setup(self) -> Scene:
+        storage = self.app.config["BFF_STORAGE"]
+        container = await make_container()
+        self.container = container.name
+        self.folder = await make_folder(container, "patient-7")
+        self.other = await make_folder(container, "patient-8")
+        await make_file(storage, self.folder, "allergies.txt", b"penicillin")
+        await make_file(storage, self.folder, "patient-profile.jpg", b"\xff\xd8jpeg", "image/jpeg")
+        await make_file(storage, self.other, "secret.txt", b"not yours")
+        self.token = await SmartToken.create(
+            token_id=new_token_id(),
+            secure_chip_id=f"chip-{self.container}",
+            status=TokenStatus.ASSIGNED,
+            folder=self.folder,
+            patient_name="Grace Hopper",
+            patient_date_of_birth=datetime(1906, 12, 9).date(),
+            assigned_at=datetime.now(UTC),
+        )
+        return self
+
+    def link(self, token_id: str | None = None, signature: str | None = None) -> str:
+        token_id = token_id or self.token.token_id
+        signature = signature if signature is not None else sign(self.settings, token_id)
+        return f"/patients/verify/{token_id}?s={signature}"
+
+    async def scan(self, link: str | None = None, address: str = "203.0.113.5") -> Any:
+        return await self.browser.get(link or self.link(), scope_base={"client": (address, 40000)})
+
+    async def session(self) -> tuple[int, Any]:
+        response = await self.browser.get("/api/emergency/session")
+        return response.status_code, await response.get_json()
+
+
+@pytest.fixture
+async def scene(database_url: str, run_dir: Path) -> AsyncIterator[Scene]:
+    settings = make_settings(
+        database_url,
+        run_dir,
+        verify_max_failures_per_address=3,
+        verify_max_failures_per_token=5,
+    )
+    async for app in started_app(settings):
+        yield await Scene(app).setup()
+
+
+async def test_a_genuine_link_opens_the_patients_folder(scene: Scene) -> None:
+    response = await scene.scan()
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/emergency"
+    cookie = response.headers["Set-Cookie"]
+    assert "bff_emergency=" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert scene.token.token_id not in response.headers["Location"]
+    status, body = await scene.session()
+    assert status == 200
+    assert body["patientName"] == "Grace Hopper"
+    assert body["patientDateOfBirth"] == "1906-12-09"
+    assert body["hasProfileImage"] is True
+    assert [f["name"] for f in body["files"]] == ["allergies.txt", "patient-profile.jpg"]
+    expires = datetime.fromisoformat(body["expiresAt"].replace("Z", "+00:00"))
+    assert timedelta(minutes=14) < expires - datetime.now(UTC) <= timedelta(minutes=15)
+    base = f"/api/blobs/{scene.container}/patient-7"
+    view = await scene.browser.get(f"{base}/allergies.txt/view", headers={"Range": "bytes=0-3"})
+    assert view.status_code == 206 and await view.get_data() == b"peni"
+    photo = await scene.browser.get(f"{base}/profile-image")
+    assert photo.status_code == 200
+    entry = await AuditLog.get(operation="emergency_access")
+    assert entry.client_address == "203.0.113.5"
+    assert (entry.container_name, entry.folder_name) == (scene.container, "patient-7")
+    viewed = await AuditLog.get(operation="file_view", blob_name="allergies.txt")
+    assert viewed.role == "emergency"
+
+
+async def test_the_grant_is_read_only_and_for_one_folder(scene: Scene) -> None:
+    await scene.scan()
+    other = await scene.browser.get(f"/api/blobs/{scene.container}/patient-8/secret.txt/view")
+    assert other.status_code == 404
+    listing = await scene.browser.get(f"/api/blobs/{scene.container}/patient-7")
+    assert listing.status_code == 401  # staff endpoints need a staff session
+    upload = await scene.browser.post(f"/api/blobs/{scene.container}/patient-7")
+    assert upload.status_code == 401
+    link = await scene.browser.get(f"/api/blobs/{scene.container}/patient-7/allergies.txt/url")
+    assert link.status_code == 401
+
+
+@pytest.mark.parametrize("case", ["forged", "unknown", "unclaimed", "revoked", "deleted"])
+async def test_every_failure_looks_the_same(scene: Scene, case: str) -> None:
+    link = scene.link()
+    if case == "forged":
+        link = scene.link(signature="0123ABCD-0123ABCD-0123ABCD-0123ABCD")
+    elif case == "unknown":
+        link = scene.link(token_id=new_token_id())
+    elif case == "unclaimed":
+        token = await SmartToken.create(token_id=new_token_id(), secure_chip_id="spare")
+        link = scene.link(token_id=token.token_id)
+    elif case == "revoked":
+        await SmartToken.filter(id=scene.token.id).update(status=TokenStatus.REVOKED)
+    else:
+        await SmartToken.filter(id=scene.token.id).delete()
+    response = await scene.scan(link)
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/emergency"
+    assert "bff_emergency=;" in response.headers.get("Set-Cookie", "bff_emergency=;")
+    assert await scene.session() == (404, NEUTRAL)
+    refused = await AuditLog.get(operation="emergency_refused")
+    assert refused.client_address == "203.0.113.5"
+    assert not await EmergencyGrant.exists()
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "/patients/verify/ABC?s=0123ABCD-0123ABCD-0123ABCD-0123ABCD",
+        "/patients/verify/{id}",
+        "/patients/verify/{id}?s=0123abcd-0123abcd-0123abcd-0123abcd",
+        "/patients/verify/{id}?s=0123ABCD-0123ABCD",
+        "/patients/verify/{id}?s=<script>",
+    ],
+)
+async def test_malformed_links_get_the_web_apps_page(scene: Scene, link: str) -> None:
+    response = await scene.scan(link.replace("{id}", scene.token.token_id))
+    assert response.status_code in (200, 503)  # index.html, or 503 when the app is not built
+    assert "Location" not in response.headers
+    assert "Set-Cookie" not in response.headers
+    assert not await AuditLog.exists()
+
+
+async def test_revoking_ends_access_at_once_and_reactivation_restores_it(scene: Scene) -> None:
+    await scene.scan()
+    assert (await scene.session())[0] == 200
+    await SmartToken.filter(id=scene.token.id).update(status=TokenStatus.REVOKED)
+    assert await scene.session() == (404, NEUTRAL)
+    view = await scene.browser.get(f"/api/blobs/{scene.container}/patient-7/allergies.txt/view")
+    assert view.status_code == 401
+    assert (await scene.scan()).headers["Location"] == "/emergency"
+    assert await scene.session() == (404, NEUTRAL)
+    await SmartToken.filter(id=scene.token.id).update(status=TokenStatus.ASSIGNED)
+    await scene.scan()
+    assert (await scene.session())[0] == 200
+
+
+async def test_an_expired_grant_no_longer_opens_anything(scene: Scene) -> None:
+    await scene.scan()
+    await EmergencyGrant.all().update(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+    assert await scene.session() == (404, NEUTRAL)
+    view = await scene.browser.get(f"/api/blobs/{scene.container}/patient-7/allergies.txt/view")
+    assert view.status_code == 401
+
+
+async def test_ending_access_removes_the_grant(scene: Scene) -> None:
+    await scene.scan()
+    response = await scene.browser.delete("/api/emergency/session")
+    assert response.status_code == 200
+    assert not await EmergencyGrant.exists()
+    assert await scene.session() == (404, NEUTRAL)
+
+
+async def test_guessing_is_throttled_per_address_and_per_token(scene: Scene) -> None:
+    forged = scene.link(signature="0123ABCD-0123ABCD-0123ABCD-0123ABCD")
+    for _ in range(3):
+        assert (await scene.scan(forged, address="198.51.100.1")).status_code == 303
+    blocked = await scene.scan(forged, address="198.51.100.1")
+    assert blocked.status_code == 429
+    assert "Retry-After" in blocked.headers
+    # The real signature is never held back by someone else's guessing.
+    assert (await scene.scan(address="198.51.100.1")).status_code == 303
+    assert (await scene.session())[0] == 200
+    # Per token: guesses from many addresses add up.
+    for n in range(2):
+        await scene.scan(forged, address=f"192.0.2.{n}")
+    assert (await scene.scan(forged, address="192.0.2.99")).status_code == 429
