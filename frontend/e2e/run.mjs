@@ -1,6 +1,6 @@
 // Browser journeys: makes sure Debian's Chromium and a build exist, then runs e2e/*.test.mjs.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +23,19 @@ if (!existsSync(CHROMIUM)) {
   run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update', '-qq'], { env });
   run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-qq', 'chromium'], { env });
 }
-if (!existsSync(resolve(root, 'dist/index.html'))) run('npm', ['run', 'build'], { cwd: root });
+/** The newest modification time under a directory (or of a file). */
+function newest(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, name) => Math.max(max, newest(resolve(path, name))), stat.mtimeMs);
+}
+
+// Journeys must run against the current code: build when there is no build or it is older
+// than the sources it was made from.
+const index = resolve(root, 'dist/index.html');
+const sources = ['src', 'index.html', 'public', 'vite.config.ts'].map((p) => resolve(root, p)).filter(existsSync);
+if (!existsSync(index) || Math.max(...sources.map(newest)) > statSync(index).mtimeMs) {
+  run('npm', ['run', 'build'], { cwd: root });
+}
 
 run(process.execPath, ['--test', '--test-concurrency=1', 'e2e/journeys.test.mjs'], { cwd: root });

@@ -25,14 +25,24 @@ describe('routing and guards', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
   });
 
-  it.each(['/', '/no/such/page', '/admin/containers'])('redirects %s to /dashboard', async (path) => {
+  it.each(['/', '/no/such/page', '/admin/smart-tokens'])('redirects %s to /dashboard', async (path) => {
     signIn(ADMIN);
     renderApp(path);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
   });
 
-  it.each(['/users', '/users/create', '/users/edit/3', '/users/assign/3', '/assignments', '/audit-logs'])(
+  it.each([
+    '/users',
+    '/users/create',
+    '/users/edit/3',
+    '/users/assign/3',
+    '/assignments',
+    '/audit-logs',
+    '/admin/containers',
+    '/admin/containers/ward-a',
+    '/admin/containers/ward-a/folders/p-1',
+  ])(
     'sends a nurse on %s to /unauthorized',
     async (path) => {
       signIn(NURSE);

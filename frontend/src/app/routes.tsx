@@ -1,4 +1,4 @@
-/** The route table of spec section 2 (part 1 screens), with lazily loaded screens. */
+/** The route table of spec section 2, with lazily loaded screens. */
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Loading } from '../components/States';
@@ -13,6 +13,11 @@ const EditUserPage = lazy(() => import('../features/users/routes/UserFormPage').
 const AssignPage = lazy(() => import('../features/users/routes/AssignPage'));
 const AssignmentsPage = lazy(() => import('../features/assignments/routes/AssignmentsPage'));
 const AuditLogsPage = lazy(() => import('../features/audit/routes/AuditLogsPage'));
+const ContainersPage = lazy(() => import('../features/storage/routes/ContainersPage'));
+const ContainerFoldersPage = lazy(() => import('../features/storage/routes/ContainerFoldersPage'));
+const MyAssignmentsPage = lazy(() => import('../features/assignments/routes/MyAssignmentsPage'));
+const ContainerPage = lazy(() => import('../features/assignments/routes/ContainerPage'));
+const FolderPage = lazy(() => import('../features/files/routes/FolderPage'));
 const UnauthorizedPage = lazy(() => import('./routes/UnauthorizedPage'));
 
 export function AppRoutes() {
@@ -24,6 +29,9 @@ export function AppRoutes() {
           <Route element={<AppLayout />}>
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/unauthorized" element={<UnauthorizedPage />} />
+            <Route path="/my-assignments" element={<MyAssignmentsPage />} />
+            <Route path="/containers/:containerName" element={<ContainerPage />} />
+            <Route path="/containers/:containerName/folders/:folderName" element={<FolderPage />} />
             <Route element={<RequireRole roles={ADMIN_ONLY} />}>
               <Route path="/users" element={<UsersPage />} />
               <Route path="/users/create" element={<CreateUserPage />} />
@@ -31,6 +39,9 @@ export function AppRoutes() {
               <Route path="/users/assign/:userId" element={<AssignPage />} />
               <Route path="/assignments" element={<AssignmentsPage />} />
               <Route path="/audit-logs" element={<AuditLogsPage />} />
+              <Route path="/admin/containers" element={<ContainersPage />} />
+              <Route path="/admin/containers/:containerName" element={<ContainerFoldersPage />} />
+              <Route path="/admin/containers/:containerName/folders/:folderName" element={<FolderPage />} />
             </Route>
           </Route>
         </Route>

@@ -32,6 +32,32 @@ describe('notifications and banners', () => {
     }
   });
 
+  it('honours a custom duration', () => {
+    vi.useFakeTimers();
+    try {
+      function Custom() {
+        const notify = useNotify();
+        return (
+          <button type="button" onClick={() => notify('error', 'Oops', 7000)}>
+            custom
+          </button>
+        );
+      }
+      render(
+        <NotificationProvider>
+          <Custom />
+        </NotificationProvider>,
+      );
+      act(() => screen.getByRole('button', { name: 'custom' }).click());
+      act(() => vi.advanceTimersByTime(6999));
+      expect(screen.getByText('Oops')).toBeInTheDocument();
+      act(() => vi.advanceTimersByTime(1));
+      expect(screen.queryByText('Oops')).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps banners until closed', () => {
     const onClose = vi.fn();
     render(

@@ -1,4 +1,4 @@
-/** Toast notifications that dismiss themselves after 5 seconds (spec section 9). */
+/** Toast notifications that dismiss themselves after 5 seconds unless told otherwise (spec section 9). */
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export const NOTIFICATION_MS = 5000;
@@ -9,7 +9,8 @@ export interface Notification {
   message: string;
 }
 
-type Notify = (kind: Notification['kind'], message: string) => void;
+/** durationMs: how long the toast stays (the file viewer's messages use 3 s and 7 s). */
+type Notify = (kind: Notification['kind'], message: string, durationMs?: number) => void;
 
 const NotifyContext = createContext<Notify>(() => undefined);
 
@@ -26,10 +27,10 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const notify = useCallback<Notify>(
-    (kind, message) => {
+    (kind, message, durationMs = NOTIFICATION_MS) => {
       const id = nextId.current++;
       setItems((current) => [...current, { id, kind, message }]);
-      window.setTimeout(() => dismiss(id), NOTIFICATION_MS);
+      window.setTimeout(() => dismiss(id), durationMs);
     },
     [dismiss],
   );

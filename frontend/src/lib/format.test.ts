@@ -1,4 +1,4 @@
-import { plural, resourceLabel, roleLabel } from './format';
+import { formatFileSize, plural, resourceLabel, roleLabel } from './format';
 
 describe('format helpers', () => {
   it('names resources from container, folder and blob', () => {
@@ -9,5 +9,30 @@ describe('format helpers', () => {
     expect(plural(1, 'folder')).toBe('1 folder');
     expect(plural(3, 'folder')).toBe('3 folders');
     expect(roleLabel('nurse')).toBe('Nurse');
+  });
+});
+
+describe('formatFileSize', () => {
+  it('shows 0 bytes, and nonsense as 0 bytes', () => {
+    expect(formatFileSize(0)).toBe('0 Bytes');
+    expect(formatFileSize(-5)).toBe('0 Bytes');
+    expect(formatFileSize(Number.NaN)).toBe('0 Bytes');
+  });
+  it('keeps whole bytes below 1024', () => {
+    expect(formatFileSize(1)).toBe('1 Bytes');
+    expect(formatFileSize(1023)).toBe('1023 Bytes');
+  });
+  it('switches unit at exactly 1024, with 2 decimals', () => {
+    expect(formatFileSize(1024)).toBe('1.00 KB');
+    expect(formatFileSize(1536)).toBe('1.50 KB');
+    expect(formatFileSize(1024 * 1024 - 1)).toBe('1.00 MB');
+    expect(formatFileSize(1024 * 1024 - 20 * 1024)).toBe('1004.00 KB');
+    expect(formatFileSize(1024 * 1024)).toBe('1.00 MB');
+    expect(formatFileSize(50 * 1024 * 1024)).toBe('50.00 MB');
+    expect(formatFileSize(1024 ** 3)).toBe('1.00 GB');
+    expect(formatFileSize(1024 ** 4)).toBe('1.00 TB');
+  });
+  it('stops at TB', () => {
+    expect(formatFileSize(1024 ** 5)).toBe('1024.00 TB');
   });
 });

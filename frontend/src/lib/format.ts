@@ -37,3 +37,25 @@ export function resourceLabel(entry: { containerName: string; folderName: string
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/**
+ * A file size in Bytes, KB, MB, GB or TB (1 KB = 1024 bytes), with 2 decimals above Bytes:
+ * '0 Bytes', '1023 Bytes', '1.00 KB', '1.50 MB'. TB is the largest unit.
+ */
+export function formatFileSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  let unit = 0;
+  let value = bytes;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  // 1048575 bytes is 1023.999 KB, which 2 decimals would print as '1024.00 KB'.
+  if (unit > 0 && unit < SIZE_UNITS.length - 1 && Number(value.toFixed(2)) >= 1024) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${Math.round(value)} Bytes` : `${value.toFixed(2)} ${SIZE_UNITS[unit]}`;
+}

@@ -44,10 +44,32 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
 /** Path segment encoding for container and folder names. */
 export const seg = (value: string | number): string => encodeURIComponent(String(value));
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+/**
+ * Where the server lives relative to the page: '' (same origin). Server-made paths such as a
+ * file's signed view link ('/api/blobs/...') are resolved against it with serverUrl.
+ */
+export const API_ORIGIN = '';
+
+export function serverUrl(serverPath: string): string {
+  return `${API_ORIGIN}${serverPath}`;
+}
+
+/** The server's {message} in an error body, or null. */
+export function messageOf(data: unknown): string | null {
+  return typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string'
+    ? (data as { message: string }).message
+    : null;
+}
+
+function authHeaders(accept: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept };
   const token = getToken();
   if (token) headers['x-auth-token'] = token;
+  return headers;
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers = authHeaders('application/json');
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
@@ -63,12 +85,20 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   const data: unknown = await response.json().catch(() => null);
   if (response.status === 401 && !options.ignoreUnauthorized) expireSession();
-  if (!response.ok) {
-    const message =
-      typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string'
-        ? (data as { message: string }).message
-        : null;
-    throw new ApiError(response.status, message);
-  }
+  if (!response.ok) throw new ApiError(response.status, messageOf(data));
   return data as T;
+}
+
+/** A GET of binary content (an image) as a Blob, with the same header and 401 rule. */
+export async function apiBlob(path: string, options: { signal?: AbortSignal } = {}): Promise<Blob> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path), { headers: authHeaders('*/*'), signal: options.signal });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, null);
+  }
+  if (response.status === 401) expireSession();
+  if (!response.ok) throw new ApiError(response.status, messageOf(await response.json().catch(() => null)));
+  return response.blob();
 }

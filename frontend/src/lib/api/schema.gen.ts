@@ -320,7 +320,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stream a file (HTTP Range supported) by a signed link, the auth query or the header. */
+        /**
+         * Stream a file (HTTP Range supported) by a signed link, the auth query, the header, or a
+         * @description responder's emergency grant for this folder.
+         */
         get: operations["get_view_file"];
         put?: never;
         post?: never;
@@ -364,6 +367,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/emergency/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The patient a live emergency grant opens: name, date of birth, files, expiry. */
+        get: operations["get_emergency_view"];
+        put?: never;
+        post?: never;
+        /** End emergency access now. */
+        delete: operations["delete_end_emergency"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -371,7 +392,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: 200 when the database answers, 503 otherwise. */
+        /** Readiness: 200 when the database and the file storage answer, 503 otherwise. */
         get: operations["get_health"];
         put?: never;
         post?: never;
@@ -494,6 +515,142 @@ export interface paths {
         };
         /** Starts Swagger UI on /openapi.json. */
         get: operations["get_docs_init"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/admin/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a token to a patient folder (a folder linked to another token moves to this one). */
+        post: operations["post_assign_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/admin/assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens given to patients: active (assigned) and revoked. */
+        get: operations["get_assigned_tokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/admin/assigned-folders/{container}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which folders of a container are linked to a token, and to which. */
+        get: operations["get_assigned_folders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/admin/delete/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a token permanently, with a reason (in the JSON body). */
+        delete: operations["delete_delete_token"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/admin/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a revoked token work again for its patient. */
+        post: operations["post_reactivate_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/admin/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register a device as an unclaimed token; its verification URL is shown only here. */
+        post: operations["post_register_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/admin/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remote disconnect: the device's link stops working at once. */
+        post: operations["post_revoke_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/patients/admin/unclaimed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens not yet given to a patient. */
+        get: operations["get_unclaimed_tokens"];
         put?: never;
         post?: never;
         delete?: never;
@@ -659,6 +816,35 @@ export interface components {
             txtFileName: string | null;
         };
         /**
+         * SmartTokenOut
+         * @description A SmartToken as admins see it.
+         */
+        SmartTokenOut: {
+            /** Assignedat */
+            assignedAt: string | null;
+            /** Containername */
+            containerName: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Foldername */
+            folderName: string | null;
+            /** Patientdateofbirth */
+            patientDateOfBirth: string | null;
+            /** Patientname */
+            patientName: string | null;
+            /** Revokereason */
+            revokeReason: string | null;
+            /** Securechipid */
+            secureChipId: string;
+            /** Smarttokenid */
+            smartTokenId: string;
+            /** Status */
+            status: string;
+        };
+        /**
          * SummaryStats
          * @description Files over all of the caller's assigned folders.
          */
@@ -673,6 +859,18 @@ export interface components {
             folderCount: number;
             /** Totalfiles */
             totalFiles: number;
+        };
+        /**
+         * TokenFolderLink
+         * @description The token linked to a folder.
+         */
+        TokenFolderLink: {
+            /** Patientname */
+            patientName: string | null;
+            /** Status */
+            status: string;
+            /** Tokenid */
+            tokenId: string;
         };
         /**
          * TokenUser
@@ -1376,6 +1574,54 @@ export interface operations {
             };
         };
     };
+    get_emergency_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The patient a responder may see: name, date of birth, photo, files, and until when. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Containername */
+                        containerName: string;
+                        /**
+                         * Expiresat
+                         * Format: date-time
+                         */
+                        expiresAt: string;
+                        /** Files */
+                        files: components["schemas"]["Blob"][];
+                        /** Foldername */
+                        folderName: string;
+                        /** Hasprofileimage */
+                        hasProfileImage: boolean;
+                        /** Patientdateofbirth */
+                        patientDateOfBirth: string | null;
+                        /** Patientname */
+                        patientName: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_end_emergency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
     get_health: {
         parameters: {
             query?: never;
@@ -1579,5 +1825,265 @@ export interface operations {
         };
         requestBody?: never;
         responses: never;
+    };
+    post_assign_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Containername */
+                    containerName: string;
+                    /** Foldername */
+                    folderName: string;
+                    /**
+                     * Patientdateofbirth
+                     * @default null
+                     */
+                    patientDateOfBirth?: string | null;
+                    /**
+                     * Patientname
+                     * @default
+                     */
+                    patientName?: string;
+                    /** Tokenid */
+                    tokenId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result of an assignment; reassignment when the folder was linked to another token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                        /** Previoustokenid */
+                        previousTokenId: string | null;
+                        /** Reassignment */
+                        reassignment: boolean;
+                        token: components["schemas"]["SmartTokenOut"];
+                    };
+                };
+            };
+        };
+    };
+    get_assigned_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tokens, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Tokens */
+                        tokens: components["schemas"]["SmartTokenOut"][];
+                    };
+                };
+            };
+        };
+    };
+    get_assigned_folders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Folder name to its linked token, for one container. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Assignedfolders */
+                        assignedFolders: {
+                            [key: string]: components["schemas"]["TokenFolderLink"];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    delete_delete_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Reason
+                     * @default
+                     */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_reactivate_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Tokenid */
+                    tokenId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A transition's message and the token as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                        token: components["schemas"]["SmartTokenOut"];
+                    };
+                };
+            };
+        };
+    };
+    post_register_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Securechipid */
+                    secureChipId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A registered device and the verification URL to write to it (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                        /** Securechipid */
+                        secureChipId: string;
+                        /** Smarttokenid */
+                        smartTokenId: string;
+                        /** Verificationurl */
+                        verificationUrl: string;
+                    };
+                };
+            };
+        };
+    };
+    post_revoke_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Reason
+                     * @default
+                     */
+                    reason?: string;
+                    /** Tokenid */
+                    tokenId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A transition's message and the token as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                        token: components["schemas"]["SmartTokenOut"];
+                    };
+                };
+            };
+        };
+    };
+    get_unclaimed_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tokens, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Tokens */
+                        tokens: components["schemas"]["SmartTokenOut"][];
+                    };
+                };
+            };
+        };
     };
 }

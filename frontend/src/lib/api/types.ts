@@ -53,6 +53,14 @@ export type UnassignResponse = ResponseOf<'delete_unassign'>;
 export type UnassignType = QueryOf<'delete_unassign'>['type'];
 export type AuditQuery = QueryOf<'get_audit_logs'>;
 export type AuditPage = ResponseOf<'get_audit_logs'>;
+export type CreateContainerResponse = ResponseOf<'post_create_container'>;
+export type CreateFolderResponse = ResponseOf<'post_create_folder'>;
+export type MyStatsResponse = ResponseOf<'get_my_assignment_stats'>;
+export type FileListResponse = ResponseOf<'get_list_files'>;
+export type StoredFile = Schemas['Blob'];
+export type UploadResponse = ResponseOf<'post_upload'>;
+export type DeleteFileResponse = ResponseOf<'delete_delete_file'>;
+export type ViewLinkResponse = ResponseOf<'get_view_link'>;
 
 /** Every error body of the BFF. */
 export interface ErrorBody {

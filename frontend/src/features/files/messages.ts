@@ -1,0 +1,63 @@
+/** The folder page's messages, worded as in spec section 8. */
+import { ApiError } from '../../lib/api/client';
+import type { UploadResponse } from '../../lib/api/types';
+
+export const FILE_MSG = {
+  loadFailed: 'Failed to load data',
+  empty: 'No files found in this folder.',
+  // Upload
+  noFile: 'Please select a file to upload',
+  uploaded: 'File uploaded successfully',
+  rtfConverted: (name: string) => `RTF file converted and saved as ${name}`,
+  serverRejected: 'Server rejected the file upload',
+  noResponse: 'No response from server. Please check your connection.',
+  uploadFailed: 'Failed to upload file. Please try again.',
+  // Profile image
+  profileUploaded: 'Profile image uploaded successfully',
+  profileSaved: (name: string) => `Profile image processed and saved as ${name}`,
+  profileFailed: 'Failed to upload profile image',
+  // Delete
+  deleted: 'File deleted successfully',
+  deleteFailed: 'Failed to delete file',
+  // Viewing
+  noToken: 'No authentication token found. Please log in again.',
+  sessionExpired: 'Your session has expired. Please log in again.',
+  forbidden: "You don't have permission to view this file.",
+  popupBlocked: 'Popup blocked by browser. Please allow popups for this site and try again.',
+  iosFailed: "Unable to open file. This may be due to Safari's security restrictions.",
+  openFailed: 'Failed to open file',
+  opened: 'File opened in new tab',
+  openingIos: 'Opening file... You may need to use the back button to return.',
+  iosNotice: 'On iPhone and iPad, files open in this tab. Tap to Open a file, then use the back button to return.',
+} as const;
+
+/** The success message of a file upload: RTF conversions name the text file they became. */
+export function uploadSuccessMessage(result: UploadResponse): string {
+  const conversion = result.rtfConversion;
+  if (conversion.converted && conversion.txtFileName) return FILE_MSG.rtfConverted(conversion.txtFileName);
+  return FILE_MSG.uploaded;
+}
+
+/** The server answered: its message or a fallback; no answer; or the request never started. */
+export function uploadErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 0) return FILE_MSG.noResponse;
+    return error.serverMessage ?? FILE_MSG.serverRejected;
+  }
+  return FILE_MSG.uploadFailed;
+}
+
+/** The success message of a profile image upload. */
+export function profileSuccessMessage(result: UploadResponse): string {
+  const name = result.profileImageProcessing.standardName;
+  return name ? FILE_MSG.profileSaved(name) : FILE_MSG.profileUploaded;
+}
+
+/** Why a file could not be opened (spec section 8, file viewing). */
+export function openErrorMessage(error: unknown, iosSafari: boolean): string {
+  if (error instanceof ApiError) {
+    if (error.status === 401 || /session|expired/i.test(error.serverMessage ?? '')) return FILE_MSG.sessionExpired;
+    if (error.status === 403) return FILE_MSG.forbidden;
+  }
+  return iosSafari ? FILE_MSG.iosFailed : FILE_MSG.openFailed;
+}

@@ -1,0 +1,475 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { StoredFile } from '../../../lib/api/types';
+import { trackedViewerWindowCount, closeViewerWindows } from '../../../lib/viewerWindows';
+import { ADMIN, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { mockXhr } from '../../../test/xhr';
+
+const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
+const ASSISTANT = { id: 4, name: 'Asa Assistant', username: 'asa', role: 'assistant' as const };
+const PAGE = '/containers/ward%20a/folders/p-1';
+const ADMIN_PAGE = '/admin/containers/ward%20a/folders/p-1';
+const LIST = 'GET /api/blobs/ward%20a/p-1';
+const T = '2026-01-02T10:00:00Z';
+
+const file = (over: Partial<StoredFile> & { name: string }): StoredFile => ({
+  contentType: 'application/octet-stream',
+  contentLength: 10,
+  lastModified: T,
+  isProfileImage: false,
+  isConvertedFromRtf: false,
+  originalRtfFileName: null,
+  ...over,
+});
+const letter = file({
+  name: 'letter.txt',
+  contentType: 'text/plain; charset=utf-8',
+  contentLength: 1024,
+  isConvertedFromRtf: true,
+  originalRtfFileName: 'letter.rtf',
+});
+const scan = file({ name: 'scan.pdf', contentType: 'application/pdf', contentLength: 0 });
+const profile = file({ name: 'patient-profile.jpg', contentType: 'image/jpeg', contentLength: 5000, isProfileImage: true });
+const listing = { blobs: [letter, scan], hasProfileImage: false };
+
+const uploaded = (over: Record<string, unknown> = {}) => ({
+  message: 'File uploaded successfully',
+  blob: scan,
+  replaced: false,
+  rtfConversion: { converted: false, txtFileName: null },
+  profileImageProcessing: { standardName: null },
+  ...over,
+});
+
+const pick = (label: string, chosen: File) => fireEvent.change(screen.getByLabelText(label), { target: { files: [chosen] } });
+
+describe('folder page: the files list', () => {
+  it('shows loading', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: never });
+    renderApp(PAGE);
+    expect(await screen.findByText('Loading files…')).toBeInTheDocument();
+  });
+
+  it('lists each file with its badges, date, size and content type', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: { blobs: [letter, scan, profile], hasProfileImage: true } } });
+    renderApp(PAGE);
+    const list = await screen.findByRole('list', { name: 'Patient files' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent('letter.txt');
+    expect(rows[0]).toHaveTextContent('TXT');
+    expect(rows[0]).toHaveTextContent('Converted from RTF: letter.rtf');
+    expect(rows[0]).toHaveTextContent('1.00 KB');
+    expect(rows[0]).toHaveTextContent('text/plain; charset=utf-8');
+    expect(rows[0]).toHaveTextContent(/Modified .*2026/);
+    expect(rows[1]).toHaveTextContent('PDF');
+    expect(rows[1]).toHaveTextContent('0 Bytes');
+    expect(rows[2]).toHaveTextContent('IMAGE');
+    expect(within(rows[2]!).getByText('Profile Image')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'p-1' })).toBeInTheDocument();
+  });
+
+  it('shows the empty state', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: { blobs: [], hasProfileImage: false } } });
+    renderApp(PAGE);
+    expect(await screen.findByText('No files found in this folder.')).toBeInTheDocument();
+  });
+
+  it("shows the server's message when the folder cannot be loaded", async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { status: 404, body: { message: 'Folder not found' } } });
+    renderApp(PAGE);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Folder not found');
+    expect(screen.queryByRole('heading', { name: 'Upload Medical Files' })).not.toBeInTheDocument();
+  });
+
+  it('goes back to the container page for staff and to storage for admins', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: listing } });
+    const first = renderApp(PAGE);
+    expect(await screen.findByRole('link', { name: '← Back to ward a' })).toHaveAttribute('href', '/containers/ward%20a');
+    first.unmount();
+    signIn(ADMIN);
+    renderApp(ADMIN_PAGE);
+    expect(await screen.findByRole('link', { name: '← Back to ward a' })).toHaveAttribute('href', '/admin/containers/ward%20a');
+  });
+});
+
+describe('folder page: roles', () => {
+  it('gives doctors the upload form and profile management but no Delete', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    expect(await screen.findByRole('heading', { name: 'Upload Medical Files' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Patient Profile Management' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add Profile Image' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
+  });
+
+  it('gives assistants neither the upload form nor profile management', async () => {
+    signIn(ASSISTANT);
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await screen.findByRole('list', { name: 'Patient files' });
+    expect(screen.queryByRole('heading', { name: 'Upload Medical Files' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Patient Profile Management' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('folder page: uploads', () => {
+  beforeEach(() => signIn(DOCTOR));
+
+  it('uploads with progress, fields before the file, and reports success', async () => {
+    const Xhr = mockXhr();
+    const api = mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    const button = await screen.findByRole('button', { name: 'Upload' });
+    expect(button).toBeDisabled();
+    expect(screen.getByText(/Maximum file size: 50MB/)).toBeInTheDocument();
+    pick('Choose a file', new File(['x'], 'x-ray.png', { type: 'image/png' }));
+    expect(screen.getByText('x-ray.png')).toBeInTheDocument();
+    await userEvent.click(button);
+    const xhr = Xhr.instances[0]!;
+    expect(xhr.url).toBe('/api/blobs/ward%20a/p-1');
+    expect(xhr.headers['x-auth-token']).toBeTruthy();
+    expect(xhr.parts()).toEqual([
+      ['filename', 'x-ray.png'],
+      ['isProfileImage', 'false'],
+      ['file', 'file:x-ray.png'],
+    ]);
+    expect(screen.getByRole('button', { name: 'Uploading…' })).toBeDisabled();
+    xhr.progress(40, 100);
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('value', '40');
+    expect(screen.getByText('40%')).toBeInTheDocument();
+    xhr.respond(201, uploaded());
+    expect(await screen.findByText('File uploaded successfully')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeDisabled();
+    // The list is fetched again after the upload.
+    await waitFor(() => expect(api.calls.filter((c) => c.path === '/api/blobs/ward%20a/p-1')).toHaveLength(2));
+    // Banners stay until closed.
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss message' }));
+    expect(screen.queryByText('File uploaded successfully')).not.toBeInTheDocument();
+  });
+
+  it('names the text file an RTF became', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: { blobs: [], hasProfileImage: false } } });
+    renderApp(PAGE);
+    await screen.findByLabelText('Choose a file');
+    pick('Choose a file', new File(['{\\rtf1 hi}'], 'note.rtf'));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    Xhr.instances[0]!.respond(201, uploaded({ rtfConversion: { converted: true, txtFileName: 'note.txt' } }));
+    expect(await screen.findByText('RTF file converted and saved as note.txt')).toBeInTheDocument();
+  });
+
+  it('accepts a file dropped onto the form', async () => {
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    const form = (await screen.findByLabelText('Choose a file')).closest('form')!;
+    const dropped = new File(['x'], 'dropped.pdf', { type: 'application/pdf' });
+    fireEvent.dragOver(form, { dataTransfer: { files: [dropped] } });
+    expect(form).toHaveClass('dropzone-active');
+    fireEvent.drop(form, { dataTransfer: { files: [dropped] } });
+    expect(form).not.toHaveClass('dropzone-active');
+    expect(screen.getByText('dropped.pdf')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
+  });
+
+  it.each([
+    ['the server message', () => [413, { message: 'The file is too large. The limit is 50MB.' }], 'The file is too large. The limit is 50MB.'],
+    ['a fallback when the server gave no message', () => [500, undefined], 'Server rejected the file upload'],
+  ])('shows %s', async (_, answer, message) => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await screen.findByLabelText('Choose a file');
+    pick('Choose a file', new File(['x'], 'a.pdf'));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    const [status, body] = answer() as [number, unknown];
+    Xhr.instances[0]!.respond(status, body);
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  });
+
+  it('says when the server did not answer', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await screen.findByLabelText('Choose a file');
+    pick('Choose a file', new File(['x'], 'a.pdf'));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    Xhr.instances[0]!.timeOut();
+    expect(await screen.findByRole('alert')).toHaveTextContent('No response from server. Please check your connection.');
+  });
+
+  it('says the upload failed when it could not start', async () => {
+    vi.stubGlobal(
+      'XMLHttpRequest',
+      class {
+        constructor() {
+          throw new Error('no XHR');
+        }
+      },
+    );
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await screen.findByLabelText('Choose a file');
+    pick('Choose a file', new File(['x'], 'a.pdf'));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to upload file. Please try again.');
+  });
+
+  it('asks before replacing a listed file (an RTF by its .txt name), then overwrites', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await screen.findByLabelText('Choose a file');
+    pick('Choose a file', new File(['{\\rtf1 x}'], 'letter.rtf'));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Replace file?' });
+    expect(dialog).toHaveTextContent('A file named letter.txt already exists in this folder. Do you want to replace it?');
+    expect(Xhr.instances).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(Xhr.instances).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Replace' }));
+    expect(Xhr.instances[0]!.url).toBe('/api/blobs/ward%20a/p-1?overwrite=true');
+  });
+
+  it('offers the same confirmation when the server answers 409', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await screen.findByLabelText('Choose a file');
+    pick('Choose a file', new File(['x'], 'new.pdf'));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    Xhr.instances[0]!.respond(409, { message: "A file named 'new.pdf' already exists in this folder." });
+    const dialog = await screen.findByRole('alertdialog', { name: 'Replace file?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Replace' }));
+    const retry = Xhr.instances[1]!;
+    expect(retry.url).toBe('/api/blobs/ward%20a/p-1?overwrite=true');
+    retry.respond(201, uploaded());
+    expect(await screen.findByText('File uploaded successfully')).toBeInTheDocument();
+  });
+});
+
+describe('folder page: profile image', () => {
+  beforeEach(() => {
+    signIn(DOCTOR);
+    URL.createObjectURL = vi.fn(() => 'blob:profile');
+    URL.revokeObjectURL = vi.fn();
+  });
+
+  it('checks the chosen image and uploads it as the profile image', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add Profile Image' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add Profile Image' });
+    expect(dialog).toHaveTextContent('JPEG, PNG, GIF, BMP or WebP, less than 10MB.');
+    expect(dialog).not.toHaveTextContent('already has a profile image');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Upload Profile Image' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please select a profile image');
+    pick('Profile image', new File(['%PDF'], 'scan.pdf', { type: 'application/pdf' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please select a valid image file (JPEG, PNG, GIF, BMP, WebP)');
+    const huge = new File(['x'], 'huge.png', { type: 'image/png' });
+    Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 });
+    pick('Profile image', huge);
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Profile image must be less than 10MB');
+    pick('Profile image', new File(['png'], 'face.png', { type: 'image/png' }));
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('img', { name: 'Preview of the selected image' })).toHaveAttribute('src', 'blob:profile');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Upload Profile Image' }));
+    const xhr = Xhr.instances[0]!;
+    expect(xhr.parts()).toEqual([
+      ['filename', 'face.png'],
+      ['isProfileImage', 'true'],
+      ['file', 'file:face.png'],
+    ]);
+    // Processing: the dialog cannot be closed.
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    xhr.respond(201, uploaded({ profileImageProcessing: { standardName: 'patient-profile.jpg' } }));
+    expect(await screen.findByText('Profile image processed and saved as patient-profile.jpg')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('falls back to the plain success message, and shows upload errors in the dialog', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add Profile Image' }));
+    pick('Profile image', new File(['png'], 'face.png', { type: 'image/png' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Upload Profile Image' }));
+    Xhr.instances[0]!.respond(400, { message: 'The file is not a valid image.' });
+    expect(await within(screen.getByRole('dialog')).findByRole('alert')).toHaveTextContent('The file is not a valid image.');
+    await userEvent.click(screen.getByRole('button', { name: 'Upload Profile Image' }));
+    Xhr.instances[1]!.fail();
+    expect(await within(screen.getByRole('dialog')).findByRole('alert')).toHaveTextContent('Failed to upload profile image');
+    await userEvent.click(screen.getByRole('button', { name: 'Upload Profile Image' }));
+    Xhr.instances[2]!.respond(201, uploaded());
+    expect(await screen.findByText('Profile image uploaded successfully')).toBeInTheDocument();
+  });
+
+  it('shows the current image, fetched with the session header, and warns before replacing it', async () => {
+    const api = mockApi({
+      [LIST]: { body: { blobs: [letter, profile], hasProfileImage: true } },
+      'GET /api/blobs/ward%20a/p-1/profile-image': { body: 'jpeg-bytes' },
+    });
+    renderApp(PAGE);
+    const img = await screen.findByRole('img', { name: 'Profile image of patient p-1' });
+    await waitFor(() => expect(img).toHaveAttribute('src', 'blob:profile'));
+    const call = api.calls.find((c) => c.path.endsWith('/profile-image'))!;
+    expect(call.token).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Update Profile Image' }));
+    expect(screen.getByRole('dialog', { name: 'Update Profile Image' })).toHaveTextContent(
+      'This folder already has a profile image. Uploading a new one will replace it.',
+    );
+  });
+
+  it('shows a placeholder without an image', async () => {
+    const api = mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    expect(await screen.findByText('No profile image')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.path.endsWith('/profile-image'))).toBe(false);
+  });
+});
+
+describe('folder page: deleting (admins)', () => {
+  beforeEach(() => signIn(ADMIN));
+
+  it('confirms, deletes and reports the server message', async () => {
+    const api = mockApi({
+      [LIST]: { body: listing },
+      'DELETE /api/blobs/ward%20a/p-1/scan.pdf': { body: { message: 'File deleted successfully' } },
+    });
+    renderApp(ADMIN_PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete scan.pdf' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete file' });
+    expect(dialog).toHaveTextContent('Are you sure you want to delete scan.pdf? This action cannot be undone.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('File deleted successfully')).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(true);
+  });
+
+  it('names a profile image, and shows the fallback on failure', async () => {
+    mockApi({
+      [LIST]: { body: { blobs: [profile], hasProfileImage: true } },
+      'GET /api/blobs/ward%20a/p-1/profile-image': { status: 404, body: { message: 'This folder has no profile image.' } },
+      'DELETE /api/blobs/ward%20a/p-1/patient-profile.jpg': { status: 500 },
+    });
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    renderApp(ADMIN_PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete patient-profile.jpg' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete profile image' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to delete file');
+  });
+});
+
+describe('folder page: opening files', () => {
+  let viewer: { location: { href: string }; close: ReturnType<typeof vi.fn>; closed: boolean; opener: unknown };
+
+  beforeEach(() => {
+    signIn(DOCTOR);
+    viewer = { location: { href: '' }, close: vi.fn(), closed: false, opener: window };
+    closeViewerWindows();
+  });
+
+  it('opens a blank tab in the click, then sends it to the signed link', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
+    const api = mockApi({
+      [LIST]: { body: listing },
+      'GET /api/blobs/ward%20a/p-1/letter.txt/url': {
+        body: { url: '/api/blobs/ward%20a/p-1/letter.txt/view?link=abc', expiresAt: T },
+      },
+    });
+    renderApp(PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: /letter\.txt/ }));
+    expect(open).toHaveBeenCalledWith('', '_blank');
+    expect(viewer.opener).toBeNull();
+    await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/letter.txt/view?link=abc'));
+    expect(await screen.findByText('File opened in new tab')).toBeInTheDocument();
+    expect(trackedViewerWindowCount()).toBe(1);
+    const token = window.localStorage.getItem('token')!;
+    expect(viewer.location.href).not.toContain(token);
+    expect(api.calls.find((c) => c.path.endsWith('/url'))!.token).toBe(token);
+  });
+
+  it('says when the popup was blocked, for 7 seconds', async () => {
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    const button = await screen.findByRole('button', { name: /letter\.txt/ });
+    vi.useFakeTimers();
+    try {
+      fireEvent.click(button);
+      expect(screen.getByText('Popup blocked by browser. Please allow popups for this site and try again.')).toBeInTheDocument();
+      act(() => vi.advanceTimersByTime(6999));
+      expect(screen.getByText(/Popup blocked/)).toBeInTheDocument();
+      act(() => vi.advanceTimersByTime(1));
+      expect(screen.queryByText(/Popup blocked/)).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([
+    [403, { message: "You don't have permission to do this." }, "You don't have permission to view this file."],
+    [404, { message: 'File not found' }, 'Failed to open file'],
+    [500, undefined, 'Failed to open file'],
+    [400, { message: 'The link has expired.' }, 'Your session has expired. Please log in again.'],
+  ])('closes the tab and explains a %s', async (status, body, message) => {
+    vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
+    mockApi({ [LIST]: { body: listing }, 'GET /api/blobs/ward%20a/p-1/letter.txt/url': { status, body } });
+    renderApp(PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: /letter\.txt/ }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(viewer.close).toHaveBeenCalled();
+  });
+
+  it('treats a 401 as an expired session', async () => {
+    vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
+    mockApi({
+      [LIST]: { body: listing },
+      'GET /api/blobs/ward%20a/p-1/letter.txt/url': { status: 401, body: { message: 'Unauthorized' } },
+    });
+    renderApp(PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: /letter\.txt/ }));
+    expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?session=expired'));
+    expect(viewer.close).toHaveBeenCalled();
+  });
+
+  it('asks to log in again when the token is gone', async () => {
+    const open = vi.spyOn(window, 'open');
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    const button = await screen.findByRole('button', { name: /letter\.txt/ });
+    window.localStorage.removeItem('token');
+    await userEvent.click(button);
+    expect(await screen.findByText('No authentication token found. Please log in again.')).toBeInTheDocument();
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('uses this tab on iOS Safari, with a notice and Tap to Open', async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+    );
+    const open = vi.spyOn(window, 'open');
+    mockApi({ [LIST]: { body: listing }, 'GET /api/blobs/ward%20a/p-1/letter.txt/url': { status: 500 } });
+    renderApp(PAGE);
+    expect(await screen.findByText(/On iPhone and iPad, files open in this tab\. Tap to Open a file/)).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: /letter\.txt/ });
+    expect(button).toHaveAttribute('title', 'Tap to Open');
+    await userEvent.click(button);
+    expect(open).not.toHaveBeenCalled();
+    expect(await screen.findByText("Unable to open file. This may be due to Safari's security restrictions.")).toBeInTheDocument();
+  });
+});

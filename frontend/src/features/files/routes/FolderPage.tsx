@@ -1,0 +1,138 @@
+/**
+ * The folder page (/containers/{c}/folders/{f} and /admin/containers/{c}/folders/{f}): profile
+ * management and uploads for admin, doctor and nurse; the Patient Files list for everyone;
+ * deletion for admins. The server enforces all of it; this only hides what a role cannot do.
+ */
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { useSession } from '../../../app/session';
+import { Banner } from '../../../components/Banner';
+import { ConfirmDialog } from '../../../components/Dialog';
+import { ErrorState, Loading, PageHeader } from '../../../components/States';
+import { errorMessage } from '../../../lib/api/client';
+import type { Role, StoredFile } from '../../../lib/api/types';
+import { useDeleteFile } from '../api/delete-file';
+import { useFiles } from '../api/get-files';
+import { FileList } from '../components/FileList';
+import { ProfileImageCard } from '../components/ProfileImage';
+import { UploadForm } from '../components/UploadForm';
+import { FILE_MSG } from '../messages';
+import { useOpenFile } from '../useOpenFile';
+
+const UPLOADERS: readonly Role[] = ['admin', 'doctor', 'nurse'];
+
+interface Outcome {
+  id: number;
+  kind: 'success' | 'error';
+  message: string;
+}
+
+export default function FolderPage() {
+  const params = useParams();
+  const container = params.containerName ?? '';
+  const folder = params.folderName ?? '';
+  return <Folder key={`${container}\u0000${folder}`} container={container} folder={folder} />;
+}
+
+function Folder({ container, folder }: { container: string; folder: string }) {
+  const { user } = useSession();
+  const role = user?.role as Role | undefined;
+  const isAdmin = role === 'admin';
+  const canUpload = role !== undefined && UPLOADERS.includes(role);
+  const files = useFiles(container, folder);
+  const { open, ios } = useOpenFile(container, folder);
+  const [outcomes, setOutcomes] = useState<Outcome[]>([]);
+  const [toDelete, setToDelete] = useState<StoredFile | null>(null);
+
+  // Banners close manually (spec section 4); the newest is shown first.
+  const report = (kind: Outcome['kind'], message: string) =>
+    setOutcomes((current) => [{ id: Date.now() + Math.random(), kind, message }, ...current].slice(0, 3));
+  const dismiss = (id: number) => setOutcomes((current) => current.filter((o) => o.id !== id));
+
+  const blobs = useMemo(() => files.data?.blobs ?? [], [files.data]);
+  const names = useMemo(() => new Set(blobs.map((b) => b.name)), [blobs]);
+  const profile = blobs.find((b) => b.isProfileImage);
+  const profileVersion = profile ? profile.lastModified : files.data?.hasProfileImage ? 'present' : null;
+  const back = isAdmin ? `/admin/containers/${encodeURIComponent(container)}` : `/containers/${encodeURIComponent(container)}`;
+
+  let body;
+  if (files.isPending) body = <Loading label="Loading files…" />;
+  else if (files.isError)
+    body = <ErrorState message={errorMessage(files.error, FILE_MSG.loadFailed)} onRetry={() => void files.refetch()} />;
+  else
+    body = (
+      <>
+        {canUpload ? (
+          <div className="folder-tools">
+            <ProfileImageCard container={container} folder={folder} version={profileVersion} onReport={report} />
+            <UploadForm container={container} folder={folder} existingNames={names} onReport={report} />
+          </div>
+        ) : null}
+        <section className="panel" aria-labelledby="files-heading">
+          <h2 id="files-heading">Patient Files</h2>
+          {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
+          <FileList files={blobs} ios={ios} onOpen={open} onDelete={isAdmin ? setToDelete : undefined} />
+        </section>
+      </>
+    );
+
+  return (
+    <>
+      <p className="back-link">
+        <Link to={back}>← Back to {container}</Link>
+      </p>
+      <PageHeader title={folder}>
+        <span className="muted">Container: {container}</span>
+      </PageHeader>
+      <div aria-live="polite">
+        {outcomes.map((o) => (
+          <Banner key={o.id} kind={o.kind} onClose={() => dismiss(o.id)}>
+            {o.message}
+          </Banner>
+        ))}
+      </div>
+      {body}
+      {toDelete ? (
+        <DeleteFileDialog
+          container={container}
+          folder={folder}
+          file={toDelete}
+          onDone={(message) => {
+            setToDelete(null);
+            if (message) report('success', message);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function DeleteFileDialog({
+  container,
+  folder,
+  file,
+  onDone,
+}: {
+  container: string;
+  folder: string;
+  file: StoredFile;
+  onDone: (message: string | null) => void;
+}) {
+  const remove = useDeleteFile(container, folder);
+  return (
+    <ConfirmDialog
+      title={file.isProfileImage ? 'Delete profile image' : 'Delete file'}
+      confirmLabel="Delete"
+      busyLabel="Deleting…"
+      danger
+      busy={remove.isPending}
+      error={remove.isError ? errorMessage(remove.error, FILE_MSG.deleteFailed) : null}
+      onCancel={() => onDone(null)}
+      onConfirm={() => remove.mutate(file.name, { onSuccess: (data) => onDone(data.message || FILE_MSG.deleted) })}
+    >
+      <p>
+        Are you sure you want to delete <strong>{file.name}</strong>? This action cannot be undone.
+      </p>
+    </ConfirmDialog>
+  );
+}

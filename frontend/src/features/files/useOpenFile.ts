@@ -1,0 +1,68 @@
+/**
+ * Opening a file in a new tab through the server's short-lived signed link. The window opens
+ * synchronously in the click (so popup blockers allow it), then goes to the link once known.
+ * iOS Safari navigates this tab instead. The session token never appears in a URL.
+ */
+import { useCallback, useMemo } from 'react';
+import { useNotify } from '../../components/Notifications';
+import { serverUrl } from '../../lib/api/client';
+import { isIosSafari } from '../../lib/device';
+import { getToken } from '../../lib/session';
+import { trackViewerWindow } from '../../lib/viewerWindows';
+import { getViewLink } from './api/get-view-link';
+import { FILE_MSG, openErrorMessage } from './messages';
+
+/** The 'opened' message clears after 3 s, a file-open error after 7 s (spec sections 4 and 9). */
+export const OPENED_MS = 3000;
+export const OPEN_ERROR_MS = 7000;
+
+export function useOpenFile(container: string, folder: string) {
+  const notify = useNotify();
+  const ios = useMemo(() => isIosSafari(), []);
+
+  const open = useCallback(
+    (blob: string) => {
+      if (!getToken()) {
+        notify('error', FILE_MSG.noToken, OPEN_ERROR_MS);
+        return;
+      }
+      let viewer: Window | null = null;
+      if (!ios) {
+        viewer = window.open('', '_blank');
+        if (!viewer) {
+          notify('error', FILE_MSG.popupBlocked, OPEN_ERROR_MS);
+          return;
+        }
+        try {
+          viewer.opener = null; // the viewer tab gets no handle back to this one
+        } catch {
+          // some browsers refuse; the file is served sandboxed anyway
+        }
+        trackViewerWindow(viewer);
+      }
+      getViewLink(container, folder, blob).then(
+        ({ url }) => {
+          const target = serverUrl(url);
+          if (viewer) {
+            viewer.location.href = target;
+            notify('success', FILE_MSG.opened, OPENED_MS);
+          } else {
+            notify('info', FILE_MSG.openingIos, OPENED_MS);
+            window.location.assign(target);
+          }
+        },
+        (error: unknown) => {
+          try {
+            viewer?.close();
+          } catch {
+            // already closed
+          }
+          notify('error', openErrorMessage(error, ios), OPEN_ERROR_MS);
+        },
+      );
+    },
+    [container, folder, ios, notify],
+  );
+
+  return { open, ios };
+}

@@ -1,0 +1,77 @@
+import { extensionOf, fileTypeBadge, listedNameFor, PROFILE_IMAGE_MAX_BYTES, PROFILE_MSG, profileImageProblem } from './files';
+
+describe('extensionOf', () => {
+  it('lower-cases the last extension', () => {
+    expect(extensionOf('scan.PDF')).toBe('pdf');
+    expect(extensionOf('archive.tar.gz')).toBe('gz');
+  });
+  it("answers 'none' without one", () => {
+    expect(extensionOf('README')).toBe('none');
+    expect(extensionOf('.bashrc')).toBe('none');
+    expect(extensionOf('trailing.')).toBe('none');
+    expect(extensionOf('odd.a b')).toBe('none');
+  });
+});
+
+describe('fileTypeBadge', () => {
+  it('calls a profile image IMAGE whatever its type', () => {
+    expect(fileTypeBadge({ name: 'patient-profile.jpg', contentType: 'image/jpeg', isProfileImage: true })).toBe('IMAGE');
+  });
+  it('calls .txt files TXT', () => {
+    expect(fileTypeBadge({ name: 'notes.txt', contentType: 'text/plain; charset=utf-8' })).toBe('TXT');
+    expect(fileTypeBadge({ name: 'NOTES.TXT', contentType: '' })).toBe('TXT');
+  });
+  it('uses the content subtype, cleaned', () => {
+    expect(fileTypeBadge({ name: 'scan.pdf', contentType: 'application/pdf' })).toBe('PDF');
+    expect(fileTypeBadge({ name: 'x.png', contentType: 'image/png' })).toBe('PNG');
+    expect(fileTypeBadge({ name: 'x.svg', contentType: 'image/svg+xml' })).toBe('SVG');
+    expect(fileTypeBadge({ name: 'x.csv', contentType: 'text/csv; charset=utf-8' })).toBe('CSV');
+    expect(fileTypeBadge({ name: 'x.zip', contentType: 'application/x-zip-compressed' })).toBe('ZIP-COMPRESSED');
+  });
+  it('falls back to the extension for uninformative types, then FILE', () => {
+    expect(fileTypeBadge({ name: 'report.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' })).toBe('DOCX');
+    expect(fileTypeBadge({ name: 'data.bin', contentType: 'application/octet-stream' })).toBe('BIN');
+    expect(fileTypeBadge({ name: 'blob', contentType: 'application/octet-stream' })).toBe('FILE');
+    expect(fileTypeBadge({ name: 'blob', contentType: null })).toBe('FILE');
+    expect(fileTypeBadge({ name: 'blob' })).toBe('FILE');
+  });
+});
+
+describe('listedNameFor', () => {
+  it('lists an RTF under its .txt name', () => {
+    expect(listedNameFor('letter.rtf')).toBe('letter.txt');
+    expect(listedNameFor('Letter.RTF')).toBe('Letter.txt');
+    expect(listedNameFor('a.b.rtf')).toBe('a.b.txt');
+  });
+  it('keeps other names', () => {
+    expect(listedNameFor('scan.pdf')).toBe('scan.pdf');
+    expect(listedNameFor('rtf')).toBe('rtf');
+  });
+});
+
+describe('profileImageProblem', () => {
+  const image = (over: Partial<{ name: string; type: string; size: number }> = {}) => ({
+    name: 'face.png',
+    type: 'image/png',
+    size: 1000,
+    ...over,
+  });
+  it('asks for an image when none is chosen', () => {
+    expect(profileImageProblem(null)).toBe(PROFILE_MSG.missing);
+  });
+  it('accepts JPEG, JPG, PNG, GIF, BMP and WebP', () => {
+    for (const type of ['image/jpeg', 'image/jpg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']) {
+      expect(profileImageProblem(image({ type }))).toBeNull();
+    }
+    expect(profileImageProblem(image({ name: 'face.WEBP', type: '' }))).toBeNull();
+  });
+  it('refuses other types', () => {
+    expect(profileImageProblem(image({ type: 'image/svg+xml' }))).toBe(PROFILE_MSG.invalidType);
+    expect(profileImageProblem(image({ name: 'x.pdf', type: 'application/pdf' }))).toBe(PROFILE_MSG.invalidType);
+    expect(profileImageProblem(image({ name: 'x.tiff', type: '' }))).toBe(PROFILE_MSG.invalidType);
+  });
+  it('requires less than 10MB', () => {
+    expect(profileImageProblem(image({ size: PROFILE_IMAGE_MAX_BYTES - 1 }))).toBeNull();
+    expect(profileImageProblem(image({ size: PROFILE_IMAGE_MAX_BYTES }))).toBe(PROFILE_MSG.tooLarge);
+  });
+});
