@@ -7,6 +7,7 @@ python -m bff users reset-password --username U [--password P]
 python -m bff audit verify               check the audit log's hash chain
 python -m bff storage reindex            rebuild the file index from what storage holds
 python -m bff demo                       load a small synthetic demo (idempotent)
+python -m bff live-events                print the live event names as TypeScript
 python -m bff tokens register --chip ID [--count N]
                                          register SmartTokens, print their verification URLs
 """
@@ -197,12 +198,13 @@ def _serve(settings: Settings) -> int:
 
     from bff.app import create_app
     from bff.db import migrate
+    from bff.live.server import asgi_app
 
     asyncio.run(migrate(settings))
     config = Config.from_toml(Path(__file__).resolve().parent.parent / "config" / "hypercorn.toml")
     config.bind = [f"{settings.host}:{settings.port}"]
     print(f"Patient records portal: {settings.public_url}", file=sys.stderr, flush=True)
-    asyncio.run(serve(create_app(settings), config))
+    asyncio.run(serve(asgi_app(create_app(settings)), config))
     return 0
 
 
@@ -236,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     storage.add_parser("reindex", help="rebuild the file index from what storage holds")
     sub.add_parser("demo", help="load a small synthetic demo (containers, staff, files)")
+    sub.add_parser("live-events", help="print the live event names as TypeScript")
     tokens = sub.add_parser("tokens", help="SmartToken devices").add_subparsers(
         dest="action", required=True
     )
@@ -270,6 +273,11 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_storage_reindex(settings))
     if args.command == "demo":
         return asyncio.run(_demo(settings))
+    if args.command == "live-events":
+        from bff.live.events import typescript
+
+        print(typescript(), end="")
+        return 0
     if args.command == "tokens":
         if not 1 <= args.count <= 10_000:
             print("--count must be between 1 and 10000.", file=sys.stderr)

@@ -22,6 +22,7 @@ from bff.emergency.service import VerifyThrottle
 from bff.errors import error_response, register_error_handlers
 from bff.files.routes import bp as files_bp
 from bff.ids import IdConverter
+from bff.live.server import attach as attach_live
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
 from bff.users.bootstrap import ensure_admin
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     app.config["BFF_SETTINGS"] = settings
     app.config["BFF_LOGIN_THROTTLE"] = LoginThrottle(settings)
     app.config["BFF_VERIFY_THROTTLE"] = VerifyThrottle(settings)
+    attach_live(app, settings)
     storage = open_storage(settings.storage_url)
     app.config["BFF_STORAGE"] = storage
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from tortoise import Tortoise
@@ -72,8 +76,39 @@ async def migrate(settings: Settings) -> None:
         await Tortoise.close_connections()
 
 
-def transaction() -> Any:
-    """A database transaction on the default connection: `async with transaction() as conn`."""
+CommitHook = Callable[[], Coroutine[Any, Any, None]]
+_BACKGROUND: set[asyncio.Task[None]] = set()
+_ON_COMMIT: ContextVar[list[CommitHook] | None] = ContextVar("bff_on_commit", default=None)
+
+
+@asynccontextmanager
+async def transaction() -> AsyncIterator[Any]:
+    """A database transaction on the default connection: `async with transaction() as conn`.
+
+    Hooks registered with `on_commit` inside it run once the outermost transaction has
+    committed, and never if it rolls back.
+    """
     from tortoise.transactions import in_transaction
 
-    return in_transaction("default")
+    outer = _ON_COMMIT.get()
+    hooks: list[CommitHook] = [] if outer is None else outer
+    token = _ON_COMMIT.set(hooks)
+    try:
+        async with in_transaction("default") as conn:
+            yield conn
+    finally:
+        _ON_COMMIT.reset(token)
+    if outer is None:
+        for hook in hooks:
+            await hook()
+
+
+def on_commit(hook: CommitHook) -> None:
+    """Run hook after the current transaction commits (at once when there is none)."""
+    hooks = _ON_COMMIT.get()
+    if hooks is None:
+        task = asyncio.get_running_loop().create_task(hook())
+        _BACKGROUND.add(task)  # keep a reference until it is done
+        task.add_done_callback(_BACKGROUND.discard)
+    else:
+        hooks.append(hook)

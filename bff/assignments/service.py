@@ -9,11 +9,17 @@ from bff.containers.models import Folder
 from bff.containers.service import get_container
 from bff.db import transaction
 from bff.errors import ApiError
+from bff.live.events import ADMINS, ASSIGNMENTS_CHANGED, publish, user_room
 from bff.naming import natural_sorted, sort_key
 from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
 from bff.users.service import find_user, get_user
 
 ASSIGNMENT_NOT_FOUND = "Assignment not found"
+
+
+def _changed(user_id: int) -> None:
+    """Tell the user (and admins) that their assignments changed, once this commits."""
+    publish(ASSIGNMENTS_CHANGED, {"userId": user_id}, [user_room(user_id), ADMINS])
 
 
 async def my_assignments(user_id: int) -> list[Assignment]:
@@ -57,6 +63,7 @@ async def assign_container(
         raise ApiError(409, f"Container '{container_name}' is already assigned to {user.name}.")
     async with transaction() as conn:
         assignment = await ContainerAssignment.create(user=user, container=container, using_db=conn)
+        _changed(user.id)
         await record(
             conn,
             actor,
@@ -98,6 +105,7 @@ async def assign_folders(
                 409,
                 f"Assign container '{container_name}' to {user.name} before assigning its folders.",
             )
+        _changed(user.id)
         for name in natural_sorted([n for n in wanted if n not in held]):
             fa = await FolderAssignment.create(user=user, folder=folders[name], using_db=conn)
             await record(
@@ -144,6 +152,7 @@ async def unassign(assignment_id: int, kind: str, actor: Actor) -> str:
             )
             await FolderAssignment.filter(id__in=list(removed)).using_db(conn).delete()
             await ca.delete(using_db=conn)
+            _changed(ca.user.id)
             await record(
                 conn,
                 actor,
@@ -161,6 +170,7 @@ async def unassign(assignment_id: int, kind: str, actor: Actor) -> str:
         if fa is None:
             raise ApiError(404, ASSIGNMENT_NOT_FOUND)
         await fa.delete(using_db=conn)
+        _changed(fa.user.id)
         await record(
             conn,
             actor,

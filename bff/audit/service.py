@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.audit.models import AuditLog
+from bff.live.events import ADMINS, AUDIT_CREATED, publish
 
 GENESIS_HASH = "0" * 64
 _CHAIN_LOCK_KEY = 7_318_204_551  # arbitrary, fixed: the advisory lock guarding the chain head
@@ -84,6 +85,7 @@ async def record(
     )
     entry.hash = entry_hash(prev_hash, entry)
     await entry.save(using_db=conn)
+    publish(AUDIT_CREATED, {"id": entry.id, "operation": operation}, [ADMINS])
     return entry
 
 

@@ -12,6 +12,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.auth.models import Session
 from bff.errors import ApiError
+from bff.live.events import SESSION_REVOKED, publish, session_room, user_room
 from bff.users.models import Role, User
 from config.settings import Settings
 
@@ -101,10 +102,15 @@ async def session_principal(session_id: str) -> Principal:
 
 
 async def end_session(session_id: str, conn: BaseDBAsyncClient | None = None) -> None:
-    """Revoke one session."""
+    """Revoke one session (its live connections are told and closed once this commits)."""
     await Session.filter(id=session_id).using_db(conn).delete()
+    publish(SESSION_REVOKED, {"reason": "logout"}, [session_room(session_id)])
 
 
-async def end_all_sessions(user_id: int, conn: BaseDBAsyncClient | None = None) -> int:
-    """Revoke every session of a user; return how many ended."""
-    return int(await Session.filter(user_id=user_id).using_db(conn).delete())
+async def end_all_sessions(
+    user_id: int, conn: BaseDBAsyncClient | None = None, reason: str = "logout-all"
+) -> int:
+    """Revoke every session of a user; return how many ended (live connections are closed)."""
+    ended = int(await Session.filter(user_id=user_id).using_db(conn).delete())
+    publish(SESSION_REVOKED, {"reason": reason}, [user_room(user_id)])
+    return ended

@@ -19,6 +19,7 @@ from bff.emergency.schemas import EmergencyView
 from bff.errors import ApiError
 from bff.files.models import StoredFile
 from bff.files.service import blob_out
+from bff.live.events import ADMINS, EMERGENCY_OPENED, publish
 from bff.throttle import FailureCounter, minutes_text
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import signature_matches
@@ -89,6 +90,15 @@ async def verify(
             container=token.folder.container.name,
             folder=token.folder.name,
             details=f"token={token_id}; until {grant.expires_at.isoformat(timespec='seconds')}",
+        )
+        publish(
+            EMERGENCY_OPENED,
+            {
+                "tokenId": token_id,
+                "container": token.folder.container.name,
+                "folder": token.folder.name,
+            },
+            [ADMINS],
         )
     return grant
 

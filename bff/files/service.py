@@ -37,6 +37,7 @@ from bff.files.schemas import (
     SummaryStats,
     UploadResponse,
 )
+from bff.live.events import FILE_DELETED, FILE_UPLOADED, PROFILE_CHANGED, publish_to_folder
 from bff.naming import container_name_error, folder_name_error, sort_key
 from storage.base import (
     MAX_NAME_BYTES,
@@ -95,6 +96,11 @@ def _content_type(name: str, declared: str | None) -> str:
         return guessed
     declared = (declared or "").split(";")[0].strip()
     return declared if _CONTENT_TYPE_RE.fullmatch(declared) else DEFAULT_CONTENT_TYPE
+
+
+def _event_payload(folder: Folder, name: str) -> dict[str, str]:
+    payload = {"container": folder.container.name, "folder": folder.name}
+    return payload if name == PROFILE_IMAGE_NAME else {**payload, "name": name}
 
 
 def blob_out(row: StoredFile) -> Blob:
@@ -182,6 +188,8 @@ async def _index(
         else:
             row = previous.update_from_dict(values)
             await row.save(using_db=conn)
+        event = PROFILE_CHANGED if stored.is_profile_image else FILE_UPLOADED
+        publish_to_folder(event, _event_payload(folder, stored.name), folder.id)
         details = f"converted from {stored.original_rtf_name}" if stored.original_rtf_name else ""
         await record(
             conn,
@@ -421,6 +429,8 @@ async def delete_file(folder: Folder, name: str, actor: Actor, storage: Storage)
         await storage.delete(folder.container.name, folder.name, name)
     async with transaction() as conn:
         await StoredFile.filter(id=row.id).using_db(conn).delete()
+        event = PROFILE_CHANGED if row.is_profile_image else FILE_DELETED
+        publish_to_folder(event, _event_payload(folder, name), folder.id)
         await record(
             conn,
             actor,

@@ -20,6 +20,16 @@ from bff.db import transaction
 from bff.emergency.models import EmergencyGrant
 from bff.errors import ApiError
 from bff.files.service import get_folder
+from bff.live.events import (
+    ADMINS,
+    TOKEN_ASSIGNED,
+    TOKEN_DELETED,
+    TOKEN_REACTIVATED,
+    TOKEN_REASSIGNED,
+    TOKEN_REGISTERED,
+    TOKEN_REVOKED,
+    publish,
+)
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.schemas import (
     DELETE_REASONS,
@@ -35,6 +45,10 @@ from config.settings import Settings
 
 TOKEN_NOT_FOUND = "SmartToken not found"  # noqa: S105 - a message, not a secret
 UNKNOWN_PATIENT = "Unknown Patient"
+
+
+def _announce(event: str, token_id: str, **extra: str) -> None:
+    publish(event, {"tokenId": token_id, **extra}, [ADMINS])
 
 
 def short_id(token_id: str) -> str:
@@ -100,6 +114,7 @@ async def register(secure_chip_id: str, settings: Settings, actor: Actor) -> Tok
                 token_id=new_token_id(), secure_chip_id=secure_chip_id, using_db=conn
             )
             await _audit(conn, actor, "token_register", token, f"chip={secure_chip_id}")
+            _announce(TOKEN_REGISTERED, token.token_id)
     except IntegrityError:
         raise ApiError(409, taken) from None
     return TokenRegistered(
@@ -180,6 +195,13 @@ async def assign(data: AssignToken, actor: Actor) -> TokenAssigned:
             token,
             f"reassigned from {holder.token_id}" if holder else "",
         )
+        _announce(
+            TOKEN_REASSIGNED if holder else TOKEN_ASSIGNED,
+            token.token_id,
+            container=folder.container.name,
+            folder=folder.name,
+            **({"previousTokenId": holder.token_id} if holder else {}),
+        )
     return TokenAssigned(
         message="Token reassigned successfully" if holder else "Token assigned successfully",
         reassignment=holder is not None,
@@ -211,6 +233,7 @@ async def revoke(token_id: str, reason: str, actor: Actor) -> SmartTokenOut:
         await token.save(using_db=conn)
         await EmergencyGrant.filter(token_id=token.id).using_db(conn).delete()
         await _audit(conn, actor, "token_revoke", token, f"reason={reason}")
+        _announce(TOKEN_REVOKED, token.token_id)
     return await _loaded(token)
 
 
@@ -233,6 +256,7 @@ async def reactivate(token_id: str, actor: Actor) -> SmartTokenOut:
         token.revoked_at = None
         await token.save(using_db=conn)
         await _audit(conn, actor, "token_reactivate", token)
+        _announce(TOKEN_REACTIVATED, token.token_id)
     return await _loaded(token)
 
 
@@ -248,3 +272,4 @@ async def delete(token_id: str, reason: str, actor: Actor) -> None:
         await _audit(conn, actor, "token_delete", token, f"reason={reason}")
         await EmergencyGrant.filter(token_id=token.id).using_db(conn).delete()
         await SmartToken.filter(id=token.id).using_db(conn).delete()
+        _announce(TOKEN_DELETED, token.token_id)

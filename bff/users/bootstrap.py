@@ -9,6 +9,7 @@ from tortoise.exceptions import IntegrityError
 from bff.audit.service import Actor, record
 from bff.auth.passwords import hash_password
 from bff.db import transaction
+from bff.live.events import ADMINS, USERS_CHANGED, publish
 from bff.users.models import Role, User
 from config.settings import Settings
 
@@ -29,6 +30,7 @@ async def create_user(
             using_db=conn,
         )
         await record(conn, actor, "user_create", details=f"user={user.username} role={role}")
+        publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
     return user
 
 

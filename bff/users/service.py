@@ -9,6 +9,7 @@ from bff.auth.passwords import hash_password
 from bff.auth.sessions import end_all_sessions
 from bff.db import transaction
 from bff.errors import ApiError
+from bff.live.events import ADMINS, SESSION_REVOKED, USERS_CHANGED, publish, user_room
 from bff.users.models import Role, User
 from bff.users.schemas import (
     ContainerAssignmentOut,
@@ -97,6 +98,7 @@ async def create_user(data: CreateUser, actor: Actor) -> UserOut:
             using_db=conn,
         )
         await record(conn, actor, "user_create", details=f"user={user.username} role={user.role}")
+        publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
     return await get_user(user.id)
 
 
@@ -136,7 +138,8 @@ async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
     async with transaction() as conn:
         await user.save(using_db=conn)
         if revoke:
-            await end_all_sessions(user.id, conn)
+            await end_all_sessions(user.id, conn, reason="account-changed")
+        publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
         await record(
             conn,
             actor,
@@ -163,6 +166,8 @@ async def delete_user(user_id: int, actor: Actor) -> str:
             details=f"user={user.username} containers={containers} folders={folders}",
         )
         await user.delete(using_db=conn)
+        publish(SESSION_REVOKED, {"reason": "account-deleted"}, [user_room(user.id)])
+        publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
     return user.name
 
 

@@ -1,0 +1,131 @@
+"""The Socket.IO server mounted beside the Quart app, and how events leave it.
+
+A client connects with its session token in the `auth` payload (`{token}`); without a valid
+session the connection is refused. Each connection joins its user's room, its session's room
+and, for admins, the admins room. With BFF_REDIS_URL set, events fan out through Redis to every
+process (python-socketio's Redis manager); without it, one process delivers them itself.
+
+Transports: clients should use the websocket transport (the web app does). Long-polling needs
+every request of a connection to reach the same process, so with several workers or instances
+it would need sticky sessions; websocket-only needs none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+import socketio
+from quart import Quart
+
+from bff.auth.sessions import authenticate
+from bff.errors import ApiError
+from bff.live.events import ADMINS, SESSION_REVOKED, session_room, user_room
+from config.settings import Settings
+
+log = logging.getLogger(__name__)
+
+SEND_TIMEOUT = 3.0  # seconds an emit may take before it is given up (Redis down)
+
+
+class _DisconnectOnRevoke:
+    """After delivering session:revoked to a room, disconnect the room's local members."""
+
+    async def _disconnect_room(self, room: Any, namespace: str) -> None:
+        if room is None:
+            return
+        manager: Any = self  # mixed into a socketio manager
+        for sid, _ in list(manager.get_participants(namespace, room)):
+            await manager.server.disconnect(sid, namespace=namespace, ignore_queue=True)
+
+
+class LocalManager(_DisconnectOnRevoke, socketio.AsyncManager):  # type: ignore[misc]
+    """One process: rooms in memory."""
+
+    async def emit(self, event: str, data: Any, namespace: str | None = None, **kwargs: Any) -> Any:
+        result = await super().emit(event, data, namespace, **kwargs)
+        if event == SESSION_REVOKED:
+            await self._disconnect_room(kwargs.get("to") or kwargs.get("room"), namespace or "/")
+        return result
+
+
+class RedisManager(_DisconnectOnRevoke, socketio.AsyncRedisManager):  # type: ignore[misc]
+    """Several processes: every event goes through Redis; each process handles its own clients."""
+
+    async def _handle_emit(self, message: dict[str, Any]) -> None:
+        await super()._handle_emit(message)
+        if message.get("event") == SESSION_REVOKED:
+            await self._disconnect_room(message.get("room"), message.get("namespace") or "/")
+
+
+def _channel(redis_url: str) -> str:
+    """The pub/sub channel: Redis channels ignore the database number, so it names it."""
+    database = urlsplit(redis_url).path.strip("/") or "0"
+    return f"bff-live:{database}"
+
+
+class LiveHub:
+    """The Socket.IO server of one process and its fire-and-forget sender."""
+
+    def __init__(self, settings: Settings) -> None:
+        manager: socketio.AsyncManager
+        if settings.redis_url:
+            manager = RedisManager(
+                settings.redis_url,
+                channel=_channel(settings.redis_url),
+                redis_options={"socket_connect_timeout": 1, "socket_timeout": 2},
+            )
+        else:
+            manager = LocalManager()
+        self.settings = settings
+        self.sio = socketio.AsyncServer(
+            async_mode="asgi", client_manager=manager, logger=False, engineio_logger=False
+        )
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.sio.on("connect", self._connect)
+
+    async def _connect(self, sid: str, environ: dict[str, Any], auth: Any) -> None:
+        token = auth.get("token") if isinstance(auth, dict) else None
+        try:
+            principal = await authenticate(token if isinstance(token, str) else None, self.settings)
+        except ApiError as exc:
+            raise socketio.exceptions.ConnectionRefusedError(exc.message) from None
+        except Exception as exc:  # noqa: BLE001 - e.g. the database is down: refuse, do not crash
+            log.warning("Live connection refused: %s", type(exc).__name__)
+            raise socketio.exceptions.ConnectionRefusedError("Please try again.") from None
+        await self.sio.enter_room(sid, user_room(principal.user_id))
+        await self.sio.enter_room(sid, session_room(principal.session_id))
+        if principal.is_admin:
+            await self.sio.enter_room(sid, ADMINS)
+
+    async def _emit(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
+        try:
+            await asyncio.wait_for(self.sio.emit(event, payload, to=rooms), SEND_TIMEOUT)
+        except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
+            log.warning("Live event %s not delivered: %s", event, type(exc).__name__)
+
+    async def send(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
+        """Start delivering event to rooms without waiting for it."""
+        task = asyncio.get_running_loop().create_task(self._emit(event, payload, rooms))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def attach(app: Quart, settings: Settings) -> LiveHub:
+    """Create the process's Socket.IO server and let services publish through it."""
+    hub = LiveHub(settings)
+    app.config["BFF_LIVE"] = hub
+    app.config["BFF_LIVE_SEND"] = hub.send
+    return hub
+
+
+def asgi_app(app: Quart) -> socketio.ASGIApp:
+    """The app Hypercorn serves: Socket.IO at /socket.io, everything else to Quart.
+
+    No on_startup/on_shutdown here: then the ASGI lifespan reaches Quart and its
+    before_serving/after_serving hooks (database, storage) run.
+    """
+    hub: LiveHub = app.config["BFF_LIVE"]
+    return socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io")

@@ -1,0 +1,108 @@
+"""A real server for Socket.IO tests: Hypercorn on 127.0.0.1 in this event loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import socketio
+from hypercorn.asyncio import serve
+from hypercorn.config import Config
+from quart import Quart
+
+from bff.app import create_app
+from bff.live.server import asgi_app
+from config.settings import Settings
+from tests.conftest import _empty_tables, free_port, make_settings
+
+
+class Listener:
+    """A Socket.IO client that records every event it receives."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.client = socketio.AsyncClient(reconnection=False)
+        self.events: list[tuple[str, Any]] = []
+        self.disconnected = asyncio.Event()
+        self.client.on("*", self._record)
+        self.client.on("disconnect", self._gone)
+
+    async def _record(self, event: str, data: Any) -> None:
+        self.events.append((event, data))
+
+    async def _gone(self, *args: Any) -> None:
+        self.disconnected.set()
+
+    async def connect(self, base: str, token: str | None) -> None:
+        auth = {"token": token} if token is not None else None
+        await self.client.connect(base, auth=auth, transports=["websocket"], wait_timeout=5)
+
+    def names(self) -> list[str]:
+        return [event for event, _ in self.events]
+
+    async def wait_for(self, event: str, within: float = 3.0) -> Any:
+        """The payload of the first `event` received (waiting for it if needed)."""
+        async with asyncio.timeout(within):
+            while True:
+                for name, data in self.events:
+                    if name == event:
+                        return data
+                await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        if self.client.connected:
+            await self.client.disconnect()
+
+
+class LiveServer:
+    """The app served over real HTTP and websockets."""
+
+    def __init__(self, app: Quart, base: str) -> None:
+        self.app = app
+        self.base = base
+        self.settings: Settings = app.config["BFF_SETTINGS"]
+        self.listeners: list[Listener] = []
+
+    async def listener(self, token: str | None, name: str = "client") -> Listener:
+        listener = Listener(name)
+        self.listeners.append(listener)
+        await listener.connect(self.base, token)
+        return listener
+
+
+async def run_live(settings: Settings) -> AsyncIterator[LiveServer]:
+    """Serve a fresh app until the caller is done."""
+    app = create_app(settings, bootstrap_admin=False)
+    port = free_port()
+    config = Config()
+    config.bind = [f"127.0.0.1:{port}"]
+    config.accesslog = None
+    config.errorlog = None
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve(asgi_app(app), config, shutdown_trigger=stop.wait))  # type: ignore[arg-type]
+    for _ in range(200):
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            break
+        except OSError:
+            await asyncio.sleep(0.02)
+    await _empty_tables()
+    server = LiveServer(app, f"http://127.0.0.1:{port}")
+    try:
+        yield server
+    finally:
+        for listener in server.listeners:
+            await listener.close()
+        stop.set()
+        await asyncio.wait_for(task, 10)
+
+
+@pytest.fixture
+async def live(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterator[LiveServer]:
+    settings = make_settings(database_url, run_dir, storage_url=f"file://{tmp_path}/storage")
+    async for server in run_live(settings):
+        yield server

@@ -1,0 +1,195 @@
+"""Live events with real Socket.IO clients: the right people, and only them, hear of a change."""
+
+from __future__ import annotations
+
+import asyncio
+from io import BytesIO
+
+import pytest
+import socketio
+from werkzeug.datastructures import FileStorage
+
+from bff.assignments.models import FolderAssignment
+from bff.users.models import Role
+from tests.factories import assign, make_container, make_folder, make_staff
+from tests.live.conftest import LiveServer
+
+QUIET = 0.3  # how long "nothing arrives" is waited for
+
+
+async def _upload(live: LiveServer, staff: object, container: str, folder: str, name: str) -> None:
+    client = live.app.test_client()
+    response = await client.post(
+        f"/api/blobs/{container}/{folder}",
+        files={"file": FileStorage(BytesIO(b"x"), filename=name)},
+        headers=staff.headers,  # type: ignore[attr-defined]
+    )
+    assert response.status_code == 201, await response.get_data()
+
+
+async def test_no_session_no_connection(live: LiveServer) -> None:
+    for token in (None, "not-a-token"):
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            await live.listener(token)
+
+
+async def test_file_events_reach_admins_and_assigned_staff_only(live: LiveServer) -> None:
+    container = await make_container()
+    folder = await make_folder(container, "patient-1")
+    admin = await make_staff(live.settings, Role.ADMIN)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    outsider = await make_staff(live.settings, Role.NURSE)
+    await assign(nurse.user, container, folder)
+    await assign(outsider.user, container)  # the container, but not this folder
+    admin_ears = await live.listener(admin.token, "admin")
+    nurse_ears = await live.listener(nurse.token, "nurse")
+    outsider_ears = await live.listener(outsider.token, "outsider")
+
+    await _upload(live, nurse, container.name, "patient-1", "scan.pdf")
+    payload = {"container": container.name, "folder": "patient-1", "name": "scan.pdf"}
+    assert await nurse_ears.wait_for("file:uploaded") == payload
+    assert await admin_ears.wait_for("file:uploaded") == payload
+    await asyncio.sleep(QUIET)
+    assert "file:uploaded" not in outsider_ears.names()
+    assert "audit:created" not in nurse_ears.names() + outsider_ears.names()
+    assert (await admin_ears.wait_for("audit:created"))["operation"] == "file_upload"
+
+    # Assigning the folder changes what the outsider hears at once.
+    client = live.app.test_client()
+    response = await client.post(
+        f"/api/assignments/containers/{container.name}/folders",
+        json={"userId": outsider.user.id, "folderNames": ["patient-1"]},
+        headers=admin.headers,
+    )
+    assert response.status_code == 201
+    assert await outsider_ears.wait_for("assignments:changed") == {"userId": outsider.user.id}
+    await _upload(live, admin, container.name, "patient-1", "second.pdf")
+    assert (await outsider_ears.wait_for("file:uploaded"))["name"] == "second.pdf"
+    # And unassigning it stops them at once.
+    await FolderAssignment.filter(user_id=outsider.user.id).delete()
+    outsider_ears.events.clear()
+    await _upload(live, admin, container.name, "patient-1", "third.pdf")
+    await nurse_ears.wait_for("file:uploaded")
+    await asyncio.sleep(QUIET)
+    assert "file:uploaded" not in outsider_ears.names()
+
+
+async def test_delete_and_profile_events(live: LiveServer) -> None:
+    container = await make_container()
+    folder = await make_folder(container, "patient-1")
+    admin = await make_staff(live.settings, Role.ADMIN)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    await assign(nurse.user, container, folder)
+    ears = await live.listener(nurse.token)
+    await _upload(live, nurse, container.name, "patient-1", "old.txt")
+    client = live.app.test_client()
+    response = await client.delete(
+        f"/api/blobs/{container.name}/patient-1/old.txt", headers=admin.headers
+    )
+    assert response.status_code == 200
+    deleted = await ears.wait_for("file:deleted")
+    assert deleted == {"container": container.name, "folder": "patient-1", "name": "old.txt"}
+
+
+async def test_logout_revokes_and_disconnects_only_that_session(live: LiveServer) -> None:
+    nurse = await make_staff(live.settings, Role.NURSE)
+    from bff.auth.sessions import open_session
+
+    other_token = await open_session(nurse.user, live.settings, "127.0.0.1")
+    this_tab = await live.listener(nurse.token, "this")
+    other_tab = await live.listener(other_token, "other")
+    client = live.app.test_client()
+    assert (await client.post("/api/auth/logout", headers=nurse.headers)).status_code == 200
+    assert await this_tab.wait_for("session:revoked") == {"reason": "logout"}
+    await asyncio.wait_for(this_tab.disconnected.wait(), 3)
+    await asyncio.sleep(QUIET)
+    assert other_tab.client.connected
+    assert "session:revoked" not in other_tab.names()
+
+
+@pytest.mark.parametrize("change", ["logout-all", "delete", "role", "password"])
+async def test_account_changes_end_every_connection_of_the_user(
+    live: LiveServer, change: str
+) -> None:
+    admin = await make_staff(live.settings, Role.ADMIN)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    bystander = await make_staff(live.settings, Role.NURSE)
+    tab = await live.listener(nurse.token, "nurse")
+    other = await live.listener(bystander.token, "bystander")
+    client = live.app.test_client()
+    user_url = f"/api/users/{nurse.user.id}"
+    if change == "logout-all":
+        response = await client.post("/api/auth/logout-all", headers=nurse.headers)
+    elif change == "delete":
+        response = await client.delete(user_url, headers=admin.headers)
+    else:
+        body = {"name": nurse.user.name, "username": nurse.user.username, "role": "nurse"}
+        if change == "role":
+            body["role"] = "doctor"
+        else:
+            body["password"] = "a-brand-new-password"
+        response = await client.put(user_url, json=body, headers=admin.headers)
+    assert response.status_code == 200, await response.get_data()
+    await tab.wait_for("session:revoked")
+    await asyncio.wait_for(tab.disconnected.wait(), 2)
+    await asyncio.sleep(QUIET)
+    assert other.client.connected
+
+
+async def test_admins_hear_tokens_users_and_emergency_alerts(live: LiveServer) -> None:
+    admin = await make_staff(live.settings, Role.ADMIN)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    admin_ears = await live.listener(admin.token)
+    nurse_ears = await live.listener(nurse.token)
+    container = await make_container()
+    await make_folder(container, "patient-1")
+    client = live.app.test_client()
+    registered = await client.post(
+        "/patients/admin/register", json={"secureChipId": "live-chip"}, headers=admin.headers
+    )
+    body = await registered.get_json()
+    token_id = body["smartTokenId"]
+    assert await admin_ears.wait_for("token:registered") == {"tokenId": token_id}
+    await client.post(
+        "/patients/admin/assign",
+        json={
+            "tokenId": token_id,
+            "containerName": container.name,
+            "folderName": "patient-1",
+            "patientName": "Live Patient",
+        },
+        headers=admin.headers,
+    )
+    assigned = await admin_ears.wait_for("token:assigned")
+    assert assigned == {"tokenId": token_id, "container": container.name, "folder": "patient-1"}
+    responder = live.app.test_client()
+    link = body["verificationUrl"].split("127.0.0.1:8000", 1)[-1]
+    assert (await responder.get(link)).status_code == 303
+    alert = await admin_ears.wait_for("emergency:opened")
+    assert alert["tokenId"] == token_id
+    created = await client.post(
+        "/api/auth/register",
+        json={
+            "name": "New",
+            "username": "new.nurse",
+            "password": "long-enough-pw",
+            "role": "nurse",
+        },
+        headers=admin.headers,
+    )
+    assert created.status_code == 201
+    await admin_ears.wait_for("users:changed")
+    await asyncio.sleep(QUIET)
+    heard = set(nurse_ears.names())
+    assert not heard & {"token:registered", "token:assigned", "emergency:opened", "users:changed"}
+
+
+def test_the_web_app_shares_the_event_names() -> None:
+    from pathlib import Path
+
+    from bff.live.events import typescript
+
+    generated = Path(__file__).resolve().parents[2] / "frontend/src/lib/live/events.gen.ts"
+    assert generated.read_text() == typescript(), (
+        "run: .venv/bin/python -m bff live-events > frontend/src/lib/live/events.gen.ts"
+    )

@@ -1,0 +1,270 @@
+"""Live events across processes: two Hypercorn servers on two ports share one Redis on
+127.0.0.1; and with Redis gone, requests still succeed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from functools import partial
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from werkzeug.datastructures import FileStorage
+
+from bff.users.models import Role
+from tests.conftest import free_port, make_settings
+from tests.factories import assign, make_container, make_folder, make_staff
+from tests.live.conftest import Listener, LiveServer, run_live
+
+REDIS_URL = "redis://127.0.0.1:6379/12"
+ADMIN_PASSWORD = "two-process-admin-pw"
+
+
+class Process:
+    """`python -m bff serve` in its own process."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bff", "serve"],
+            env={**env, "BFF_PORT": str(self.port)},
+            cwd=Path(__file__).resolve().parents[2],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def wait_ready(self) -> None:
+        import socket
+
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("a server process did not start") from None
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def two_processes(tmp_path: Path) -> Iterator[tuple[Process, Process]]:
+    env = {
+        **os.environ,
+        "BFF_HOST": "127.0.0.1",
+        "BFF_DATABASE_URL": f"sqlite://{tmp_path}/shared.sqlite3",
+        "BFF_STORAGE_URL": f"file://{tmp_path}/storage",
+        "BFF_VAR_DIR": str(tmp_path / "var"),
+        "BFF_REDIS_URL": REDIS_URL,
+        "BFF_ADMIN_PASSWORD": ADMIN_PASSWORD,
+    }
+    first = Process(env)
+    try:
+        first.wait_ready()  # migrates the shared database before the second one starts
+        second = Process(env)
+        try:
+            second.wait_ready()
+            yield first, second
+        finally:
+            second.stop()
+    finally:
+        first.stop()
+
+
+async def _call(
+    session: aiohttp.ClientSession, method: str, url: str, token: str | None = None, **kw: Any
+) -> Any:
+    headers = {"x-auth-token": token} if token else {}
+    async with session.request(method, url, headers=headers, **kw) as response:
+        assert response.status < 400, (url, response.status, await response.text())
+        return await response.json()
+
+
+async def test_events_cross_processes_through_redis(two_processes: tuple[Process, Process]) -> None:
+    a, b = two_processes
+    async with aiohttp.ClientSession() as http:
+        login = await _call(
+            http,
+            "POST",
+            f"{a.base}/api/auth/login",
+            json={"username": "admin", "password": ADMIN_PASSWORD},
+        )
+        admin = login["token"]
+        await _call(http, "POST", f"{a.base}/api/admin/containers", admin, json={"name": "ward-x"})
+        await _call(
+            http,
+            "POST",
+            f"{a.base}/api/admin/containers/ward-x/folders",
+            admin,
+            json={"name": "p-1"},
+        )
+        await _call(
+            http,
+            "POST",
+            f"{a.base}/api/auth/register",
+            admin,
+            json={
+                "name": "Nurse",
+                "username": "x.nurse",
+                "password": "x-nurse-password",
+                "role": "nurse",
+            },
+        )
+        nurse = (
+            await _call(
+                http,
+                "POST",
+                f"{b.base}/api/auth/login",
+                json={"username": "x.nurse", "password": "x-nurse-password"},
+            )
+        )["token"]
+        on_b_admin = Listener("admin on B")
+        on_b_nurse = Listener("nurse on B")
+        await on_b_admin.connect(b.base, admin)
+        await on_b_nurse.connect(b.base, nurse)
+        try:
+            form = aiohttp.FormData()
+            form.add_field("file", b"scan", filename="scan.pdf")
+            await _call(http, "POST", f"{a.base}/api/blobs/ward-x/p-1", admin, data=form)
+            uploaded = await on_b_admin.wait_for("file:uploaded", within=5)
+            assert uploaded == {"container": "ward-x", "folder": "p-1", "name": "scan.pdf"}
+            users = await _call(http, "GET", f"{a.base}/api/users", admin)
+            nurse_id = next(u["id"] for u in users["users"] if u["username"] == "x.nurse")
+            await _call(http, "DELETE", f"{a.base}/api/users/{nurse_id}", admin)
+            assert await on_b_nurse.wait_for("session:revoked", within=5) == {
+                "reason": "account-deleted"
+            }
+            await asyncio.wait_for(on_b_nurse.disconnected.wait(), 5)
+            assert on_b_admin.client.connected
+        finally:
+            await on_b_admin.close()
+            await on_b_nurse.close()
+
+
+async def test_requests_succeed_with_redis_down(
+    database_url: str, run_dir: Path, tmp_path: Path
+) -> None:
+    dead = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", redis_url=dead
+    )
+    server: LiveServer
+    async for server in run_live(settings):
+        container = await make_container()
+        folder = await make_folder(container, "patient-1")
+        nurse = await make_staff(settings, Role.NURSE)
+        await assign(nurse.user, container, folder)
+        client = server.app.test_client()
+        started = time.monotonic()
+        response = await client.post(
+            f"/api/blobs/{container.name}/patient-1",
+            files={"file": FileStorage(BytesIO(b"x"), filename="a.txt")},
+            headers=nurse.headers,
+        )
+        assert response.status_code == 201
+        assert time.monotonic() - started < 2  # the emit did not hold the request
+
+
+async def _upload(client: Any, url: str, headers: dict[str, str], name: str) -> None:
+    files = {"file": FileStorage(BytesIO(b"x"), filename=name)}
+    response = await client.post(url, files=files, headers=headers)
+    assert response.status_code == 201
+
+
+class OwnRedis:
+    """A throwaway redis-server on a free port (so stopping it disturbs nobody else)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(  # noqa: S603 - a fixed command
+            [
+                shutil.which("redis-server") or "/usr/bin/redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        import socket
+
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+async def test_delivery_resumes_when_redis_returns(
+    database_url: str, run_dir: Path, tmp_path: Path
+) -> None:
+    redis = OwnRedis(free_port())
+    redis.start()
+    settings = make_settings(
+        database_url,
+        run_dir,
+        storage_url=f"file://{tmp_path}/storage",
+        redis_url=f"redis://127.0.0.1:{redis.port}/0",
+    )
+    try:
+        async for server in run_live(settings):
+            container = await make_container()
+            folder = await make_folder(container, "patient-1")
+            nurse = await make_staff(settings, Role.NURSE)
+            await assign(nurse.user, container, folder)
+            ears = await server.listener(nurse.token)
+            url = f"/api/blobs/{container.name}/patient-1"
+            upload = partial(_upload, server.app.test_client(), url, nurse.headers)
+            await upload("before.txt")
+            assert (await ears.wait_for("file:uploaded", within=5))["name"] == "before.txt"
+            redis.stop()
+            await upload("during.txt")  # succeeds; its event is lost, and that is logged
+            redis.start()
+            deadline = time.monotonic() + 30
+            attempt = 0
+            while True:
+                attempt += 1
+                await upload(f"after-{attempt}.txt")
+                await asyncio.sleep(0.5)
+                if any(d.get("name", "").startswith("after-") for _, d in ears.events):
+                    break
+                assert time.monotonic() < deadline, (
+                    "live events did not resume after Redis came back"
+                )
+    finally:
+        redis.stop()
