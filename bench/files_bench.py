@@ -19,7 +19,6 @@ import asyncio
 import hashlib
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,69 +30,14 @@ from typing import Any
 
 import aiohttp
 
+from bff.devserver import ServerProcess, local_env
+
 REPO = Path(__file__).resolve().parents[1]
 MB = 1024 * 1024
 BOUNDARY = "bench-boundary-5f2c"
 ADMIN_PASSWORD = "bench-admin-password"
 NURSE_PASSWORD = "bench-nurse-password"
 CONTAINER = "bench-ward"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Server:
-    """The BFF in its own process, so its memory can be read from /proc."""
-
-    def __init__(self, root: Path) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.storage = root / "storage"
-        self.env = {
-            **os.environ,
-            "BFF_HOST": "127.0.0.1",
-            "BFF_PORT": str(self.port),
-            "BFF_DATABASE_URL": f"sqlite://{root}/bench.sqlite3",
-            "BFF_STORAGE_URL": f"file://{self.storage}",
-            "BFF_VAR_DIR": str(root / "var"),
-            "BFF_REDIS_URL": "",
-            "BFF_ADMIN_PASSWORD": ADMIN_PASSWORD,
-        }
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bff", "serve"],
-            env=self.env,
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.2)
-
-    def memory(self, field: str) -> int:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-        raise KeyError(field)
-
-    def reset_peak(self) -> None:
-        Path(f"/proc/{self.process.pid}/clear_refs").write_text("5")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 def plain_copy_seconds(source: Path, target: Path) -> float:
@@ -171,7 +115,7 @@ def report(label: str, value: float, unit: str, target: str = "", ok: bool | Non
 
 async def run(args: argparse.Namespace) -> None:
     root = Path(tempfile.mkdtemp(prefix="bff-bench-"))
-    server = Server(root)
+    server = ServerProcess(local_env(root, admin_password=ADMIN_PASSWORD))
     try:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=600)) as session:
             await bench(session, server, root, args)
@@ -181,7 +125,7 @@ async def run(args: argparse.Namespace) -> None:
 
 
 async def bench(
-    session: aiohttp.ClientSession, server: Server, root: Path, args: argparse.Namespace
+    session: aiohttp.ClientSession, server: ServerProcess, root: Path, args: argparse.Namespace
 ) -> None:
     base = server.base
     admin = await sign_in(session, base, "admin", ADMIN_PASSWORD)
@@ -193,7 +137,7 @@ async def bench(
         admin,
         json={"name": "patient-0"},
     )
-    print(f"# server pid {server.process.pid}, data in {root}", flush=True)
+    print(f"# server pid {server.pid}, data in {root}", flush=True)
 
     # 1. A large file: upload and view beside a plain copy on the same disk.
     source = root / "source.bin"
@@ -263,7 +207,7 @@ async def bench(
             admin,
             json={"name": folder},
         )
-    seed_files(server.storage, folders, args.files)
+    seed_files(server.storage_path, folders, args.files)
     start = time.perf_counter()
     await asyncio.to_thread(
         subprocess.run,

@@ -13,12 +13,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,35 +23,11 @@ from typing import Any
 import aiohttp
 import socketio
 
+from bff.devserver import ServerProcess, local_env
+
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "live-bench-admin-password"
 REDIS_URL = "redis://127.0.0.1:6379/14"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bff", "serve"],
-        env={**env, "BFF_PORT": str(port)},
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, f"http://127.0.0.1:{port}"
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the server did not start") from None
-            time.sleep(0.1)
 
 
 async def call(http: aiohttp.ClientSession, method: str, url: str, **kwargs: Any) -> Any:
@@ -135,40 +107,26 @@ def report(label: str, delays: list[float]) -> None:
 
 async def run(args: argparse.Namespace) -> None:
     root = Path(tempfile.mkdtemp(prefix="bff-live-bench-"))
-    base_env = {
-        **os.environ,
-        "BFF_HOST": "127.0.0.1",
-        "BFF_STORAGE_URL": f"file://{root}/storage",
-        "BFF_VAR_DIR": str(root / "var"),
-        "BFF_ADMIN_PASSWORD": ADMIN_PASSWORD,
-    }
     try:
-        one = {**base_env, "BFF_DATABASE_URL": f"sqlite://{root}/one.sqlite3", "BFF_REDIS_URL": ""}
-        process, base = start(one)
+        one = ServerProcess(local_env(root / "one", admin_password=ADMIN_PASSWORD))
         try:
             report(
                 f"one process, {args.clients} clients",
-                await measure([base], args.clients, args.uploads),
+                await measure([one.base], args.clients, args.uploads),
             )
         finally:
-            process.terminate()
-            process.wait()
-        two = {
-            **base_env,
-            "BFF_DATABASE_URL": f"sqlite://{root}/two.sqlite3",
-            "BFF_REDIS_URL": REDIS_URL,
-        }
-        first, base_a = start(two)
-        second, base_b = start(two)
+            one.stop()
+        two = local_env(root / "two", admin_password=ADMIN_PASSWORD, redis_url=REDIS_URL)
+        first = ServerProcess(two)
+        second = ServerProcess(two)
         try:
             report(
                 f"two processes + Redis, {args.clients} clients",
-                await measure([base_a, base_b], args.clients, args.uploads),
+                await measure([first.base, second.base], args.clients, args.uploads),
             )
         finally:
-            for process in (first, second):
-                process.terminate()
-                process.wait()
+            first.stop()
+            second.stop()
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

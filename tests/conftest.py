@@ -10,11 +10,9 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +26,7 @@ from tortoise import Tortoise, connections
 
 from bff.app import create_app
 from bff.db import migrate
+from bff.devserver import free_port, wait_for_port
 from config.settings import Settings, load_settings
 
 PG_ADMIN_DSN = os.environ.get("BFF_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -126,12 +125,6 @@ def client(app: Quart) -> Client:
 REGION = "us-east-1"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def s3_endpoint() -> Iterator[str]:
     """A moto S3 server on 127.0.0.1, with dummy AWS credentials in the environment."""
@@ -151,15 +144,7 @@ def s3_endpoint() -> Iterator[str]:
             stderr=subprocess.DEVNULL,
         )
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("the moto S3 server did not start") from None
-                    time.sleep(0.1)
+            wait_for_port(port, server, 30)
             yield f"http://127.0.0.1:{port}"
         finally:
             server.terminate()

@@ -13,6 +13,7 @@ it would need sticky sessions; websocket-only needs none.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -58,6 +59,18 @@ class RedisManager(_DisconnectOnRevoke, socketio.AsyncRedisManager):  # type: ig
         await super()._handle_emit(message)
         if message.get("event") == SESSION_REVOKED:
             await self._disconnect_room(message.get("room"), message.get("namespace") or "/")
+
+    async def aclose(self) -> None:
+        """Stop listening and close the Redis connections (when the app stops)."""
+        listener = getattr(self, "thread", None)
+        if isinstance(listener, asyncio.Task):
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await listener
+        for connection in (self.pubsub, self.redis):
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    await connection.aclose()
 
 
 def _channel(redis_url: str) -> str:
@@ -106,6 +119,14 @@ class LiveHub:
         except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
             log.warning("Live event %s not delivered: %s", event, type(exc).__name__)
 
+    async def close(self) -> None:
+        """Let pending events go out briefly, then release the Redis connections."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=SEND_TIMEOUT)
+        manager = self.sio.manager
+        if isinstance(manager, RedisManager):
+            await manager.aclose()
+
     async def send(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
         """Start delivering event to rooms without waiting for it."""
         task = asyncio.get_running_loop().create_task(self._emit(event, payload, rooms))
@@ -118,6 +139,7 @@ def attach(app: Quart, settings: Settings) -> LiveHub:
     hub = LiveHub(settings)
     app.config["BFF_LIVE"] = hub
     app.config["BFF_LIVE_SEND"] = hub.send
+    app.after_serving(hub.close)
     return hub
 
 

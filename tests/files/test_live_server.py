@@ -4,91 +4,33 @@ and a connection dropped mid-upload leaves nothing behind."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.conftest import free_port
+from bff.devserver import ServerProcess, local_env
 
 ADMIN_PASSWORD = "live-server-admin-pass"
 BOUNDARY = "live-boundary-1d8a"
 MB = 1024 * 1024
 
 
-class LiveServer:
-    """`python -m bff serve` in its own process, on its own SQLite file and storage."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.storage = root / "storage"
-        env = {
-            **os.environ,
-            "BFF_HOST": "127.0.0.1",
-            "BFF_PORT": str(self.port),
-            "BFF_DATABASE_URL": f"sqlite://{root}/live.sqlite3",
-            "BFF_STORAGE_URL": f"file://{self.storage}",
-            "BFF_VAR_DIR": str(root / "var"),
-            "BFF_REDIS_URL": "",
-            "BFF_ADMIN_PASSWORD": ADMIN_PASSWORD,
-        }
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bff", "serve"],
-            env=env,
-            cwd=Path(__file__).resolve().parents[2],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the live server did not start") from None
-                time.sleep(0.2)
-
-    def memory(self, field: str) -> int:
-        """A /proc status field of the server process, in bytes (VmRSS, VmHWM)."""
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-        raise KeyError(field)
-
-    def reset_peak(self) -> None:
-        """Make VmHWM restart from the current resident size."""
-        Path(f"/proc/{self.process.pid}/clear_refs").write_text("5")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("live"))
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    root = tmp_path_factory.mktemp("live")
+    server = ServerProcess(local_env(root, admin_password=ADMIN_PASSWORD))
     try:
         yield server
     finally:
         server.stop()
 
 
-async def _signed_in(session: aiohttp.ClientSession, live: LiveServer) -> dict[str, str]:
+async def _signed_in(session: aiohttp.ClientSession, live: ServerProcess) -> dict[str, str]:
     async with session.post(
         f"{live.base}/api/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD}
     ) as response:
@@ -127,7 +69,7 @@ async def _body(name: str, megabytes: int) -> AsyncIterator[bytes]:
 
 
 async def _upload(
-    session: aiohttp.ClientSession, live: LiveServer, headers: dict[str, str], name: str, mb: int
+    session: aiohttp.ClientSession, live: ServerProcess, headers: dict[str, str], name: str, mb: int
 ) -> Any:
     length = len(_form_head(name)) + mb * MB + len(FORM_TAIL)
     async with session.post(
@@ -142,7 +84,7 @@ async def _upload(
         return response.status, await response.json()
 
 
-async def test_a_50mb_upload_is_streamed_not_held_in_memory(live: LiveServer) -> None:
+async def test_a_50mb_upload_is_streamed_not_held_in_memory(live: ServerProcess) -> None:
     async with aiohttp.ClientSession() as session:
         headers = await _signed_in(session, live)
         status, _ = await _upload(session, live, headers, "warm-up.bin", 1)
@@ -169,7 +111,7 @@ async def test_a_50mb_upload_is_streamed_not_held_in_memory(live: LiveServer) ->
         assert actual.hexdigest() == expected.hexdigest()
 
 
-async def test_a_dropped_upload_leaves_nothing_behind(live: LiveServer) -> None:
+async def test_a_dropped_upload_leaves_nothing_behind(live: ServerProcess) -> None:
     async with aiohttp.ClientSession() as session:
         headers = await _signed_in(session, live)
     head = _form_head("dropped.bin")
@@ -187,7 +129,9 @@ async def test_a_dropped_upload_leaves_nothing_behind(live: LiveServer) -> None:
         await writer.drain()
     await asyncio.sleep(0.3)  # let the server start writing the file
     writer.transport.abort()
-    folder = live.storage / "live-ward" / "patient-1"
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    folder = live.storage_path / "live-ward" / "patient-1"
     deadline = time.monotonic() + 10
     while any(p.name.startswith(".upload-") for p in folder.iterdir()):
         assert time.monotonic() < deadline, "a partial upload was left in storage"

@@ -87,6 +87,7 @@ async def run_live(settings: Settings) -> AsyncIterator[LiveServer]:
         try:
             _, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.close()
+            await writer.wait_closed()
             break
         except OSError:
             await asyncio.sleep(0.02)

@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -19,8 +17,9 @@ import aiohttp
 import pytest
 from werkzeug.datastructures import FileStorage
 
+from bff.devserver import ServerProcess, free_port, local_env, wait_for_port
 from bff.users.models import Role
-from tests.conftest import free_port, make_settings
+from tests.conftest import make_settings
 from tests.factories import assign, make_container, make_folder, make_staff
 from tests.live.conftest import Listener, LiveServer, run_live
 
@@ -28,59 +27,13 @@ REDIS_URL = "redis://127.0.0.1:6379/12"
 ADMIN_PASSWORD = "two-process-admin-pw"
 
 
-class Process:
-    """`python -m bff serve` in its own process."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bff", "serve"],
-            env={**env, "BFF_PORT": str(self.port)},
-            cwd=Path(__file__).resolve().parents[2],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
-    def wait_ready(self) -> None:
-        import socket
-
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("a server process did not start") from None
-                time.sleep(0.1)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 @pytest.fixture
-def two_processes(tmp_path: Path) -> Iterator[tuple[Process, Process]]:
-    env = {
-        **os.environ,
-        "BFF_HOST": "127.0.0.1",
-        "BFF_DATABASE_URL": f"sqlite://{tmp_path}/shared.sqlite3",
-        "BFF_STORAGE_URL": f"file://{tmp_path}/storage",
-        "BFF_VAR_DIR": str(tmp_path / "var"),
-        "BFF_REDIS_URL": REDIS_URL,
-        "BFF_ADMIN_PASSWORD": ADMIN_PASSWORD,
-    }
-    first = Process(env)
+def two_processes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    env = local_env(tmp_path, redis_url=REDIS_URL, admin_password=ADMIN_PASSWORD)
+    first = ServerProcess(env)  # started (and the shared database migrated) before the second
     try:
-        first.wait_ready()  # migrates the shared database before the second one starts
-        second = Process(env)
+        second = ServerProcess(env)
         try:
-            second.wait_ready()
             yield first, second
         finally:
             second.stop()
@@ -97,7 +50,9 @@ async def _call(
         return await response.json()
 
 
-async def test_events_cross_processes_through_redis(two_processes: tuple[Process, Process]) -> None:
+async def test_events_cross_processes_through_redis(
+    two_processes: tuple[ServerProcess, ServerProcess],
+) -> None:
     a, b = two_processes
     async with aiohttp.ClientSession() as http:
         login = await _call(
@@ -211,17 +166,7 @@ class OwnRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        import socket
-
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("redis-server did not start") from None
-                time.sleep(0.05)
+        wait_for_port(self.port, self.process, 10)
 
     def stop(self) -> None:
         if self.process is not None:

@@ -1,0 +1,101 @@
+"""Running the BFF in a child process on 127.0.0.1: for tests and benchmarks, not production.
+
+`ServerProcess(env)` starts `python -m bff serve` on a free port with the given BFF_* settings,
+waits until it accepts connections, and can report the process's memory from /proc.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes] | None, seconds: float = 60) -> None:
+    """Wait until something accepts connections on port (RuntimeError if process exits)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if (process is not None and process.poll() is not None) or time.monotonic() > deadline:
+                raise RuntimeError(f"nothing started listening on port {port}") from None
+            time.sleep(0.05)
+
+
+def local_env(root: Path, **settings: str) -> dict[str, str]:
+    """BFF settings for a server with everything under root (SQLite, local disk, no Redis)."""
+    env = {
+        **os.environ,
+        "BFF_HOST": "127.0.0.1",
+        "BFF_DATABASE_URL": f"sqlite://{root}/bff.sqlite3",
+        "BFF_STORAGE_URL": f"file://{root}/storage",
+        "BFF_VAR_DIR": str(root / "var"),
+        "BFF_REDIS_URL": "",
+    }
+    env.update({f"BFF_{key.upper()}": value for key, value in settings.items()})
+    return env
+
+
+class ServerProcess:
+    """`python -m bff serve` in its own process."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {**env, "BFF_PORT": str(self.port)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bff", "serve"],
+            env=self.env,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_for_port(self.port, self.process)
+        except RuntimeError:
+            self.stop()
+            raise
+
+    @property
+    def pid(self) -> int:
+        """The server's process id."""
+        return self.process.pid
+
+    @property
+    def storage_path(self) -> Path:
+        """Where a local-disk server keeps its files."""
+        return Path(self.env["BFF_STORAGE_URL"].removeprefix("file://"))
+
+    def memory(self, field: str) -> int:
+        """A /proc status field of the server process, in bytes (VmRSS, VmHWM)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+        raise KeyError(field)
+
+    def reset_peak(self) -> None:
+        """Make VmHWM restart from the current resident size."""
+        Path(f"/proc/{self.pid}/clear_refs").write_text("5")
+
+    def stop(self) -> None:
+        """Stop the server and wait for it."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
