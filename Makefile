@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend
+.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,16 @@ install-dev: $(VENV)/.dev
 run: install frontend
 	$(BIN)/python -m bff serve
 
+# Debian's nginx, for the cluster and its tests (installed without starting its service).
+nginx:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
+		(DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx >/dev/null)
+
+# Two BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server (moto):
+# http://127.0.0.1:8080 until Ctrl-C. See bff/devcluster.py.
+cluster: install-dev frontend nginx
+	$(BIN)/python -m bff.devcluster
+
 # The web app: npm ci, then a production build into frontend/dist (served by the BFF).
 frontend:
 	cd frontend && npm ci --no-audit --no-fund && npm run build
@@ -41,10 +51,10 @@ lint: install-dev
 typecheck: install-dev
 	$(BIN)/mypy bff storage config
 
-test-sqlite: install-dev
+test-sqlite: install-dev nginx
 	$(BIN)/pytest -q
 
-test-postgres: install-dev
+test-postgres: install-dev nginx
 	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q
 
 test: lint typecheck test-sqlite test-postgres test-frontend

@@ -6,7 +6,10 @@ waits until it accepts connections, and can report the process's memory from /pr
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -99,3 +102,36 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+class RedisProcess:
+    """A throwaway redis-server on a free port, so stopping it disturbs nobody else."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start (or restart) the server on the same port."""
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.process = subprocess.Popen(  # noqa: S603 - a fixed command
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port, self.process, 10)
+
+    def stop(self) -> None:
+        """Kill it at once, as a crash would."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL a process started with start_new_session=True, with its children."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()

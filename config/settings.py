@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     # SmartTokens: the key signing verification links, the emergency grant's lifetime, and
     # failed verifications allowed per window, per client address and per token.
     token_key: str = ""
+    # Behind a reverse proxy: how many proxy hops to trust for X-Forwarded-For/-Proto (0: none).
+    trusted_proxy_hops: Annotated[int, Field(ge=0, le=5)] = 0
     emergency_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 15
     verify_max_failures_per_address: Annotated[int, Field(ge=1)] = 20
     verify_max_failures_per_token: Annotated[int, Field(ge=1)] = 10

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import socketio
+from hypercorn.middleware import ProxyFixMiddleware
 from quart import Quart
 
 from bff.auth.sessions import authenticate
@@ -143,11 +144,17 @@ def attach(app: Quart, settings: Settings) -> LiveHub:
     return hub
 
 
-def asgi_app(app: Quart) -> socketio.ASGIApp:
+def asgi_app(app: Quart) -> Any:
     """The app Hypercorn serves: Socket.IO at /socket.io, everything else to Quart.
 
     No on_startup/on_shutdown here: then the ASGI lifespan reaches Quart and its
-    before_serving/after_serving hooks (database, storage) run.
+    before_serving/after_serving hooks (database, storage) run. Behind a reverse proxy
+    (BFF_TRUSTED_PROXY_HOPS > 0) the client address and scheme come from its X-Forwarded-*
+    headers, for both HTTP and websockets.
     """
     hub: LiveHub = app.config["BFF_LIVE"]
-    return socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io")
+    combined = socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io")
+    hops = hub.settings.trusted_proxy_hops
+    if hops:
+        return ProxyFixMiddleware(combined, mode="legacy", trusted_hops=hops)
+    return combined

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from functools import partial
@@ -17,7 +15,7 @@ import aiohttp
 import pytest
 from werkzeug.datastructures import FileStorage
 
-from bff.devserver import ServerProcess, free_port, local_env, wait_for_port
+from bff.devserver import RedisProcess, ServerProcess, free_port, local_env
 from bff.users.models import Role
 from tests.conftest import make_settings
 from tests.factories import assign, make_container, make_folder, make_staff
@@ -143,48 +141,13 @@ async def _upload(client: Any, url: str, headers: dict[str, str], name: str) -> 
     assert response.status_code == 201
 
 
-class OwnRedis:
-    """A throwaway redis-server on a free port (so stopping it disturbs nobody else)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(  # noqa: S603 - a fixed command
-            [
-                shutil.which("redis-server") or "/usr/bin/redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_for_port(self.port, self.process, 10)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
-
-
 async def test_delivery_resumes_when_redis_returns(
     database_url: str, run_dir: Path, tmp_path: Path
 ) -> None:
-    redis = OwnRedis(free_port())
+    redis = RedisProcess()
     redis.start()
     settings = make_settings(
-        database_url,
-        run_dir,
-        storage_url=f"file://{tmp_path}/storage",
-        redis_url=f"redis://127.0.0.1:{redis.port}/0",
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", redis_url=redis.url
     )
     try:
         async for server in run_live(settings):

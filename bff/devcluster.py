@@ -1,0 +1,239 @@
+"""Several BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server, locally.
+
+`make cluster` (python -m bff.devcluster) runs it in the foreground until Ctrl-C; the cluster
+tests drive the same `Cluster` class. Migrations run once, before any instance starts. Each
+instance is `hypercorn bff.asgi:app` with config/hypercorn.production.toml, in its own process
+group (so a SIGKILL takes its workers too), trusting one proxy hop for client addresses.
+
+How the pieces map to managed services in a real deployment: PostgreSQL -> RDS or Cloud SQL;
+Redis -> ElastiCache or Memorystore; the S3-protocol server (moto here) -> S3 or any
+S3-compatible store (GCS interoperability, MinIO); nginx -> the platform's load balancer or an
+nginx tier; the instances -> containers or VMs running the same command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bff.devserver import REPO, free_port, kill_group, wait_for_port
+
+NGINX_TEMPLATE = REPO / "config" / "nginx" / "bff.conf.template"
+HYPERCORN_CONFIG = REPO / "config" / "hypercorn.production.toml"
+PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
+# moto accepts any credentials; real ones come from the environment or an instance role.
+MOTO_CREDENTIALS = {
+    "AWS_ACCESS_KEY_ID": "cluster",
+    "AWS_SECRET_ACCESS_KEY": "cluster",
+    "AWS_DEFAULT_REGION": "us-east-1",
+}
+
+
+def nginx_binary() -> str:
+    """Debian's nginx (apt-get install nginx)."""
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else "")
+    if not found:
+        raise SystemExit("nginx is not installed: apt-get install -y --no-install-recommends nginx")
+    return found
+
+
+def render_nginx(listen: str, ports: list[int], max_upload_mb: int, prefix: Path) -> str:
+    """The nginx site for these instances, from config/nginx/bff.conf.template."""
+    upstreams = "\n        ".join(
+        f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in ports
+    )
+    return (
+        NGINX_TEMPLATE.read_text()
+        .replace("{{LISTEN}}", listen)
+        .replace("{{UPSTREAMS}}", upstreams)
+        .replace("{{MAX_BODY_MB}}", str(max_upload_mb + 1))
+        .replace("{{PREFIX}}", str(prefix))
+    )
+
+
+@dataclass
+class Cluster:
+    """N instances + nginx; the database, Redis and S3 are given as settings."""
+
+    root: Path
+    database_url: str
+    redis_url: str
+    storage_url: str
+    instances: int = 2
+    port: int = 0
+    settings: dict[str, str] = field(default_factory=dict)
+    _ports: list[int] = field(default_factory=list)
+    _processes: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
+    _nginx: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        """The address behind nginx."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def instance_base(self, index: int) -> str:
+        """One instance's own address (bypassing nginx)."""
+        return f"http://127.0.0.1:{self._ports[index]}"
+
+    def env(self) -> dict[str, str]:
+        """The settings every instance runs with."""
+        return {
+            **os.environ,
+            "BFF_DATABASE_URL": self.database_url,
+            "BFF_REDIS_URL": self.redis_url,
+            "BFF_STORAGE_URL": self.storage_url,
+            "BFF_VAR_DIR": str(self.root / "var"),
+            "BFF_PUBLIC_URL": self.base,
+            "BFF_TRUSTED_PROXY_HOPS": "1",
+            **{f"BFF_{k.upper()}": v for k, v in self.settings.items()},
+        }
+
+    def start(self) -> None:
+        """Migrate once, start the instances, then nginx in front of them."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.port = self.port or free_port()
+        subprocess.run(
+            [sys.executable, "-m", "bff", "migrate"], env=self.env(), cwd=REPO, check=True
+        )
+        self._ports = [free_port() for _ in range(self.instances)]
+        self._processes = [None] * self.instances
+        for index in range(self.instances):
+            self.start_instance(index)
+        prefix = self.root / "nginx"
+        prefix.mkdir(exist_ok=True)
+        conf = prefix / "nginx.conf"
+        max_mb = int(self.env().get("BFF_MAX_UPLOAD_MB", "50"))
+        conf.write_text(render_nginx(f"127.0.0.1:{self.port}", self._ports, max_mb, prefix))
+        self._nginx = subprocess.Popen(  # noqa: S603 - a fixed command
+            [nginx_binary(), "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        wait_for_port(self.port, self._nginx, 20)
+
+    def start_instance(self, index: int) -> None:
+        """Start (or restart) instance index on its port."""
+        process = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
+            [
+                sys.executable,
+                "-m",
+                "hypercorn",
+                "bff.asgi:app",
+                "--config",
+                str(HYPERCORN_CONFIG),
+                "--bind",
+                f"127.0.0.1:{self._ports[index]}",
+                "--workers",
+                "1",
+            ],
+            env=self.env(),
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self._processes[index] = process
+        wait_for_port(self._ports[index], process, 60)
+
+    def kill(self, index: int) -> None:
+        """SIGKILL an instance and its workers, as a crash would."""
+        process = self._processes[index]
+        if process is not None:
+            kill_group(process)
+            self._processes[index] = None
+
+    def stop(self) -> None:
+        """Stop nginx and every instance."""
+        if self._nginx is not None:
+            kill_group(self._nginx)
+            self._nginx = None
+        for index in range(len(self._processes)):
+            process = self._processes[index]
+            if process is not None:
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    kill_group(process)
+                self._processes[index] = None
+
+
+async def create_database(name: str) -> str:
+    """Create a PostgreSQL database on the local server if missing; return its URL."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    admin = await asyncpg.connect(PG_ADMIN_DSN)
+    try:
+        if not await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
+            await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+def start_moto(bucket: str) -> tuple[subprocess.Popen[bytes], str]:
+    """moto's S3 server on a free port with bucket created; (process, endpoint)."""
+    port = free_port()
+    env = {**os.environ, **MOTO_CREDENTIALS}
+    process = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    wait_for_port(port, process, 30)
+    endpoint = f"http://127.0.0.1:{port}"
+    import urllib.request
+
+    request = urllib.request.Request(f"{endpoint}/{bucket}", method="PUT")  # noqa: S310 - loopback
+    urllib.request.urlopen(request, timeout=10).close()  # noqa: S310 - moto accepts anonymous
+    return process, endpoint
+
+
+def main() -> None:
+    """`make cluster`: run a local cluster in the foreground until Ctrl-C."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--port", type=int, default=8080, help="nginx's port (default 8080)")
+    parser.add_argument("--instances", type=int, default=2)
+    parser.add_argument("--database", default="bff_cluster", help="PostgreSQL database name")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
+    args = parser.parse_args()
+    root = REPO / "var" / "cluster"
+    database_url = asyncio.run(create_database(args.database))
+    moto, endpoint = start_moto("bff-cluster")
+    os.environ.update(MOTO_CREDENTIALS)
+    password = os.environ.get("BFF_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
+    cluster = Cluster(
+        root=root,
+        database_url=database_url,
+        redis_url=args.redis,
+        storage_url=f"s3://bff-cluster/records?endpoint_url={endpoint}&region=us-east-1",
+        instances=args.instances,
+        port=args.port,
+        settings={"admin_password": password},
+    )
+    try:
+        cluster.start()
+        print(f"Cluster: {cluster.base} -> {args.instances} instances", flush=True)
+        print(f"  PostgreSQL {database_url}, Redis {args.redis}, S3 (moto) {endpoint}")
+        print(f"  Sign in as admin with password {password} (if the database had no admin yet)")
+        print("  Ctrl-C stops it.", flush=True)
+        asyncio.run(asyncio.Event().wait())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cluster.stop()
+        kill_group(moto)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""Two instances behind nginx: nothing assumes one process, and one crashing loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+from typing import Any
+
+import aiohttp
+import socketio
+
+from bff.devcluster import Cluster
+from bff.devserver import RedisProcess
+from tests.cluster.conftest import ADMIN_PASSWORD, call, sign_in
+
+FOLDER = "/api/blobs/ward-c/patient-1"
+
+
+async def _setup(http: aiohttp.ClientSession, cluster: Cluster) -> str:
+    admin = await sign_in(http, cluster.base, "admin", ADMIN_PASSWORD)
+    for url, body in (
+        ("/api/admin/containers", {"name": "ward-c"}),
+        ("/api/admin/containers/ward-c/folders", {"name": "patient-1"}),
+    ):
+        async with http.post(
+            cluster.base + url, json=body, headers={"x-auth-token": admin}
+        ) as response:
+            assert response.status in (201, 409)
+    return admin
+
+
+def _form(name: str, data: bytes) -> aiohttp.FormData:
+    form = aiohttp.FormData()
+    form.add_field("filename", name)
+    form.add_field("file", data, filename=name)
+    return form
+
+
+async def test_login_throttle_counts_across_instances(cluster: Cluster) -> None:
+    async with aiohttp.ClientSession() as http:
+        bad = {"username": "nobody-here", "password": "wrong password"}
+        a, b = cluster.instance_base(0), cluster.instance_base(1)
+        for base in (a, b, a):
+            await call(http, "POST", f"{base}/api/auth/login", expect=401, json=bad)
+        await call(http, "POST", f"{b}/api/auth/login", expect=429, json=bad)
+
+
+async def test_sessions_links_and_grants_work_on_any_instance(cluster: Cluster) -> None:
+    a, b = cluster.instance_base(0), cluster.instance_base(1)
+    async with aiohttp.ClientSession() as http:
+        admin = await _setup(http, cluster)
+        await call(http, "POST", a + FOLDER, admin, data=_form("any.txt", b"anywhere"))
+        link = await call(http, "GET", f"{a}{FOLDER}/any.txt/url", admin)
+        assert await call(http, "GET", b + link["url"]) == b"anywhere"  # signed on A, used on B
+        token = await call(
+            http, "POST", f"{a}/patients/admin/register", admin, json={"secureChipId": "c-1"}
+        )
+        await call(
+            http,
+            "POST",
+            f"{b}/patients/admin/assign",
+            admin,
+            json={
+                "tokenId": token["smartTokenId"],
+                "containerName": "ward-c",
+                "folderName": "patient-1",
+                "patientName": "Cluster Patient",
+            },
+        )
+        path = token["verificationUrl"].removeprefix(cluster.base)
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as responder:
+            async with responder.get(a + path, allow_redirects=False) as scanned:
+                assert scanned.status == 303
+            view = await call(responder, "GET", f"{b}/api/emergency/session")  # grant from A
+            assert view["patientName"] == "Cluster Patient"
+        staff = await sign_in(http, a, "admin", ADMIN_PASSWORD)
+        await call(http, "POST", f"{b}/api/auth/logout", staff)
+        await call(http, "GET", f"{a}/api/auth/me", staff, expect=401)  # ended everywhere
+
+
+async def test_the_proxy_passes_the_real_client_and_drops_forged_ones(cluster: Cluster) -> None:
+    async with aiohttp.ClientSession() as http:
+        await call(
+            http,
+            "POST",
+            f"{cluster.base}/api/auth/login",
+            expect=401,
+            json={"username": "forger", "password": "not the password"},
+            headers={"X-Forwarded-For": "203.0.113.66"},
+        )
+        admin = await sign_in(http, cluster.base, "admin", ADMIN_PASSWORD)
+        logs = await call(
+            http, "GET", f"{cluster.base}/api/blobs/audit?operation=login_failed", admin
+        )
+        addresses = {entry.get("clientAddress") for entry in logs["auditLogs"]}
+        assert "127.0.0.1" in addresses  # the address nginx saw, passed on by it
+        assert "203.0.113.66" not in addresses  # a client cannot forge its own
+
+
+class Ears:
+    """A Socket.IO client through nginx that reconnects by itself."""
+
+    def __init__(self) -> None:
+        self.client = socketio.AsyncClient(reconnection=True, reconnection_delay=0.2)
+        self.names: list[str] = []
+        self.client.on("file:uploaded", self._heard)
+
+    async def _heard(self, data: dict[str, Any]) -> None:
+        self.names.append(data["name"])
+
+    async def heard(self, name: str, within: float = 10) -> bool:
+        async with asyncio.timeout(within):
+            while name not in self.names:  # noqa: ASYNC110 - polling a list the client fills
+                await asyncio.sleep(0.05)
+        return True
+
+
+async def test_a_crashed_instance_loses_no_acknowledged_upload(cluster: Cluster) -> None:
+    async with aiohttp.ClientSession() as http:
+        admin = await _setup(http, cluster)
+        ears = [Ears() for _ in range(4)]
+        for ear in ears:  # nginx spreads them over both instances
+            await ear.client.connect(cluster.base, auth={"token": admin}, transports=["websocket"])
+        payloads = {f"crash-{n:03d}.bin": os.urandom(1_500_000 + n) for n in range(40)}
+        outcomes: dict[str, int] = {}
+
+        async def upload(name: str) -> None:
+            try:
+                async with http.post(
+                    cluster.base + FOLDER,
+                    data=_form(name, payloads[name]),
+                    headers={"x-auth-token": admin},
+                ) as response:
+                    outcomes[name] = response.status
+            except aiohttp.ClientError:
+                outcomes[name] = 0
+
+        names = sorted(payloads)
+        gate = asyncio.Semaphore(4)
+
+        async def limited(name: str) -> None:
+            async with gate:
+                await upload(name)
+
+        stream = asyncio.gather(*(limited(n) for n in names))
+        while len(outcomes) < 12:  # noqa: ASYNC110 - waiting for the stream to get going
+            await asyncio.sleep(0.01)
+        cluster.kill(0)  # while uploads are in flight on it
+        await stream
+        try:
+            acknowledged = [n for n in names if outcomes[n] == 201]
+            print("upload outcomes:", sorted(outcomes.values()))
+            assert len(acknowledged) >= 20, outcomes
+            listing = await call(http, "GET", cluster.base + FOLDER, admin)
+            listed = {b["name"]: b["contentLength"] for b in listing["blobs"]}
+            for name in acknowledged:
+                assert listed.get(name) == len(payloads[name]), name
+                link = await call(http, "GET", f"{cluster.base}{FOLDER}/{name}/url", admin)
+                body = await call(http, "GET", cluster.base + link["url"])
+                assert hashlib.sha256(body).digest() == hashlib.sha256(payloads[name]).digest()
+            for name, size in listed.items():  # whatever is listed is whole, never partial
+                if name in payloads:
+                    assert size == len(payloads[name]), name
+            # The clients reconnected to the surviving instance and still hear uploads.
+            await call(http, "POST", cluster.base + FOLDER, admin, data=_form("after.bin", b"x"))
+            for ear in ears:
+                assert await ear.heard("after.bin")
+        finally:
+            for ear in ears:
+                await ear.client.disconnect()
+            cluster.start_instance(0)
+
+
+async def test_redis_going_away_and_coming_back(cluster: Cluster, redis: RedisProcess) -> None:
+    async with aiohttp.ClientSession() as http:
+        admin = await _setup(http, cluster)
+        ear = Ears()
+        await ear.client.connect(
+            cluster.instance_base(1), auth={"token": admin}, transports=["websocket"]
+        )
+        try:
+            redis.stop()
+            a = cluster.instance_base(0)
+            for n in range(3):  # HTTP keeps working without Redis
+                await call(http, "POST", a + FOLDER, admin, data=_form(f"no-redis-{n}.txt", b"x"))
+            await call(http, "GET", f"{a}/api/users/dashboard", admin)
+            redis.start()
+            for attempt in range(60):  # live events resume once Redis is back
+                name = f"redis-back-{attempt}.txt"
+                await call(http, "POST", a + FOLDER, admin, data=_form(name, b"x"))
+                await asyncio.sleep(0.5)
+                if name in ear.names:
+                    break
+            else:
+                raise AssertionError("live events did not resume after Redis returned")
+        finally:
+            await ear.client.disconnect()
