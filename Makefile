@@ -55,7 +55,7 @@ test-sqlite: install-dev nginx
 	$(BIN)/pytest -q
 
 test-postgres: install-dev nginx
-	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q
+	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster  # the cluster tests run on PostgreSQL already
 
 test: lint typecheck test-sqlite test-postgres test-frontend
 

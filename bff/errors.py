@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from quart import Quart, Response, jsonify, request
 from quart_schema import RequestSchemaValidationError
 from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
+from tortoise.exceptions import ValidationError as FieldValidationError
 from werkzeug.exceptions import HTTPException
 
 from storage.base import InvalidName, StorageUnavailable
@@ -68,6 +69,16 @@ def register_error_handlers(app: Quart) -> None:
     @app.errorhandler(RequestSchemaValidationError)
     async def _validation_error(exc: RequestSchemaValidationError) -> Response:
         return error_response(400, _describe_validation(exc))
+
+    @app.errorhandler(UnicodeDecodeError)
+    async def _not_utf8(exc: UnicodeDecodeError) -> Response:
+        return error_response(400, "The request body must be UTF-8 encoded JSON.")
+
+    @app.errorhandler(FieldValidationError)
+    async def _value_does_not_fit(exc: FieldValidationError) -> Response:
+        # A value longer than its column (or otherwise invalid for it) reached the database
+        # layer: no such record can exist, and nothing was written.
+        return error_response(400, "Invalid request - a value is longer than allowed.")
 
     @app.errorhandler(IntegrityError)
     async def _integrity_error(exc: IntegrityError) -> Response:

@@ -12,8 +12,9 @@ import pytest
 from quart.testing import QuartClient as Client
 
 from bff.users.models import Role, User
-from config.settings import SettingsError, load_settings
+from config.settings import Settings, SettingsError, load_settings
 from tests.conftest import make_settings, started_app
+from tests.factories import make_staff
 
 
 def test_invalid_setting_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -269,3 +270,20 @@ def test_api_schema_names_are_unique() -> None:
 
     walk(BaseModel)
     assert not clashes, clashes
+
+
+async def test_bodies_that_are_not_utf8_are_400(client: Client, settings: Settings) -> None:
+    admin = await make_staff(settings, Role.ADMIN)
+    response = await client.post(
+        "/api/auth/register",
+        data=b"\x8fX#V\xff\x04",
+        headers={**admin.headers, "Content-Type": "application/json"},
+    )
+    assert response.status_code == 400
+    assert (await response.get_json())["message"] == "The request body must be UTF-8 encoded JSON."
+
+
+async def test_values_longer_than_their_column_are_400(client: Client) -> None:
+    response = await client.post("/api/auth/login", json={"username": "0" * 199, "password": "x"})
+    assert response.status_code == 400
+    assert "longer than allowed" in (await response.get_json())["message"]
