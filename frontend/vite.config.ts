@@ -11,6 +11,9 @@ export default defineConfig({
     proxy: {
       '/api': bff,
       '/openapi.json': bff,
+      // SmartToken admin calls live at the server root; the server also answers device links itself.
+      '/patients/admin': bff,
+      '/patients/verify': bff,
       '/socket.io': { target: bff, ws: true },
     },
   },

@@ -1,5 +1,5 @@
 /* global window, document, HTMLImageElement */
-// Browser journeys of issues 6 and 7 against the real BFF, in Debian's Chromium via playwright-core.
+// Browser journeys of issues 6 and 7 (and SmartTokens) against the real BFF, in Debian's Chromium via playwright-core.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -329,6 +329,159 @@ test('an admin browses storage and creates a container', async () => {
   await page.goto('/admin/containers');
   await list.getByRole('link', { name: 'ward-north' }).waitFor();
   await shot(page, 'admin-storage-management');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// SmartTokens: registration and assignment by an admin, emergency access by a responder.
+const TOKEN_CONTAINER = 'ward-tokens';
+const TOKEN_FOLDER = 'patient-5';
+const PATIENT = { name: 'Maria Lopez', dateOfBirth: '1975-06-15' };
+const EMERGENCY_FILE = 'allergies.txt';
+const NEUTRAL = 'This emergency access link is not valid or has expired.';
+
+/** A patient folder with a profile image and one file, arranged through the API. */
+async function arrangeTokenFolder() {
+  const { token } = await api(server.base, 'POST', '/auth/login', { body: { username: ADMIN.username, password: ADMIN.password } });
+  await api(server.base, 'POST', '/admin/containers', { token, body: { name: TOKEN_CONTAINER } });
+  await api(server.base, 'POST', `/admin/containers/${TOKEN_CONTAINER}/folders`, { token, body: { name: TOKEN_FOLDER } });
+  const uploads = [
+    { filename: 'face.png', profile: 'true', blob: new Blob([PNG_1PX], { type: 'image/png' }) },
+    { filename: EMERGENCY_FILE, profile: 'false', blob: new Blob(['Allergic to penicillin.\n'], { type: 'text/plain' }) },
+  ];
+  for (const upload of uploads) {
+    const form = new FormData();
+    form.append('filename', upload.filename);
+    form.append('isProfileImage', upload.profile); // before the file part, as the server reads fields first
+    form.append('file', upload.blob, upload.filename);
+    const response = await fetch(`${server.base}/api/blobs/${TOKEN_CONTAINER}/${TOKEN_FOLDER}`, {
+      method: 'POST',
+      headers: { 'x-auth-token': token },
+      body: form,
+    });
+    if (response.status !== 201) throw new Error(`uploading ${upload.filename} failed: ${response.status} ${await response.text()}`);
+  }
+  await api(server.base, 'POST', '/auth/logout', { token });
+}
+
+/** A browser context like a responder's phone: no session, nothing stored. */
+async function newResponderPage() {
+  const context = await browser.newContext({ baseURL: server.base, viewport: { width: 390, height: 844 }, isMobile: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(String(e)));
+  return { context, page, problems };
+}
+
+test('an admin registers and assigns a SmartToken; a responder opens it; after a remote disconnect it fails', async () => {
+  await arrangeTokenFolder();
+  const { context, page, problems } = await newPage();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+  await signIn(page, ADMIN);
+  await page.getByRole('link', { name: 'SmartToken Management' }).click();
+  await page.waitForURL('**/admin/smart-tokens');
+  await page.getByRole('heading', { name: 'SmartToken Management' }).waitFor();
+  await page.getByRole('tab', { name: 'Unclaimed Tokens (0)' }).waitFor();
+
+  // Register: the verification URL is shown once, with Copy and a QR code.
+  await page.getByRole('button', { name: 'Register Device' }).click();
+  await page.getByLabel('Secure chip ID').fill('chip-e2e-001');
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  const registered = page.getByRole('dialog', { name: 'Device registered' });
+  const verificationUrl = await registered.getByLabel('Verification URL', { exact: true }).inputValue();
+  assert.match(verificationUrl, new RegExp(`^${server.base}/patients/verify/[0-9A-F]{32}\\?s=[0-9A-F]{8}(-[0-9A-F]{8}){3}$`));
+  await registered.getByRole('img', { name: 'QR code of the verification URL' }).waitFor();
+  await registered.getByRole('button', { name: 'Copy' }).click();
+  await registered.getByText('Verification URL copied').waitFor();
+  assert.equal(await page.evaluate(() => window.navigator.clipboard.readText()), verificationUrl);
+  await shot(page, 'smart-token-registered');
+  await registered.getByRole('button', { name: 'Done' }).click();
+  const tokenId = /verify\/([0-9A-F]{32})/.exec(verificationUrl)[1];
+  const short = `${tokenId.slice(0, 8)}...${tokenId.slice(-8)}`;
+
+  // Assign it to the patient folder.
+  await page.getByRole('tab', { name: 'Unclaimed Tokens (1)' }).waitFor();
+  await page.getByRole('button', { name: `Assign token ${short}` }).click();
+  const assign = page.getByRole('dialog', { name: 'Assign Token to Patient' });
+  await assign.getByLabel('Container *').selectOption(TOKEN_CONTAINER);
+  await assign.getByRole('option', { name: TOKEN_FOLDER, exact: true }).waitFor({ state: 'attached' });
+  await assign.getByLabel('Patient folder *').selectOption(TOKEN_FOLDER);
+  await assign.getByLabel('Patient name *').fill(PATIENT.name);
+  await assign.getByLabel('Date of birth (optional)').fill(PATIENT.dateOfBirth);
+  await assign.getByRole('button', { name: 'Assign Token' }).click();
+  await page.getByText('Token assigned successfully').waitFor();
+  await assign.waitFor({ state: 'detached' });
+  await page.getByRole('tab', { name: 'Assigned Tokens (1)' }).click();
+  const row = page.getByRole('row').filter({ hasText: short });
+  await row.getByText(PATIENT.name).waitFor();
+  await row.getByText('Active', { exact: true }).waitFor();
+  await shot(page, 'smart-token-assigned');
+
+  // A responder scans the device: a fresh browser with no staff session.
+  const responder = await newResponderPage();
+  await responder.page.goto(verificationUrl);
+  await responder.page.waitForURL('**/emergency');
+  await responder.page.getByRole('heading', { name: PATIENT.name, level: 1 }).waitFor();
+  await responder.page.getByRole('img', { name: `Photo of ${PATIENT.name}` }).waitFor();
+  await responder.page.waitForFunction(() => {
+    const img = document.querySelector('img.emergency-photo');
+    return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
+  });
+  assert.match(await responder.page.getByText('Date of birth').locator('xpath=following-sibling::dd[1]').innerText(), /1975/);
+  await responder.page.getByRole('timer', { name: 'Time remaining' }).waitFor();
+  const files = responder.page.getByRole('list', { name: 'Patient files' });
+  const fileLink = files.getByRole('link', { name: new RegExp(EMERGENCY_FILE.replace('.', '\\.')) });
+  await fileLink.waitFor();
+  assert.equal(await responder.page.evaluate(() => window.localStorage.getItem('token')), null);
+  await shot(responder.page, 'emergency-access-responder');
+  const [viewer] = await Promise.all([responder.context.waitForEvent('page'), fileLink.click()]);
+  await viewer.waitForLoadState();
+  assert.match(await viewer.locator('body').innerText(), /Allergic to penicillin\./);
+  await viewer.close();
+  assert.deepEqual(responder.problems, []);
+
+  // The admin disconnects the token remotely.
+  await row.getByRole('button', { name: `Remote disconnect token ${short}` }).click();
+  const revoke = page.getByRole('alertdialog', { name: 'Remote Disconnect Token' });
+  await revoke.getByLabel('Reason *').selectOption('Token lost by patient');
+  await revoke.getByRole('button', { name: 'Disconnect Token' }).click();
+  await page.getByText('Token remotely disconnected successfully').waitFor();
+  await row.getByText('Revoked', { exact: true }).waitFor();
+  await page.getByLabel('Assigned token counts').getByText('Revoked: 1').waitFor();
+  await shot(page, 'smart-token-revoked');
+  assert.deepEqual(problems, []);
+
+  // The responder's open view ends with it, and the same link in a fresh browser fails neutrally.
+  await responder.page.reload();
+  await responder.page.getByRole('heading', { name: NEUTRAL }).waitFor();
+  await responder.context.close();
+  const later = await newResponderPage();
+  await later.page.goto(verificationUrl);
+  await later.page.waitForURL('**/emergency');
+  await later.page.getByRole('heading', { name: NEUTRAL }).waitFor();
+  assert.equal(await later.page.getByRole('img').count(), 0);
+  await shot(later.page, 'emergency-access-revoked');
+  await later.context.close();
+  await context.close();
+});
+
+test('a malformed SmartToken link explains itself and never redirects', async () => {
+  const { context, page, problems } = await newResponderPage();
+  const id = 'A'.repeat(32);
+  const response = await page.goto(`/patients/verify/${id}?s=NOT-A-SIGNATURE`);
+  assert.equal(response.status(), 200);
+  await page.getByRole('heading', { name: 'Invalid signature format' }).waitFor();
+  assert.match(page.url(), /\/patients\/verify\//);
+  await shot(page, 'verify-invalid-signature');
+
+  // Allowed characters but not the server's format: the neutral page, and still no redirect.
+  await page.goto(`/patients/verify/${id}?s=ABC-123`);
+  await page.getByRole('heading', { name: NEUTRAL }).waitFor();
+  assert.match(page.url(), /\?s=ABC-123$/);
+  await page.goto(`/patients/verify/${id}`);
+  await page.getByRole('heading', { name: 'Invalid SmartToken URL - missing ID or signature' }).waitFor();
   assert.deepEqual(problems, []);
   await context.close();
 });

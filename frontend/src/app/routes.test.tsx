@@ -25,7 +25,7 @@ describe('routing and guards', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
   });
 
-  it.each(['/', '/no/such/page', '/admin/smart-tokens'])('redirects %s to /dashboard', async (path) => {
+  it.each(['/', '/no/such/page'])('redirects %s to /dashboard', async (path) => {
     signIn(ADMIN);
     renderApp(path);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard$/));
@@ -42,6 +42,7 @@ describe('routing and guards', () => {
     '/admin/containers',
     '/admin/containers/ward-a',
     '/admin/containers/ward-a/folders/p-1',
+    '/admin/smart-tokens',
   ])(
     'sends a nurse on %s to /unauthorized',
     async (path) => {
@@ -56,6 +57,26 @@ describe('routing and guards', () => {
     signIn(ADMIN);
     renderApp('/users');
     expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
+  });
+
+  it('opens SmartToken Management from the admin sidebar', async () => {
+    mockApi({
+      'GET /api/users/dashboard': { body: dashboard },
+      'GET /patients/admin/unclaimed': { body: { tokens: [] } },
+      'GET /patients/admin/assigned': { body: { tokens: [] } },
+    });
+    signIn(ADMIN);
+    renderApp('/dashboard');
+    await userEvent.click(await screen.findByRole('link', { name: /SmartToken Management/ }));
+    expect(await screen.findByRole('heading', { name: 'SmartToken Management' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/smart-tokens$/);
+  });
+
+  it.each(['/patients/verify/ABC', '/emergency'])('opens %s without a session, outside the layout', async (path) => {
+    renderApp(path);
+    expect(await screen.findByRole('heading')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(path);
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).not.toBeInTheDocument();
   });
 
   it('shows the staff dashboard to non-admins', async () => {

@@ -18,6 +18,9 @@ const ContainerFoldersPage = lazy(() => import('../features/storage/routes/Conta
 const MyAssignmentsPage = lazy(() => import('../features/assignments/routes/MyAssignmentsPage'));
 const ContainerPage = lazy(() => import('../features/assignments/routes/ContainerPage'));
 const FolderPage = lazy(() => import('../features/files/routes/FolderPage'));
+const SmartTokensPage = lazy(() => import('../features/tokens/routes/SmartTokensPage'));
+const VerifyPage = lazy(() => import('../features/emergency/routes/VerifyPage'));
+const EmergencyPage = lazy(() => import('../features/emergency/routes/EmergencyPage'));
 const UnauthorizedPage = lazy(() => import('./routes/UnauthorizedPage'));
 
 export function AppRoutes() {
@@ -25,6 +28,10 @@ export function AppRoutes() {
     <Suspense fallback={<Loading />}>
       <Routes>
         <Route path="/login" element={<LoginPage />} />
+        {/* Public SmartToken pages, outside the layout and the staff session rules. */}
+        <Route path="/patients/verify" element={<VerifyPage />} />
+        <Route path="/patients/verify/:id" element={<VerifyPage />} />
+        <Route path="/emergency" element={<EmergencyPage />} />
         <Route element={<RequireRole roles={ALL_ROLES} />}>
           <Route element={<AppLayout />}>
             <Route path="/dashboard" element={<DashboardPage />} />
@@ -42,6 +49,7 @@ export function AppRoutes() {
               <Route path="/admin/containers" element={<ContainersPage />} />
               <Route path="/admin/containers/:containerName" element={<ContainerFoldersPage />} />
               <Route path="/admin/containers/:containerName/folders/:folderName" element={<FolderPage />} />
+              <Route path="/admin/smart-tokens" element={<SmartTokensPage />} />
             </Route>
           </Route>
         </Route>

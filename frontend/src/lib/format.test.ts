@@ -1,4 +1,4 @@
-import { formatFileSize, plural, resourceLabel, roleLabel } from './format';
+import { formatDateOnly, formatFileSize, plural, resourceLabel, roleLabel } from './format';
 
 describe('format helpers', () => {
   it('names resources from container, folder and blob', () => {
@@ -34,5 +34,13 @@ describe('formatFileSize', () => {
   });
   it('stops at TB', () => {
     expect(formatFileSize(1024 ** 5)).toBe('1024.00 TB');
+  });
+});
+
+describe('formatDateOnly', () => {
+  it('shows a calendar date without shifting the day', () => {
+    expect(formatDateOnly('1980-02-03')).toMatch(/03/);
+    expect(formatDateOnly('1980-02-03')).toMatch(/1980/);
+    expect(formatDateOnly('someday')).toBe('someday');
   });
 });

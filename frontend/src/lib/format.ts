@@ -59,3 +59,15 @@ export function formatFileSize(bytes: number): string {
   }
   return unit === 0 ? `${Math.round(value)} Bytes` : `${value.toFixed(2)} ${SIZE_UNITS[unit]}`;
 }
+
+/**
+ * A calendar date sent as YYYY-MM-DD (a date of birth), shown in the reader's locale without a
+ * time-zone shift; other values are shown as they are.
+ */
+export function formatDateOnly(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return value;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
+}

@@ -50,4 +50,23 @@ describe('API client', () => {
     await expect(apiRequest('/auth/logout', { method: 'POST', ignoreUnauthorized: true })).rejects.toThrow();
     expect(handler).not.toHaveBeenCalled();
   });
+
+  it('reaches the SmartToken admin calls at the server root', async () => {
+    const api = mockApi({ 'GET /patients/admin/unclaimed': { body: { tokens: [] } } });
+    window.localStorage.setItem('token', 'tok-1');
+    await apiRequest('/patients/admin/unclaimed', { base: 'root' });
+    expect(api.calls[0]).toMatchObject({ path: '/patients/admin/unclaimed', token: 'tok-1' });
+    expect(buildUrl('/patients/admin/x', { q: 'a' }, 'root')).toBe('/patients/admin/x?q=a');
+  });
+
+  it('sends anonymous calls without the token and without the 401 rule', async () => {
+    const handler = vi.fn();
+    setSessionExpiredHandler(handler);
+    const api = mockApi({ 'GET /api/emergency/session': { status: 401, body: { message: 'No.' } } });
+    window.localStorage.setItem('token', 'tok-1');
+    await expect(apiRequest('/emergency/session', { anonymous: true })).rejects.toBeInstanceOf(ApiError);
+    expect(api.calls[0]!.token).toBeNull();
+    expect(handler).not.toHaveBeenCalled();
+    expect(window.localStorage.getItem('token')).toBe('tok-1');
+  });
 });

@@ -30,15 +30,22 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Logout calls: a 401 there means the session already ended, not that it expired. */
   ignoreUnauthorized?: boolean;
+  /** 'root' for the SmartToken admin calls, which live at the server root (/patients/...). */
+  base?: 'api' | 'root';
+  /**
+   * Calls without a staff session (the emergency page): no x-auth-token header and no 401 rule;
+   * the browser's same-origin cookie is what authorises them.
+   */
+  anonymous?: boolean;
 }
 
-export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+export function buildUrl(path: string, query?: Record<string, QueryValue>, base: 'api' | 'root' = 'api'): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   }
   const search = params.toString();
-  return `/api${path}${search ? `?${search}` : ''}`;
+  return `${base === 'api' ? '/api' : ''}${path}${search ? `?${search}` : ''}`;
 }
 
 /** Path segment encoding for container and folder names. */
@@ -69,22 +76,25 @@ function authHeaders(accept: string): Record<string, string> {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers = authHeaders('application/json');
+  const headers: Record<string, string> = options.anonymous
+    ? { Accept: 'application/json' }
+    : authHeaders('application/json');
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query), {
+    response = await fetch(buildUrl(path, options.query, options.base), {
       method: options.method ?? 'GET',
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
+      credentials: 'same-origin',
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, null);
   }
   const data: unknown = await response.json().catch(() => null);
-  if (response.status === 401 && !options.ignoreUnauthorized) expireSession();
+  if (response.status === 401 && !options.ignoreUnauthorized && !options.anonymous) expireSession();
   if (!response.ok) throw new ApiError(response.status, messageOf(data));
   return data as T;
 }

@@ -66,3 +66,18 @@ export type ViewLinkResponse = ResponseOf<'get_view_link'>;
 export interface ErrorBody {
   message: string;
 }
+
+export type SmartToken = Schemas['SmartTokenOut'];
+export type TokenFolderLink = Schemas['TokenFolderLink'];
+export type TokenListResponse = ResponseOf<'get_unclaimed_tokens'>;
+export type AssignedFoldersResponse = ResponseOf<'get_assigned_folders'>;
+export type RegisterTokenRequest = RequestOf<'post_register_token'>;
+export type RegisterTokenResponse = ResponseOf<'post_register_token'>;
+export type AssignTokenRequest = RequestOf<'post_assign_token'>;
+export type AssignTokenResponse = ResponseOf<'post_assign_token'>;
+export type RevokeTokenRequest = RequestOf<'post_revoke_token'>;
+export type TokenChangedResponse = ResponseOf<'post_revoke_token'>;
+export type ReactivateTokenRequest = RequestOf<'post_reactivate_token'>;
+export type DeleteTokenRequest = RequestOf<'delete_delete_token'>;
+export type DeleteTokenResponse = ResponseOf<'delete_delete_token'>;
+export type EmergencyView = ResponseOf<'get_emergency_view'>;

@@ -1,0 +1,158 @@
+/**
+ * /emergency: what a responder sees after scanning a SmartToken (public, outside the layout,
+ * phone first). Read-only: the patient's photo, name, date of birth, files, and a live countdown
+ * to the end of access. Every failure shows the same neutral page.
+ */
+import { useEffect, useState } from 'react';
+import { ApiError, seg, serverUrl } from '../../../lib/api/client';
+import type { EmergencyView } from '../../../lib/api/types';
+import { formatCountdown, remainingMs } from '../../../lib/countdown';
+import { fileTypeBadge } from '../../../lib/files';
+import { formatDateOnly, formatDateTime, formatFileSize, formatTime } from '../../../lib/format';
+import { VERIFY_MSG } from '../../../lib/smartTokens';
+import { useEndEmergencySession } from '../api/end-emergency-session';
+import { useEmergencySession } from '../api/get-emergency-session';
+import { PublicCard } from '../components/PublicCard';
+
+export const EMERGENCY_MSG = {
+  loading: 'Loading emergency information…',
+  neutral: VERIFY_MSG.neutral,
+  expiredTitle: 'Emergency access has expired',
+  endedTitle: 'Emergency access ended',
+  ended: 'Access to this patient’s information has been closed on this device.',
+  endFailed: 'Could not end access. Please try again.',
+  noFiles: 'No files in this patient folder.',
+  noDob: 'Not recorded',
+} as const;
+
+const folderPath = (v: EmergencyView) => `/api/blobs/${seg(v.containerName)}/${seg(v.folderName)}`;
+
+export default function EmergencyPage() {
+  const session = useEmergencySession();
+  const end = useEndEmergencySession();
+
+  if (end.isSuccess || (end.error instanceof ApiError && end.error.status === 404)) {
+    return (
+      <PublicCard title={EMERGENCY_MSG.endedTitle}>
+        <p>{EMERGENCY_MSG.ended}</p>
+      </PublicCard>
+    );
+  }
+  if (session.isPending) {
+    return (
+      <main className="public-page">
+        <div className="state state-loading" role="status" aria-live="polite">
+          <span className="spinner" aria-hidden="true" />
+          {EMERGENCY_MSG.loading}
+        </div>
+      </main>
+    );
+  }
+  if (session.isError) return <PublicCard title={EMERGENCY_MSG.neutral} tone="error" />;
+  return (
+    <EmergencyDetails
+      view={session.data}
+      onEnd={() => end.mutate()}
+      ending={end.isPending}
+      endError={end.isError ? EMERGENCY_MSG.endFailed : null}
+    />
+  );
+}
+
+interface DetailsProps {
+  view: EmergencyView;
+  onEnd: () => void;
+  ending: boolean;
+  endError: string | null;
+}
+
+function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
+  const [now, setNow] = useState(() => Date.now());
+  const left = remainingMs(view.expiresAt, now);
+  const expired = left <= 0;
+  const [photoFailed, setPhotoFailed] = useState(false);
+
+  useEffect(() => {
+    if (expired) return;
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [expired]);
+
+  if (expired) {
+    return (
+      <PublicCard title={EMERGENCY_MSG.expiredTitle} tone="error">
+        <p>{EMERGENCY_MSG.neutral}</p>
+      </PublicCard>
+    );
+  }
+
+  const base = folderPath(view);
+  const files = view.files;
+  return (
+    <main className="public-page emergency">
+      <p className="emergency-strip">Emergency access · read only</p>
+      <section className="emergency-patient" aria-labelledby="emergency-patient-name">
+        {view.hasProfileImage && !photoFailed ? (
+          <img
+            className="emergency-photo"
+            src={serverUrl(`${base}/profile-image`)}
+            alt={`Photo of ${view.patientName}`}
+            onError={() => setPhotoFailed(true)}
+          />
+        ) : null}
+        <h1 id="emergency-patient-name">{view.patientName}</h1>
+        <dl className="details emergency-facts">
+          <dt>Date of birth</dt>
+          <dd>{view.patientDateOfBirth ? formatDateOnly(view.patientDateOfBirth) : EMERGENCY_MSG.noDob}</dd>
+          <dt>Access ends</dt>
+          <dd>{formatTime(new Date(view.expiresAt))}</dd>
+        </dl>
+        <p className="emergency-countdown">
+          Time remaining:{' '}
+          <strong role="timer" aria-label="Time remaining">
+            {formatCountdown(left)}
+          </strong>
+        </p>
+      </section>
+
+      <section className="emergency-files" aria-labelledby="emergency-files-title">
+        <h2 id="emergency-files-title">Patient files</h2>
+        {files.length === 0 ? (
+          <p className="muted">{EMERGENCY_MSG.noFiles}</p>
+        ) : (
+          <ul className="file-list" aria-label="Patient files">
+            {files.map((file) => (
+              <li key={file.name} className="file-row">
+                <div className="file-main">
+                  <a
+                    className="file-open"
+                    href={serverUrl(`${base}/${seg(file.name)}/view`)}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    {file.name}
+                    <span className="visually-hidden"> (opens in a new tab)</span>
+                  </a>
+                  <div className="file-meta muted small">
+                    <span className="badge badge-type">{fileTypeBadge(file)}</span>
+                    <span>Modified {formatDateTime(file.lastModified)}</span>
+                    <span>{formatFileSize(file.contentLength)}</span>
+                  </div>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {endError ? (
+        <p className="banner banner-error" role="alert">
+          {endError}
+        </p>
+      ) : null}
+      <button type="button" className="btn btn-danger btn-block emergency-end" onClick={onEnd} disabled={ending}>
+        {ending ? 'Ending access…' : 'End access'}
+      </button>
+    </main>
+  );
+}

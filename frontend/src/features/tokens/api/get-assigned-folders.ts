@@ -1,0 +1,15 @@
+/** GET /patients/admin/assigned-folders/{container}: folder name -> the token linked to it. */
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest, seg } from '../../../lib/api/client';
+import type { AssignedFoldersResponse } from '../../../lib/api/types';
+import { tokenKeys } from './keys';
+
+export const getAssignedFolders = (container: string): Promise<AssignedFoldersResponse> =>
+  apiRequest<AssignedFoldersResponse>(`/patients/admin/assigned-folders/${seg(container)}`, { base: 'root' });
+
+export const useAssignedFolders = (container: string | null) =>
+  useQuery({
+    queryKey: tokenKeys.assignedFolders(container ?? ''),
+    queryFn: () => getAssignedFolders(container ?? ''),
+    enabled: Boolean(container),
+  });

@@ -1,0 +1,25 @@
+/** The SmartToken screen's messages, worded as in spec sections 5 and 8 where it names them. */
+export const TOKEN_MSG = {
+  loadFailed: 'Failed to load tokens',
+  required: 'Please fill in all required fields',
+  assigned: 'Token assigned successfully',
+  reassigned: 'Token reassigned successfully',
+  revokeReason: 'Please provide a reason for revocation',
+  revokeFailed: 'Failed to revoke token',
+  revoked: 'Token remotely disconnected successfully',
+  reactivateFailed: 'Failed to reactivate token',
+  reactivated: 'Token reactivated successfully',
+  deleteReason: 'Please provide a reason for deletion',
+  deleteConfirm: "Please type 'DELETE' to confirm permanent deletion",
+  deleteFailed: 'Failed to delete token',
+  deleted: 'Token permanently deleted successfully',
+  // Not named by the spec: the registration dialog's own wording.
+  chipRequired: 'Please enter the secure chip ID',
+  registerFailed: 'Failed to register token',
+  registered: 'Token registered successfully',
+  urlOnce: 'This verification URL is shown only once. Write it to the device (or print the QR code) before closing.',
+  copied: 'Verification URL copied',
+  copyFailed: 'Could not copy: select the address and copy it by hand.',
+  noUnclaimed: 'No unclaimed tokens. Register a device to add one.',
+  noAssigned: 'No tokens have been assigned to patients yet.',
+} as const;
