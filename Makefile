@@ -55,7 +55,8 @@ test-sqlite: install-dev nginx
 	$(BIN)/pytest -q
 
 test-postgres: install-dev nginx
-	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster  # the cluster tests run on PostgreSQL already
+	# The cluster and fuzz tests bring their own databases: once (in test-sqlite) is enough.
+	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster --ignore=tests/test_fuzz.py
 
 test: lint typecheck test-sqlite test-postgres test-frontend
 
