@@ -17,8 +17,7 @@ from bff.emergency.grants import EmergencyAccess
 from bff.emergency.models import EmergencyGrant
 from bff.emergency.schemas import EmergencyView
 from bff.errors import ApiError
-from bff.files.models import StoredFile
-from bff.files.service import blob_out
+from bff.files.service import folder_listing
 from bff.live.events import ADMINS, EMERGENCY_OPENED, publish
 from bff.throttle import FailureCounter, minutes_text
 from bff.tokens.models import SmartToken, TokenStatus
@@ -115,17 +114,15 @@ async def _refused(token_id: str, address: str, reason: str) -> None:
 
 async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:
     """What the responder's page shows (audited like a folder listing)."""
-    rows = await StoredFile.filter(folder_id=access.folder_id).order_by("name")
-    async with transaction() as conn:
-        await record(conn, actor, "file_list", container=access.container, folder=access.folder)
+    listing = await folder_listing(access.folder_id, access.container, access.folder, actor)
     return EmergencyView(
         patientName=access.patient_name,
         patientDateOfBirth=access.patient_date_of_birth,
         containerName=access.container,
         folderName=access.folder,
         expiresAt=access.expires_at,
-        hasProfileImage=any(r.is_profile_image for r in rows),
-        files=[blob_out(r) for r in rows],
+        hasProfileImage=listing.hasProfileImage,
+        files=listing.blobs,
     )
 
 

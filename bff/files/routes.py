@@ -85,7 +85,7 @@ async def _serve(container: str, folder: str, name: str, operation: str) -> Resp
         container, folder, name, offset=start, length=stop - start, chunk_size=VIEW_CHUNK
     )
     try:
-        await service.audit(current_actor(), operation, folder_row, name)
+        await service.audit(current_actor(), operation, container, folder, name)
     except BaseException:
         await stream.aclose()
         raise

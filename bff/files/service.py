@@ -134,21 +134,24 @@ async def get_file(folder: Folder, name: str) -> StoredFile:
     return row
 
 
-async def audit(actor: Actor, operation: str, folder: Folder, blob: str = "") -> None:
+async def audit(actor: Actor, operation: str, container: str, folder: str, blob: str = "") -> None:
     """Record an access to a folder's files."""
     async with transaction() as conn:
-        await record(
-            conn, actor, operation, container=folder.container.name, folder=folder.name, blob=blob
-        )
+        await record(conn, actor, operation, container=container, folder=folder, blob=blob)
 
 
-async def list_files(folder: Folder, actor: Actor) -> BlobList:
+async def folder_listing(folder_id: int, container: str, folder: str, actor: Actor) -> BlobList:
     """A folder's files sorted by name (audited: file names are patient data)."""
-    rows = await StoredFile.filter(folder=folder).order_by("name")
-    await audit(actor, "file_list", folder)
+    rows = await StoredFile.filter(folder_id=folder_id).order_by("name")
+    await audit(actor, "file_list", container, folder)
     return BlobList(
         blobs=[blob_out(r) for r in rows], hasProfileImage=any(r.is_profile_image for r in rows)
     )
+
+
+async def list_files(folder: Folder, actor: Actor) -> BlobList:
+    """A folder's files as staff see them."""
+    return await folder_listing(folder.id, folder.container.name, folder.name, actor)
 
 
 @dataclass
