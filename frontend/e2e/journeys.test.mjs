@@ -1,5 +1,5 @@
 /* global window, document, HTMLImageElement */
-// Browser journeys of issues 6 and 7 (and SmartTokens) against the real BFF, in Debian's Chromium via playwright-core.
+// Browser journeys of issues 5 (live updates), 6 and 7 (and SmartTokens) against the real BFF, in Debian's Chromium via playwright-core.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -185,8 +185,8 @@ test('logout-all ends the other context’s session', async () => {
   await page.waitForURL('**/login');
   assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
 
-  // The other context still holds its token; its next call is refused and it is sent away.
-  await other.page.getByRole('link', { name: 'Users', exact: true }).click();
+  // The other context is told over its live connection (or, not yet connected, is refused and
+  // asks the server); either way it is sent away without a click.
   await other.page.waitForURL('**/login?session=expired');
   await other.page.getByText('Your session has expired or your account has been deleted. Please log in again.').waitFor();
   assert.equal(await other.page.evaluate(() => window.localStorage.getItem('token')), null);
@@ -482,6 +482,77 @@ test('a malformed SmartToken link explains itself and never redirects', async ()
   assert.match(page.url(), /\?s=ABC-123$/);
   await page.goto(`/patients/verify/${id}`);
   await page.getByRole('heading', { name: 'Invalid SmartToken URL - missing ID or signature' }).waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// Issue 5: live updates over Socket.IO (the e2e server has no Redis: its one process delivers).
+
+/** An admin API session for arranging changes "from elsewhere"; call its logout when done. */
+async function adminApi() {
+  const { token } = await api(server.base, 'POST', '/auth/login', { body: { username: ADMIN.username, password: ADMIN.password } });
+  return { token, logout: () => api(server.base, 'POST', '/auth/logout', { token }) };
+}
+
+async function uploadText(token, container, folder, filename, text) {
+  const form = new FormData();
+  form.append('filename', filename);
+  form.append('isProfileImage', 'false');
+  form.append('file', new Blob([text], { type: 'text/plain' }), filename);
+  const response = await fetch(`${server.base}/api/blobs/${container}/${folder}`, {
+    method: 'POST',
+    headers: { 'x-auth-token': token },
+    body: form,
+  });
+  if (response.status !== 201) throw new Error(`uploading ${filename} failed: ${response.status} ${await response.text()}`);
+}
+
+test('a file uploaded elsewhere appears in an open folder page without a reload, and goes when deleted', async () => {
+  const { context, page, problems } = await newPage();
+  await signIn(page, DOCTOR);
+  await page.goto(folderUrl('patient-1'));
+  const files = page.getByRole('list', { name: 'Patient files' });
+  await files.waitFor();
+  await page.getByRole('banner').getByText('Live updates on').waitFor();
+  // A marker that a reload would wipe.
+  await page.evaluate(() => (window.__notReloaded = true));
+
+  const admin = await adminApi();
+  const name = 'live-upload-note.txt';
+  await uploadText(admin.token, FILES_CONTAINER, 'patient-1', name, 'Arrived live.\n');
+  await files.getByText(name).waitFor({ timeout: 5_000 });
+  assert.equal(await page.evaluate(() => window.__notReloaded), true);
+  await shot(page, 'live-file-appears');
+
+  await api(server.base, 'DELETE', `/blobs/${FILES_CONTAINER}/patient-1/${name}`, { token: admin.token });
+  await files.getByText(name).waitFor({ state: 'detached', timeout: 5_000 });
+  assert.equal(await page.evaluate(() => window.__notReloaded), true);
+  await admin.logout();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a user deleted by an admin is sent to /login?session=expired within two seconds', async () => {
+  const admin = await adminApi();
+  const who = { username: 'lee.leaver', name: 'Lee Leaver', password: 'leaver-password-1' };
+  const { user } = await api(server.base, 'POST', '/auth/register', {
+    token: admin.token,
+    body: { ...who, role: 'nurse' },
+  });
+  const { context, page, problems } = await newPage();
+  await signIn(page, who);
+  await page.getByRole('heading', { name: `Welcome, ${who.name}` }).waitFor();
+  await page.getByRole('banner').getByText('Live updates on').waitFor();
+
+  const started = Date.now();
+  await api(server.base, 'DELETE', `/users/${user.id}`, { token: admin.token });
+  await page.waitForURL('**/login?session=expired', { timeout: 2_000 });
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed < 2_000, `took ${elapsed} ms`);
+  await page.getByText('Your session has expired or your account has been deleted. Please log in again.').waitFor();
+  assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
+  await shot(page, 'live-deleted-user-session-expired');
+  await admin.logout();
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,7 +1,8 @@
-/** The layout of every signed-in screen: top bar, collapsible sidebar, main area, footer. */
+/** The layout of every signed-in screen: top bar, collapsible sidebar, main area, footer; the live connection. */
 import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Loading } from '../../components/States';
+import { LiveProvider } from '../live/LiveProvider';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 
@@ -23,22 +24,25 @@ export function AppLayout() {
       return !value;
     });
   };
+  // Only signed-in screens sit in this layout, so only they hold a live connection.
   return (
-    <div className={collapsed ? 'shell shell-collapsed' : 'shell'}>
-      <a className="skip-link" href="#main">
-        Skip to main content
-      </a>
-      <TopBar collapsed={collapsed} onToggleSidebar={toggle} />
-      <Sidebar collapsed={collapsed} />
-      <main id="main" className="main" tabIndex={-1}>
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
-      </main>
-      <footer className="footer">
-        <span>Patient Records Portal</span>
-        <span className="muted">Confidential patient information — authorised staff only</span>
-      </footer>
-    </div>
+    <LiveProvider>
+      <div className={collapsed ? 'shell shell-collapsed' : 'shell'}>
+        <a className="skip-link" href="#main">
+          Skip to main content
+        </a>
+        <TopBar collapsed={collapsed} onToggleSidebar={toggle} />
+        <Sidebar collapsed={collapsed} />
+        <main id="main" className="main" tabIndex={-1}>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </main>
+        <footer className="footer">
+          <span>Patient Records Portal</span>
+          <span className="muted">Confidential patient information — authorised staff only</span>
+        </footer>
+      </div>
+    </LiveProvider>
   );
 }

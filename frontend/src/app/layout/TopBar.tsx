@@ -1,7 +1,9 @@
-/** Top bar: sidebar toggle, product name, the signed-in user and role, logout controls. */
+/** Top bar: sidebar toggle, product name, live-updates state, the signed-in user and role, logout controls. */
 import { useState } from 'react';
 import { useLogout } from '../../features/auth/api/logout';
 import { RoleBadge } from '../../components/States';
+import { LiveIndicator } from '../live/LiveIndicator';
+import { useLive } from '../live/LiveProvider';
 import { useSession } from '../session';
 
 interface TopBarProps {
@@ -12,9 +14,12 @@ interface TopBarProps {
 export function TopBar({ collapsed, onToggleSidebar }: TopBarProps) {
   const { user } = useSession();
   const logout = useLogout();
+  const live = useLive();
   const [busy, setBusy] = useState(false);
   const run = async (everywhere: boolean) => {
     setBusy(true);
+    // The server tells this session's connection it ended; that is our logout, not an expiry.
+    live.close();
     try {
       await logout(everywhere);
     } finally {
@@ -35,6 +40,7 @@ export function TopBar({ collapsed, onToggleSidebar }: TopBarProps) {
       </button>
       <span className="brand">Patient Records</span>
       <div className="topbar-user">
+        <LiveIndicator />
         {user ? (
           <>
             <span className="user-name">{user.name}</span>

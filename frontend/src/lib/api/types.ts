@@ -32,6 +32,7 @@ export type DashboardStats = Schemas['DashboardStats'];
 export type LoginRequest = RequestOf<'post_login'>;
 export type LoginResponse = ResponseOf<'post_login'>;
 export type MeResponse = ResponseOf<'get_me'>;
+export type ValidateResponse = ResponseOf<'get_validate_token'>;
 export type LogoutResponse = ResponseOf<'post_logout'>;
 export type LogoutAllResponse = ResponseOf<'post_logout_all'>;
 export type RegisterRequest = RequestOf<'post_register'>;

@@ -4,12 +4,15 @@ import { apiRequest } from '../../../lib/api/client';
 import type { AuditPage, AuditQuery } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
 
+/** The root of every audit log page's key: new entries invalidate it. */
+export const AUDIT_LOGS_KEY = ['audit-logs'] as const;
+
 export const getAuditLogs = (query: AuditQuery): Promise<AuditPage> =>
   apiRequest<AuditPage>('/blobs/audit', { query: { ...query } });
 
 export const useAuditLogs = (query: AuditQuery) =>
   useQuery({
-    queryKey: ['audit-logs', query],
+    queryKey: [...AUDIT_LOGS_KEY, query],
     queryFn: () => getAuditLogs(query),
     staleTime: STALE.auditLogs,
     placeholderData: keepPreviousData,

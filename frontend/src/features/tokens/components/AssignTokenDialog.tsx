@@ -1,6 +1,6 @@
 /** Assign a token to a patient: container, folder (linked ones marked), patient name and optional date of birth. */
 import { useState, type FormEvent } from 'react';
-import { Dialog } from '../../../components/Dialog';
+import { FormDialog } from '../../../components/FormDialog';
 import { useNotify } from '../../../components/Notifications';
 import { ApiError } from '../../../lib/api/client';
 import type { SmartToken } from '../../../lib/api/types';
@@ -50,95 +50,84 @@ export function AssignTokenDialog({ token, onClose }: { token: SmartToken; onClo
   const today = new Date().toISOString().slice(0, 10);
 
   return (
-    <Dialog
+    <FormDialog
       title="Assign Token to Patient"
       onClose={onClose}
+      onSubmit={submit}
       busy={assign.isPending}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose} disabled={assign.isPending}>
-            Cancel
-          </button>
-          <button type="submit" form="assign-token-form" className="btn btn-primary" disabled={assign.isPending}>
-            {assign.isPending ? 'Assigning…' : 'Assign Token'}
-          </button>
-        </>
+      submitLabel="Assign Token"
+      busyLabel="Assigning…"
+      error={error}
+      intro={
+        <p>
+          Token <code title={token.smartTokenId}>{shortTokenId(token.smartTokenId)}</code> (chip <code>{token.secureChipId}</code>)
+        </p>
       }
     >
-      <p>
-        Token <code title={token.smartTokenId}>{shortTokenId(token.smartTokenId)}</code> (chip <code>{token.secureChipId}</code>)
-      </p>
-      <form id="assign-token-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="assign-container">Container *</label>
-          <select
-            id="assign-container"
-            value={form.containerName}
-            onChange={(e) => update({ containerName: e.target.value, folderName: '' })}
-            data-autofocus
-          >
-            <option value="">{containers.isPending ? 'Loading containers…' : 'Select a container'}</option>
-            {(containers.data?.containers ?? []).map((name) => (
+      <div className="field">
+        <label htmlFor="assign-container">Container *</label>
+        <select
+          id="assign-container"
+          value={form.containerName}
+          onChange={(e) => update({ containerName: e.target.value, folderName: '' })}
+          data-autofocus
+        >
+          <option value="">{containers.isPending ? 'Loading containers…' : 'Select a container'}</option>
+          {(containers.data?.containers ?? []).map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        {containers.isError ? <span className="field-error">Failed to load containers</span> : null}
+      </div>
+      <div className="field">
+        <label htmlFor="assign-folder">Patient folder *</label>
+        <select
+          id="assign-folder"
+          value={form.folderName}
+          onChange={(e) => update({ folderName: e.target.value })}
+          disabled={!form.containerName}
+        >
+          <option value="">{form.containerName && folders.isPending ? 'Loading folders…' : 'Select a folder'}</option>
+          {(folders.data?.folders ?? []).map((name) => {
+            const link = links[name];
+            return (
               <option key={name} value={name}>
-                {name}
+                {link ? `${name} — linked to ${shortTokenId(link.tokenId)} (${link.patientName ?? 'Unknown Patient'})` : name}
               </option>
-            ))}
-          </select>
-          {containers.isError ? <span className="field-error">Failed to load containers</span> : null}
-        </div>
-        <div className="field">
-          <label htmlFor="assign-folder">Patient folder *</label>
-          <select
-            id="assign-folder"
-            value={form.folderName}
-            onChange={(e) => update({ folderName: e.target.value })}
-            disabled={!form.containerName}
-          >
-            <option value="">{form.containerName && folders.isPending ? 'Loading folders…' : 'Select a folder'}</option>
-            {(folders.data?.folders ?? []).map((name) => {
-              const link = links[name];
-              return (
-                <option key={name} value={name}>
-                  {link ? `${name} — linked to ${shortTokenId(link.tokenId)} (${link.patientName ?? 'Unknown Patient'})` : name}
-                </option>
-              );
-            })}
-          </select>
-          {form.containerName && folders.isError ? (
-            <span className="field-error">{`Failed to load folders for ${form.containerName}`}</span>
-          ) : null}
-        </div>
-        {movesLink ? (
-          <p className="warning-text" role="status">
-            This folder is already linked to token {shortTokenId(movesLink.tokenId)} ({movesLink.patientName ?? 'Unknown Patient'}).
-            Assigning it here moves the link to this token: the old token will stop working for this patient.
-          </p>
+            );
+          })}
+        </select>
+        {form.containerName && folders.isError ? (
+          <span className="field-error">{`Failed to load folders for ${form.containerName}`}</span>
         ) : null}
-        <div className="field">
-          <label htmlFor="assign-patient-name">Patient name *</label>
-          <input
-            id="assign-patient-name"
-            value={form.patientName}
-            onChange={(e) => update({ patientName: e.target.value })}
-            autoComplete="off"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="assign-dob">Date of birth (optional)</label>
-          <input
-            id="assign-dob"
-            type="date"
-            max={today}
-            value={form.patientDateOfBirth}
-            onChange={(e) => update({ patientDateOfBirth: e.target.value })}
-          />
-        </div>
-        {error ? (
-          <p className="banner banner-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      </div>
+      {movesLink ? (
+        <p className="warning-text" role="status">
+          This folder is already linked to token {shortTokenId(movesLink.tokenId)} ({movesLink.patientName ?? 'Unknown Patient'}).
+          Assigning it here moves the link to this token: the old token will stop working for this patient.
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor="assign-patient-name">Patient name *</label>
+        <input
+          id="assign-patient-name"
+          value={form.patientName}
+          onChange={(e) => update({ patientName: e.target.value })}
+          autoComplete="off"
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="assign-dob">Date of birth (optional)</label>
+        <input
+          id="assign-dob"
+          type="date"
+          max={today}
+          value={form.patientDateOfBirth}
+          onChange={(e) => update({ patientDateOfBirth: e.target.value })}
+        />
+      </div>
+    </FormDialog>
   );
 }

@@ -1,12 +1,13 @@
 /** Permanent delete: a reason from the spec's list and the word DELETE typed exactly. */
 import { useState, type FormEvent } from 'react';
-import { Dialog } from '../../../components/Dialog';
+import { FormDialog } from '../../../components/FormDialog';
 import { useNotify } from '../../../components/Notifications';
 import { errorMessage } from '../../../lib/api/client';
 import type { SmartToken } from '../../../lib/api/types';
 import { DELETE_CONFIRM_WORD, DELETE_REASONS, shortTokenId } from '../../../lib/smartTokens';
 import { useDeleteToken } from '../api/delete-token';
 import { TOKEN_MSG } from '../messages';
+import { ReasonField } from './ReasonField';
 
 export function DeleteTokenDialog({ token, onClose }: { token: SmartToken; onClose: () => void }) {
   const [reason, setReason] = useState('');
@@ -37,62 +38,40 @@ export function DeleteTokenDialog({ token, onClose }: { token: SmartToken; onClo
     );
   };
 
-  const error = problem ?? (remove.isError ? errorMessage(remove.error, TOKEN_MSG.deleteFailed) : null);
   return (
-    <Dialog
+    <FormDialog
       title="Permanently Delete Token"
-      role="alertdialog"
+      danger
       onClose={onClose}
+      onSubmit={submit}
       busy={remove.isPending}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose} disabled={remove.isPending}>
-            Cancel
-          </button>
-          <button type="submit" form="delete-token-form" className="btn btn-danger" disabled={remove.isPending}>
-            {remove.isPending ? 'Deleting…' : 'Delete Permanently'}
-          </button>
-        </>
+      submitLabel="Delete Permanently"
+      busyLabel="Deleting…"
+      error={problem ?? (remove.isError ? errorMessage(remove.error, TOKEN_MSG.deleteFailed) : null)}
+      intro={
+        <p>
+          Delete token <code title={token.smartTokenId}>{shortTokenId(token.smartTokenId)}</code>
+          {token.patientName ? (
+            <>
+              {' '}
+              of <strong>{token.patientName}</strong>
+            </>
+          ) : null}{' '}
+          permanently? This cannot be undone; the device will never work again.
+        </p>
       }
     >
-      <p>
-        Delete token <code title={token.smartTokenId}>{shortTokenId(token.smartTokenId)}</code>
-        {token.patientName ? (
-          <>
-            {' '}
-            of <strong>{token.patientName}</strong>
-          </>
-        ) : null}{' '}
-        permanently? This cannot be undone; the device will never work again.
-      </p>
-      <form id="delete-token-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="delete-reason">Reason *</label>
-          <select id="delete-reason" value={reason} onChange={(e) => setReason(e.target.value)} data-autofocus>
-            <option value="">Select a reason</option>
-            {DELETE_REASONS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="delete-confirm">Type DELETE to confirm *</label>
-          <input
-            id="delete-confirm"
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-          />
-        </div>
-        {error ? (
-          <p className="banner banner-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      <ReasonField id="delete-reason" reasons={DELETE_REASONS} value={reason} onChange={setReason} />
+      <div className="field">
+        <label htmlFor="delete-confirm">Type DELETE to confirm *</label>
+        <input
+          id="delete-confirm"
+          value={confirmation}
+          onChange={(e) => setConfirmation(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </div>
+    </FormDialog>
   );
 }

@@ -1,6 +1,7 @@
 /** Register a device by its secure chip id; on success its verification URL is shown once, with Copy and a QR code. */
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../../components/Dialog';
+import { FormDialog } from '../../../components/FormDialog';
 import { QrCode } from '../../../components/QrCode';
 import { errorMessage } from '../../../lib/api/client';
 import { shortTokenId } from '../../../lib/smartTokens';
@@ -71,44 +72,30 @@ export function RegisterTokenDialog({ onClose }: { onClose: () => void }) {
     );
   }
 
-  const error = problem ?? (register.isError ? errorMessage(register.error, TOKEN_MSG.registerFailed) : null);
   return (
-    <Dialog
+    <FormDialog
       key="register"
       title="Register Device"
       onClose={onClose}
+      onSubmit={submit}
       busy={register.isPending}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onClose} disabled={register.isPending}>
-            Cancel
-          </button>
-          <button type="submit" form="register-token-form" className="btn btn-primary" disabled={register.isPending}>
-            {register.isPending ? 'Registering…' : 'Register'}
-          </button>
-        </>
-      }
+      submitLabel="Register"
+      busyLabel="Registering…"
+      error={problem ?? (register.isError ? errorMessage(register.error, TOKEN_MSG.registerFailed) : null)}
     >
-      <form id="register-token-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="secure-chip-id">Secure chip ID</label>
-          <input
-            id="secure-chip-id"
-            value={chipId}
-            onChange={(e) => setChipId(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-            required
-            data-autofocus
-          />
-          <span className="hint">Letters, digits and . _ : - only.</span>
-        </div>
-        {error ? (
-          <p className="banner banner-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      <div className="field">
+        <label htmlFor="secure-chip-id">Secure chip ID</label>
+        <input
+          id="secure-chip-id"
+          value={chipId}
+          onChange={(e) => setChipId(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          required
+          data-autofocus
+        />
+        <span className="hint">Letters, digits and . _ : - only.</span>
+      </div>
+    </FormDialog>
   );
 }

@@ -1,0 +1,62 @@
+import { LiveEvent } from '../../lib/live/events.gen';
+import { CACHE_EVENTS, keysForEvent } from './invalidations';
+
+const ME = 1;
+const FOLDER_EVENT = { container: 'ward-a', folder: 'patient-1', name: 'x.txt' };
+
+describe('keysForEvent', () => {
+  it.each([LiveEvent.FILE_UPLOADED, LiveEvent.FILE_DELETED, LiveEvent.PROFILE_CHANGED])(
+    '%s: the folder’s files and profile image, and my file stats',
+    (event) => {
+      expect(keysForEvent(event, FOLDER_EVENT, ME)).toEqual([
+        ['files', 'ward-a', 'patient-1'],
+        ['assignments', 'mine', 'stats'],
+      ]);
+    },
+  );
+
+  it('falls back to every folder when a folder event names none', () => {
+    expect(keysForEvent(LiveEvent.FILE_UPLOADED, { container: 7 }, ME)).toEqual([['files'], ['assignments', 'mine', 'stats']]);
+  });
+
+  it('assignments:changed: my assignments and stats, that user’s assignments, the admin user views', () => {
+    expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: 3 }, ME)).toEqual([
+      ['assignments', 'mine'],
+      ['assignments', 'user', 3],
+      ['users', 'list'],
+      ['users', 'with-assignments'],
+      ['users', 'dashboard'],
+    ]);
+  });
+
+  it('assignments:changed for me also refetches open folder pages (access may be gone)', () => {
+    expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: ME }, ME)).toContainEqual(['files']);
+    expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: 3 }, ME)).not.toContainEqual(['files']);
+  });
+
+  it('users:changed: every users list and the admin dashboard', () => {
+    expect(keysForEvent(LiveEvent.USERS_CHANGED, { userId: 3 }, ME)).toEqual([['users']]);
+  });
+
+  it.each([
+    LiveEvent.TOKEN_REGISTERED,
+    LiveEvent.TOKEN_ASSIGNED,
+    LiveEvent.TOKEN_REASSIGNED,
+    LiveEvent.TOKEN_REVOKED,
+    LiveEvent.TOKEN_REACTIVATED,
+    LiveEvent.TOKEN_DELETED,
+  ])('%s: the SmartToken lists and assigned-folder maps', (event) => {
+    expect(keysForEvent(event, { tokenId: 'A' }, ME)).toEqual([['smart-tokens']]);
+  });
+
+  it('audit:created: every audit log page', () => {
+    expect(keysForEvent(LiveEvent.AUDIT_CREATED, { id: 9, operation: 'login' }, ME)).toEqual([['audit-logs']]);
+  });
+
+  it('lists every event but the alert and the session end as cache events', () => {
+    expect(CACHE_EVENTS).not.toContain(LiveEvent.EMERGENCY_OPENED);
+    expect(CACHE_EVENTS).not.toContain(LiveEvent.SESSION_REVOKED);
+    expect(CACHE_EVENTS).toHaveLength(Object.keys(LiveEvent).length - 2);
+    for (const event of CACHE_EVENTS) expect(keysForEvent(event, FOLDER_EVENT, ME).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,77 @@
+/** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
+import type { QueryKey } from '@tanstack/react-query';
+import { assignmentKeys } from '../../features/assignments/api/keys';
+import { AUDIT_LOGS_KEY } from '../../features/audit/api/get-audit-logs';
+import { fileKeys } from '../../features/files/api/keys';
+import { tokenKeys } from '../../features/tokens/api/keys';
+import { userKeys } from '../../features/users/api/keys';
+import { LiveEvent, type LiveEventName } from '../../lib/live/events.gen';
+
+/** The fields the server's payloads may carry (bff/live/events.py); any may be missing or malformed. */
+export interface LivePayload {
+  container?: unknown;
+  folder?: unknown;
+  userId?: unknown;
+  [field: string]: unknown;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const id = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
+
+function folderKeys(payload: LivePayload): QueryKey[] {
+  const container = text(payload.container);
+  const folder = text(payload.folder);
+  // The folder's listing and profile image, and the file counts of My Assignments.
+  return [container && folder ? fileKeys.folder(container, folder) : fileKeys.all, assignmentKeys.myStats()];
+}
+
+function assignmentChangeKeys(payload: LivePayload, me: number | null): QueryKey[] {
+  const userId = id(payload.userId);
+  const keys: QueryKey[] = [
+    // The recipient's own view: my assignments (dashboard, container pages) and my stats.
+    assignmentKeys.mine(),
+    // Admin views: that user's assignments, the users tables and /assignments.
+    userId === null ? assignmentKeys.all : assignmentKeys.user(userId),
+    userKeys.list(),
+    userKeys.withAssignments(),
+    userKeys.dashboard(),
+  ];
+  // A folder taken from me: an open folder page finds out at once (its refetch is refused).
+  if (userId !== null && userId === me) keys.push(fileKeys.all);
+  return keys;
+}
+
+/**
+ * The query keys to invalidate for an event (me: the signed-in user's id); none for events that
+ * are not about cached data.
+ */
+export function keysForEvent(event: LiveEventName, payload: LivePayload, me: number | null): QueryKey[] {
+  switch (event) {
+    case LiveEvent.FILE_UPLOADED:
+    case LiveEvent.FILE_DELETED:
+    case LiveEvent.PROFILE_CHANGED:
+      return folderKeys(payload);
+    case LiveEvent.ASSIGNMENTS_CHANGED:
+      return assignmentChangeKeys(payload, me);
+    case LiveEvent.USERS_CHANGED:
+      return [userKeys.all];
+    case LiveEvent.TOKEN_REGISTERED:
+    case LiveEvent.TOKEN_ASSIGNED:
+    case LiveEvent.TOKEN_REASSIGNED:
+    case LiveEvent.TOKEN_REVOKED:
+    case LiveEvent.TOKEN_REACTIVATED:
+    case LiveEvent.TOKEN_DELETED:
+      // The token lists and every container's assigned-folder map.
+      return [tokenKeys.all];
+    case LiveEvent.AUDIT_CREATED:
+      return [AUDIT_LOGS_KEY];
+    case LiveEvent.EMERGENCY_OPENED:
+    case LiveEvent.SESSION_REVOKED:
+      return [];
+  }
+}
+
+/** Every event that only invalidates queries (the others have their own handlers). */
+export const CACHE_EVENTS: readonly LiveEventName[] = Object.values(LiveEvent).filter(
+  (event) => event !== LiveEvent.EMERGENCY_OPENED && event !== LiveEvent.SESSION_REVOKED,
+);
