@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.audit.models import AuditLog
+from bff.audit.operations import OPERATIONS
 from bff.live.events import ADMINS, AUDIT_CREATED, publish
 
 GENESIS_HASH = "0" * 64
@@ -66,6 +67,10 @@ async def record(
     details: str = "",
 ) -> AuditLog:
     """Append one entry inside the caller's transaction `conn`."""
+    if operation not in OPERATIONS:  # a new operation must be listed (the web app filters by it)
+        raise ValueError(
+            f"Unknown audit operation {operation!r}: add it to bff/audit/operations.py"
+        )
     if conn.capabilities.dialect == "postgres":
         await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [_CHAIN_LOCK_KEY])
     last = await AuditLog.all().using_db(conn).order_by("-id").only("hash").first()
