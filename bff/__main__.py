@@ -7,6 +7,8 @@ python -m bff users reset-password --username U [--password P]
 python -m bff audit verify               check the audit log's hash chain
 python -m bff storage reindex            rebuild the file index from what storage holds
 python -m bff demo                       load a small synthetic demo (idempotent)
+python -m bff demo --scale [--staff N --containers N --folders N --files N]
+                                         seed a realistic volume for benchmarks (idempotent)
 python -m bff live-events                print the live event names as TypeScript
 python -m bff tokens register --chip ID [--count N]
                                          register SmartTokens, print their verification URLs
@@ -143,11 +145,24 @@ async def _storage_reindex(settings: Settings) -> int:
     return await _with_storage(settings, work)
 
 
-async def _demo(settings: Settings) -> int:
-    from bff.demo import load_demo
+async def _demo(settings: Settings, args: argparse.Namespace) -> int:
+    from bff.demo import ScaleSizes, load_demo, load_scale_demo
 
     async def work(storage: Storage) -> int:
-        for line in await load_demo(settings, storage):
+        if args.scale:
+            sizes = ScaleSizes(
+                staff=args.staff, containers=args.containers, folders=args.folders, files=args.files
+            )
+            lines = await load_scale_demo(
+                settings,
+                storage,
+                sizes,
+                staff_password=args.staff_password,
+                progress=lambda line: print(line, flush=True),
+            )
+        else:
+            lines = await load_demo(settings, storage)
+        for line in lines:
             print(line)
         return 0
 
@@ -237,7 +252,18 @@ def main(argv: list[str] | None = None) -> int:
         dest="action", required=True
     )
     storage.add_parser("reindex", help="rebuild the file index from what storage holds")
-    sub.add_parser("demo", help="load a small synthetic demo (containers, staff, files)")
+    demo = sub.add_parser("demo", help="load a small synthetic demo (containers, staff, files)")
+    demo.add_argument(
+        "--scale", action="store_true", help="seed a realistic volume instead (for benchmarks)"
+    )
+    demo.add_argument("--staff", type=int, default=50, help="with --scale (default 50)")
+    demo.add_argument("--containers", type=int, default=20, help="with --scale (default 20)")
+    demo.add_argument("--folders", type=int, default=5_000, help="with --scale (default 5000)")
+    demo.add_argument("--files", type=int, default=100_000, help="with --scale (default 100000)")
+    demo.add_argument(
+        "--staff-password",
+        help="with --scale: give every new staff member this password (default: generated)",
+    )
     sub.add_parser("live-events", help="print the live event names as TypeScript")
     tokens = sub.add_parser("tokens", help="SmartToken devices").add_subparsers(
         dest="action", required=True
@@ -272,7 +298,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "storage":
         return asyncio.run(_storage_reindex(settings))
     if args.command == "demo":
-        return asyncio.run(_demo(settings))
+        from bff.users.service import MIN_PASSWORD
+
+        counts = (args.staff, args.containers, args.folders, args.files)
+        if not (1 <= args.staff <= 999 and 1 <= args.containers <= 99 and min(counts) >= 0):
+            print("--staff must be 1-999, --containers 1-99, the others >= 0.", file=sys.stderr)
+            return 2
+        if args.folders > 99_999 or args.files > 999 * max(args.folders, 1):
+            print(
+                "--folders must be at most 99999, --files at most 999 per folder.", file=sys.stderr
+            )
+            return 2
+        if args.staff_password is not None and len(args.staff_password) < MIN_PASSWORD:
+            print(f"The password must be at least {MIN_PASSWORD} characters.", file=sys.stderr)
+            return 2
+        return asyncio.run(_demo(settings, args))
     if args.command == "live-events":
         from bff.live.events import typescript
 
