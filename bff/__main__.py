@@ -9,7 +9,7 @@ python -m bff storage reindex            rebuild the file index from what storag
 python -m bff demo                       load a small synthetic demo (idempotent)
 python -m bff demo --scale [--staff N --containers N --folders N --files N]
                                          seed a realistic volume for benchmarks (idempotent)
-python -m bff live-events                print the live event names as TypeScript
+python -m bff web-constants              print the names shared with the web app (TypeScript)
 python -m bff tokens register --chip ID [--count N]
                                          register SmartTokens, print their verification URLs
 """
@@ -264,7 +264,9 @@ def main(argv: list[str] | None = None) -> int:
         "--staff-password",
         help="with --scale: give every new staff member this password (default: generated)",
     )
-    sub.add_parser("live-events", help="print the live event names as TypeScript")
+    sub.add_parser(
+        "web-constants", help="print live event names and audit operations as TypeScript"
+    )
     tokens = sub.add_parser("tokens", help="SmartToken devices").add_subparsers(
         dest="action", required=True
     )
@@ -313,8 +315,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"The password must be at least {MIN_PASSWORD} characters.", file=sys.stderr)
             return 2
         return asyncio.run(_demo(settings, args))
-    if args.command == "live-events":
-        from bff.live.events import typescript
+    if args.command == "web-constants":
+        from bff.webconstants import typescript
 
         print(typescript(), end="")
         return 0

@@ -187,9 +187,9 @@ async def test_admins_hear_tokens_users_and_emergency_alerts(live: LiveServer) -
 def test_the_web_app_shares_the_event_names() -> None:
     from pathlib import Path
 
-    from bff.live.events import typescript
+    from bff.webconstants import typescript
 
-    generated = Path(__file__).resolve().parents[2] / "frontend/src/lib/live/events.gen.ts"
+    generated = Path(__file__).resolve().parents[2] / "frontend/src/lib/server.gen.ts"
     assert generated.read_text() == typescript(), (
-        "run: .venv/bin/python -m bff live-events > frontend/src/lib/live/events.gen.ts"
+        "run: .venv/bin/python -m bff web-constants > frontend/src/lib/server.gen.ts"
     )

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { LiveEvent } from '../../lib/live/events.gen';
+import { LiveEvent } from '../../lib/server.gen';
 import { getToken, setToken } from '../../lib/session';
 import { trackedViewerWindowCount, trackViewerWindow } from '../../lib/viewerWindows';
 import { io, lastSocket, sockets } from '../../test/socketMock';

@@ -8,7 +8,7 @@ import { io, type ManagerOptions, type SocketOptions } from 'socket.io-client';
 import { useNotify } from '../../components/Notifications';
 import { validateToken } from '../../features/auth/api/validate-token';
 import { API_ORIGIN, ApiError } from '../../lib/api/client';
-import { LiveEvent } from '../../lib/live/events.gen';
+import { LiveEvent } from '../../lib/server.gen';
 import { expireSession } from '../../lib/session';
 import { useSession } from '../session';
 import { CACHE_EVENTS, keysForEvent, type LivePayload } from './invalidations';

@@ -1,4 +1,4 @@
-import { LiveEvent } from '../../lib/live/events.gen';
+import { LiveEvent } from '../../lib/server.gen';
 import { CACHE_EVENTS, keysForEvent } from './invalidations';
 
 const ME = 1;

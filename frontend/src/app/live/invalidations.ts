@@ -5,7 +5,7 @@ import { AUDIT_LOGS_KEY } from '../../features/audit/api/get-audit-logs';
 import { fileKeys } from '../../features/files/api/keys';
 import { tokenKeys } from '../../features/tokens/api/keys';
 import { userKeys } from '../../features/users/api/keys';
-import { LiveEvent, type LiveEventName } from '../../lib/live/events.gen';
+import { LiveEvent, type LiveEventName } from '../../lib/server.gen';
 
 /** The fields the server's payloads may carry (bff/live/events.py); any may be missing or malformed. */
 export interface LivePayload {

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { EmptyState, ErrorState, Loading, PageHeader, RoleBadge } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
+import { AUDIT_OPERATIONS } from '../../../lib/server.gen';
 import type { AuditQuery } from '../../../lib/api/types';
 import { formatDateTime, resourceLabel } from '../../../lib/format';
 import { useUsers } from '../../users/api/get-users';
@@ -14,23 +15,8 @@ export const MSG = {
   badRange: 'The "From" time must be before the "To" time.',
 } as const;
 
-/** Operations the server records (the services under bff/); the filter also accepts any other name. */
-export const OPERATIONS = [
-  'login',
-  'login_failed',
-  'logout',
-  'logout_all',
-  'user_create',
-  'user_update',
-  'user_delete',
-  'password_reset',
-  'container_create',
-  'folder_create',
-  'container_assign',
-  'container_unassign',
-  'folder_assign',
-  'folder_unassign',
-] as const;
+/** Operations the server records (generated from bff/audit/operations.py). */
+export const OPERATIONS = AUDIT_OPERATIONS;
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 
