@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tortoise.queryset import QuerySet
-
+from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.audit.service import Actor, record
 from bff.auth.passwords import hash_password
 from bff.auth.sessions import end_all_sessions
@@ -33,48 +32,61 @@ async def find_user(user_id: int) -> User:
     return user
 
 
-def _with_assignments(query: QuerySet[User]) -> QuerySet[User]:
-    return query.prefetch_related(
-        "container_assignments__container", "folder_assignments__folder__container"
-    )
+async def _users_out(users: list[User]) -> list[UserOut]:
+    """The response shapes of users, their assignments read in two flat queries.
 
-
-def user_out(user: User) -> UserOut:
-    """The response shape of a user whose assignments were prefetched."""
-    containers = sorted(user.container_assignments, key=lambda a: a.container.name)
-    folders = sorted(
-        user.folder_assignments, key=lambda a: (a.folder.container.name, a.folder.name)
-    )
-    return UserOut(
-        id=user.id,
-        userId=user.id,
-        name=user.name,
-        username=user.username,
-        role=user.role.value,
-        containerAssignments=[
-            ContainerAssignmentOut(id=a.id, containerName=a.container.name) for a in containers
-        ],
-        folderAssignments=[
-            FolderAssignmentOut(
-                id=a.id, containerName=a.folder.container.name, folderName=a.folder.name
+    Plain rows rather than prefetched models: a user list with thousands of folder assignments
+    would otherwise build a model object per assignment, folder and container.
+    """
+    ids = [u.id for u in users]
+    containers: dict[int, list[ContainerAssignmentOut]] = {i: [] for i in ids}
+    folders: dict[int, list[FolderAssignmentOut]] = {i: [] for i in ids}
+    if ids:
+        for row in await (
+            ContainerAssignment.filter(user_id__in=ids)
+            .order_by("container__name", "id")
+            .values("id", "user_id", "container__name")
+        ):
+            containers[row["user_id"]].append(
+                ContainerAssignmentOut(id=row["id"], containerName=row["container__name"])
             )
-            for a in folders
-        ],
-    )
+        for row in await (
+            FolderAssignment.filter(user_id__in=ids)
+            .order_by("folder__container__name", "folder__name", "id")
+            .values("id", "user_id", "folder__name", "folder__container__name")
+        ):
+            folders[row["user_id"]].append(
+                FolderAssignmentOut(
+                    id=row["id"],
+                    containerName=row["folder__container__name"],
+                    folderName=row["folder__name"],
+                )
+            )
+    return [
+        UserOut(
+            id=u.id,
+            userId=u.id,
+            name=u.name,
+            username=u.username,
+            role=u.role.value,
+            containerAssignments=containers[u.id],
+            folderAssignments=folders[u.id],
+        )
+        for u in users
+    ]
 
 
 async def list_users() -> list[UserOut]:
     """Every user with their assignments, sorted by name."""
-    users = await _with_assignments(User.all().order_by("name", "id"))
-    return [user_out(u) for u in users]
+    return await _users_out(await User.all().order_by("name", "id"))
 
 
 async def get_user(user_id: int) -> UserOut:
     """One user with assignments, or 404."""
-    user = await _with_assignments(User.filter(id=user_id)).first()
+    user = await User.get_or_none(id=user_id)
     if user is None:
         raise ApiError(404, USER_NOT_FOUND)
-    return user_out(user)
+    return (await _users_out([user]))[0]
 
 
 async def _check_username_free(username: str, except_id: int | None = None) -> None:
@@ -173,10 +185,10 @@ async def delete_user(user_id: int, actor: Actor) -> str:
 
 async def dashboard() -> DashboardResponse:
     """The admin dashboard: counts by role and the 5 most recently created users."""
-    recent = await _with_assignments(User.all().order_by("-created_at", "-id").limit(5))
+    recent = await User.all().order_by("-created_at", "-id").limit(5)
     counts = {role: await User.filter(role=role).count() for role in Role}
     return DashboardResponse(
-        users=[user_out(u) for u in recent],
+        users=await _users_out(list(recent)),
         stats=DashboardStats(
             totalUsers=sum(counts.values()),
             doctors=counts[Role.DOCTOR],
