@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bff.devserver import REPO, free_port, kill_group, wait_for_port
+from bff.devserver import REPO, free_port, kill_group, start_moto, wait_for_port
 
 NGINX_TEMPLATE = REPO / "config" / "nginx" / "bff.conf.template"
 HYPERCORN_CONFIG = REPO / "config" / "hypercorn.production.toml"
@@ -179,24 +179,12 @@ async def create_database(name: str) -> str:
     return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
-def start_moto(bucket: str) -> tuple[subprocess.Popen[bytes], str]:
-    """moto's S3 server on a free port with bucket created; (process, endpoint)."""
-    port = free_port()
-    env = {**os.environ, **MOTO_CREDENTIALS}
-    process = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    wait_for_port(port, process, 30)
-    endpoint = f"http://127.0.0.1:{port}"
+def create_bucket(endpoint: str, bucket: str) -> None:
+    """Create a bucket on the local S3 server (moto accepts anonymous requests)."""
     import urllib.request
 
     request = urllib.request.Request(f"{endpoint}/{bucket}", method="PUT")  # noqa: S310 - loopback
-    urllib.request.urlopen(request, timeout=10).close()  # noqa: S310 - moto accepts anonymous
-    return process, endpoint
+    urllib.request.urlopen(request, timeout=10).close()  # noqa: S310 - loopback
 
 
 def main() -> None:
@@ -209,7 +197,8 @@ def main() -> None:
     args = parser.parse_args()
     root = REPO / "var" / "cluster"
     database_url = asyncio.run(create_database(args.database))
-    moto, endpoint = start_moto("bff-cluster")
+    moto, endpoint = start_moto()
+    create_bucket(endpoint, "bff-cluster")
     os.environ.update(MOTO_CREDENTIALS)
     password = os.environ.get("BFF_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
     cluster = Cluster(

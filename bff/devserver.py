@@ -135,3 +135,24 @@ def kill_group(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
+
+
+def start_moto() -> tuple[subprocess.Popen[bytes], str]:
+    """moto's S3 server on a free port of 127.0.0.1: (process, endpoint). Stop it with kill_group.
+
+    It runs in its own process (and session): it keeps objects in memory and would otherwise
+    compete with the caller for the GIL.
+    """
+    port = free_port()
+    process = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_for_port(port, process, 30)
+    except RuntimeError:
+        kill_group(process)
+        raise
+    return process, f"http://127.0.0.1:{port}"

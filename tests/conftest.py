@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -26,7 +24,7 @@ from tortoise import Tortoise, connections
 
 from bff.app import create_app
 from bff.db import migrate
-from bff.devserver import free_port, wait_for_port
+from bff.devserver import kill_group, start_moto
 from config.settings import Settings, load_settings
 
 PG_ADMIN_DSN = os.environ.get("BFF_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -137,25 +135,34 @@ def s3_endpoint() -> Iterator[str]:
         env.setenv("AWS_SHARED_CREDENTIALS_FILE", os.devnull)
         for name in ("AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL"):
             env.delenv(name, raising=False)
-        port = free_port()
-        server = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed arguments
-            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        server, endpoint = start_moto()
         try:
-            wait_for_port(port, server, 30)
-            yield f"http://127.0.0.1:{port}"
+            yield endpoint
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            kill_group(server)
 
 
 @pytest.fixture(scope="session")
 def s3_session(s3_endpoint: str) -> AioSession:
     """One aiobotocore session for the run: it caches the S3 model, which is slow to parse."""
     return get_session()
+
+
+@pytest.fixture(params=["local", "s3"])
+async def storage_app(
+    request: pytest.FixtureRequest, database_url: str, run_dir: Path
+) -> AsyncIterator[Quart]:
+    """The real app on each storage backend in turn, with empty storage."""
+    if request.param == "local":
+        storage_url = f"file://{request.getfixturevalue('tmp_path')}/storage"
+        settings = make_settings(database_url, run_dir, storage_url=storage_url)
+    else:
+        endpoint: str = request.getfixturevalue("s3_endpoint")
+        session: AioSession = request.getfixturevalue("s3_session")
+        bucket = "files-" + secrets.token_hex(6)
+        async with session.create_client("s3", endpoint_url=endpoint, region_name=REGION) as s3:
+            await s3.create_bucket(Bucket=bucket)
+        url = f"s3://{bucket}/records?endpoint_url={endpoint}&region={REGION}"
+        settings = make_settings(database_url, run_dir, storage_url=url)
+    async for app in started_app(settings):
+        yield app

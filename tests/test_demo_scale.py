@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-from aiobotocore.session import AioSession
 from quart import Quart
 
 from bff.assignments.models import ContainerAssignment, FolderAssignment
@@ -18,30 +12,11 @@ from bff.files.models import StoredFile
 from bff.users.models import Role, User
 from config.settings import Settings
 from storage.base import Storage
-from tests.conftest import REGION, make_settings, started_app
 
 SIZES = ScaleSizes(
     staff=3, containers=2, folders=10, files=53, containers_per_staff=2, folders_per_staff=4
 )
 PASSWORD = "scale-demo-password"
-
-
-@pytest.fixture(params=["local", "s3"])
-async def scale_app(
-    request: pytest.FixtureRequest, database_url: str, run_dir: Path
-) -> AsyncIterator[Quart]:
-    """The real app on an empty database, with empty local or S3 (moto) storage."""
-    if request.param == "local":
-        url = f"file://{request.getfixturevalue('tmp_path')}/storage"
-    else:
-        endpoint: str = request.getfixturevalue("s3_endpoint")
-        session: AioSession = request.getfixturevalue("s3_session")
-        bucket = "scale-" + secrets.token_hex(6)
-        async with session.create_client("s3", endpoint_url=endpoint, region_name=REGION) as s3:
-            await s3.create_bucket(Bucket=bucket)
-        url = f"s3://{bucket}/records?endpoint_url={endpoint}&region={REGION}"
-    async for app in started_app(make_settings(database_url, run_dir, storage_url=url)):
-        yield app
 
 
 async def _seed(app: Quart, password: str | None = PASSWORD) -> list[str]:
@@ -64,8 +39,8 @@ async def _counts() -> dict[str, int]:
     }
 
 
-async def test_seeds_the_requested_volume(scale_app: Quart) -> None:
-    await _seed(scale_app)
+async def test_seeds_the_requested_volume(storage_app: Quart) -> None:
+    await _seed(storage_app)
     counts = await _counts()
     assert counts["users"] == SIZES.staff + 1  # and the first admin
     assert counts["containers"] == SIZES.containers
@@ -79,9 +54,9 @@ async def test_seeds_the_requested_volume(scale_app: Quart) -> None:
     assert sorted(per_container) == [5, 5]  # spread evenly
 
 
-async def test_files_are_in_storage_and_indexed(scale_app: Quart) -> None:
-    await _seed(scale_app)
-    storage: Storage = scale_app.config["BFF_STORAGE"]
+async def test_files_are_in_storage_and_indexed(storage_app: Quart) -> None:
+    await _seed(storage_app)
+    storage: Storage = storage_app.config["BFF_STORAGE"]
     for folder in await Folder.all().select_related("container"):
         rows = {r.name: r for r in await StoredFile.filter(folder=folder)}
         assert len(rows) in (5, 6)  # 53 files over 10 folders
@@ -97,8 +72,8 @@ async def test_files_are_in_storage_and_indexed(scale_app: Quart) -> None:
     assert "synthetic" in text.lower() and row.folder.name in text
 
 
-async def test_every_staff_member_has_assignments(scale_app: Quart) -> None:
-    await _seed(scale_app)
+async def test_every_staff_member_has_assignments(storage_app: Quart) -> None:
+    await _seed(storage_app)
     for username, _, _ in scale_staff(SIZES):
         user = await User.get(username=username)
         containers = set(
@@ -112,23 +87,23 @@ async def test_every_staff_member_has_assignments(scale_app: Quart) -> None:
         assert set(folders) <= containers  # folders only inside assigned containers
 
 
-async def test_a_second_run_adds_nothing(scale_app: Quart) -> None:
-    first = await _seed(scale_app, password=None)
+async def test_a_second_run_adds_nothing(storage_app: Quart) -> None:
+    first = await _seed(storage_app, password=None)
     before = await _counts()
-    storage: Storage = scale_app.config["BFF_STORAGE"]
+    storage: Storage = storage_app.config["BFF_STORAGE"]
     folder = await Folder.all().select_related("container").first()
     assert folder is not None
     listed = await storage.list_files(folder.container.name, folder.name)
-    second = await _seed(scale_app, password=None)
+    second = await _seed(storage_app, password=None)
     assert await _counts() == before
     assert await storage.list_files(folder.container.name, folder.name) == listed  # not rewritten
     assert any("doctor.001" in line and "password:" in line for line in first)
     assert not any("password:" in line for line in second)
 
 
-async def test_staff_sign_in_with_the_given_password(scale_app: Quart) -> None:
-    await _seed(scale_app)
-    client = scale_app.test_client()
+async def test_staff_sign_in_with_the_given_password(storage_app: Quart) -> None:
+    await _seed(storage_app)
+    client = storage_app.test_client()
     username = scale_staff(SIZES)[1][0]
     response = await client.post(
         "/api/auth/login", json={"username": username, "password": PASSWORD}

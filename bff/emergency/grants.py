@@ -17,6 +17,11 @@ COOKIE = "bff_emergency"
 NEUTRAL = "This emergency access link is not valid or has expired."
 
 
+def responder(token_id: str, client_address: str) -> Actor:
+    """A responder as the audit log records them: by the token they scanned."""
+    return Actor(None, f"Emergency responder (token {token_id[:8]})", "emergency", client_address)
+
+
 @dataclass(frozen=True)
 class EmergencyAccess:
     """What one live grant opens: one folder, read-only, until expires_at."""
@@ -32,9 +37,7 @@ class EmergencyAccess:
 
     def actor(self, client_address: str) -> Actor:
         """The responder as the audit log records them."""
-        return Actor(
-            None, f"Emergency responder (token {self.token_id[:8]})", "emergency", client_address
-        )
+        return responder(self.token_id, client_address)
 
 
 async def active_grant(grant_id: str | None) -> EmergencyAccess | None:

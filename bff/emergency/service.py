@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 from bff.audit.service import Actor, record
 from bff.db import transaction
-from bff.emergency.grants import EmergencyAccess
+from bff.emergency.grants import EmergencyAccess, responder
 from bff.emergency.models import EmergencyGrant
 from bff.emergency.schemas import EmergencyView
 from bff.errors import ApiError
@@ -84,7 +84,7 @@ async def verify(
         )
         await record(
             conn,
-            Actor(None, f"Emergency responder (token {token_id[:8]})", "emergency", address),
+            responder(token_id, address),
             "emergency_access",
             container=token.folder.container.name,
             folder=token.folder.name,

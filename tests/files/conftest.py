@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import AsyncIterator
 from io import BytesIO
 from pathlib import Path
@@ -10,7 +9,6 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from aiobotocore.session import AioSession
 from quart import Quart
 from quart.testing import QuartClient as Client
 from werkzeug.datastructures import FileStorage
@@ -19,29 +17,8 @@ from bff.containers.models import Container, Folder
 from bff.users.models import Role
 from config.settings import Settings
 from storage.base import Storage
-from tests.conftest import REGION, make_settings, started_app
+from tests.conftest import make_settings, started_app
 from tests.factories import StaffMember, assign, make_container, make_folder, make_staff
-
-
-@pytest.fixture(params=["local", "s3"])
-async def storage_app(
-    request: pytest.FixtureRequest, database_url: str, run_dir: Path
-) -> AsyncIterator[Quart]:
-    """The real app on each storage backend in turn, with empty storage."""
-    if request.param == "local":
-        storage_url = f"file://{request.getfixturevalue('tmp_path')}/storage"
-        settings = make_settings(database_url, run_dir, storage_url=storage_url)
-    else:
-        endpoint: str = request.getfixturevalue("s3_endpoint")
-        session: AioSession = request.getfixturevalue("s3_session")
-        bucket = "files-" + secrets.token_hex(6)
-        async with session.create_client("s3", endpoint_url=endpoint, region_name=REGION) as s3:
-            await s3.create_bucket(Bucket=bucket)
-        url = f"s3://{bucket}/records?endpoint_url={endpoint}&region={REGION}"
-        settings = make_settings(database_url, run_dir, storage_url=url)
-    async for app in started_app(settings):
-        yield app
-
 
 BOUNDARY = "----test-boundary-7MA4YWxkTrZu0gW"
 
