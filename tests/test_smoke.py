@@ -6,9 +6,10 @@ from pathlib import Path
 
 from quart.testing import QuartClient as Client
 
+from bff.devserver import free_port
 from bff.users.models import Role
 from config.settings import Settings
-from tests.conftest import free_port, make_settings, started_app
+from tests.conftest import make_settings, started_app
 from tests.factories import make_staff
 
 

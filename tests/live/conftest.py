@@ -14,9 +14,10 @@ from hypercorn.config import Config
 from quart import Quart
 
 from bff.app import create_app
+from bff.devserver import free_port
 from bff.live.server import asgi_app
 from config.settings import Settings
-from tests.conftest import _empty_tables, free_port, make_settings
+from tests.conftest import _empty_tables, make_settings
 
 
 class Listener:
