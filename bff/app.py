@@ -13,6 +13,7 @@ from bff.assignments.routes import bp as assignments_bp
 from bff.audit.routes import bp as audit_bp
 from bff.auth.policy import check_every_route_has_policy, public
 from bff.auth.routes import bp as auth_bp
+from bff.auth.session_cache import SessionCache
 from bff.auth.throttle import LoginThrottle
 from bff.containers.routes import bp as containers_bp
 from bff.db import close_db, init_db
@@ -50,7 +51,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
-def _security_headers(response: Response) -> Response:
+async def _security_headers(response: Response) -> Response:
     headers = response.headers
     headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     headers["X-Content-Type-Options"] = "nosniff"
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     app.config["BFF_SETTINGS"] = settings
     app.config["BFF_LOGIN_THROTTLE"] = LoginThrottle(settings)
     app.config["BFF_VERIFY_THROTTLE"] = VerifyThrottle(settings)
+    app.config["BFF_SESSION_CACHE"] = SessionCache(settings.session_cache_seconds)
     attach_live(app, settings)
     storage = open_storage(settings.storage_url)
     app.config["BFF_STORAGE"] = storage

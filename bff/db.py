@@ -6,9 +6,10 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
+from datetime import datetime
 from typing import Any
 
-from tortoise import Tortoise
+from tortoise import Tortoise, connections
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 
 from config.settings import Settings, load_settings
@@ -54,6 +55,26 @@ def __getattr__(name: str) -> Any:
     if name == "TORTOISE_ORM":
         return tortoise_config(load_settings().database_url)
     raise AttributeError(name)
+
+
+async def fetch(sql: str, *params: Any) -> list[dict[str, Any]]:
+    """Rows of a parameterised query on the default connection, as dicts.
+
+    For the few reads on every request's path (sessions, permission checks, the caller's
+    assignments), where building the query with the ORM costs more than running it. Write `?`
+    for each parameter (never inside a literal); PostgreSQL's `$n` are filled in here.
+    """
+    conn = connections.get("default")
+    if conn.capabilities.dialect == "postgres":
+        parts = sql.split("?")
+        sql = "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
+    rows: list[dict[str, Any]] = await conn.execute_query_dict(sql, list(params))
+    return rows
+
+
+def as_datetime(value: datetime | str) -> datetime:
+    """A timestamp column's value (SQLite returns text) as an aware datetime."""
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
 
 
 async def init_db(settings: Settings) -> None:

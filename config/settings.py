@@ -6,6 +6,7 @@ SQLite in var/, files on local disk in var/, in-process fallbacks instead of Red
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 from pathlib import Path
@@ -33,6 +34,10 @@ class Settings(BaseSettings):
     port: Annotated[int, Field(ge=1, le=65535)] = 8000
     public_url: str = ""
     session_hours: Annotated[float, Field(gt=0, le=24 * 30)] = 8
+    # How long a process may reuse a session it read from the database (0: read on every
+    # request). Sign-outs and account changes end cached sessions at once in this process and,
+    # through Redis, in the others; this bounds only what neither reaches (the command line).
+    session_cache_seconds: Annotated[float, Field(ge=0, le=60)] = 10
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     view_link_seconds: Annotated[int, Field(ge=10, le=3600)] = 300
     secret_key: str = ""
@@ -110,8 +115,11 @@ class Settings(BaseSettings):
         return _persistent_secret(self.var_dir / "token_key")
 
 
+@functools.lru_cache(maxsize=64)
 def _persistent_secret(path: Path) -> str:
-    """Read a generated secret from path, creating it (mode 0600) on first use."""
+    """Read a generated secret from path, creating it (mode 0600) on first use.
+
+    Remembered per path: every request checks a token signature with it."""
     try:
         return path.read_text().strip()
     except FileNotFoundError:

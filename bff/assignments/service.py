@@ -12,7 +12,7 @@ from bff.errors import ApiError
 from bff.live.events import ADMINS, ASSIGNMENTS_CHANGED, publish, user_room
 from bff.naming import natural_sorted, sort_key
 from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
-from bff.users.service import find_user, get_user
+from bff.users.service import assignments_of, find_user, get_user
 
 ASSIGNMENT_NOT_FOUND = "Assignment not found"
 
@@ -24,25 +24,25 @@ def _changed(user_id: int) -> None:
 
 async def my_assignments(user_id: int) -> list[Assignment]:
     """The caller's containers, each with the folders assigned in it, in natural order."""
-    containers = await ContainerAssignment.filter(user_id=user_id).select_related("container")
-    folders = await FolderAssignment.filter(user_id=user_id).select_related("folder")
-    by_container: dict[int, list[FolderAssignment]] = {}
-    for fa in folders:
-        by_container.setdefault(fa.folder.container_id, []).append(fa)
-    result = []
-    for ca in sorted(containers, key=lambda a: (*sort_key(a.container.name), a.container.name)):
-        items = sorted(
-            by_container.get(ca.container.id, []),
-            key=lambda a: (*sort_key(a.folder.name), a.folder.name),
+    containers, folders = await assignments_of([user_id])
+    by_container: dict[str, list[AssignedFolder]] = {}
+    for fa in folders[user_id]:
+        by_container.setdefault(fa.containerName, []).append(
+            AssignedFolder(id=fa.id, folderName=fa.folderName)
         )
-        result.append(
-            Assignment(
-                id=ca.id,
-                containerName=ca.container.name,
-                folders=[AssignedFolder(id=fa.id, folderName=fa.folder.name) for fa in items],
-            )
+    return [
+        Assignment(
+            id=ca.id,
+            containerName=ca.containerName,
+            folders=sorted(
+                by_container.get(ca.containerName, []),
+                key=lambda f: (*sort_key(f.folderName), f.folderName),
+            ),
         )
-    return result
+        for ca in sorted(
+            containers[user_id], key=lambda a: (*sort_key(a.containerName), a.containerName)
+        )
+    ]
 
 
 async def user_assignments(

@@ -16,9 +16,9 @@ from typing import Any, ParamSpec, TypeVar
 
 from quart import Quart, current_app, g, request
 
-from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.auth.links import verify_link
 from bff.auth.sessions import Principal, authenticate, session_principal
+from bff.db import fetch
 from bff.emergency.grants import COOKIE as EMERGENCY_COOKIE
 from bff.emergency.grants import active_grant
 from bff.errors import ApiError
@@ -67,17 +67,25 @@ def current_principal() -> Principal:
     return principal
 
 
+# The permission check of every container or folder route of a non-admin: plain SQL.
+CONTAINER_ASSIGNED = (
+    "SELECT 1 FROM container_assignments ca JOIN containers c ON c.id = ca.container_id "
+    "WHERE ca.user_id = ? AND c.name = ?"
+)
+FOLDER_ASSIGNED = (
+    "SELECT 1 FROM folder_assignments fa JOIN folders f ON f.id = fa.folder_id "
+    "JOIN containers c ON c.id = f.container_id "
+    "WHERE fa.user_id = ? AND c.name = ? AND f.name = ?"
+)
+
+
 async def _check_scope(principal: Principal, scope: Scope, params: dict[str, Any]) -> None:
-    container = params.get("container")
+    container = str(params.get("container"))
     if scope is Scope.CONTAINER:
-        if not await ContainerAssignment.exists(
-            user_id=principal.user_id, container__name=container
-        ):
+        if not await fetch(CONTAINER_ASSIGNED, principal.user_id, container):
             raise ApiError(404, CONTAINER_NOT_FOUND)
-    elif scope is Scope.FOLDER and not await FolderAssignment.exists(
-        user_id=principal.user_id,
-        folder__name=params.get("folder"),
-        folder__container__name=container,
+    elif scope is Scope.FOLDER and not await fetch(
+        FOLDER_ASSIGNED, principal.user_id, container, str(params.get("folder"))
     ):
         raise ApiError(404, FOLDER_NOT_FOUND)
 
@@ -86,12 +94,13 @@ async def _caller(link_path: tuple[str, ...] | None) -> Principal:
     """The caller by the x-auth-token header or, where a route allows it (file views opened
     in a new tab, which cannot send headers), a signed `link` or the spec's `auth` query."""
     settings = current_app.config["BFF_SETTINGS"]
+    cache = current_app.config["BFF_SESSION_CACHE"]
     token = request.headers.get("x-auth-token")
     if token is None and link_path is not None:
         if link := request.args.get("link"):
-            return await session_principal(verify_link(settings, link, link_path))
+            return await session_principal(verify_link(settings, link, link_path), cache)
         token = request.args.get("auth")
-    return await authenticate(token, settings)
+    return await authenticate(token, settings, cache)
 
 
 async def _emergency(params: dict[str, Any]) -> bool:

@@ -46,7 +46,7 @@ async def login(data: LoginRequest) -> LoginResponse:
 @validate_response(MeResponse)
 async def me() -> MeResponse:
     """The signed-in user with their assignments."""
-    return MeResponse(user=await users.get_user(current_principal().user_id))
+    return MeResponse(user=await users.caller_out(current_principal()))
 
 
 @bp.get("/validate-token")

@@ -11,12 +11,19 @@ import jwt
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.auth.models import Session
+from bff.auth.session_cache import SessionCache
+from bff.db import as_datetime, fetch
 from bff.errors import ApiError
 from bff.live.events import SESSION_REVOKED, publish, session_room, user_room
 from bff.users.models import Role, User
 from config.settings import Settings
 
 ALGORITHM = "HS256"
+# Every request without a cached session runs this: plain SQL, not built by the ORM each time.
+SESSION_QUERY = (
+    "SELECT s.expires_at, u.id, u.name, u.username, u.role FROM sessions s "
+    "JOIN users u ON u.id = s.user_id WHERE s.id = ?"
+)
 SESSION_EXPIRED = "Your session has expired. Please log in again."
 NOT_SIGNED_IN = "Authentication required. Please log in."
 
@@ -73,32 +80,45 @@ async def open_session(
     return jwt.encode(payload, settings.signing_key(), algorithm=ALGORITHM)
 
 
-async def authenticate(token: str | None, settings: Settings) -> Principal:
+async def authenticate(
+    token: str | None, settings: Settings, cache: SessionCache | None = None
+) -> Principal:
     """The principal for a token, or 401 when it is missing, malformed, expired or revoked."""
     if not token:
         raise ApiError(401, NOT_SIGNED_IN)
-    try:
-        payload = jwt.decode(
-            token,
-            settings.signing_key(),
-            algorithms=[ALGORITHM],
-            options={"require": ["exp", "sid", "sub"]},
-        )
-    except jwt.PyJWTError:
-        raise ApiError(401, SESSION_EXPIRED) from None
-    session_id = payload.get("sid")
-    if not isinstance(session_id, str):
-        raise ApiError(401, SESSION_EXPIRED)
-    return await session_principal(session_id)
+    session_id = cache.token_session(token) if cache is not None else None
+    if session_id is None:
+        try:
+            payload = jwt.decode(
+                token,
+                settings.signing_key(),
+                algorithms=[ALGORITHM],
+                options={"require": ["exp", "sid", "sub"]},
+            )
+        except jwt.PyJWTError:
+            raise ApiError(401, SESSION_EXPIRED) from None
+        session_id = payload.get("sid")
+        if not isinstance(session_id, str):
+            raise ApiError(401, SESSION_EXPIRED)
+        if cache is not None:
+            cache.remember_token(token, session_id, float(payload["exp"]))
+    return await session_principal(session_id, cache)
 
 
-async def session_principal(session_id: str) -> Principal:
+async def session_principal(session_id: str, cache: SessionCache | None = None) -> Principal:
     """The principal of a live session, or 401 when it has ended or expired."""
-    session = await Session.get_or_none(id=session_id).select_related("user")
-    if session is None or session.expires_at <= datetime.now(UTC):
+    if cache is not None and (principal := cache.get(session_id)) is not None:
+        return principal
+    generation = cache.generation() if cache is not None else 0
+    rows = await fetch(SESSION_QUERY, session_id)
+    expires_at = as_datetime(rows[0]["expires_at"]) if rows else None
+    if expires_at is None or expires_at <= datetime.now(UTC):
         raise ApiError(401, SESSION_EXPIRED)
-    user = session.user
-    return Principal(user.id, user.name, user.username, user.role, session.id)
+    row = rows[0]
+    principal = Principal(row["id"], row["name"], row["username"], Role(row["role"]), session_id)
+    if cache is not None:
+        cache.put(generation, principal, expires_at)
+    return principal
 
 
 async def end_session(session_id: str, conn: BaseDBAsyncClient | None = None) -> None:

@@ -14,6 +14,8 @@ reacts by refetching what it shows. Names and payloads:
 - emergency:opened {tokenId, container, folder}: admins (an alert)
 - audit:created {id, operation}: admins
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
+session:revoked and users:changed also make every process forget the cached sessions they name
+(bff/auth/session_cache.py), this one as soon as the change commits.
 
 Recipients are worked out when the event is sent, after the change has committed, from the
 assignments as they are then: a nurse without the folder never receives its file events, and an
@@ -83,8 +85,11 @@ def publish(event: str, payload: dict[str, Any], rooms: list[str]) -> None:
     send = _sender()
     if send is None:
         return
+    cache = current_app.config.get("BFF_SESSION_CACHE")
 
     async def deliver() -> None:
+        if cache is not None:  # this process at once; the others when the event reaches them
+            cache.forget_for_event(event, payload, rooms)
         await send(event, payload, rooms)
 
     on_commit(deliver)

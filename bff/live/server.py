@@ -22,6 +22,7 @@ import socketio
 from hypercorn.middleware import ProxyFixMiddleware
 from quart import Quart
 
+from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import authenticate
 from bff.errors import ApiError
 from bff.live.events import ADMINS, SESSION_REVOKED, session_room, user_room
@@ -56,7 +57,15 @@ class LocalManager(_DisconnectOnRevoke, socketio.AsyncManager):  # type: ignore[
 class RedisManager(_DisconnectOnRevoke, socketio.AsyncRedisManager):  # type: ignore[misc]
     """Several processes: every event goes through Redis; each process handles its own clients."""
 
+    session_cache: SessionCache | None = None
+
     async def _handle_emit(self, message: dict[str, Any]) -> None:
+        if self.session_cache is not None:  # a change made in any process, this one included
+            data = message.get("data")  # the emitted arguments, as a list
+            payload = data[0] if isinstance(data, list) and data else None
+            self.session_cache.forget_for_event(
+                message.get("event", ""), payload, message.get("room")
+            )
         await super()._handle_emit(message)
         if message.get("event") == SESSION_REVOKED:
             await self._disconnect_room(message.get("room"), message.get("namespace") or "/")
@@ -83,7 +92,7 @@ def _channel(redis_url: str) -> str:
 class LiveHub:
     """The Socket.IO server of one process and its fire-and-forget sender."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, session_cache: SessionCache | None = None) -> None:
         manager: socketio.AsyncManager
         if settings.redis_url:
             manager = RedisManager(
@@ -91,9 +100,11 @@ class LiveHub:
                 channel=_channel(settings.redis_url),
                 redis_options={"socket_connect_timeout": 1, "socket_timeout": 2},
             )
+            manager.session_cache = session_cache
         else:
             manager = LocalManager()
         self.settings = settings
+        self.session_cache = session_cache
         self.sio = socketio.AsyncServer(
             async_mode="asgi", client_manager=manager, logger=False, engineio_logger=False
         )
@@ -103,7 +114,9 @@ class LiveHub:
     async def _connect(self, sid: str, environ: dict[str, Any], auth: Any) -> None:
         token = auth.get("token") if isinstance(auth, dict) else None
         try:
-            principal = await authenticate(token if isinstance(token, str) else None, self.settings)
+            principal = await authenticate(
+                token if isinstance(token, str) else None, self.settings, self.session_cache
+            )
         except ApiError as exc:
             raise socketio.exceptions.ConnectionRefusedError(exc.message) from None
         except Exception as exc:  # noqa: BLE001 - e.g. the database is down: refuse, do not crash
@@ -119,6 +132,14 @@ class LiveHub:
             await asyncio.wait_for(self.sio.emit(event, payload, to=rooms), SEND_TIMEOUT)
         except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
             log.warning("Live event %s not delivered: %s", event, type(exc).__name__)
+
+    async def start(self) -> None:
+        """Start listening to the other processes at once, not at the first connection here:
+        their session changes must reach this process's session cache even when no live
+        client is connected to it."""
+        if not self.sio.manager_initialized:
+            self.sio.manager_initialized = True
+            self.sio.manager.initialize()
 
     async def close(self) -> None:
         """Let pending events go out briefly, then release the Redis connections."""
@@ -137,9 +158,10 @@ class LiveHub:
 
 def attach(app: Quart, settings: Settings) -> LiveHub:
     """Create the process's Socket.IO server and let services publish through it."""
-    hub = LiveHub(settings)
+    hub = LiveHub(settings, app.config.get("BFF_SESSION_CACHE"))
     app.config["BFF_LIVE"] = hub
     app.config["BFF_LIVE_SEND"] = hub.send
+    app.before_serving(hub.start)
     app.after_serving(hub.close)
     return hub
 

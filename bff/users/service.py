@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.audit.service import Actor, record
 from bff.auth.passwords import hash_password
-from bff.auth.sessions import end_all_sessions
-from bff.db import transaction
+from bff.auth.sessions import Principal, end_all_sessions
+from bff.db import fetch, transaction
 from bff.errors import ApiError
 from bff.live.events import ADMINS, SESSION_REVOKED, USERS_CHANGED, publish, user_room
 from bff.users.models import Role, User
@@ -32,48 +31,76 @@ async def find_user(user_id: int) -> User:
     return user
 
 
+# The assignments of some users in one query (container rows, then folder rows): plain SQL, as
+# /api/auth/me and /my-assignments run it on every dashboard load.
+ASSIGNMENTS_QUERY = """
+SELECT 'c' AS kind, ca.id AS id, ca.user_id AS user_id, c.name AS container, NULL AS folder
+  FROM container_assignments ca JOIN containers c ON c.id = ca.container_id
+ WHERE ca.user_id IN ({ids})
+UNION ALL
+SELECT 'f' AS kind, fa.id AS id, fa.user_id AS user_id, c.name AS container, f.name AS folder
+  FROM folder_assignments fa JOIN folders f ON f.id = fa.folder_id
+  JOIN containers c ON c.id = f.container_id
+ WHERE fa.user_id IN ({ids})
+ ORDER BY kind, container, folder, id
+"""
+
+
+async def assignments_of(
+    user_ids: list[int],
+) -> tuple[dict[int, list[ContainerAssignmentOut]], dict[int, list[FolderAssignmentOut]]]:
+    """Container and folder assignments by user id, ordered by container and folder name."""
+    containers: dict[int, list[ContainerAssignmentOut]] = {i: [] for i in user_ids}
+    folders: dict[int, list[FolderAssignmentOut]] = {i: [] for i in user_ids}
+    if not user_ids:
+        return containers, folders
+    marks = ", ".join("?" * len(user_ids))
+    for row in await fetch(ASSIGNMENTS_QUERY.format(ids=marks), *user_ids, *user_ids):
+        if row["kind"] == "c":
+            containers[row["user_id"]].append(
+                ContainerAssignmentOut(id=row["id"], containerName=row["container"])
+            )
+        else:
+            folders[row["user_id"]].append(
+                FolderAssignmentOut(
+                    id=row["id"], containerName=row["container"], folderName=row["folder"]
+                )
+            )
+    return containers, folders
+
+
+def user_out(
+    user: User | Principal,
+    containers: list[ContainerAssignmentOut],
+    folders: list[FolderAssignmentOut],
+) -> UserOut:
+    """The response shape of a user (or the signed-in caller) with their assignments."""
+    user_id = user.id if isinstance(user, User) else user.user_id
+    return UserOut(
+        id=user_id,
+        userId=user_id,
+        name=user.name,
+        username=user.username,
+        role=user.role.value,
+        containerAssignments=containers,
+        folderAssignments=folders,
+    )
+
+
 async def _users_out(users: list[User]) -> list[UserOut]:
-    """The response shapes of users, their assignments read in two flat queries.
+    """The response shapes of users, their assignments read in one flat query.
 
     Plain rows rather than prefetched models: a user list with thousands of folder assignments
     would otherwise build a model object per assignment, folder and container.
     """
-    ids = [u.id for u in users]
-    containers: dict[int, list[ContainerAssignmentOut]] = {i: [] for i in ids}
-    folders: dict[int, list[FolderAssignmentOut]] = {i: [] for i in ids}
-    if ids:
-        for row in await (
-            ContainerAssignment.filter(user_id__in=ids)
-            .order_by("container__name", "id")
-            .values("id", "user_id", "container__name")
-        ):
-            containers[row["user_id"]].append(
-                ContainerAssignmentOut(id=row["id"], containerName=row["container__name"])
-            )
-        for row in await (
-            FolderAssignment.filter(user_id__in=ids)
-            .order_by("folder__container__name", "folder__name", "id")
-            .values("id", "user_id", "folder__name", "folder__container__name")
-        ):
-            folders[row["user_id"]].append(
-                FolderAssignmentOut(
-                    id=row["id"],
-                    containerName=row["folder__container__name"],
-                    folderName=row["folder__name"],
-                )
-            )
-    return [
-        UserOut(
-            id=u.id,
-            userId=u.id,
-            name=u.name,
-            username=u.username,
-            role=u.role.value,
-            containerAssignments=containers[u.id],
-            folderAssignments=folders[u.id],
-        )
-        for u in users
-    ]
+    containers, folders = await assignments_of([u.id for u in users])
+    return [user_out(u, containers[u.id], folders[u.id]) for u in users]
+
+
+async def caller_out(principal: Principal) -> UserOut:
+    """The signed-in caller with their assignments (GET /api/auth/me)."""
+    containers, folders = await assignments_of([principal.user_id])
+    return user_out(principal, containers[principal.user_id], folders[principal.user_id])
 
 
 async def list_users() -> list[UserOut]:

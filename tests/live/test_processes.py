@@ -27,7 +27,10 @@ ADMIN_PASSWORD = "two-process-admin-pw"
 
 @pytest.fixture
 def two_processes(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    env = local_env(tmp_path, redis_url=REDIS_URL, admin_password=ADMIN_PASSWORD)
+    # Sessions cached for a minute: anything sooner than that is the other process being told.
+    env = local_env(
+        tmp_path, redis_url=REDIS_URL, admin_password=ADMIN_PASSWORD, session_cache_seconds="60"
+    )
     first = ServerProcess(env)  # started (and the shared database migrated) before the second
     try:
         second = ServerProcess(env)
@@ -109,6 +112,73 @@ async def test_events_cross_processes_through_redis(
         finally:
             await on_b_admin.close()
             await on_b_nurse.close()
+
+
+async def _status_within(
+    http: aiohttp.ClientSession, url: str, token: str, status: int, seconds: float = 3
+) -> float:
+    """Poll url until it answers status; how long that took (AssertionError after seconds)."""
+    start = time.monotonic()
+    while True:
+        async with http.get(url, headers={"x-auth-token": token}) as response:
+            if response.status == status:
+                return time.monotonic() - start
+        assert time.monotonic() - start < seconds, f"{url} never answered {status}"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_session_cached_in_one_process_ends_when_another_revokes_it(
+    two_processes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_processes
+    async with aiohttp.ClientSession() as http:
+        admin = (
+            await _call(
+                http,
+                "POST",
+                f"{a.base}/api/auth/login",
+                json={"username": "admin", "password": ADMIN_PASSWORD},
+            )
+        )["token"]
+        await _call(
+            http,
+            "POST",
+            f"{a.base}/api/auth/register",
+            admin,
+            json={
+                "name": "Nurse",
+                "username": "c.nurse",
+                "password": "c-nurse-pw",
+                "role": "nurse",
+            },
+        )
+        login = {"username": "c.nurse", "password": "c-nurse-pw"}
+        phone = (await _call(http, "POST", f"{a.base}/api/auth/login", json=login))["token"]
+        tablet = (await _call(http, "POST", f"{a.base}/api/auth/login", json=login))["token"]
+        for token in (phone, tablet, phone, tablet):  # both sessions now cached on B
+            await _call(http, "GET", f"{b.base}/api/auth/me", token)
+        # A rename on A shows on B.
+        me = await _call(http, "GET", f"{b.base}/api/auth/me", phone)
+        await _call(
+            http,
+            "PUT",
+            f"{a.base}/api/users/{me['user']['id']}",
+            admin,
+            json={"name": "Nurse Renamed", "username": "c.nurse", "role": "nurse"},
+        )
+        start = time.monotonic()
+        while (await _call(http, "GET", f"{b.base}/api/auth/me", phone))["user"][
+            "name"
+        ] != "Nurse Renamed":
+            assert time.monotonic() - start < 3, "the rename never reached B"
+            await asyncio.sleep(0.02)
+        # Signing one device out on A ends that session on B, not the other one.
+        await _call(http, "POST", f"{a.base}/api/auth/logout", phone)
+        assert await _status_within(http, f"{b.base}/api/auth/me", phone, 401) < 3
+        await _call(http, "GET", f"{b.base}/api/auth/me", tablet)
+        # Deleting the account on A ends the rest on B.
+        await _call(http, "DELETE", f"{a.base}/api/users/{me['user']['id']}", admin)
+        assert await _status_within(http, f"{b.base}/api/auth/me", tablet, 401) < 3
 
 
 async def test_requests_succeed_with_redis_down(

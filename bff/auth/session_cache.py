@@ -1,0 +1,115 @@
+"""Sessions recently read from the database, so most requests need no query to authenticate.
+
+Every authenticated request would otherwise check its token's signature and read its session
+(and user) row: at load that costs more than the rest of a small JSON request. Entries live for
+BFF_SESSION_CACHE_SECONDS at most and never past the session's own expiry. Whatever ends or
+changes a session forgets it here when it commits (`forget_session`, `forget_user`), and the
+live hub repeats that in every other process through Redis (`forget_for_event`), so a sign-out
+or an account change takes effect at once everywhere; the time limit bounds only a change made
+where no hub runs (the command line) or while Redis is unreachable.
+
+A read that started before a change commits must not put the old state back: `generation()`
+is taken before the read and `put` refuses the result once anything was forgotten since.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from cachetools import TTLCache
+from quart import current_app, has_app_context
+
+from bff.live.events import SESSION_REVOKED, USERS_CHANGED
+
+if TYPE_CHECKING:
+    from bff.auth.sessions import Principal
+
+MAX_ENTRIES = 20_000
+TOKEN_SECONDS = 600
+
+
+class SessionCache:
+    """Principals by session id, each with its session's expiry."""
+
+    def __init__(self, seconds: float, max_entries: int = MAX_ENTRIES) -> None:
+        self.enabled = seconds > 0
+        self._entries: TTLCache[str, tuple[Principal, datetime]] = TTLCache(
+            maxsize=max_entries, ttl=seconds or 1, timer=time.monotonic
+        )
+        self._generation = 0
+        # Tokens whose signature was checked: token -> (session id, expiry as a Unix time).
+        # A signature stays valid until the token expires, so these need no forgetting.
+        self._tokens: TTLCache[str, tuple[str, float]] = TTLCache(
+            maxsize=max_entries, ttl=TOKEN_SECONDS, timer=time.monotonic
+        )
+
+    def token_session(self, token: str) -> str | None:
+        """The session id of a token whose signature was already checked, while it is valid."""
+        entry = self._tokens.get(token)
+        if entry is None or entry[1] <= time.time():
+            return None
+        return entry[0]
+
+    def remember_token(self, token: str, session_id: str, expires: float) -> None:
+        """Remember that token's signature is good: it names session_id until `expires`."""
+        if self.enabled:
+            self._tokens[token] = (session_id, expires)
+
+    def get(self, session_id: str) -> Principal | None:
+        """The cached principal of a session still within its expiry, or None."""
+        entry = self._entries.get(session_id)
+        if entry is None:
+            return None
+        principal, expires_at = entry
+        if expires_at <= datetime.now(UTC):
+            self._entries.pop(session_id, None)
+            return None
+        return principal
+
+    def generation(self) -> int:
+        """A mark to hand back to `put`: taken before reading a session from the database."""
+        return self._generation
+
+    def put(self, generation: int, principal: Principal, expires_at: datetime) -> None:
+        """Remember a principal read since `generation`, unless something was forgotten since."""
+        if self.enabled and generation == self._generation:
+            self._entries[principal.session_id] = (principal, expires_at)
+
+    def forget_session(self, session_id: str) -> None:
+        """Drop one session."""
+        self._generation += 1
+        self._entries.pop(session_id, None)
+
+    def forget_user(self, user_id: int) -> None:
+        """Drop every session of one user."""
+        self._generation += 1
+        for session_id, (principal, _) in list(self._entries.items()):
+            if principal.user_id == user_id:
+                self._entries.pop(session_id, None)
+
+    def forget_for_event(self, event: str, payload: Any, rooms: Any) -> None:
+        """Apply a live event of any process: session and account changes forget sessions."""
+        if event == SESSION_REVOKED:
+            for target in rooms if isinstance(rooms, list) else [rooms]:
+                kind, _, key = str(target).partition(":")
+                if kind == "session":
+                    self.forget_session(key)
+                elif kind == "user" and key.isdigit():
+                    self.forget_user(int(key))
+        elif event == USERS_CHANGED and isinstance(payload, dict):
+            user_id = payload.get("userId")
+            if isinstance(user_id, int):
+                self.forget_user(user_id)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def app_session_cache() -> SessionCache | None:
+    """The running app's session cache (None outside an app, e.g. on the command line)."""
+    if not has_app_context():
+        return None
+    cache: SessionCache | None = current_app.config.get("BFF_SESSION_CACHE")
+    return cache
