@@ -17,13 +17,15 @@ applies to the 100-user journey.
 The load generator runs in its own process on the same 2-core machine as the server, so the
 two share the CPU: the figures are a floor, not the server's capacity on its own cores.
 
-Usage: .venv/bin/python bench/load_bench.py [--users 100 500] [--iterations 3] [--think 0.5]
+Usage: .venv/bin/python bench/load_bench.py [--postgres] [--users 100 500] [--iterations 3]
+       [--think 0.5]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import random
 import shutil
@@ -40,7 +42,7 @@ import aiohttp
 import socketio
 
 from bff.demo import ScaleSizes, scale_staff
-from bff.devserver import ServerProcess, free_port, local_env, wait_for_port
+from bff.devserver import ServerProcess, free_port, local_env, throwaway_postgres, wait_for_port
 from bff.users.models import Role
 
 REPO = Path(__file__).resolve().parents[1]
@@ -377,11 +379,17 @@ async def run(args: argparse.Namespace) -> None:
     )
     root = Path(tempfile.mkdtemp(prefix="bff-load-bench-"))
     try:
-        server = ServerProcess(local_env(root, admin_password=ADMIN_PASSWORD))
-        try:
+        async with contextlib.AsyncExitStack() as stack:
+            env = local_env(root, admin_password=ADMIN_PASSWORD)
+            if args.postgres:
+                env["BFF_DATABASE_URL"] = await stack.enter_async_context(
+                    throwaway_postgres("bff_load_bench")
+                )
+            server = ServerProcess(env)
+            stack.callback(server.stop)  # before the database is dropped
+            kind = "PostgreSQL" if args.postgres else "SQLite"
+            print(f"# one server process (pid {server.pid}) on {kind} + local disk", flush=True)
             rates = await bench_bff(server, args)
-        finally:
-            server.stop()
         bare_rate = await bench_bare(args)
         for label, rate in rates.items():
             ratio = rate / bare_rate
@@ -476,6 +484,7 @@ async def bench_bare(args: argparse.Namespace) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL database")
     parser.add_argument("--users", type=int, nargs="+", default=[100, 500])
     parser.add_argument("--iterations", type=int, default=3, help="per simulated user")
     parser.add_argument("--think", type=float, default=0.5, help="mean seconds between steps")

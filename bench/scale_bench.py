@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import secrets
+import contextlib
 import shutil
 import statistics
 import subprocess
@@ -31,14 +30,12 @@ from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
-import asyncpg  # type: ignore[import-untyped]
 
-from bff.devserver import ServerProcess, local_env
+from bff.devserver import ServerProcess, local_env, throwaway_postgres
 
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "scale-bench-admin-password"
 STAFF_PASSWORD = "scale-bench-staff-password"
-PG_ADMIN_DSN = os.environ.get("BFF_BENCH_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 TARGET_MS = 50.0
 
 
@@ -242,19 +239,15 @@ async def bench(http: aiohttp.ClientSession, base: str, args: argparse.Namespace
 async def run(args: argparse.Namespace) -> None:
     root = Path(tempfile.mkdtemp(prefix="bff-scale-bench-"))
     env = local_env(root, admin_password=ADMIN_PASSWORD)
-    database = None
-    if args.postgres:
-        database = "bff_scale_bench_" + secrets.token_hex(6)
-        admin = await asyncpg.connect(PG_ADMIN_DSN)
-        try:
-            await admin.execute(f'CREATE DATABASE "{database}"')
-        finally:
-            await admin.close()
-        env["BFF_DATABASE_URL"] = f"{PG_ADMIN_DSN.rsplit('/', 1)[0]}/{database}"
     try:
-        server = ServerProcess(env)
-        try:
-            kind = "PostgreSQL 15" if args.postgres else "SQLite"
+        async with contextlib.AsyncExitStack() as stack:
+            if args.postgres:
+                env["BFF_DATABASE_URL"] = await stack.enter_async_context(
+                    throwaway_postgres("bff_scale_bench")
+                )
+            server = ServerProcess(env)
+            stack.callback(server.stop)  # before the database is dropped
+            kind = "PostgreSQL" if args.postgres else "SQLite"
             print(f"# server pid {server.pid} on {kind} + local disk, data in {root}", flush=True)
             seconds = await asyncio.to_thread(seed, server.env, args)
             print(
@@ -266,15 +259,7 @@ async def run(args: argparse.Namespace) -> None:
             async with aiohttp.ClientSession(timeout=timeout) as http:
                 await bench(http, server.base, args)
             print(f"# server peak memory: {server.memory('VmHWM') / 2**20:.0f} MB", flush=True)
-        finally:
-            server.stop()
     finally:
-        if database:
-            admin = await asyncpg.connect(PG_ADMIN_DSN)
-            try:
-                await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-            finally:
-                await admin.close()
         shutil.rmtree(root, ignore_errors=True)
 
 

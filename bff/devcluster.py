@@ -23,11 +23,17 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bff.devserver import REPO, free_port, kill_group, start_moto, wait_for_port
+from bff.devserver import (
+    REPO,
+    create_postgres_database,
+    free_port,
+    kill_group,
+    start_moto,
+    wait_for_port,
+)
 
 NGINX_TEMPLATE = REPO / "config" / "nginx" / "bff.conf.template"
 HYPERCORN_CONFIG = REPO / "config" / "hypercorn.production.toml"
-PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/postgres"
 # moto accepts any credentials; real ones come from the environment or an instance role.
 MOTO_CREDENTIALS = {
     "AWS_ACCESS_KEY_ID": "cluster",
@@ -166,19 +172,6 @@ class Cluster:
                 self._processes[index] = None
 
 
-async def create_database(name: str) -> str:
-    """Create a PostgreSQL database on the local server if missing; return its URL."""
-    import asyncpg  # type: ignore[import-untyped]
-
-    admin = await asyncpg.connect(PG_ADMIN_DSN)
-    try:
-        if not await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
-            await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
-
-
 def create_bucket(endpoint: str, bucket: str) -> None:
     """Create a bucket on the local S3 server (moto accepts anonymous requests)."""
     import urllib.request
@@ -196,7 +189,7 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     args = parser.parse_args()
     root = REPO / "var" / "cluster"
-    database_url = asyncio.run(create_database(args.database))
+    database_url = asyncio.run(create_postgres_database(args.database))
     moto, endpoint = start_moto()
     create_bucket(endpoint, "bff-cluster")
     os.environ.update(MOTO_CREDENTIALS)

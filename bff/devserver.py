@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+# The local PostgreSQL server's maintenance database (trust auth on this machine).
+PG_ADMIN_DSN = os.environ.get("BFF_PG_ADMIN_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
 def free_port() -> int:
@@ -156,3 +160,38 @@ def start_moto() -> tuple[subprocess.Popen[bytes], str]:
         kill_group(process)
         raise
     return process, f"http://127.0.0.1:{port}"
+
+
+async def create_postgres_database(name: str) -> str:
+    """Create a database on the local PostgreSQL server if it is missing; return its URL."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    admin = await asyncpg.connect(PG_ADMIN_DSN)
+    try:
+        if not await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
+            await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return f"{PG_ADMIN_DSN.rsplit('/', 1)[0]}/{name}"
+
+
+async def drop_postgres_database(name: str) -> None:
+    """Drop a database of the local PostgreSQL server, closing its connections."""
+    import asyncpg
+
+    admin = await asyncpg.connect(PG_ADMIN_DSN)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@contextlib.asynccontextmanager
+async def throwaway_postgres(prefix: str) -> AsyncIterator[str]:
+    """A new, empty database on the local PostgreSQL server (its URL), dropped afterwards."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    url = await create_postgres_database(name)
+    try:
+        yield url
+    finally:
+        await drop_postgres_database(name)

@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 from aiobotocore.session import AioSession, get_session
 from quart import Quart
@@ -24,10 +23,9 @@ from tortoise import Tortoise, connections
 
 from bff.app import create_app
 from bff.db import migrate
-from bff.devserver import kill_group, start_moto
+from bff.devserver import kill_group, start_moto, throwaway_postgres
 from config.settings import Settings, load_settings
 
-PG_ADMIN_DSN = os.environ.get("BFF_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 TABLES = [
     "emergency_grants",
     "smart_tokens",
@@ -54,18 +52,12 @@ def run_dir() -> Iterator[Path]:
 async def database_url(run_dir: Path) -> AsyncIterator[str]:
     """A migrated throwaway database for the whole run."""
     if os.environ.get("BFF_TEST_DATABASE") == "postgres":
-        name = "bff_test_" + secrets.token_hex(6)
-        admin = await asyncpg.connect(PG_ADMIN_DSN)
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        base = PG_ADMIN_DSN.rsplit("/", 1)[0]
-        url = f"{base}/{name}"
-        try:
-            await migrate(load_settings(database_url=url, var_dir=run_dir))
-            yield url
-        finally:
-            await Tortoise.close_connections()
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            await admin.close()
+        async with throwaway_postgres("bff_test") as url:
+            try:
+                await migrate(load_settings(database_url=url, var_dir=run_dir))
+                yield url
+            finally:
+                await Tortoise.close_connections()
     else:
         url = f"sqlite://{run_dir}/test.sqlite3"
         await migrate(load_settings(database_url=url, var_dir=run_dir))
