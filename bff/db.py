@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from tortoise import Tortoise, connections
+from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 
 from config.settings import Settings, load_settings
@@ -57,14 +58,17 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-async def fetch(sql: str, *params: Any) -> list[dict[str, Any]]:
+async def fetch(
+    sql: str, *params: Any, conn: BaseDBAsyncClient | None = None
+) -> list[dict[str, Any]]:
     """Rows of a parameterised query on the default connection, as dicts.
 
     For the few reads on every request's path (sessions, permission checks, the caller's
     assignments), where building the query with the ORM costs more than running it. Write `?`
-    for each parameter (never inside a literal); PostgreSQL's `$n` are filled in here.
+    for each parameter (never inside a literal); PostgreSQL's `$n` are filled in here. `conn`:
+    a transaction's connection (default: the default connection).
     """
-    conn = connections.get("default")
+    conn = conn or connections.get("default")
     if conn.capabilities.dialect == "postgres":
         parts = sql.split("?")
         sql = "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]

@@ -17,6 +17,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.audit.models import AuditLog
 from bff.audit.operations import OPERATIONS
+from bff.db import fetch
 from bff.live.events import ADMINS, AUDIT_CREATED, publish
 
 GENESIS_HASH = "0" * 64
@@ -56,6 +57,10 @@ def entry_hash(prev_hash: str, entry: AuditLog) -> str:
     return hashlib.sha256(prev_hash.encode() + encoded).hexdigest()
 
 
+# The chain's newest link, read under the chain lock by every audited request.
+LAST_HASH = "SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1"
+
+
 async def record(
     conn: BaseDBAsyncClient,
     actor: Actor,
@@ -73,8 +78,8 @@ async def record(
         )
     if conn.capabilities.dialect == "postgres":
         await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [_CHAIN_LOCK_KEY])
-    last = await AuditLog.all().using_db(conn).order_by("-id").only("hash").first()
-    prev_hash = last.hash if last else GENESIS_HASH
+    last = await fetch(LAST_HASH, conn=conn)
+    prev_hash = last[0]["hash"] if last else GENESIS_HASH
     entry = AuditLog(
         timestamp=datetime.now(UTC),
         user_id=actor.user_id,

@@ -118,12 +118,13 @@ def blob_out(row: StoredFile) -> Blob:
 
 
 async def get_folder(container_name: str, folder_name: str) -> Folder:
-    """A folder (with its container loaded) by names, or 404."""
-    container = await get_container(container_name)
-    folder = await Folder.get_or_none(container=container, name=folder_name)
+    """A folder (with its container loaded) by names, or 404 naming what is missing."""
+    folder = await Folder.get_or_none(
+        container__name=container_name, name=folder_name
+    ).select_related("container")
     if folder is None:
+        await get_container(container_name)  # 404 for the container when that is missing
         raise ApiError(404, FOLDER_NOT_FOUND)
-    folder.container = container
     return folder
 
 
