@@ -9,7 +9,7 @@ import pytest
 
 from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import Principal
-from bff.live.events import SESSION_REVOKED, USERS_CHANGED
+from bff.live.events import ASSIGNMENTS_CHANGED, SESSION_REVOKED, USERS_CHANGED
 from bff.users.models import Role
 
 LATER = datetime.now(UTC) + timedelta(hours=1)
@@ -102,3 +102,16 @@ def test_bounded_in_size() -> None:
     for n in range(250):
         cache.put(cache.generation(), principal(n, f"s{n}"), LATER)
     assert len(cache) == 100
+
+
+def test_assignments_are_forgotten_when_they_change_or_a_read_raced_a_change() -> None:
+    cache = SessionCache(10)
+    cache.put_assignments(cache.generation(), 1, "assignments of 1")
+    cache.put_assignments(cache.generation(), 2, "assignments of 2")
+    cache.forget_for_event(ASSIGNMENTS_CHANGED, {"userId": 1}, ["user:1", "admins"])
+    assert cache.assignments(1) is None
+    assert cache.assignments(2) == "assignments of 2"
+    before = cache.generation()
+    cache.forget_user(2)
+    cache.put_assignments(before, 2, "stale")
+    assert cache.assignments(2) is None

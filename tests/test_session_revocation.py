@@ -5,11 +5,10 @@ than BFF_SESSION_CACHE_SECONDS."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from quart import Quart
 from quart.testing import QuartClient as Client
 
 from bff.auth.models import Session
@@ -95,39 +94,32 @@ async def test_assignment_changes_apply_to_a_cached_session_at_once(
     assert (await client.get(url, headers=nurse.headers)).status_code == 404
     me = await (await client.get("/api/auth/me", headers=nurse.headers)).get_json()
     assert me["user"]["folderAssignments"] == []
+    # Given back: usable at once, though the caller's assignments were just cached without it.
+    response = await client.post(
+        "/api/assignments/containers/ward-cache/folders",
+        headers=admin.headers,
+        json={"userId": nurse.user.id, "folderNames": ["patient-1"]},
+    )
+    assert response.status_code == 201
+    assert (await client.get(url, headers=nurse.headers)).status_code == 200
+    mine = await (
+        await client.get("/api/assignments/my-assignments", headers=nurse.headers)
+    ).get_json()
+    assert mine["assignments"][0]["folders"][0]["folderName"] == "patient-1"
 
 
-@pytest.fixture
-async def short_cache_app(database_url: str, run_dir: Path) -> AsyncIterator[Quart]:
-    async for app in started_app(make_settings(database_url, run_dir, session_cache_seconds=0.3)):
-        yield app
-
-
-async def test_a_change_no_process_announced_waits_for_the_time_limit(
-    short_cache_app: Quart, database_url: str, run_dir: Path
+@pytest.mark.parametrize(("seconds", "still_cached"), [(0.3, True), (0, False)])
+async def test_a_change_no_process_announced_lasts_at_most_the_time_limit(
+    database_url: str, run_dir: Path, seconds: float, still_cached: bool
 ) -> None:
-    """A session deleted behind the app's back (as the command line does) lasts at most the
-    cache's time limit."""
-    client = short_cache_app.test_client()
-    nurse = await make_staff(make_settings(database_url, run_dir), Role.NURSE)
-    assert await _me(client, nurse) == 200
-    await Session.filter(user_id=nurse.user.id).delete()
-    assert await _me(client, nurse) == 200  # still cached
-    await asyncio.sleep(0.4)
-    assert await _me(client, nurse) == 401
-
-
-@pytest.fixture
-async def uncached_app(database_url: str, run_dir: Path) -> AsyncIterator[Quart]:
-    async for app in started_app(make_settings(database_url, run_dir, session_cache_seconds=0)):
-        yield app
-
-
-async def test_zero_seconds_reads_the_session_every_time(
-    uncached_app: Quart, database_url: str, run_dir: Path
-) -> None:
-    client = uncached_app.test_client()
-    nurse = await make_staff(make_settings(database_url, run_dir), Role.NURSE)
-    assert await _me(client, nurse) == 200
-    await Session.filter(user_id=nurse.user.id).delete()
-    assert await _me(client, nurse) == 401
+    """A session deleted behind the app's back (as the command line does) lasts at most
+    BFF_SESSION_CACHE_SECONDS; with 0 the session is read on every request."""
+    settings = make_settings(database_url, run_dir, session_cache_seconds=seconds)
+    async for app in started_app(settings):
+        client = app.test_client()
+        nurse = await make_staff(settings, Role.NURSE)
+        assert await _me(client, nurse) == 200
+        await Session.filter(user_id=nurse.user.id).delete()
+        assert await _me(client, nurse) == (200 if still_cached else 401)
+        await asyncio.sleep(seconds + 0.1)
+        assert await _me(client, nurse) == 401

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bff.assignments.access import caller_assignments
 from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.assignments.schemas import AssignedFolder, Assignment
 from bff.audit.service import Actor, record
@@ -12,7 +13,7 @@ from bff.errors import ApiError
 from bff.live.events import ADMINS, ASSIGNMENTS_CHANGED, publish, user_room
 from bff.naming import natural_sorted, sort_key
 from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
-from bff.users.service import assignments_of, find_user, get_user
+from bff.users.service import find_user, get_user
 
 ASSIGNMENT_NOT_FOUND = "Assignment not found"
 
@@ -24,9 +25,9 @@ def _changed(user_id: int) -> None:
 
 async def my_assignments(user_id: int) -> list[Assignment]:
     """The caller's containers, each with the folders assigned in it, in natural order."""
-    containers, folders = await assignments_of([user_id])
+    mine = await caller_assignments(user_id)
     by_container: dict[str, list[AssignedFolder]] = {}
-    for fa in folders[user_id]:
+    for fa in mine.folders:
         by_container.setdefault(fa.containerName, []).append(
             AssignedFolder(id=fa.id, folderName=fa.folderName)
         )
@@ -40,7 +41,7 @@ async def my_assignments(user_id: int) -> list[Assignment]:
             ),
         )
         for ca in sorted(
-            containers[user_id], key=lambda a: (*sort_key(a.containerName), a.containerName)
+            mine.containers, key=lambda a: (*sort_key(a.containerName), a.containerName)
         )
     ]
 

@@ -16,9 +16,9 @@ from typing import Any, ParamSpec, TypeVar
 
 from quart import Quart, current_app, g, request
 
+from bff.assignments.access import caller_assignments
 from bff.auth.links import verify_link
 from bff.auth.sessions import Principal, authenticate, session_principal
-from bff.db import fetch
 from bff.emergency.grants import COOKIE as EMERGENCY_COOKIE
 from bff.emergency.grants import active_grant
 from bff.errors import ApiError
@@ -67,26 +67,13 @@ def current_principal() -> Principal:
     return principal
 
 
-# The permission check of every container or folder route of a non-admin: plain SQL.
-CONTAINER_ASSIGNED = (
-    "SELECT 1 FROM container_assignments ca JOIN containers c ON c.id = ca.container_id "
-    "WHERE ca.user_id = ? AND c.name = ?"
-)
-FOLDER_ASSIGNED = (
-    "SELECT 1 FROM folder_assignments fa JOIN folders f ON f.id = fa.folder_id "
-    "JOIN containers c ON c.id = f.container_id "
-    "WHERE fa.user_id = ? AND c.name = ? AND f.name = ?"
-)
-
-
 async def _check_scope(principal: Principal, scope: Scope, params: dict[str, Any]) -> None:
     container = str(params.get("container"))
+    assignments = await caller_assignments(principal.user_id)
     if scope is Scope.CONTAINER:
-        if not await fetch(CONTAINER_ASSIGNED, principal.user_id, container):
+        if not assignments.has_container(container):
             raise ApiError(404, CONTAINER_NOT_FOUND)
-    elif scope is Scope.FOLDER and not await fetch(
-        FOLDER_ASSIGNED, principal.user_id, container, str(params.get("folder"))
-    ):
+    elif scope is Scope.FOLDER and not assignments.has_folder(container, str(params.get("folder"))):
         raise ApiError(404, FOLDER_NOT_FOUND)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from quart import Blueprint, current_app
 from quart_schema import validate_request, validate_response
 
+from bff.assignments.access import caller_assignments
 from bff.audit.service import record
 from bff.auth import service
 from bff.auth.policy import ADMIN, ANY_ROLE, allow, current_principal, public
@@ -46,7 +47,9 @@ async def login(data: LoginRequest) -> LoginResponse:
 @validate_response(MeResponse)
 async def me() -> MeResponse:
     """The signed-in user with their assignments."""
-    return MeResponse(user=await users.caller_out(current_principal()))
+    caller = current_principal()
+    mine = await caller_assignments(caller.user_id)
+    return MeResponse(user=users.user_out(caller, list(mine.containers), list(mine.folders)))
 
 
 @bp.get("/validate-token")

@@ -1,4 +1,5 @@
-"""Sessions recently read from the database, so most requests need no query to authenticate.
+"""Sessions (and their users' assignments) recently read from the database, so most requests
+need no query to authenticate and check permissions.
 
 Every authenticated request would otherwise check its token's signature and read its session
 (and user) row: at load that costs more than the rest of a small JSON request. Entries live for
@@ -21,10 +22,12 @@ from typing import TYPE_CHECKING, Any
 from cachetools import TTLCache
 from quart import current_app, has_app_context
 
-from bff.live.events import SESSION_REVOKED, USERS_CHANGED
+from bff.live.events import ASSIGNMENTS_CHANGED, SESSION_REVOKED, USERS_CHANGED
 
 if TYPE_CHECKING:
     from bff.auth.sessions import Principal
+
+    Assignments = Any  # bff.assignments.access.Assignments (which imports this module)
 
 MAX_ENTRIES = 20_000
 TOKEN_SECONDS = 600
@@ -36,6 +39,10 @@ class SessionCache:
     def __init__(self, seconds: float, max_entries: int = MAX_ENTRIES) -> None:
         self.enabled = seconds > 0
         self._entries: TTLCache[str, tuple[Principal, datetime]] = TTLCache(
+            maxsize=max_entries, ttl=seconds or 1, timer=time.monotonic
+        )
+        # A user's assignments, by user id: what every permission check and dashboard reads.
+        self._assignments: TTLCache[int, Assignments] = TTLCache(
             maxsize=max_entries, ttl=seconds or 1, timer=time.monotonic
         )
         self._generation = 0
@@ -77,14 +84,28 @@ class SessionCache:
         if self.enabled and generation == self._generation:
             self._entries[principal.session_id] = (principal, expires_at)
 
+    def assignments(self, user_id: int) -> Assignments | None:
+        """A user's cached assignments, or None."""
+        return self._assignments.get(user_id)
+
+    def put_assignments(self, generation: int, user_id: int, assignments: Assignments) -> None:
+        """Remember a user's assignments read since `generation` (as `put`)."""
+        if self.enabled and generation == self._generation:
+            self._assignments[user_id] = assignments
+
+    def forget_assignments(self, user_id: int) -> None:
+        """Drop a user's assignments."""
+        self._generation += 1
+        self._assignments.pop(user_id, None)
+
     def forget_session(self, session_id: str) -> None:
         """Drop one session."""
         self._generation += 1
         self._entries.pop(session_id, None)
 
     def forget_user(self, user_id: int) -> None:
-        """Drop every session of one user."""
-        self._generation += 1
+        """Drop every session of one user, and their assignments."""
+        self.forget_assignments(user_id)
         for session_id, (principal, _) in list(self._entries.items()):
             if principal.user_id == user_id:
                 self._entries.pop(session_id, None)
@@ -98,7 +119,7 @@ class SessionCache:
                     self.forget_session(key)
                 elif kind == "user" and key.isdigit():
                     self.forget_user(int(key))
-        elif event == USERS_CHANGED and isinstance(payload, dict):
+        elif event in (USERS_CHANGED, ASSIGNMENTS_CHANGED) and isinstance(payload, dict):
             user_id = payload.get("userId")
             if isinstance(user_id, int):
                 self.forget_user(user_id)

@@ -97,12 +97,6 @@ async def _users_out(users: list[User]) -> list[UserOut]:
     return [user_out(u, containers[u.id], folders[u.id]) for u in users]
 
 
-async def caller_out(principal: Principal) -> UserOut:
-    """The signed-in caller with their assignments (GET /api/auth/me)."""
-    containers, folders = await assignments_of([principal.user_id])
-    return user_out(principal, containers[principal.user_id], folders[principal.user_id])
-
-
 async def list_users() -> list[UserOut]:
     """Every user with their assignments, sorted by name."""
     return await _users_out(await User.all().order_by("name", "id"))

@@ -84,7 +84,12 @@ async def test_a_link_stops_working_when_the_folder_is_unassigned(ward: Ward) ->
 
     assert (await ward.upload(ward.nurse, "a.txt", b"alpha")).status_code == 201
     url = await _link(ward, "a.txt")
-    await FolderAssignment.filter(user_id=ward.nurse.user.id).delete()
+    assert (await ward.client.get(url)).status_code == 200
+    assignment = await FolderAssignment.get(user_id=ward.nurse.user.id)
+    unassigned = await ward.client.delete(
+        f"/api/assignments/{assignment.id}?type=folder", headers=ward.admin.headers
+    )
+    assert unassigned.status_code == 200
     response = await ward.client.get(url)
     assert response.status_code == 404
 

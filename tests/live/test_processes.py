@@ -51,18 +51,25 @@ async def _call(
         return await response.json()
 
 
+async def _sign_in(http: aiohttp.ClientSession, base: str, username: str, password: str) -> str:
+    login = {"username": username, "password": password}
+    token: str = (await _call(http, "POST", f"{base}/api/auth/login", json=login))["token"]
+    return token
+
+
+async def _register_nurse(
+    http: aiohttp.ClientSession, base: str, admin: str, username: str, password: str
+) -> None:
+    body = {"name": "Nurse", "username": username, "password": password, "role": "nurse"}
+    await _call(http, "POST", f"{base}/api/auth/register", admin, json=body)
+
+
 async def test_events_cross_processes_through_redis(
     two_processes: tuple[ServerProcess, ServerProcess],
 ) -> None:
     a, b = two_processes
     async with aiohttp.ClientSession() as http:
-        login = await _call(
-            http,
-            "POST",
-            f"{a.base}/api/auth/login",
-            json={"username": "admin", "password": ADMIN_PASSWORD},
-        )
-        admin = login["token"]
+        admin = await _sign_in(http, a.base, "admin", ADMIN_PASSWORD)
         await _call(http, "POST", f"{a.base}/api/admin/containers", admin, json={"name": "ward-x"})
         await _call(
             http,
@@ -71,26 +78,8 @@ async def test_events_cross_processes_through_redis(
             admin,
             json={"name": "p-1"},
         )
-        await _call(
-            http,
-            "POST",
-            f"{a.base}/api/auth/register",
-            admin,
-            json={
-                "name": "Nurse",
-                "username": "x.nurse",
-                "password": "x-nurse-password",
-                "role": "nurse",
-            },
-        )
-        nurse = (
-            await _call(
-                http,
-                "POST",
-                f"{b.base}/api/auth/login",
-                json={"username": "x.nurse", "password": "x-nurse-password"},
-            )
-        )["token"]
+        await _register_nurse(http, a.base, admin, "x.nurse", "x-nurse-password")
+        nurse = await _sign_in(http, b.base, "x.nurse", "x-nurse-password")
         on_b_admin = Listener("admin on B")
         on_b_nurse = Listener("nurse on B")
         await on_b_admin.connect(b.base, admin)
@@ -132,29 +121,10 @@ async def test_a_session_cached_in_one_process_ends_when_another_revokes_it(
 ) -> None:
     a, b = two_processes
     async with aiohttp.ClientSession() as http:
-        admin = (
-            await _call(
-                http,
-                "POST",
-                f"{a.base}/api/auth/login",
-                json={"username": "admin", "password": ADMIN_PASSWORD},
-            )
-        )["token"]
-        await _call(
-            http,
-            "POST",
-            f"{a.base}/api/auth/register",
-            admin,
-            json={
-                "name": "Nurse",
-                "username": "c.nurse",
-                "password": "c-nurse-pw",
-                "role": "nurse",
-            },
-        )
-        login = {"username": "c.nurse", "password": "c-nurse-pw"}
-        phone = (await _call(http, "POST", f"{a.base}/api/auth/login", json=login))["token"]
-        tablet = (await _call(http, "POST", f"{a.base}/api/auth/login", json=login))["token"]
+        admin = await _sign_in(http, a.base, "admin", ADMIN_PASSWORD)
+        await _register_nurse(http, a.base, admin, "c.nurse", "c-nurse-pw")
+        phone = await _sign_in(http, a.base, "c.nurse", "c-nurse-pw")
+        tablet = await _sign_in(http, a.base, "c.nurse", "c-nurse-pw")
         for token in (phone, tablet, phone, tablet):  # both sessions now cached on B
             await _call(http, "GET", f"{b.base}/api/auth/me", token)
         # A rename on A shows on B.
@@ -172,6 +142,21 @@ async def test_a_session_cached_in_one_process_ends_when_another_revokes_it(
         ] != "Nurse Renamed":
             assert time.monotonic() - start < 3, "the rename never reached B"
             await asyncio.sleep(0.02)
+        # An assignment removed on A is gone on B (whose permission checks cached it).
+        ward = f"{b.base}/api/blobs/ward-c/p-1"
+        await _call(http, "POST", f"{a.base}/api/admin/containers", admin, json={"name": "ward-c"})
+        folders = f"{a.base}/api/admin/containers/ward-c/folders"
+        await _call(http, "POST", folders, admin, json={"name": "p-1"})
+        user_id = me["user"]["id"]
+        assign = f"{a.base}/api/assignments/containers/ward-c"
+        await _call(http, "POST", f"{assign}/users/{user_id}", admin)
+        body = {"userId": user_id, "folderNames": ["p-1"]}
+        await _call(http, "POST", f"{assign}/folders", admin, json=body)
+        await _call(http, "GET", ward, phone)
+        mine = await _call(http, "GET", f"{b.base}/api/auth/me", phone)
+        assignment = mine["user"]["folderAssignments"][0]["id"]
+        await _call(http, "DELETE", f"{a.base}/api/assignments/{assignment}?type=folder", admin)
+        assert await _status_within(http, ward, phone, 404) < 3
         # Signing one device out on A ends that session on B, not the other one.
         await _call(http, "POST", f"{a.base}/api/auth/logout", phone)
         assert await _status_within(http, f"{b.base}/api/auth/me", phone, 401) < 3
