@@ -49,7 +49,7 @@ lint: install-dev
 	$(BIN)/ruff format --check bff storage config tests bench
 
 typecheck: install-dev
-	$(BIN)/mypy bff storage config
+	$(BIN)/mypy bff storage config bench
 
 test-sqlite: install-dev nginx
 	$(BIN)/pytest -q

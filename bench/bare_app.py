@@ -3,14 +3,16 @@
 Served the way `python -m bff serve` serves the BFF: in-process Hypercorn with the production
 settings of config/hypercorn.toml (one worker, asyncio, the same access log), on 127.0.0.1.
 
-Usage: .venv/bin/python bench/bare_app.py --port 8123
+Usage: .venv/bin/python bench/bare_app.py --port 8123 [--body document.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 from pathlib import Path
+from typing import Any
 
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
@@ -19,13 +21,19 @@ from quart import Quart
 REPO = Path(__file__).resolve().parents[1]
 
 
-def create_bare_app() -> Quart:
-    """One route returning a small JSON object, about the size of GET /api/auth/me."""
+SMALL = {"id": 1, "username": "bench", "name": "Bare Quart", "role": "nurse"}
+
+
+def create_bare_app(document: dict[str, Any] | None = None) -> Quart:
+    """One route returning a JSON document (serialised on every request, as the BFF does):
+    by default a small object; load_bench passes the body one of our endpoints returned, so
+    both serialise the same document."""
     app = Quart(__name__)
+    body = document if document is not None else SMALL
 
     @app.get("/json")
-    async def json_endpoint() -> dict[str, object]:
-        return {"id": 1, "username": "bench", "name": "Bare Quart", "role": "nurse"}
+    async def json_endpoint() -> dict[str, Any]:
+        return body
 
     return app
 
@@ -33,10 +41,12 @@ def create_bare_app() -> Quart:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--body", type=Path, help="a JSON file to serve instead of a small one")
     args = parser.parse_args()
     config = Config.from_toml(REPO / "config" / "hypercorn.toml")
     config.bind = [f"127.0.0.1:{args.port}"]
-    asyncio.run(serve(create_bare_app(), config))
+    document = json.loads(args.body.read_text()) if args.body else None
+    asyncio.run(serve(create_bare_app(document), config))
 
 
 if __name__ == "__main__":
