@@ -167,7 +167,7 @@ class Journey:
                 if link:
                     await self.request(results, "view: file", "GET", link["url"])
             if self.user.can_upload and await self.pause():
-                name = f"load-{number}-{iteration}-{self.random.randrange(10**9)}.txt"
+                name = f"load-{number}-{iteration}-{time.time_ns()}.txt"  # new every run
                 form = aiohttp.FormData()
                 form.add_field("filename", name)
                 form.add_field("file", b"synthetic load-test note\n" * 8, filename=name)

@@ -14,15 +14,12 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from tortoise.expressions import Subquery
-from tortoise.functions import Count
-
-from bff.assignments.models import ContainerAssignment, FolderAssignment
+from bff.assignments.access import caller_assignments
 from bff.audit.service import Actor, record
 from bff.auth.policy import FOLDER_NOT_FOUND
 from bff.containers.models import Container, Folder
 from bff.containers.service import get_container
-from bff.db import transaction
+from bff.db import fetch, transaction
 from bff.errors import ApiError
 from bff.files.images import INVALID_IMAGE, InvalidImage, process_profile_image
 from bff.files.models import StoredFile
@@ -452,48 +449,51 @@ async def delete_file(folder: Folder, name: str, actor: Actor, storage: Storage)
     )
 
 
+# File counts per type of the caller's folders: a subquery of their folder ids, so the database
+# starts from the (folder_id, extension) index of those folders instead of joining every file.
+MY_FILE_COUNTS = (
+    "SELECT folder_id, extension, COUNT(*) AS n FROM files WHERE folder_id IN "
+    "(SELECT folder_id FROM folder_assignments WHERE user_id = ?) GROUP BY folder_id, extension"
+)
+MY_FOLDERS = (
+    "SELECT fa.folder_id, f.name AS folder, c.name AS container FROM folder_assignments fa "
+    "JOIN folders f ON f.id = fa.folder_id JOIN containers c ON c.id = f.container_id "
+    "WHERE fa.user_id = ?"
+)
+
+
 async def my_stats(user_id: int) -> MyStatsResponse:
     """File counts over the caller's assigned folders, computed by the database in one pass."""
-    assigned = await FolderAssignment.filter(user_id=user_id).values(
-        "folder_id", "folder__name", "folder__container__name"
-    )
-    # A subquery of the caller's folder ids, so the database starts from the (folder_id,
-    # extension) index of those folders instead of joining every indexed file.
-    mine = FolderAssignment.filter(user_id=user_id).values("folder_id")
-    counts = (
-        await StoredFile.filter(folder_id__in=Subquery(mine))
-        .annotate(n=Count("id"))
-        .group_by("folder_id", "extension")
-        .values("folder_id", "extension", "n")
-    )
+    assigned = await fetch(MY_FOLDERS, user_id)
     per_folder: dict[int, dict[str, int]] = {}
     total: dict[str, int] = {}
-    for item in counts:
+    for item in await fetch(MY_FILE_COUNTS, user_id):
         per_folder.setdefault(item["folder_id"], {})[item["extension"]] = item["n"]
         total[item["extension"]] = total.get(item["extension"], 0) + item["n"]
     ordered = sorted(
         assigned,
         key=lambda a: (
-            *sort_key(a["folder__container__name"]),
-            a["folder__container__name"],
-            *sort_key(a["folder__name"]),
-            a["folder__name"],
+            *sort_key(a["container"]),
+            a["container"],
+            *sort_key(a["folder"]),
+            a["folder"],
         ),
     )
     folders = [
         FolderStats(
-            containerName=a["folder__container__name"],
-            folderName=a["folder__name"],
+            containerName=a["container"],
+            folderName=a["folder"],
             totalFiles=sum(per_folder.get(a["folder_id"], {}).values()),
             fileTypes=_by_count(per_folder.get(a["folder_id"], {})),
         )
         for a in ordered
     ]
+    containers = len((await caller_assignments(user_id)).containers)
     return MyStatsResponse(
         summary=SummaryStats(
             totalFiles=sum(total.values()),
             fileTypes=_by_count(total),
-            containerCount=await ContainerAssignment.filter(user_id=user_id).count(),
+            containerCount=containers,
             folderCount=len(assigned),
         ),
         folders=folders,
