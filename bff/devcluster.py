@@ -103,6 +103,7 @@ class Cluster:
 
     def start(self) -> None:
         """Migrate once, start the instances, then nginx in front of them."""
+        nginx_binary()  # fail before starting anything when nginx is missing
         self.root.mkdir(parents=True, exist_ok=True)
         self.port = self.port or free_port()
         subprocess.run(
@@ -110,6 +111,13 @@ class Cluster:
         )
         self._ports = [free_port() for _ in range(self.instances)]
         self._processes = [None] * self.instances
+        try:
+            self._start_servers()
+        except BaseException:  # e.g. nginx missing: leave no instance running
+            self.stop()
+            raise
+
+    def _start_servers(self) -> None:
         for index in range(self.instances):
             self.start_instance(index)
         prefix = self.root / "nginx"
