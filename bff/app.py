@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import sys
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 from quart import Quart, Response, request
 from quart_schema import Info, QuartSchema
@@ -62,6 +65,22 @@ async def _security_headers(response: Response) -> Response:
     if request.path.startswith(("/api/", "/patients/")):
         headers["Cache-Control"] = "no-store"  # patient data never sits in a shared cache
     return response
+
+
+# Threads for blocking file work (reads, writes, fsyncs, stat, image and RTF conversion).
+# asyncio's default, cores + 4, queued file views behind uploads waiting on fsync at load.
+IO_THREADS = 32
+_WIDENED: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+
+
+def _widen_default_executor() -> None:
+    """Give this event loop (once) a default executor of IO_THREADS threads."""
+    loop = asyncio.get_running_loop()
+    if loop not in _WIDENED:
+        _WIDENED.add(loop)
+        loop.set_default_executor(
+            ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="bff-io")
+        )
 
 
 def _freeze_heap() -> None:
@@ -132,6 +151,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
 
     @app.before_serving
     async def _start() -> None:
+        _widen_default_executor()
         await init_db(settings)
         await storage.start()
         if bootstrap_admin:

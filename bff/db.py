@@ -27,11 +27,18 @@ MODEL_MODULES = [
 ]
 
 
+# Connections each process may hold on PostgreSQL (Tortoise's default, 5, queued requests
+# behind the audit log's lock at load); `?maxsize=N` in BFF_DATABASE_URL overrides it.
+POOL_SIZE = 20
+
+
 def _db_url(url: str) -> str:
     # Tortoise names the asyncpg backend "postgres"; accept the usual spellings.
     for prefix in ("postgresql://", "asyncpg://"):
         if url.startswith(prefix):
-            return "postgres://" + url.removeprefix(prefix)
+            url = "postgres://" + url.removeprefix(prefix)
+    if url.startswith("postgres://") and "maxsize=" not in url:
+        url += ("&" if "?" in url else "?") + f"maxsize={POOL_SIZE}"
     return url
 
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import stat
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from quart.testing import QuartClient as Client
 
+from bff.db import tortoise_config
 from bff.users.models import Role, User
 from config.settings import Settings, SettingsError, load_settings
 from tests.conftest import make_settings, started_app
@@ -296,3 +300,33 @@ async def test_a_started_app_leaves_what_it_loaded_out_of_full_collections(
     """A full garbage collection must not walk every module and schema at each request."""
     async for _ in started_app(make_settings(database_url, run_dir)):
         assert gc.get_freeze_count() > 10_000
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("postgresql://u@h:5432/db", "postgres://u@h:5432/db?maxsize=20"),
+        ("postgres://u@h/db?ssl=true", "postgres://u@h/db?ssl=true&maxsize=20"),
+        ("postgres://u@h/db?maxsize=3", "postgres://u@h/db?maxsize=3"),
+        ("sqlite://var/bff.sqlite3", "sqlite://var/bff.sqlite3"),
+    ],
+)
+def test_postgres_pool_is_sized_unless_the_url_says(url: str, expected: str) -> None:
+    assert tortoise_config(url)["connections"]["default"] == expected
+
+
+async def test_file_work_gets_more_threads_than_asyncio_gives(
+    database_url: str, run_dir: Path
+) -> None:
+    async for _ in started_app(make_settings(database_url, run_dir)):
+        loop = asyncio.get_running_loop()
+        names = await asyncio.gather(
+            *(loop.run_in_executor(None, _slow_thread_name) for _ in range(12))
+        )
+        assert len(set(names)) == 12  # twelve at once: asyncio's default would allow 6 here
+        assert all(name.startswith("bff-io") for name in names)
+
+
+def _slow_thread_name() -> str:
+    time.sleep(0.2)
+    return threading.current_thread().name
