@@ -440,6 +440,7 @@ async def bench_bff(
     try:
         for count in args.users:
             for think in args.think:
+                await asyncio.to_thread(server.wait_until_idle)
                 server.reset_peak()
                 results = await asyncio.to_thread(
                     in_child, run_journeys, base, users[:count], args.iterations, think, args.limit
@@ -453,6 +454,7 @@ async def bench_bff(
         )
     finally:
         await live.close()
+    await asyncio.to_thread(server.wait_until_idle)
     token = users[0].token
     rates = {}
     async with aiohttp.ClientSession() as http:

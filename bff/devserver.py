@@ -94,6 +94,21 @@ class ServerProcess:
                 return int(line.split()[1]) * 1024
         raise KeyError(field)
 
+    def cpu_seconds(self) -> float:
+        """CPU time the server process has used so far (user + system)."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def wait_until_idle(self, busy: float = 0.05, seconds: float = 60) -> None:
+        """Wait until the server uses under `busy` of a core over half a second (at most
+        `seconds`): work queued by an earlier load run must not count against the next."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            before = self.cpu_seconds()
+            time.sleep(0.5)
+            if self.cpu_seconds() - before < busy * 0.5:
+                return
+
     def reset_peak(self) -> None:
         """Make VmHWM restart from the current resident size."""
         Path(f"/proc/{self.pid}/clear_refs").write_text("5")
