@@ -13,14 +13,15 @@ their causes), and the server's peak memory.
 
 Then it saturates authenticated JSON endpoints (no think time) and, with the same load tool,
 a bare Quart JSON endpoint on the same Hypercorn settings (bench/bare_app.py) serving the same
-JSON document, and prints our throughput as a ratio of the bare one (target at least 0.5);
-the ratio to a bare endpoint serving a small object is printed beside it.
+JSON document, in alternating rounds side by side, and prints our median throughput as a ratio
+of the bare one (target at least 0.5); the ratio to a bare endpoint serving a small object is
+printed beside it. `--users` with no number runs only these.
 
 The load generator runs in its own process on the same 2-core machine as the server, so the
 two share the CPU: the figures are a floor, not the server's capacity on its own cores.
 
 Usage: .venv/bin/python bench/load_bench.py [--postgres] [--users 100 500] [--think 5 0.5]
-       [--iterations 3] [--limit 100]
+       [--iterations 3] [--limit 100] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -398,25 +399,13 @@ async def run(args: argparse.Namespace) -> None:
             stack.callback(server.stop)  # before the database is dropped
             kind = "PostgreSQL" if args.postgres else "SQLite"
             print(f"# one server process (pid {server.pid}) on {kind} + local disk", flush=True)
-            rates = await bench_bff(server, args)
-        small = await bench_bare(args, None)
-        for label, (rate, body) in rates.items():
-            same = await bench_bare(args, body)
-            ok = rate / same >= TARGET_RATIO
-            print(
-                f"{label} / bare Quart serving the same document: {rate / same:.2f}  "
-                f"(target >= {TARGET_RATIO})  [{'meets' if ok else 'MISSES'} target];  "
-                f"/ bare Quart serving a 4-field object: {rate / small:.2f}",
-                flush=True,
-            )
+            await bench_bff(server, args, root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-async def bench_bff(
-    server: ServerProcess, args: argparse.Namespace
-) -> dict[str, tuple[float, Path]]:
-    """The journeys, then saturated JSON endpoints: {endpoint: (rate, a copy of its body)}."""
+async def bench_bff(server: ServerProcess, args: argparse.Namespace, root: Path) -> None:
+    """The journeys, then the saturated JSON endpoints beside the bare ceiling."""
     base = server.base
     start = time.perf_counter()
     await asyncio.to_thread(seed, server.env)
@@ -425,7 +414,7 @@ async def bench_bff(
         f"# seeded 50 staff, 5 containers, 200 folders, 2000 files in {seconds:.1f} s", flush=True
     )
     server.reset_peak()
-    users, signed = await sign_in_all(base, max(args.users))
+    users, signed = await sign_in_all(base, max(args.users, default=1))
     samples = signed.latencies.get("sign-in", [0.0])
     print(
         f"sign-in of {len(users)} sessions (8 at a time): {len(users) / signed.seconds:.1f}/s, "
@@ -435,7 +424,7 @@ async def bench_bff(
         flush=True,
     )
     live = LiveClients()
-    await live.connect(base, users, args.sockets)
+    await live.connect(base, users, args.sockets if args.users else 0)
     print(f"# {live.connected} Socket.IO clients connected ({live.failed} refused)", flush=True)
     try:
         for count in args.users:
@@ -456,69 +445,90 @@ async def bench_bff(
         await live.close()
     await asyncio.to_thread(server.wait_until_idle)
     token = users[0].token
-    rates = {}
-    async with aiohttp.ClientSession() as http:
+    async with contextlib.AsyncExitStack() as stack:
+        small = BareApp(None)
+        stack.callback(small.stop)
         for label, path in (
             ("GET /api/auth/me", "/api/auth/me"),
             ("GET /api/assignments/my-assignments", "/api/assignments/my-assignments"),
         ):
-            async with http.get(base + path, headers={"x-auth-token": token}) as response:
-                body = await response.read()
-            document = Path(tempfile.mkdtemp(prefix="bff-load-bench-body-")) / "body.json"
-            document.write_bytes(body)
-            results = await asyncio.to_thread(
-                in_child, run_hammer, base, [path], token, args.workers, args.count, args.seconds
+            body = await fetch_body(base + path, token)
+            document = root / f"body-{len(body)}.json"
+            await asyncio.to_thread(document.write_bytes, body)
+            same = BareApp(document)
+            stack.callback(same.stop)
+            ours: list[float] = []
+            bare_same: list[float] = []
+            bare_small: list[float] = []
+            for turn in range(1, args.rounds + 1):  # side by side, alternating
+                for rates, target, name, headers_token in (
+                    (ours, base + path, f"{label} ({len(body):,} bytes)", token),
+                    (bare_same, same.base, f"bare Quart, the same {len(body):,} bytes", ""),
+                    (bare_small, small.base, "bare Quart, a 4-field object", ""),
+                ):
+                    await asyncio.to_thread(server.wait_until_idle)
+                    results = await asyncio.to_thread(
+                        in_child,
+                        run_hammer,
+                        target,
+                        [""],
+                        headers_token,
+                        args.workers,
+                        args.count,
+                        args.seconds,
+                    )
+                    rates.append(
+                        report_rate(f"round {turn}: {name}, {args.workers} connections", results)
+                    )
+            ratio = statistics.median(ours) / statistics.median(bare_same)
+            ok = ratio >= TARGET_RATIO
+            print(
+                f"{label} / bare Quart serving the same document (medians of {args.rounds} "
+                f"rounds): {ratio:.2f}  (target >= {TARGET_RATIO})  "
+                f"[{'meets' if ok else 'MISSES'} target];  / bare Quart serving a 4-field "
+                f"object: {statistics.median(ours) / statistics.median(bare_small):.2f}",
+                flush=True,
             )
-            rate = report_rate(
-                f"{label} ({len(body):,} bytes), {args.workers} connections, saturated", results
-            )
-            rates[label] = (rate, document)
-    return rates
+            same.stop()
 
 
-def start_bare(port: int, body: Path | None) -> subprocess.Popen[bytes]:
-    """bench/bare_app.py on port (serving body, or a small object), once it accepts connections."""
-    command = [sys.executable, str(REPO / "bench" / "bare_app.py"), "--port", str(port)]
-    if body is not None:
-        command += ["--body", str(body)]
-    process = subprocess.Popen(  # noqa: S603 - a fixed command
-        command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    wait_for_port(port, process)
-    return process
+async def fetch_body(url: str, token: str) -> bytes:
+    """One authenticated GET's body."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(url, headers={"x-auth-token": token}) as response,
+    ):
+        return await response.read()
 
 
-async def bench_bare(args: argparse.Namespace, body: Path | None) -> float:
-    """Saturate the bare app's one JSON endpoint; its rate."""
-    port = free_port()
-    process = await asyncio.to_thread(start_bare, port, body)
-    size = await asyncio.to_thread(lambda: body.stat().st_size) if body else 0
-    served = f"the same {size:,} bytes" if body else "a 4-field object"
-    try:
-        results = await asyncio.to_thread(
-            in_child,
-            run_hammer,
-            f"http://127.0.0.1:{port}",
-            ["/json"],
-            "",
-            args.workers,
-            args.count,
-            args.seconds,
-        )
-        return report_rate(
-            f"bare Quart GET /json ({served}), {args.workers} connections, saturated", results
-        )
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+class BareApp:
+    """bench/bare_app.py on a free port, serving body (or a small object) at /json."""
+
+    def __init__(self, body: Path | None) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}/json"
+        command = [sys.executable, str(REPO / "bench" / "bare_app.py"), "--port", str(self.port)]
         if body is not None:
-            shutil.rmtree(body.parent, ignore_errors=True)
+            command += ["--body", str(body)]
+        self.process: subprocess.Popen[bytes] | None = subprocess.Popen(  # noqa: S603
+            command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        wait_for_port(self.port, self.process)
+
+    def stop(self) -> None:
+        """Stop it (again: nothing)."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+            self.process = None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL database")
-    parser.add_argument("--users", type=int, nargs="+", default=[100, 500])
+    parser.add_argument(
+        "--users", type=int, nargs="*", default=[100, 500], help="none: only the saturation runs"
+    )
     parser.add_argument("--iterations", type=int, default=3, help="per simulated user")
     parser.add_argument(
         "--think",
@@ -532,6 +542,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=100, help="connections when saturating")
     parser.add_argument("--count", type=int, default=20_000, help="requests when saturating")
     parser.add_argument("--seconds", type=float, default=10, help="time limit when saturating")
+    parser.add_argument("--rounds", type=int, default=3, help="saturation rounds, alternating")
     asyncio.run(run(parser.parse_args()))
 
 
