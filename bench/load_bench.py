@@ -45,7 +45,7 @@ import aiohttp
 import socketio
 
 from bff.demo import ScaleSizes, scale_staff
-from bff.devserver import ServerProcess, free_port, local_env, throwaway_postgres, wait_for_port
+from bff.devserver import ServerProcess, free_port, local_env, start_server, wait_for_port
 from bff.users.models import Role
 
 REPO = Path(__file__).resolve().parents[1]
@@ -391,12 +391,8 @@ async def run(args: argparse.Namespace) -> None:
     try:
         async with contextlib.AsyncExitStack() as stack:
             env = local_env(root, admin_password=ADMIN_PASSWORD)
-            if args.postgres:
-                env["BFF_DATABASE_URL"] = await stack.enter_async_context(
-                    throwaway_postgres("bff_load_bench")
-                )
-            server = ServerProcess(env)
-            stack.callback(server.stop)  # before the database is dropped
+            postgres = "bff_load_bench" if args.postgres else ""
+            server = await start_server(stack, env, postgres)
             kind = "PostgreSQL" if args.postgres else "SQLite"
             print(f"# one server process (pid {server.pid}) on {kind} + local disk", flush=True)
             await bench_bff(server, args, root)

@@ -31,7 +31,7 @@ from urllib.parse import urlencode
 
 import aiohttp
 
-from bff.devserver import ServerProcess, local_env, throwaway_postgres
+from bff.devserver import local_env, start_server
 
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "scale-bench-admin-password"
@@ -241,12 +241,8 @@ async def run(args: argparse.Namespace) -> None:
     env = local_env(root, admin_password=ADMIN_PASSWORD)
     try:
         async with contextlib.AsyncExitStack() as stack:
-            if args.postgres:
-                env["BFF_DATABASE_URL"] = await stack.enter_async_context(
-                    throwaway_postgres("bff_scale_bench")
-                )
-            server = ServerProcess(env)
-            stack.callback(server.stop)  # before the database is dropped
+            postgres = "bff_scale_bench" if args.postgres else ""
+            server = await start_server(stack, env, postgres)
             kind = "PostgreSQL" if args.postgres else "SQLite"
             print(f"# server pid {server.pid} on {kind} + local disk, data in {root}", flush=True)
             seconds = await asyncio.to_thread(seed, server.env, args)

@@ -210,3 +210,18 @@ async def throwaway_postgres(prefix: str) -> AsyncIterator[str]:
         yield url
     finally:
         await drop_postgres_database(name)
+
+
+async def start_server(
+    stack: contextlib.AsyncExitStack, env: dict[str, str], postgres: str = ""
+) -> ServerProcess:
+    """`python -m bff serve` with env - on a throwaway PostgreSQL database named after the
+    prefix `postgres` when given - stopped (then the database dropped) when stack closes."""
+    if postgres:
+        env = {
+            **env,
+            "BFF_DATABASE_URL": await stack.enter_async_context(throwaway_postgres(postgres)),
+        }
+    server = ServerProcess(env)
+    stack.callback(server.stop)
+    return server
