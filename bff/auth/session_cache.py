@@ -34,7 +34,8 @@ TOKEN_SECONDS = 600
 
 
 class SessionCache:
-    """Principals by session id, each with its session's expiry."""
+    """Checked tokens, principals by session id (with the session's expiry), and users'
+    assignments by user id."""
 
     def __init__(self, seconds: float, max_entries: int = MAX_ENTRIES) -> None:
         self.enabled = seconds > 0
