@@ -112,7 +112,8 @@ class SessionCache:
                 self._entries.pop(session_id, None)
 
     def forget_for_event(self, event: str, payload: Any, rooms: Any) -> None:
-        """Apply a live event of any process: session and account changes forget sessions."""
+        """Apply a live event of any process: session, account and assignment changes forget
+        the user's (or session's) cached entries."""
         if event == SESSION_REVOKED:
             for target in rooms if isinstance(rooms, list) else [rooms]:
                 kind, _, key = str(target).partition(":")

@@ -14,8 +14,9 @@ reacts by refetching what it shows. Names and payloads:
 - emergency:opened {tokenId, container, folder}: admins (an alert)
 - audit:created {id, operation}: admins
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
-session:revoked and users:changed also make every process forget the cached sessions they name
-(bff/auth/session_cache.py), this one as soon as the change commits.
+session:revoked, users:changed and assignments:changed also make every process forget the
+cached sessions and assignments they name (bff/auth/session_cache.py), this one as soon as the
+change commits.
 
 Recipients are worked out when the event is sent, after the change has committed, from the
 assignments as they are then: a nurse without the folder never receives its file events, and an
