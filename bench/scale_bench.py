@@ -7,7 +7,8 @@ listings by staff), then prints the median and p95 of each read a staff member o
 makes, one per line (target: under 50 ms):
 
 - staff: folder listing, my-assignments, my-assignments/stats, a container's folders (paged);
-- admin: container list and folder list pages (server paging with q), the users list, the
+- admin: container list and folder list pages (server paging with q), the users list, one
+  user's assignments, every user with every assignment (an export, 1 MB at this volume), the
   audit-log query (GET /api/blobs/audit with filters).
 
 Usage: .venv/bin/python bench/scale_bench.py [--postgres] [--requests 30] [--folders 5000]
@@ -201,12 +202,21 @@ async def bench(http: aiohttp.ClientSession, base: str, args: argparse.Namespace
         "admin: folder list, q=patient-01, page 2 of 50",
         await latencies(http, f"{api}/assignments/containers/{container}/folders?{page}", admin, n),
     )
-    report(
-        f"admin: users list ({len(usernames)} users with assignments, not paged)",
-        await latencies(http, f"{api}/users", admin, n),
-    )
     users = (await get_json(http, f"{api}/users", admin))["users"]
     user_id = next(u["id"] for u in users if u["username"] == nurse_name)
+    folder_count = sum(u["folderCount"] for u in users)
+    report(
+        f"admin: users list ({len(users)} users, containers and folder counts)",
+        await latencies(http, f"{api}/users", admin, n),
+    )
+    report(
+        "admin: one user with assignments (the assign page, 300 folders)",
+        await latencies(http, f"{api}/users/{user_id}", admin, n),
+    )
+    report(
+        f"admin: every user with every assignment ({folder_count} folders, not paged)",
+        await latencies(http, f"{api}/users/with-assignments", admin, n),
+    )
     since = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
     total = 0
     cursor: int | None = None

@@ -11,6 +11,7 @@ from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.audit.models import AuditLog
 from bff.auth.models import Session
 from bff.users.models import Role, User
+from bff.users.schemas import UsersResponse
 from config.settings import Settings
 from tests.factories import (
     PASSWORD,
@@ -84,7 +85,34 @@ def _payload(**overrides: Any) -> dict[str, Any]:
 # --- listing --------------------------------------------------------------------------------
 
 
-async def test_list_users_shape_with_assignments(client: Client, settings: Settings) -> None:
+async def test_users_list_has_containers_and_folder_counts(
+    client: Client, settings: Settings
+) -> None:
+    admin = await _admin(settings)
+    nurse = await make_user(Role.NURSE, name="Nora Nurse")
+    ward = await make_container("ward-a")
+    ca = await assign(
+        nurse, ward, await make_folder(ward, "patient-7"), await make_folder(ward, "p-8")
+    )
+
+    response = await client.get("/api/users", headers=admin.headers)
+    assert response.status_code == 200
+    users = {u["username"]: u for u in (await _json(response))["users"]}
+    assert set(users) == {admin.user.username, nurse.username}
+    assert users[nurse.username] == {
+        "id": nurse.id,
+        "userId": nurse.id,
+        "name": "Nora Nurse",
+        "username": nurse.username,
+        "role": "nurse",
+        "containerAssignments": [{"id": ca.id, "containerName": "ward-a"}],
+        "folderCount": 2,
+    }
+    assert users[admin.user.username]["containerAssignments"] == []
+    assert users[admin.user.username]["folderCount"] == 0
+
+
+async def test_users_with_assignments_has_every_folder(client: Client, settings: Settings) -> None:
     admin = await _admin(settings)
     nurse = await make_user(Role.NURSE, name="Nora Nurse")
     ward = await make_container("ward-a")
@@ -92,38 +120,37 @@ async def test_list_users_shape_with_assignments(client: Client, settings: Setti
     ca = await assign(nurse, ward, folder)
     fa = await FolderAssignment.get(user=nurse, folder=folder)
 
-    for path in ("/api/users", "/api/users/with-assignments"):
-        response = await client.get(path, headers=admin.headers)
-        assert response.status_code == 200
-        body = await _json(response)
-        users = {u["username"]: u for u in body["users"]}
-        assert set(users) == {admin.user.username, nurse.username}
-        for user in users.values():
-            assert set(user) == USER_FIELDS
-            assert user["id"] == user["userId"]
-        entry = users[nurse.username]
-        assert entry == {
-            "id": nurse.id,
-            "userId": nurse.id,
-            "name": "Nora Nurse",
-            "username": nurse.username,
-            "role": "nurse",
-            "containerAssignments": [{"id": ca.id, "containerName": "ward-a"}],
-            "folderAssignments": [
-                {"id": fa.id, "containerName": "ward-a", "folderName": "patient-7"}
-            ],
-        }
-        assert users[admin.user.username]["role"] == "admin"
-        assert users[admin.user.username]["containerAssignments"] == []
+    response = await client.get("/api/users/with-assignments", headers=admin.headers)
+    assert response.status_code == 200
+    assert response.content_type == "application/json"
+    body = await _json(response)
+    UsersResponse.model_validate(body)  # written without the model: it must still match it
+    users = {u["username"]: u for u in body["users"]}
+    assert set(users) == {admin.user.username, nurse.username}
+    for user in users.values():
+        assert set(user) == USER_FIELDS
+        assert user["id"] == user["userId"]
+    assert users[nurse.username] == {
+        "id": nurse.id,
+        "userId": nurse.id,
+        "name": "Nora Nurse",
+        "username": nurse.username,
+        "role": "nurse",
+        "containerAssignments": [{"id": ca.id, "containerName": "ward-a"}],
+        "folderAssignments": [{"id": fa.id, "containerName": "ward-a", "folderName": "patient-7"}],
+    }
+    assert users[admin.user.username]["role"] == "admin"
+    assert users[admin.user.username]["containerAssignments"] == []
 
 
 async def test_list_users_sorted_by_name(client: Client, settings: Settings) -> None:
     admin = await make_staff(settings, Role.ADMIN, name="Mia Admin")
     await make_user(Role.DOCTOR, name="Zed Doctor")
     await make_user(Role.NURSE, name="Abe Nurse")
-    response = await client.get("/api/users", headers=admin.headers)
-    names = [u["name"] for u in (await response.get_json())["users"]]
-    assert names == ["Abe Nurse", "Mia Admin", "Zed Doctor"]
+    for path in ("/api/users", "/api/users/with-assignments"):
+        response = await client.get(path, headers=admin.headers)
+        names = [u["name"] for u in (await response.get_json())["users"]]
+        assert names == ["Abe Nurse", "Mia Admin", "Zed Doctor"]
 
 
 async def test_user_endpoints_are_admin_only(client: Client, settings: Settings) -> None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from quart import Blueprint
-from quart_schema import validate_request, validate_response
+from quart import Blueprint, Response
+from quart_schema import document_response, validate_request, validate_response
 
 from bff.auth.policy import ADMIN, allow
 from bff.request_context import current_actor
+from bff.responses import json_body
 from bff.users import service
 from bff.users.schemas import (
     DashboardResponse,
@@ -14,6 +15,7 @@ from bff.users.schemas import (
     UpdateUser,
     UserResponse,
     UsersResponse,
+    UserSummariesResponse,
 )
 
 bp = Blueprint("users", __name__, url_prefix="/api")
@@ -21,18 +23,18 @@ bp = Blueprint("users", __name__, url_prefix="/api")
 
 @bp.get("/users")
 @allow(ADMIN)
-@validate_response(UsersResponse)
-async def list_users() -> UsersResponse:
-    """List every user with their assignments."""
-    return UsersResponse(users=await service.list_users())
+@validate_response(UserSummariesResponse)
+async def list_users() -> UserSummariesResponse:
+    """List every user with their containers and the number of folders assigned to them."""
+    return UserSummariesResponse(users=await service.list_users())
 
 
 @bp.get("/users/with-assignments")
 @allow(ADMIN)
-@validate_response(UsersResponse)
-async def list_users_with_assignments() -> UsersResponse:
-    """List every user with their container and folder assignments."""
-    return UsersResponse(users=await service.list_users())
+@document_response(UsersResponse)
+async def list_users_with_assignments() -> Response:
+    """List every user with all their container and folder assignments (large at scale)."""
+    return json_body({"users": await service.list_users_with_assignments()})
 
 
 @bp.get("/users/dashboard")

@@ -61,6 +61,29 @@ class UsersResponse(BaseModel):
     users: list[UserOut]
 
 
+class UserSummary(BaseModel):
+    """A user in the users list: their containers, and how many folders they are assigned.
+
+    The folders themselves are left out: with hundreds of folders a member of staff the full
+    list runs to megabytes, and the screens that list users show only the count. One user's
+    folders: GET /api/users/{id}; everyone's: GET /api/users/with-assignments.
+    """
+
+    id: int
+    userId: int
+    name: str
+    username: str
+    role: AnyRole
+    containerAssignments: list[ContainerAssignmentOut]
+    folderCount: int
+
+
+class UserSummariesResponse(BaseModel):
+    """The users list."""
+
+    users: list[UserSummary]
+
+
 class UserCreated(BaseModel):
     """The result of creating a user."""
 
