@@ -135,6 +135,11 @@ async def transaction() -> AsyncIterator[Any]:
             await hook()
 
 
+def in_transaction() -> bool:
+    """Whether the caller runs inside `transaction()`."""
+    return _ON_COMMIT.get() is not None
+
+
 def on_commit(hook: CommitHook) -> None:
     """Run hook after the current transaction commits (at once when there is none)."""
     hooks = _ON_COMMIT.get()

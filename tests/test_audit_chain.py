@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 
+import pytest
 from tortoise import connections
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.exceptions import OperationalError
 
+from bff.audit import service as audit_service
 from bff.audit.models import AuditLog
-from bff.audit.service import GENESIS_HASH, Actor, record, verify_chain
+from bff.audit.service import GENESIS_HASH, Actor, record, record_alone, verify_chain
 from bff.db import transaction
 from config.settings import Settings
 
@@ -74,11 +79,57 @@ async def test_cli_reports_an_intact_log(app: object, settings: Settings) -> Non
 
 
 async def test_concurrent_writers_keep_one_chain(app: object) -> None:
-    import asyncio
-
     async def one(i: int) -> None:
         async with transaction() as conn:
             await record(conn, ACTOR, "login", details=f"c={i}")
 
     await asyncio.gather(*(one(i) for i in range(20)))
     assert await verify_chain() == (20, None)
+
+
+async def test_entries_on_their_own_are_committed_in_batches(
+    app: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reads arriving together share one lock and one commit, and keep one intact chain."""
+    batch_sizes: list[int] = []
+    append = audit_service._append
+
+    async def counting(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
+        batch_sizes.append(len(entries))
+        await append(conn, entries)
+
+    monkeypatch.setattr(audit_service, "_append", counting)
+    async with transaction() as conn:  # one entry written with a change, before the reads
+        await record(conn, ACTOR, "login")
+    await asyncio.gather(
+        *(record_alone(ACTOR, "file_list", container="c", folder=f"p-{i}") for i in range(60))
+    )
+    assert sum(batch_sizes) == 61
+    assert len(batch_sizes) < 10  # 60 callers, a handful of commits
+    assert await verify_chain() == (61, None)
+    rows = await AuditLog.filter(operation="file_list").order_by("id")
+    assert sorted(r.folder_name for r in rows) == sorted(f"p-{i}" for i in range(60))
+    assert len({r.id for r in rows}) == 60
+
+
+async def test_a_batch_that_cannot_be_written_fails_every_caller(app: object) -> None:
+    """Nobody is answered as if their access were on record when it is not."""
+    conn = connections.get("default")
+    await conn.execute_script("ALTER TABLE audit_logs RENAME TO audit_logs_away")
+    try:
+        results = await asyncio.gather(
+            *(record_alone(ACTOR, "file_view", blob=f"b{i}") for i in range(5)),
+            return_exceptions=True,
+        )
+    finally:
+        await conn.execute_script("ALTER TABLE audit_logs_away RENAME TO audit_logs")
+    assert all(isinstance(r, OperationalError) for r in results), results
+    await record_alone(ACTOR, "file_view", blob="after")  # the writer carries on
+    assert await AuditLog.filter(operation="file_view").count() == 1
+    assert await verify_chain() == (1, None)
+
+
+async def test_an_entry_on_its_own_is_refused_inside_a_transaction(app: object) -> None:
+    with pytest.raises(RuntimeError, match="record"):
+        async with transaction():
+            await record_alone(ACTOR, "file_list")

@@ -1,14 +1,18 @@
 """Writing and verifying the audit log.
 
 Each entry's hash is SHA-256 over its content and the previous entry's hash, so editing or
-deleting any row breaks the chain from that row on. Entries are written inside the caller's
-transaction; on PostgreSQL an advisory transaction lock keeps the chain linear across processes.
+deleting any row breaks the chain from that row on. Entries that are part of a change are
+written inside its transaction (`record`); entries of reads and refusals are committed in
+batches (`record_alone`). On PostgreSQL an advisory transaction lock keeps the chain linear
+across processes; SQLite has one writer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,7 +21,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.audit.models import AuditLog
 from bff.audit.operations import OPERATIONS
-from bff.db import fetch
+from bff.db import fetch, in_transaction, transaction
 from bff.live.events import ADMINS, AUDIT_CREATED, publish
 
 GENESIS_HASH = "0" * 64
@@ -57,8 +61,67 @@ def entry_hash(prev_hash: str, entry: AuditLog) -> str:
     return hashlib.sha256(prev_hash.encode() + encoded).hexdigest()
 
 
-# The chain's newest link, read under the chain lock by every audited request.
+# The chain's newest link, read under the chain lock by every append.
 LAST_HASH = "SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1"
+_COLUMNS = (
+    "timestamp, user_id, name, role, operation, container_name, folder_name, blob_name, "
+    "client_address, details, prev_hash, hash"
+)
+_ROW = "(" + ", ".join("?" * len(_COLUMNS.split(","))) + ")"
+
+
+def _entry(
+    actor: Actor, operation: str, container: str, folder: str, blob: str, details: str
+) -> AuditLog:
+    """An entry not yet linked into the chain."""
+    if operation not in OPERATIONS:  # a new operation must be listed (the web app filters by it)
+        raise ValueError(
+            f"Unknown audit operation {operation!r}: add it to bff/audit/operations.py"
+        )
+    return AuditLog(
+        timestamp=datetime.now(UTC),
+        user_id=actor.user_id,
+        name=actor.name[:100],
+        role=actor.role,
+        operation=operation,
+        container_name=container,
+        folder_name=folder,
+        blob_name=blob[:255],
+        client_address=actor.client_address[:64],
+        details=details[:500],
+    )
+
+
+async def _append(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
+    """Link entries onto the chain and insert them in one statement, inside transaction conn."""
+    if conn.capabilities.dialect == "postgres":
+        await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [_CHAIN_LOCK_KEY])
+    last = await fetch(LAST_HASH, conn=conn)
+    prev_hash = last[0]["hash"] if last else GENESIS_HASH
+    params: list[object] = []
+    for entry in entries:
+        entry.prev_hash = prev_hash
+        entry.hash = prev_hash = entry_hash(prev_hash, entry)
+        params += [
+            entry.timestamp,
+            entry.user_id,
+            entry.name,
+            entry.role,
+            entry.operation,
+            entry.container_name,
+            entry.folder_name,
+            entry.blob_name,
+            entry.client_address,
+            entry.details,
+            entry.prev_hash,
+            entry.hash,
+        ]
+    values = ", ".join([_ROW] * len(entries))
+    sql = f"INSERT INTO audit_logs ({_COLUMNS}) VALUES {values} RETURNING id, hash"  # noqa: S608 - placeholders only
+    ids = {row["hash"]: row["id"] for row in await fetch(sql, *params, conn=conn)}
+    for entry in entries:  # RETURNING's row order is not promised: match them by hash
+        entry.id = ids[entry.hash]
+        publish(AUDIT_CREATED, {"id": entry.id, "operation": entry.operation}, [ADMINS])
 
 
 async def record(
@@ -71,32 +134,75 @@ async def record(
     blob: str = "",
     details: str = "",
 ) -> AuditLog:
-    """Append one entry inside the caller's transaction `conn`."""
-    if operation not in OPERATIONS:  # a new operation must be listed (the web app filters by it)
-        raise ValueError(
-            f"Unknown audit operation {operation!r}: add it to bff/audit/operations.py"
-        )
-    if conn.capabilities.dialect == "postgres":
-        await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [_CHAIN_LOCK_KEY])
-    last = await fetch(LAST_HASH, conn=conn)
-    prev_hash = last[0]["hash"] if last else GENESIS_HASH
-    entry = AuditLog(
-        timestamp=datetime.now(UTC),
-        user_id=actor.user_id,
-        name=actor.name[:100],
-        role=actor.role,
-        operation=operation,
-        container_name=container,
-        folder_name=folder,
-        blob_name=blob[:255],
-        client_address=actor.client_address[:64],
-        details=details[:500],
-        prev_hash=prev_hash,
-    )
-    entry.hash = entry_hash(prev_hash, entry)
-    await entry.save(using_db=conn)
-    publish(AUDIT_CREATED, {"id": entry.id, "operation": operation}, [ADMINS])
+    """Append one entry inside the caller's transaction `conn` (it commits with the change)."""
+    entry = _entry(actor, operation, container, folder, blob, details)
+    await _append(conn, [entry])
     return entry
+
+
+class _Batches:
+    """Group commit for entries that are not part of a change (reads, refused attempts).
+
+    Each entry used to take the chain lock in a transaction of its own: four round trips and a
+    commit, one request behind another. Entries that arrive while a batch is being written wait
+    and go together in the next one. Callers still wait for their entry's commit, so an access
+    is never answered before it is on record, and a failure to write reaches every caller.
+    """
+
+    MAX = 200
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[AuditLog, asyncio.Future[None]]] = []
+        self.writer: asyncio.Task[None] | None = None
+
+    async def add(self, entry: AuditLog) -> None:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self.waiting.append((entry, done))
+        if self.writer is None or self.writer.done():
+            self.writer = loop.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while self.waiting:
+            batch, self.waiting = self.waiting[: self.MAX], self.waiting[self.MAX :]
+            try:
+                async with transaction() as conn:
+                    await _append(conn, [entry for entry, _ in batch])
+            except Exception as exc:  # noqa: BLE001 - handed to each caller to answer
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+
+# One writer per event loop (each test runs its own loop).
+_BATCHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Batches] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def record_alone(
+    actor: Actor,
+    operation: str,
+    *,
+    container: str = "",
+    folder: str = "",
+    blob: str = "",
+    details: str = "",
+) -> None:
+    """Append one entry that is not part of a change, committed with others arriving at once."""
+    if in_transaction():  # the writer would nest in the caller's transaction
+        raise RuntimeError("Inside a transaction, audit with record(conn, ...)")
+    entry = _entry(actor, operation, container, folder, blob, details)
+    loop = asyncio.get_running_loop()
+    batches = _BATCHES.get(loop)
+    if batches is None:
+        batches = _BATCHES[loop] = _Batches()
+    await batches.add(entry)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bff.audit.service import Actor, record
+from bff.audit.service import Actor, record, record_alone
 from bff.auth.passwords import verify_password
 from bff.auth.sessions import open_session, user_claims
 from bff.auth.throttle import LoginThrottle
@@ -24,8 +24,7 @@ async def login(
     ok = await verify_password(user.password_hash if user else None, password)
     if user is None or not ok:
         await throttle.failed(username, address)
-        async with transaction() as conn:
-            await record(conn, Actor(None, username[:100], "", address), "login_failed")
+        await record_alone(Actor(None, username[:100], "", address), "login_failed")
         raise ApiError(401, LOGIN_FAILED)
     await throttle.succeeded(username)
     async with transaction() as conn:

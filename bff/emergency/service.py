@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime, timedelta
 
-from bff.audit.service import Actor, record
+from bff.audit.service import Actor, record, record_alone
 from bff.db import transaction
 from bff.emergency.grants import EmergencyAccess, responder
 from bff.emergency.models import EmergencyGrant
@@ -103,13 +103,9 @@ async def verify(
 
 
 async def _refused(token_id: str, address: str, reason: str) -> None:
-    async with transaction() as conn:
-        await record(
-            conn,
-            _stranger(address),
-            "emergency_refused",
-            details=f"token={token_id[:64]}; {reason}",
-        )
+    await record_alone(
+        _stranger(address), "emergency_refused", details=f"token={token_id[:64]}; {reason}"
+    )
 
 
 async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from bff.assignments.access import caller_assignments
-from bff.audit.service import Actor, record
+from bff.audit.service import Actor, record, record_alone
 from bff.auth.policy import FOLDER_NOT_FOUND
 from bff.containers.models import Container, Folder
 from bff.containers.service import get_container
@@ -135,8 +135,7 @@ async def get_file(folder: Folder, name: str) -> StoredFile:
 
 async def audit(actor: Actor, operation: str, container: str, folder: str, blob: str = "") -> None:
     """Record an access to a folder's files."""
-    async with transaction() as conn:
-        await record(conn, actor, operation, container=container, folder=folder, blob=blob)
+    await record_alone(actor, operation, container=container, folder=folder, blob=blob)
 
 
 async def folder_listing(folder_id: int, container: str, folder: str, actor: Actor) -> BlobList:
