@@ -145,6 +145,27 @@ test('admin signs in, creates a nurse, assigns a container and two folders', asy
   assert.deepEqual(problems, []);
 });
 
+test('the users table, its delete confirmation and /assignments show the nurse’s counts from the users list', async () => {
+  const page = await adminContext.newPage();
+  await page.goto('/users');
+  const row = page.getByRole('row').filter({ hasText: NURSE.username });
+  await row.waitFor();
+  // Containers 1, Folders 2 (GET /api/users carries a folder count, not the folders).
+  assert.deepEqual((await row.getByRole('cell').allTextContents()).slice(3, 5), ['1', '2']);
+  await row.getByRole('button', { name: `Delete ${NURSE.name}` }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Delete user' });
+  await dialog.getByText('1 container and 2 folders will be unassigned from this user.').waitFor();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  await page.goto('/assignments');
+  const assigned = page.getByRole('row').filter({ hasText: NURSE.name });
+  await assigned.waitFor();
+  assert.deepEqual((await assigned.getByRole('cell').allTextContents()).slice(2, 4), [CONTAINER, '2']);
+  await shot(page, 'admin-assignments-table');
+  await page.close();
+});
+
 let nurseContext;
 
 test('the nurse signs in in a second browser context and sees the assignment', async () => {

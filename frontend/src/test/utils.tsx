@@ -6,7 +6,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import { Providers } from '../app/Providers';
 import { AppRoutes } from '../app/routes';
-import type { Role, User } from '../lib/api/types';
+import type { Role, User, UserSummary } from '../lib/api/types';
 
 export interface FakeResponse {
   status?: number;
@@ -77,6 +77,19 @@ export function makeUser(overrides: Partial<User> & { id: number }): User {
     role: 'doctor',
     containerAssignments: [],
     folderAssignments: [],
+    ...overrides,
+  };
+}
+
+/** A user as GET /api/users lists them: containers and a folder count. */
+export function makeUserSummary(overrides: Partial<UserSummary> & { id: number }): UserSummary {
+  return {
+    userId: overrides.id,
+    name: `User ${overrides.id}`,
+    username: `user${overrides.id}`,
+    role: 'doctor',
+    containerAssignments: [],
+    folderCount: 0,
     ...overrides,
   };
 }

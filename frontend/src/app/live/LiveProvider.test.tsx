@@ -4,7 +4,7 @@ import { LiveEvent } from '../../lib/server.gen';
 import { getToken, setToken } from '../../lib/session';
 import { trackedViewerWindowCount, trackViewerWindow } from '../../lib/viewerWindows';
 import { io, lastSocket, sockets } from '../../test/socketMock';
-import { ADMIN, makeToken, makeUser, mockApi, NURSE, renderApp, signIn } from '../../test/utils';
+import { ADMIN, makeToken, makeUser, makeUserSummary, mockApi, NURSE, renderApp, signIn } from '../../test/utils';
 import { emergencyMessage, retryDelay } from './LiveProvider';
 
 const stats = { totalUsers: 1, doctors: 1, nurses: 0, assistants: 0 };
@@ -129,7 +129,7 @@ describe('LiveProvider', () => {
     [
       LiveEvent.ASSIGNMENTS_CHANGED,
       { userId: 4 },
-      [['assignments', 'mine'], ['assignments', 'user', 4], ['users', 'list'], ['users', 'with-assignments'], ['users', 'dashboard']],
+      [['assignments', 'mine'], ['assignments', 'user', 4], ['users', 'list'], ['users', 'dashboard']],
     ],
   ])('%s invalidates its query keys', async (event, payload, keys) => {
     const { client, socket } = await adminDashboard();
@@ -173,6 +173,20 @@ describe('LiveProvider', () => {
     expect(rows[0]).toHaveTextContent('user_create');
     expect(rows[1]).toHaveTextContent('login');
     expect(screen.getByRole('button', { name: /Refresh/ })).toBeInTheDocument();
+  });
+
+  it('shows the new folder count on /assignments after assignments:changed, without pressing Refresh', async () => {
+    let folderCount = 1;
+    mockApi({ 'GET /api/users': () => ({ body: { users: [makeUserSummary({ id: 4, name: 'Nora Nurse', role: 'nurse', folderCount })] } }) });
+    signIn(ADMIN);
+    renderApp('/assignments');
+    const cell = () => screen.getByText('Nora Nurse').closest('tr')!.querySelectorAll('td')[3];
+    await screen.findByText('Nora Nurse');
+    expect(cell()).toHaveTextContent(/^1$/);
+    act(() => lastSocket().serverConnect());
+    folderCount = 3;
+    act(() => lastSocket().serverEmit(LiveEvent.ASSIGNMENTS_CHANGED, { userId: 4 }));
+    await waitFor(() => expect(cell()).toHaveTextContent(/^3$/));
   });
 
   it('session:revoked does what a 401 does: token cleared, viewers closed, /login?session=expired', async () => {

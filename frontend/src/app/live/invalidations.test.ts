@@ -24,7 +24,6 @@ describe('keysForEvent', () => {
       ['assignments', 'mine'],
       ['assignments', 'user', 3],
       ['users', 'list'],
-      ['users', 'with-assignments'],
       ['users', 'dashboard'],
     ]);
   });

@@ -30,10 +30,9 @@ function assignmentChangeKeys(payload: LivePayload, me: number | null): QueryKey
   const keys: QueryKey[] = [
     // The recipient's own view: my assignments (dashboard, container pages) and my stats.
     assignmentKeys.mine(),
-    // Admin views: that user's assignments, the users tables and /assignments.
+    // Admin views: that user's assignments, the users list (/users and /assignments) and the dashboard.
     userId === null ? assignmentKeys.all : assignmentKeys.user(userId),
     userKeys.list(),
-    userKeys.withAssignments(),
     userKeys.dashboard(),
   ];
   // A folder taken from me: an open folder page finds out at once (its refetch is refused).

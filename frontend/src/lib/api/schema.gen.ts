@@ -409,7 +409,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every user with their assignments. */
+        /** List every user with their containers and the number of folders assigned to them. */
         get: operations["get_list_users"];
         put?: never;
         post?: never;
@@ -462,7 +462,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every user with their container and folder assignments. */
+        /** List every user with all their container and folder assignments (large at scale). */
         get: operations["get_list_users_with_assignments"];
         put?: never;
         post?: never;
@@ -897,6 +897,33 @@ export interface components {
             containerAssignments: components["schemas"]["ContainerAssignmentOut"][];
             /** Folderassignments */
             folderAssignments: components["schemas"]["FolderAssignmentOut"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "admin" | "doctor" | "nurse" | "assistant";
+            /** Userid */
+            userId: number;
+            /** Username */
+            username: string;
+        };
+        /**
+         * UserSummary
+         * @description A user in the users list: their containers, and how many folders they are assigned.
+         *
+         *     The folders themselves are left out: with hundreds of folders a member of staff the full
+         *     list runs to megabytes, and the screens that list users show only the count. One user's
+         *     folders: GET /api/users/{id}; everyone's: GET /api/users/with-assignments.
+         */
+        UserSummary: {
+            /** Containerassignments */
+            containerAssignments: components["schemas"]["ContainerAssignmentOut"][];
+            /** Foldercount */
+            folderCount: number;
             /** Id */
             id: number;
             /** Name */
@@ -1641,7 +1668,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A list of users. */
+            /** @description The users list. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1649,7 +1676,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** Users */
-                        users: components["schemas"]["UserOut"][];
+                        users: components["schemas"]["UserSummary"][];
                     };
                 };
             };

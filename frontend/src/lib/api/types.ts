@@ -20,6 +20,8 @@ export type QueryOf<O extends Op> = NonNullable<operations[O]['parameters']['que
 
 type Schemas = components['schemas'];
 export type User = Schemas['UserOut'];
+/** A user in GET /api/users: containers and a folder count, not every folder. */
+export type UserSummary = Schemas['UserSummary'];
 export type Role = User['role'];
 export type StaffRole = Exclude<Role, 'admin'>;
 export type TokenUser = Schemas['TokenUser'];
@@ -37,7 +39,7 @@ export type LogoutResponse = ResponseOf<'post_logout'>;
 export type LogoutAllResponse = ResponseOf<'post_logout_all'>;
 export type RegisterRequest = RequestOf<'post_register'>;
 export type RegisterResponse = ResponseOf<'post_register'>;
-export type UsersResponse = ResponseOf<'get_list_users'>;
+export type UserSummariesResponse = ResponseOf<'get_list_users'>;
 export type UserResponse = ResponseOf<'get_get_user'>;
 export type UpdateUserRequest = RequestOf<'put_update_user'>;
 export type DeleteUserResponse = ResponseOf<'delete_delete_user'>;

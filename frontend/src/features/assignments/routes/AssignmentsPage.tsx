@@ -4,7 +4,7 @@ import { RefreshControl } from '../../../components/RefreshControl';
 import { EmptyState, ErrorState, Loading, PageHeader, RoleBadge } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import { naturalSort } from '../../../lib/sort';
-import { useUsersWithAssignments } from '../../users/api/get-users-with-assignments';
+import { useUsers } from '../../users/api/get-users';
 
 export const MSG = {
   loadFailed: 'Failed to load assignments data',
@@ -12,7 +12,8 @@ export const MSG = {
 } as const;
 
 export default function AssignmentsPage() {
-  const query = useUsersWithAssignments();
+  // The users list: the full with-assignments list runs to megabytes, and this table shows only counts.
+  const query = useUsers();
   let body;
   if (query.isPending) body = <Loading label="Loading assignments…" />;
   else if (query.isError) body = <ErrorState message={errorMessage(query.error, MSG.loadFailed)} onRetry={() => void query.refetch()} />;
@@ -42,7 +43,7 @@ export default function AssignmentsPage() {
                     <RoleBadge role={u.role} />
                   </td>
                   <td>{containers.length ? containers.join(', ') : <span className="muted">None</span>}</td>
-                  <td>{u.folderAssignments.length}</td>
+                  <td>{u.folderCount}</td>
                 </tr>
               );
             })}

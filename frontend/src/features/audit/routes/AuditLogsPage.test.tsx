@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUser, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, makeUserSummary, mockApi, never, renderApp, signIn } from '../../../test/utils';
 import { toAuditQuery } from './AuditLogsPage';
 
 const entry = (id: number, extra = {}) => ({
@@ -59,7 +59,7 @@ describe('/audit-logs', () => {
         url.searchParams.get('cursor')
           ? { body: { auditLogs: [entry(3, { operation: 'login' })], nextCursor: null } }
           : { body: { auditLogs: [entry(9)], nextCursor: 9 } },
-      'GET /api/users': { body: { users: [makeUser({ id: 4, name: 'Nora', username: 'nora' })] } },
+      'GET /api/users': { body: { users: [makeUserSummary({ id: 4, name: 'Nora', username: 'nora' })] } },
     });
     renderApp('/audit-logs');
     await screen.findByText('folder_assign');

@@ -3,6 +3,5 @@ export const userKeys = {
   all: ['users'] as const,
   list: () => ['users', 'list'] as const,
   detail: (id: number) => ['users', 'detail', id] as const,
-  withAssignments: () => ['users', 'with-assignments'] as const,
   dashboard: () => ['users', 'dashboard'] as const,
 };

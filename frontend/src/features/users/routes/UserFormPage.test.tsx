@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUser, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, makeUser, makeUserSummary, mockApi, never, renderApp, signIn } from '../../../test/utils';
 
 describe('/users/create', () => {
   beforeEach(() => signIn(ADMIN));
@@ -66,7 +66,7 @@ describe('/users/edit/{userId}', () => {
     const api = mockApi({
       'GET /api/users/5': { body: { user: dana } },
       'PUT /api/users/5': { body: { user: dana } },
-      'GET /api/users': { body: { users: [dana] } },
+      'GET /api/users': { body: { users: [makeUserSummary({ id: 5, name: 'Dana Doctor', username: 'dana', role: 'doctor' })] } },
     });
     renderApp('/users/edit/5');
     expect(await screen.findByLabelText('Name')).toHaveValue('Dana Doctor');

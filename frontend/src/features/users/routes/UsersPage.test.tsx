@@ -1,13 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUser, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, makeUserSummary, mockApi, never, renderApp, signIn } from '../../../test/utils';
 
-const dana = makeUser({
+const dana = makeUserSummary({
   id: 5,
   name: 'Dana Doctor',
   username: 'dana',
   containerAssignments: [{ id: 1, containerName: 'ward-a' }, { id: 2, containerName: 'ward-b' }],
-  folderAssignments: [{ id: 9, containerName: 'ward-a', folderName: 'p-1' }],
+  folderCount: 3,
 });
 
 describe('/users', () => {
@@ -23,7 +23,8 @@ describe('/users', () => {
     mockApi({ 'GET /api/users': { body: { users: [dana] } } });
     renderApp('/users');
     const row = (await screen.findByText('Dana Doctor')).closest('tr')!;
-    expect(row).toHaveTextContent('Dana Doctordanadoctor21');
+    expect(row).toHaveTextContent('Dana Doctordanadoctor23');
+    expect(within(row).getAllByRole('cell')[4]).toHaveTextContent(/^3$/);
     expect(within(row).getByRole('link', { name: 'Edit Dana Doctor' })).toHaveAttribute('href', '/users/edit/5');
     expect(within(row).getByRole('link', { name: 'Manage Assignments for Dana Doctor' })).toHaveAttribute('href', '/users/assign/5');
     expect(screen.getByRole('link', { name: 'Create User' })).toHaveAttribute('href', '/users/create');
@@ -54,7 +55,7 @@ describe('/users', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Dana Doctor' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Delete user' });
     expect(dialog).toHaveTextContent('Are you sure you want to delete Dana Doctor (dana)? This action cannot be undone.');
-    expect(dialog).toHaveTextContent('2 containers and 1 folder will be unassigned from this user.');
+    expect(dialog).toHaveTextContent('2 containers and 3 folders will be unassigned from this user.');
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete User' }));
     expect(await screen.findByText('User Dana Doctor deleted successfully')).toBeInTheDocument();

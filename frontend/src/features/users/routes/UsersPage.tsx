@@ -7,7 +7,7 @@ import { RefreshControl } from '../../../components/RefreshControl';
 import { EmptyState, ErrorState, Loading, PageHeader, RoleBadge } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import { plural } from '../../../lib/format';
-import type { User } from '../../../lib/api/types';
+import type { UserSummary } from '../../../lib/api/types';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
 
@@ -20,7 +20,7 @@ export const MSG = {
 
 export default function UsersPage() {
   const query = useUsers();
-  const [toDelete, setToDelete] = useState<User | null>(null);
+  const [toDelete, setToDelete] = useState<UserSummary | null>(null);
 
   let body;
   if (query.isPending) body = <Loading label="Loading users…" />;
@@ -51,7 +51,7 @@ export default function UsersPage() {
                   <RoleBadge role={u.role} />
                 </td>
                 <td>{u.containerAssignments.length}</td>
-                <td>{u.folderAssignments.length}</td>
+                <td>{u.folderCount}</td>
                 <td className="row-actions">
                   <Link className="btn btn-small" to={`/users/edit/${u.id}`} aria-label={`Edit ${u.name}`}>
                     Edit
@@ -89,11 +89,11 @@ export default function UsersPage() {
   );
 }
 
-function DeleteUserDialog({ user, onDone }: { user: User; onDone: () => void }) {
+function DeleteUserDialog({ user, onDone }: { user: UserSummary; onDone: () => void }) {
   const remove = useDeleteUser();
   const notify = useNotify();
   const containers = user.containerAssignments.length;
-  const folders = user.folderAssignments.length;
+  const folders = user.folderCount;
   return (
     <ConfirmDialog
       title="Delete user"
