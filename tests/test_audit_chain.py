@@ -133,3 +133,15 @@ async def test_an_entry_on_its_own_is_refused_inside_a_transaction(app: object) 
     with pytest.raises(RuntimeError, match="record"):
         async with transaction():
             await record_alone(ACTOR, "file_list")
+
+
+async def test_callers_are_not_left_waiting_when_the_writer_is_cancelled(app: object) -> None:
+    calls = [asyncio.ensure_future(record_alone(ACTOR, "file_list")) for _ in range(3)]
+    await asyncio.sleep(0)  # queued, and a writer created
+    writer = audit_service._BATCHES[asyncio.get_running_loop()].writer
+    assert writer is not None
+    writer.cancel()
+    results = await asyncio.wait_for(asyncio.gather(*calls, return_exceptions=True), 5)
+    assert all(isinstance(r, asyncio.CancelledError) for r in results), results
+    await record_alone(ACTOR, "file_list")  # the next caller starts a new writer
+    assert await verify_chain() == (1, None)

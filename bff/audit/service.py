@@ -153,6 +153,7 @@ class _Batches:
 
     def __init__(self) -> None:
         self.waiting: list[tuple[AuditLog, asyncio.Future[None]]] = []
+        self.writing: list[tuple[AuditLog, asyncio.Future[None]]] = []
         self.writer: asyncio.Task[None] | None = None
 
     async def add(self, entry: AuditLog) -> None:
@@ -161,22 +162,32 @@ class _Batches:
         self.waiting.append((entry, done))
         if self.writer is None or self.writer.done():
             self.writer = loop.create_task(self._write())
+            self.writer.add_done_callback(self._stopped)
         await done
 
     async def _write(self) -> None:
         while self.waiting:
-            batch, self.waiting = self.waiting[: self.MAX], self.waiting[self.MAX :]
+            self.writing, self.waiting = self.waiting[: self.MAX], self.waiting[self.MAX :]
             try:
                 async with transaction() as conn:
-                    await _append(conn, [entry for entry, _ in batch])
+                    await _append(conn, [entry for entry, _ in self.writing])
             except Exception as exc:  # noqa: BLE001 - handed to each caller to answer
-                for _, done in batch:
+                for _, done in self.writing:
                     if not done.done():
                         done.set_exception(exc)
             else:
-                for _, done in batch:
+                for _, done in self.writing:
                     if not done.done():
                         done.set_result(None)
+            self.writing = []
+
+    def _stopped(self, writer: asyncio.Task[None]) -> None:
+        # A writer cancelled (the server shutting down), even before it started, leaves
+        # nobody waiting for ever.
+        if writer.cancelled():
+            for _, done in self.writing + self.waiting:
+                done.cancel()
+            self.writing, self.waiting = [], []
 
 
 # One writer per event loop (each test runs its own loop).
