@@ -42,32 +42,33 @@ def _iso(ts: datetime) -> str:
     return ts.astimezone(UTC).isoformat(timespec="microseconds")
 
 
+# The columns an entry's hash covers, in the order it covers them (after the previous hash).
+_CONTENT = (
+    "timestamp",
+    "user_id",
+    "name",
+    "role",
+    "operation",
+    "container_name",
+    "folder_name",
+    "blob_name",
+    "client_address",
+    "details",
+)
+
+
 def entry_hash(prev_hash: str, entry: AuditLog) -> str:
     """The chained hash of an entry's content."""
-    content = [
-        prev_hash,
-        _iso(entry.timestamp),
-        entry.user_id,
-        entry.name,
-        entry.role,
-        entry.operation,
-        entry.container_name,
-        entry.folder_name,
-        entry.blob_name,
-        entry.client_address,
-        entry.details,
-    ]
+    content = [prev_hash, _iso(entry.timestamp), *(getattr(entry, f) for f in _CONTENT[1:])]
     encoded = json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode()
     return hashlib.sha256(prev_hash.encode() + encoded).hexdigest()
 
 
 # The chain's newest link, read under the chain lock by every append.
 LAST_HASH = "SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1"
-_COLUMNS = (
-    "timestamp, user_id, name, role, operation, container_name, folder_name, blob_name, "
-    "client_address, details, prev_hash, hash"
-)
-_ROW = "(" + ", ".join("?" * len(_COLUMNS.split(","))) + ")"
+_COLUMNS = (*_CONTENT, "prev_hash", "hash")
+_INSERT = f"INSERT INTO audit_logs ({', '.join(_COLUMNS)}) VALUES "  # noqa: S608 - fixed names
+_ROW = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
 
 
 def _entry(
@@ -102,22 +103,8 @@ async def _append(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
     for entry in entries:
         entry.prev_hash = prev_hash
         entry.hash = prev_hash = entry_hash(prev_hash, entry)
-        params += [
-            entry.timestamp,
-            entry.user_id,
-            entry.name,
-            entry.role,
-            entry.operation,
-            entry.container_name,
-            entry.folder_name,
-            entry.blob_name,
-            entry.client_address,
-            entry.details,
-            entry.prev_hash,
-            entry.hash,
-        ]
-    values = ", ".join([_ROW] * len(entries))
-    sql = f"INSERT INTO audit_logs ({_COLUMNS}) VALUES {values} RETURNING id, hash"  # noqa: S608 - placeholders only
+        params += [getattr(entry, column) for column in _COLUMNS]
+    sql = _INSERT + ", ".join([_ROW] * len(entries)) + " RETURNING id, hash"
     ids = {row["hash"]: row["id"] for row in await fetch(sql, *params, conn=conn)}
     for entry in entries:  # RETURNING's row order is not promised: match them by hash
         entry.id = ids[entry.hash]

@@ -37,8 +37,8 @@ class FolderAssignmentOut(BaseModel):
     folderName: str
 
 
-class UserOut(BaseModel):
-    """A user as the web app sees it; the password never leaves the server."""
+class _UserFields(BaseModel):
+    """What every shape of a user carries; the password never leaves the server."""
 
     id: int
     userId: int
@@ -46,6 +46,11 @@ class UserOut(BaseModel):
     username: str
     role: AnyRole
     containerAssignments: list[ContainerAssignmentOut]
+
+
+class UserOut(_UserFields):
+    """A user as the web app sees it, with every folder assigned to them (never the password)."""
+
     folderAssignments: list[FolderAssignmentOut]
 
 
@@ -61,7 +66,7 @@ class UsersResponse(BaseModel):
     users: list[UserOut]
 
 
-class UserSummary(BaseModel):
+class UserSummary(_UserFields):
     """A user in the users list: their containers, and how many folders they are assigned.
 
     The folders themselves are left out: with hundreds of folders a member of staff the full
@@ -69,12 +74,6 @@ class UserSummary(BaseModel):
     folders: GET /api/users/{id}; everyone's: GET /api/users/with-assignments.
     """
 
-    id: int
-    userId: int
-    name: str
-    username: str
-    role: AnyRole
-    containerAssignments: list[ContainerAssignmentOut]
     folderCount: int
 
 

@@ -890,7 +890,7 @@ export interface components {
         };
         /**
          * UserOut
-         * @description A user as the web app sees it; the password never leaves the server.
+         * @description A user as the web app sees it, with every folder assigned to them (never the password).
          */
         UserOut: {
             /** Containerassignments */
