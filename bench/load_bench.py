@@ -2,10 +2,11 @@
 
 Starts `python -m bff serve` on 127.0.0.1 (SQLite and local disk; with --postgres a throwaway
 PostgreSQL database) in a temporary directory, seeds a small realistic data set with
-`python -m bff demo --scale` (50 staff, 5 containers, 200 folders, 2,000 files), signs the
-simulated users in, holds 200 live Socket.IO connections (websocket transport) open, and runs
-simulated staff at 100 and then 500 concurrent users, each at two paces: a member of staff's
-(5 s between steps on average, the p99 target's run) and a stress pace (0.5 s). Each user does
+`python -m bff demo --scale` (50 staff, 5 containers, 200 folders, 2,000 files, each folder
+assigned to 3 of the staff as in the scale volume), signs the simulated users in, holds 200
+live Socket.IO connections (websocket transport) open, and runs simulated staff at 100 and
+then 500 concurrent users, each at two paces: a member of staff's (5 s between steps on
+average, the p99 target's run) and a stress pace (0.5 s). Each user does
 a fixed number of iterations of: dashboard (me + my-assignments), statistics, open a folder,
 view a file (link, then the bytes), upload a small file (doctors and nurses); a time limit
 bounds each run. Prints requests per second, median and p99 per request type, errors (and
@@ -266,6 +267,9 @@ def seed(env: dict[str, str]) -> None:
             "--containers=5",
             "--folders=200",
             "--files=2000",
+            # Each folder assigned to 3 members of staff (a care team), as in the scale volume
+            # (5,000 folders, 300 each of 50 staff): so is the fan-out of each file event.
+            "--folders-per-staff=12",
             f"--staff-password={STAFF_PASSWORD}",
         ],
         env=env,

@@ -7,7 +7,8 @@ python -m bff users reset-password --username U [--password P]
 python -m bff audit verify               check the audit log's hash chain
 python -m bff storage reindex            rebuild the file index from what storage holds
 python -m bff demo                       load a small synthetic demo (idempotent)
-python -m bff demo --scale [--staff N --containers N --folders N --files N]
+python -m bff demo --scale [--staff N --containers N --folders N --files N
+                                 --folders-per-staff N]
                                          seed a realistic volume for benchmarks (idempotent)
 python -m bff web-constants              print the names shared with the web app (TypeScript)
 python -m bff tokens register --chip ID [--count N]
@@ -151,7 +152,11 @@ async def _demo(settings: Settings, args: argparse.Namespace) -> int:
     async def work(storage: Storage) -> int:
         if args.scale:
             sizes = ScaleSizes(
-                staff=args.staff, containers=args.containers, folders=args.folders, files=args.files
+                staff=args.staff,
+                containers=args.containers,
+                folders=args.folders,
+                files=args.files,
+                folders_per_staff=args.folders_per_staff,
             )
             lines = await load_scale_demo(
                 settings,
@@ -260,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--containers", type=int, default=20, help="with --scale (default 20)")
     demo.add_argument("--folders", type=int, default=5_000, help="with --scale (default 5000)")
     demo.add_argument("--files", type=int, default=100_000, help="with --scale (default 100000)")
+    demo.add_argument(
+        "--folders-per-staff", type=int, default=300, help="with --scale (default 300)"
+    )
     demo.add_argument(
         "--staff-password",
         help="with --scale: give every new staff member this password (default: generated)",
