@@ -114,11 +114,16 @@ async def test_users_list_has_containers_and_folder_counts(
 
 async def test_users_with_assignments_has_every_folder(client: Client, settings: Settings) -> None:
     admin = await _admin(settings)
-    nurse = await make_user(Role.NURSE, name="Nora Nurse")
-    ward = await make_container("ward-a")
-    folder = await make_folder(ward, "patient-7")
-    ca = await assign(nurse, ward, folder)
-    fa = await FolderAssignment.get(user=nurse, folder=folder)
+    nurse = await make_user(Role.NURSE, name='Zoë "Nora" O\'Neil \\ Nurse')
+    ward, clinic = await make_container("ward-b"), await make_container("ward-a")
+    b1, a2, a1 = (
+        await make_folder(ward, "patient-1"),
+        await make_folder(clinic, "patient-2"),
+        await make_folder(clinic, "patient-1"),
+    )
+    ca_b = await assign(nurse, ward, b1)
+    ca_a = await assign(nurse, clinic, a2, a1)
+    fa = {f.folder_id: f.id for f in await FolderAssignment.filter(user=nurse)}
 
     response = await client.get("/api/users/with-assignments", headers=admin.headers)
     assert response.status_code == 200
@@ -133,14 +138,22 @@ async def test_users_with_assignments_has_every_folder(client: Client, settings:
     assert users[nurse.username] == {
         "id": nurse.id,
         "userId": nurse.id,
-        "name": "Nora Nurse",
+        "name": 'Zoë "Nora" O\'Neil \\ Nurse',
         "username": nurse.username,
         "role": "nurse",
-        "containerAssignments": [{"id": ca.id, "containerName": "ward-a"}],
-        "folderAssignments": [{"id": fa.id, "containerName": "ward-a", "folderName": "patient-7"}],
+        "containerAssignments": [
+            {"id": ca_a.id, "containerName": "ward-a"},
+            {"id": ca_b.id, "containerName": "ward-b"},
+        ],
+        "folderAssignments": [  # by container, then folder
+            {"id": fa[a1.id], "containerName": "ward-a", "folderName": "patient-1"},
+            {"id": fa[a2.id], "containerName": "ward-a", "folderName": "patient-2"},
+            {"id": fa[b1.id], "containerName": "ward-b", "folderName": "patient-1"},
+        ],
     }
     assert users[admin.user.username]["role"] == "admin"
     assert users[admin.user.username]["containerAssignments"] == []
+    assert users[admin.user.username]["folderAssignments"] == []
 
 
 async def test_list_users_sorted_by_name(client: Client, settings: Settings) -> None:
