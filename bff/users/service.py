@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from pydantic import TypeAdapter
 from tortoise import connections
 
 from bff.audit.service import Actor, record
@@ -53,39 +51,26 @@ SELECT 'f' AS kind, fa.id AS id, fa.user_id AS user_id, c.name AS container, f.n
 """
 
 
-async def _assignment_rows(user_ids: list[int]) -> dict[int, dict[str, list[dict[str, Any]]]]:
-    """Each user's assignments as plain response-shaped dicts, ordered by container and folder."""
-    found: dict[int, dict[str, list[dict[str, Any]]]] = {
-        i: {"containerAssignments": [], "folderAssignments": []} for i in user_ids
-    }
-    if not user_ids:
-        return found
-    marks = ", ".join("?" * len(user_ids))
-    for row in await fetch(ASSIGNMENTS_QUERY.format(ids=marks), *user_ids, *user_ids):
-        if row["kind"] == "c":
-            found[row["user_id"]]["containerAssignments"].append(
-                {"id": row["id"], "containerName": row["container"]}
-            )
-        else:
-            found[row["user_id"]]["folderAssignments"].append(
-                {"id": row["id"], "containerName": row["container"], "folderName": row["folder"]}
-            )
-    return found
-
-
 async def assignments_of(
     user_ids: list[int],
 ) -> tuple[dict[int, list[ContainerAssignmentOut]], dict[int, list[FolderAssignmentOut]]]:
     """Container and folder assignments by user id, ordered by container and folder name."""
-    rows = await _assignment_rows(user_ids)
-    containers = {
-        i: [ContainerAssignmentOut.model_validate(c) for c in r["containerAssignments"]]
-        for i, r in rows.items()
-    }
-    folders = {
-        i: [FolderAssignmentOut.model_validate(f) for f in r["folderAssignments"]]
-        for i, r in rows.items()
-    }
+    containers: dict[int, list[ContainerAssignmentOut]] = {i: [] for i in user_ids}
+    folders: dict[int, list[FolderAssignmentOut]] = {i: [] for i in user_ids}
+    if not user_ids:
+        return containers, folders
+    marks = ", ".join("?" * len(user_ids))
+    for row in await fetch(ASSIGNMENTS_QUERY.format(ids=marks), *user_ids, *user_ids):
+        if row["kind"] == "c":
+            containers[row["user_id"]].append(
+                ContainerAssignmentOut(id=row["id"], containerName=row["container"])
+            )
+        else:
+            folders[row["user_id"]].append(
+                FolderAssignmentOut(
+                    id=row["id"], containerName=row["container"], folderName=row["folder"]
+                )
+            )
     return containers, folders
 
 
@@ -107,32 +92,14 @@ def user_out(
     )
 
 
-async def user_rows(users: list[User]) -> list[dict[str, Any]]:
-    """Users with their assignments as plain dicts of the UserOut shape, in one flat query.
-
-    Plain rows validated in one call rather than a model built per assignment (or prefetched
-    ORM models): a member of staff may have hundreds of folders.
-    """
-    rows = await _assignment_rows([u.id for u in users])
-    return [
-        {
-            "id": u.id,
-            "userId": u.id,
-            "name": u.name,
-            "username": u.username,
-            "role": u.role.value,
-            **rows[u.id],
-        }
-        for u in users
-    ]
-
-
-_USER_LIST = TypeAdapter(list[UserOut])
-
-
 async def _users_out(users: list[User]) -> list[UserOut]:
-    """The response shapes of users with their assignments."""
-    return _USER_LIST.validate_python(await user_rows(users))
+    """The response shapes of users, their assignments read in one flat query.
+
+    Plain rows rather than prefetched models: a user list with thousands of folder assignments
+    would otherwise build a model object per assignment, folder and container.
+    """
+    containers, folders = await assignments_of([u.id for u in users])
+    return [user_out(u, containers[u.id], folders[u.id]) for u in users]
 
 
 USER_FOLDER_COUNTS = "SELECT user_id, COUNT(*) AS n FROM folder_assignments GROUP BY user_id"
