@@ -26,6 +26,7 @@ from pathlib import Path
 from bff.devserver import (
     REPO,
     create_postgres_database,
+    drop_postgres_database,
     free_port,
     kill_group,
     start_moto,
@@ -197,6 +198,9 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
     args = parser.parse_args()
     root = REPO / "var" / "cluster"
+    # The S3 server (moto) keeps its bucket in memory, so the database starts afresh too: the
+    # file index then matches the files, and the admin password printed below is the one.
+    asyncio.run(drop_postgres_database(args.database))
     database_url = asyncio.run(create_postgres_database(args.database))
     moto, endpoint = start_moto()
     create_bucket(endpoint, "bff-cluster")
@@ -215,7 +219,7 @@ def main() -> None:
         cluster.start()
         print(f"Cluster: {cluster.base} -> {args.instances} instances", flush=True)
         print(f"  PostgreSQL {database_url}, Redis {args.redis}, S3 (moto) {endpoint}")
-        print(f"  Sign in as admin with password {password} (if the database had no admin yet)")
+        print(f"  Sign in as admin with password {password}")
         print("  Ctrl-C stops it.", flush=True)
         asyncio.run(asyncio.Event().wait())
     except KeyboardInterrupt:
