@@ -27,7 +27,8 @@ from bff.emergency.service import VerifyThrottle
 from bff.errors import error_response, register_error_handlers
 from bff.files.routes import bp as files_bp
 from bff.ids import IdConverter
-from bff.live.server import attach as attach_live
+from bff.live.server import start_live
+from bff.services import AppServices, attach_services
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
 from bff.users.bootstrap import ensure_admin
@@ -98,13 +99,19 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     app = Quart(__name__)
     app.request_class = BffRequest  # flow-controlled bodies: uploads stream, never pile up
     app.asgi_http_class = BffHTTPConnection
-    app.config["BFF_SETTINGS"] = settings
-    app.config["BFF_LOGIN_THROTTLE"] = LoginThrottle(settings)
-    app.config["BFF_VERIFY_THROTTLE"] = VerifyThrottle(settings)
-    app.config["BFF_SESSION_CACHE"] = SessionCache(settings.session_cache_seconds)
-    attach_live(app, settings)
+    session_cache = SessionCache(settings.session_cache_seconds)
     storage = open_storage(settings.storage_url)
-    app.config["BFF_STORAGE"] = storage
+    attach_services(
+        app,
+        AppServices(
+            settings=settings,
+            storage=storage,
+            session_cache=session_cache,
+            login_throttle=LoginThrottle(settings),
+            verify_throttle=VerifyThrottle(settings),
+            live=start_live(app, settings, session_cache),
+        ),
+    )
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
     QuartSchema(
         app,

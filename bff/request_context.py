@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from quart import current_app, g, request
+from quart import g, request
 
 from bff.audit.service import Actor
-from storage.base import Storage
 
 
 def client_address() -> str:
@@ -21,9 +20,3 @@ def current_actor() -> Actor:
         return actor
     principal = g.principal
     return Actor(principal.user_id, principal.name, principal.role, client_address())
-
-
-def current_storage() -> Storage:
-    """The file storage this app was started with."""
-    storage: Storage = current_app.config["BFF_STORAGE"]
-    return storage

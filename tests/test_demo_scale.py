@@ -9,6 +9,7 @@ from bff.audit.models import AuditLog
 from bff.containers.models import Container, Folder
 from bff.demo import SCALE_CONTAINER_PREFIX, ScaleSizes, load_scale_demo, scale_staff
 from bff.files.models import StoredFile
+from bff.services import app_services
 from bff.users.models import Role, User
 from config.settings import Settings
 from storage.base import Storage
@@ -20,8 +21,8 @@ PASSWORD = "scale-demo-password"
 
 
 async def _seed(app: Quart, password: str | None = PASSWORD) -> list[str]:
-    settings: Settings = app.config["BFF_SETTINGS"]
-    storage: Storage = app.config["BFF_STORAGE"]
+    settings: Settings = app_services(app).settings
+    storage: Storage = app_services(app).storage
     return await load_scale_demo(
         settings, storage, SIZES, staff_password=password, progress=lambda _: None
     )
@@ -56,7 +57,7 @@ async def test_seeds_the_requested_volume(storage_app: Quart) -> None:
 
 async def test_files_are_in_storage_and_indexed(storage_app: Quart) -> None:
     await _seed(storage_app)
-    storage: Storage = storage_app.config["BFF_STORAGE"]
+    storage: Storage = app_services(storage_app).storage
     for folder in await Folder.all().select_related("container"):
         rows = {r.name: r for r in await StoredFile.filter(folder=folder)}
         assert len(rows) in (5, 6)  # 53 files over 10 folders
@@ -90,7 +91,7 @@ async def test_every_staff_member_has_assignments(storage_app: Quart) -> None:
 async def test_a_second_run_adds_nothing(storage_app: Quart) -> None:
     first = await _seed(storage_app, password=None)
     before = await _counts()
-    storage: Storage = storage_app.config["BFF_STORAGE"]
+    storage: Storage = app_services(storage_app).storage
     folder = await Folder.all().select_related("container").first()
     assert folder is not None
     listed = await storage.list_files(folder.container.name, folder.name)

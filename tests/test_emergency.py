@@ -14,6 +14,7 @@ from quart.testing import QuartClient as Client
 
 from bff.audit.models import AuditLog
 from bff.emergency.models import EmergencyGrant
+from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id, sign
 from config.settings import Settings
@@ -28,11 +29,11 @@ class Scene:
 
     def __init__(self, app: Quart) -> None:
         self.app = app
-        self.settings: Settings = app.config["BFF_SETTINGS"]
+        self.settings: Settings = app_services(app).settings
         self.browser: Client = app.test_client()
 
     async def setup(self) -> Scene:
-        storage = self.app.config["BFF_STORAGE"]
+        storage = app_services(self.app).storage
         container = await make_container()
         self.container = container.name
         self.folder = await make_folder(container, "patient-7")

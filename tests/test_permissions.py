@@ -17,6 +17,7 @@ from quart import Quart
 from werkzeug.datastructures import FileStorage
 
 from bff.auth.policy import _LIBRARY_ENDPOINTS
+from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id
 from bff.users.models import Role
@@ -238,7 +239,7 @@ async def test_route_permissions(app: Quart, settings: Settings, route: tuple[st
     for role in Role:
         for variant in ("assigned", "unassigned"):
             actor = await make_staff(settings, role)
-            world = await _world(actor.user, app.config["BFF_STORAGE"])
+            world = await _world(actor.user, app_services(app).storage)
             params = dict(world.params[variant])
             if rule == "/api/assignments/containers/<string:container>/users/<int:user_id>":
                 params["user_id"] = world.newcomer_id  # someone without the container yet

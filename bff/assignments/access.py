@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bff.auth.session_cache import app_session_cache
+from bff.services import running_services
 from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
 from bff.users.service import assignments_of
 
@@ -34,7 +34,8 @@ class Assignments:
 
 async def caller_assignments(user_id: int) -> Assignments:
     """A user's assignments, from the session cache or the database."""
-    cache = app_session_cache()
+    services = running_services()
+    cache = services.session_cache if services is not None else None
     if cache is not None and (cached := cache.assignments(user_id)) is not None:
         found: Assignments = cached
         return found

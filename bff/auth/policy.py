@@ -14,7 +14,7 @@ from enum import Enum
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-from quart import Quart, current_app, g, request
+from quart import Quart, g, request
 
 from bff.assignments.access import caller_assignments
 from bff.auth.links import verify_link
@@ -22,6 +22,7 @@ from bff.auth.sessions import Principal, authenticate, session_principal
 from bff.emergency.grants import COOKIE as EMERGENCY_COOKIE
 from bff.emergency.grants import active_grant
 from bff.errors import ApiError
+from bff.services import app_services
 from bff.users.models import Role
 
 P = ParamSpec("P")
@@ -80,8 +81,8 @@ async def _check_scope(principal: Principal, scope: Scope, params: dict[str, Any
 async def _caller(link_path: tuple[str, ...] | None) -> Principal:
     """The caller by the x-auth-token header or, where a route allows it (file views opened
     in a new tab, which cannot send headers), a signed `link` or the spec's `auth` query."""
-    settings = current_app.config["BFF_SETTINGS"]
-    cache = current_app.config["BFF_SESSION_CACHE"]
+    services = app_services()
+    settings, cache = services.settings, services.session_cache
     token = request.headers.get("x-auth-token")
     if token is None and link_path is not None:
         if link := request.args.get("link"):

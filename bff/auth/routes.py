@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app
+from quart import Blueprint
 from quart_schema import validate_request, validate_response
 
 from bff.assignments.access import caller_assignments
@@ -20,6 +20,7 @@ from bff.auth.schemas import (
 from bff.auth.sessions import end_all_sessions, end_session
 from bff.db import transaction
 from bff.request_context import client_address, current_actor
+from bff.services import app_services
 from bff.users import service as users
 from bff.users.schemas import CreateUser, Message, UserCreated
 
@@ -32,12 +33,9 @@ bp = Blueprint("auth", __name__, url_prefix="/api/auth")
 @validate_response(LoginResponse)
 async def login(data: LoginRequest) -> LoginResponse:
     """Sign in with username and password; returns a session token."""
+    services = app_services()
     token, user = await service.login(
-        data.username,
-        data.password,
-        client_address(),
-        current_app.config["BFF_SETTINGS"],
-        current_app.config["BFF_LOGIN_THROTTLE"],
+        data.username, data.password, client_address(), services.settings, services.login_throttle
     )
     return LoginResponse(token=token, user=TokenUser.model_validate(user))
 

@@ -20,14 +20,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from cachetools import TTLCache
-from quart import current_app, has_app_context
 
 from bff.live.events import ASSIGNMENTS_CHANGED, SESSION_REVOKED, USERS_CHANGED
 
 if TYPE_CHECKING:
+    from bff.assignments.access import Assignments
     from bff.auth.sessions import Principal
-
-    Assignments = Any  # bff.assignments.access.Assignments (which imports this module)
 
 MAX_ENTRIES = 20_000
 TOKEN_SECONDS = 600
@@ -128,11 +126,3 @@ class SessionCache:
 
     def __len__(self) -> int:
         return len(self._entries)
-
-
-def app_session_cache() -> SessionCache | None:
-    """The running app's session cache (None outside an app, e.g. on the command line)."""
-    if not has_app_context():
-        return None
-    cache: SessionCache | None = current_app.config.get("BFF_SESSION_CACHE")
-    return cache

@@ -8,7 +8,8 @@ from quart_schema import validate_request, validate_response
 from bff.auth.policy import ADMIN, allow
 from bff.containers import service
 from bff.containers.schemas import ContainerCreated, CreateContainer, CreateFolder, FolderCreated
-from bff.request_context import current_actor, current_storage
+from bff.request_context import current_actor
+from bff.services import app_services
 
 bp = Blueprint("containers", __name__, url_prefix="/api/admin")
 
@@ -19,7 +20,7 @@ bp = Blueprint("containers", __name__, url_prefix="/api/admin")
 @validate_response(ContainerCreated, 201)
 async def create_container(data: CreateContainer) -> tuple[ContainerCreated, int]:
     """Create a storage container."""
-    container = await service.create_container(data.name, current_actor(), current_storage())
+    container = await service.create_container(data.name, current_actor(), app_services().storage)
     return ContainerCreated(
         message="Container created successfully", containerName=container.name
     ), 201
@@ -31,7 +32,9 @@ async def create_container(data: CreateContainer) -> tuple[ContainerCreated, int
 @validate_response(FolderCreated, 201)
 async def create_folder(container: str, data: CreateFolder) -> tuple[FolderCreated, int]:
     """Create a patient folder in a container."""
-    folder = await service.create_folder(container, data.name, current_actor(), current_storage())
+    folder = await service.create_folder(
+        container, data.name, current_actor(), app_services().storage
+    )
     return (
         FolderCreated(
             message="Folder created successfully", containerName=container, folderName=folder.name

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, Response, current_app, request
+from quart import Blueprint, Response, request
 from quart_schema import hide, validate_response
 
 from bff.auth.policy import public
@@ -11,18 +11,13 @@ from bff.emergency.grants import COOKIE, NEUTRAL, EmergencyAccess, active_grant
 from bff.emergency.schemas import EmergencyView
 from bff.errors import ApiError
 from bff.request_context import client_address
+from bff.services import app_services
 from bff.tokens.signing import SIGNATURE, TOKEN_ID
 from bff.web import index_page
-from config.settings import Settings
 
 bp = Blueprint("emergency", __name__)
 
 EMERGENCY_PAGE = "/emergency"
-
-
-def _settings() -> Settings:
-    settings: Settings = current_app.config["BFF_SETTINGS"]
-    return settings
 
 
 @bp.get("/patients/verify/<token_id>")
@@ -37,8 +32,11 @@ async def verify(token_id: str) -> Response:
     signature = request.args.get("s", "")
     if not (TOKEN_ID.fullmatch(token_id) and SIGNATURE.fullmatch(signature)):
         return await index_page()
-    throttle: service.VerifyThrottle = current_app.config["BFF_VERIFY_THROTTLE"]
-    grant = await service.verify(token_id, signature, client_address(), _settings(), throttle)
+    services = app_services()
+    settings = services.settings
+    grant = await service.verify(
+        token_id, signature, client_address(), settings, services.verify_throttle
+    )
     response = Response("", status=303, headers={"Location": EMERGENCY_PAGE})
     if grant is None:
         response.delete_cookie(COOKIE, path="/")
@@ -46,11 +44,11 @@ async def verify(token_id: str) -> Response:
         response.set_cookie(
             COOKIE,
             grant.id,
-            max_age=_settings().emergency_minutes * 60,
+            max_age=settings.emergency_minutes * 60,
             path="/",
             httponly=True,
             samesite="Lax",
-            secure=_settings().public_url.startswith("https://"),
+            secure=settings.public_url.startswith("https://"),
         )
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"  # the signed link never leaks onwards

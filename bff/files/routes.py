@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from urllib.parse import quote
 
-from quart import Blueprint, Response, current_app, request
+from quart import Blueprint, Response, request
 from quart_schema import validate_querystring, validate_response
 from werkzeug.http import parse_range_header
 
@@ -15,10 +15,10 @@ from bff.errors import ApiError
 from bff.files import service
 from bff.files.multipart import UploadForm
 from bff.files.schemas import BlobList, UploadQuery, UploadResponse, ViewLink
-from bff.request_context import current_actor, current_storage
+from bff.request_context import current_actor
+from bff.services import app_services
 from bff.streaming import streamed_body
 from bff.users.schemas import Message
-from config.settings import Settings
 from storage.base import ReadStream
 
 bp = Blueprint("files", __name__, url_prefix="/api/blobs")
@@ -45,11 +45,6 @@ INLINE_TYPES = frozenset(
 VIEW_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'"
 
 
-def _settings() -> Settings:
-    settings: Settings = current_app.config["BFF_SETTINGS"]
-    return settings
-
-
 def _inline(content_type: str) -> bool:
     base = content_type.split(";")[0].strip().lower()
     return base in INLINE_TYPES or base.startswith(("audio/", "video/"))
@@ -71,7 +66,7 @@ async def _serve(container: str, folder: str, name: str, operation: str) -> Resp
     """Stream one indexed file with Range support and safe headers, and audit the access."""
     folder_row = await service.get_folder(container, folder)
     row = await service.get_file(folder_row, name)
-    storage = current_storage()
+    storage = app_services().storage
     size = (await storage.stat(container, folder, name)).size
     start, stop, status = 0, size, 200
     ranges = parse_range_header(request.headers.get("Range"))
@@ -126,7 +121,8 @@ async def upload(
 ) -> tuple[UploadResponse, int]:
     """Upload a file as multipart/form-data (file, filename; isProfileImage 'true' for a
     profile image). RTF is converted to TXT; an existing name is 409 unless overwrite=true."""
-    settings = _settings()
+    services = app_services()
+    settings = services.settings
     limit = settings.max_upload_bytes
     too_large = f"The file is too large. The limit is {settings.max_upload_mb}MB."
     if (request.content_length or 0) > limit + FORM_OVERHEAD:
@@ -139,7 +135,7 @@ async def upload(
         max_bytes=limit,
         overwrite=query_args.overwrite,
         actor=current_actor(),
-        storage=current_storage(),
+        storage=services.storage,
     )
     return result, 201
 
@@ -157,7 +153,7 @@ async def profile_image(container: str, folder: str) -> Response:
 async def delete_file(container: str, folder: str, blob: str) -> Message:
     """Delete a file or the profile image (admins only)."""
     folder_row = await service.get_folder(container, folder)
-    message = await service.delete_file(folder_row, blob, current_actor(), current_storage())
+    message = await service.delete_file(folder_row, blob, current_actor(), app_services().storage)
     return Message(message=message)
 
 
@@ -168,7 +164,7 @@ async def view_link(container: str, folder: str, blob: str) -> ViewLink:
     """A short-lived link that opens the file for this session, keeping the token out of URLs."""
     await service.get_file(await service.get_folder(container, folder), blob)
     session_id = current_principal().session_id
-    value, expires = sign_link(_settings(), session_id, (container, folder, blob))
+    value, expires = sign_link(app_services().settings, session_id, (container, folder, blob))
     path = "/".join(quote(part, safe="") for part in (container, folder, blob))
     return ViewLink(url=f"/api/blobs/{path}/view?link={value}", expiresAt=expires)
 

@@ -27,13 +27,11 @@ assignment added or removed changes that at once. Publishing never blocks or fai
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
-
-from quart import current_app, has_app_context
 
 from bff.assignments.models import FolderAssignment
 from bff.db import on_commit
+from bff.services import running_services
 
 log = logging.getLogger(__name__)
 
@@ -71,26 +69,15 @@ def session_room(session_id: str) -> str:
     return f"session:{session_id}"
 
 
-Sender = Callable[[str, dict[str, Any], list[str]], Awaitable[None]]
-
-
-def _sender() -> Sender | None:
-    if not has_app_context():
-        return None  # the command line: nobody is connected to this process
-    sender: Sender | None = current_app.config.get("BFF_LIVE_SEND")
-    return sender
-
-
 def publish(event: str, payload: dict[str, Any], rooms: list[str]) -> None:
     """Send event to rooms once the current transaction commits."""
-    send = _sender()
-    if send is None:
-        return
-    cache = current_app.config.get("BFF_SESSION_CACHE")
+    services = running_services()
+    if services is None:
+        return  # the command line: nobody is connected to this process
+    cache, send = services.session_cache, services.live.send
 
     async def deliver() -> None:
-        if cache is not None:  # this process at once; the others when the event reaches them
-            cache.forget_for_event(event, payload, rooms)
+        cache.forget_for_event(event, payload, rooms)  # this process at once; others on receipt
         await send(event, payload, rooms)
 
     on_commit(deliver)
@@ -98,9 +85,10 @@ def publish(event: str, payload: dict[str, Any], rooms: list[str]) -> None:
 
 def publish_to_folder(event: str, payload: dict[str, Any], folder_id: int) -> None:
     """Send a folder's event to admins and the users who have that folder assigned then."""
-    send = _sender()
-    if send is None:
+    services = running_services()
+    if services is None:
         return
+    send = services.live.send
 
     async def deliver() -> None:
         try:

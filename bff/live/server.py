@@ -26,6 +26,7 @@ from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import authenticate
 from bff.errors import ApiError
 from bff.live.events import ADMINS, SESSION_REVOKED, session_room, user_room
+from bff.services import app_services
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -156,11 +157,9 @@ class LiveHub:
         task.add_done_callback(self._tasks.discard)
 
 
-def attach(app: Quart, settings: Settings) -> LiveHub:
-    """Create the process's Socket.IO server and let services publish through it."""
-    hub = LiveHub(settings, app.config.get("BFF_SESSION_CACHE"))
-    app.config["BFF_LIVE"] = hub
-    app.config["BFF_LIVE_SEND"] = hub.send
+def start_live(app: Quart, settings: Settings, session_cache: SessionCache) -> LiveHub:
+    """Create the app's Socket.IO server, started and closed with the app."""
+    hub = LiveHub(settings, session_cache)
     app.before_serving(hub.start)
     app.after_serving(hub.close)
     return hub
@@ -174,7 +173,7 @@ def asgi_app(app: Quart) -> Any:
     (BFF_TRUSTED_PROXY_HOPS > 0) the client address and scheme come from its X-Forwarded-*
     headers, for both HTTP and websockets.
     """
-    hub: LiveHub = app.config["BFF_LIVE"]
+    hub = app_services(app).live
     combined = socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io")
     hops = hub.settings.trusted_proxy_hops
     if hops:

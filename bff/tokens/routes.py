@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app
+from quart import Blueprint
 from quart_schema import validate_request, validate_response
 
 from bff.auth.policy import ADMIN, allow
 from bff.request_context import current_actor
+from bff.services import app_services
 from bff.tokens import service
 from bff.tokens.schemas import (
     AssignedFolders,
@@ -37,7 +38,7 @@ class TokenChanged(Message):
 @validate_response(TokenRegistered, 201)
 async def register_token(data: RegisterToken) -> tuple[TokenRegistered, int]:
     """Register a device as an unclaimed token; its verification URL is shown only here."""
-    settings = current_app.config["BFF_SETTINGS"]
+    settings = app_services().settings
     return await service.register(data.secureChipId, settings, current_actor()), 201
 
 

@@ -14,6 +14,7 @@ from quart.testing import QuartClient as Client
 from werkzeug.datastructures import FileStorage
 
 from bff.containers.models import Container, Folder
+from bff.services import app_services
 from bff.users.models import Role
 from config.settings import Settings
 from storage.base import Storage
@@ -30,7 +31,7 @@ class Ward:
         self.app = app
         self.settings = settings
         self.client: Client = app.test_client()
-        self.storage: Storage = app.config["BFF_STORAGE"]
+        self.storage: Storage = app_services(app).storage
 
     async def setup(self) -> Ward:
         self.container: Container = await make_container()
@@ -119,4 +120,4 @@ async def ward(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterato
 @pytest.fixture
 async def any_ward(storage_app: Quart) -> Ward:
     """A ward on each storage backend in turn."""
-    return await Ward(storage_app, storage_app.config["BFF_SETTINGS"]).setup()
+    return await Ward(storage_app, app_services(storage_app).settings).setup()

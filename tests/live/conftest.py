@@ -16,6 +16,7 @@ from quart import Quart
 from bff.app import create_app
 from bff.devserver import free_port
 from bff.live.server import asgi_app
+from bff.services import app_services
 from config.settings import Settings
 from tests.conftest import _empty_tables, make_settings
 
@@ -64,7 +65,7 @@ class LiveServer:
     def __init__(self, app: Quart, base: str) -> None:
         self.app = app
         self.base = base
-        self.settings: Settings = app.config["BFF_SETTINGS"]
+        self.settings: Settings = app_services(app).settings
         self.listeners: list[Listener] = []
 
     async def listener(self, token: str | None, name: str = "client") -> Listener:

@@ -1,0 +1,55 @@
+"""The app's long-lived services in one typed object: stored once per app, read through one
+accessor (so two apps in one process, as the tests run them, never share state)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from quart import Quart, current_app, has_app_context
+
+if TYPE_CHECKING:
+    from bff.auth.session_cache import SessionCache
+    from bff.auth.throttle import LoginThrottle
+    from bff.emergency.service import VerifyThrottle
+    from bff.live.server import LiveHub
+    from config.settings import Settings
+    from storage.base import Storage
+
+_KEY = "bff"
+
+
+@dataclass(frozen=True)
+class AppServices:
+    """What every request may need besides the database: built once in create_app."""
+
+    settings: Settings
+    storage: Storage
+    session_cache: SessionCache
+    login_throttle: LoginThrottle
+    verify_throttle: VerifyThrottle
+    live: LiveHub
+
+
+def attach_services(app: Quart, services: AppServices) -> None:
+    """Give app its services (create_app calls this once)."""
+    app.extensions[_KEY] = services
+
+
+def running_services(app: Quart | None = None) -> AppServices | None:
+    """The services of app (default: the running app), or None outside an app (the command
+    line), where nobody is connected and nothing is cached."""
+    if app is None:
+        if not has_app_context():
+            return None
+        app = current_app
+    services: AppServices | None = app.extensions.get(_KEY)
+    return services
+
+
+def app_services(app: Quart | None = None) -> AppServices:
+    """The services of app (default: the running app); an error outside an app."""
+    services = running_services(app)
+    if services is None:
+        raise RuntimeError("No app services here: create the app with bff.app.create_app")
+    return services
