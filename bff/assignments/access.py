@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bff.assignments.repository import assignments_of
+from bff.assignments.schemas import ContainerAssignmentOut, FolderAssignmentOut
 from bff.services import running_services
-from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
-from bff.users.service import assignments_of
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,21 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from bff.ids import DbId
-from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
+
+
+class ContainerAssignmentOut(BaseModel):
+    """A container assigned to a user."""
+
+    id: int
+    containerName: str
+
+
+class FolderAssignmentOut(BaseModel):
+    """A folder assigned to a user."""
+
+    id: int
+    containerName: str
+    folderName: str
 
 
 class AssignedFolder(BaseModel):

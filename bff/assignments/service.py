@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from bff.assignments.access import caller_assignments
 from bff.assignments.models import ContainerAssignment, FolderAssignment
-from bff.assignments.schemas import AssignedFolder, Assignment
+from bff.assignments.schemas import (
+    AssignedFolder,
+    Assignment,
+    ContainerAssignmentOut,
+    FolderAssignmentOut,
+)
 from bff.audit.service import Actor, record
 from bff.containers.models import Folder
 from bff.containers.service import get_container
@@ -12,7 +17,6 @@ from bff.db import transaction
 from bff.errors import ApiError
 from bff.live.events import ADMINS, ASSIGNMENTS_CHANGED, publish, user_room
 from bff.naming import natural_sorted, sort_key
-from bff.users.schemas import ContainerAssignmentOut, FolderAssignmentOut
 from bff.users.service import find_user, get_user
 
 ASSIGNMENT_NOT_FOUND = "Assignment not found"

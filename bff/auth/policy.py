@@ -19,6 +19,7 @@ from quart import Quart, g, request
 from bff.assignments.access import caller_assignments
 from bff.auth.links import verify_link
 from bff.auth.sessions import Principal, authenticate, session_principal
+from bff.containers.service import CONTAINER_NOT_FOUND, FOLDER_NOT_FOUND
 from bff.emergency.grants import COOKIE as EMERGENCY_COOKIE
 from bff.emergency.grants import active_grant
 from bff.errors import ApiError
@@ -32,8 +33,6 @@ ANY_ROLE = frozenset(Role)
 ADMIN = frozenset({Role.ADMIN})
 CAN_UPLOAD = frozenset({Role.ADMIN, Role.DOCTOR, Role.NURSE})
 
-CONTAINER_NOT_FOUND = "Container not found"
-FOLDER_NOT_FOUND = "Folder not found"
 FORBIDDEN = "You don't have permission to do this."
 
 

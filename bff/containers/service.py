@@ -6,7 +6,6 @@ from tortoise.exceptions import IntegrityError
 from tortoise.queryset import QuerySet
 
 from bff.audit.service import Actor, record
-from bff.auth.policy import CONTAINER_NOT_FOUND
 from bff.auth.sessions import Principal
 from bff.containers.models import Container, Folder
 from bff.db import transaction
@@ -15,6 +14,8 @@ from bff.naming import container_name_error, folder_name_error, sort_key
 from storage.base import Storage
 
 NATURAL_ORDER = ("sort_prefix", "sort_number", "name")
+CONTAINER_NOT_FOUND = "Container not found"
+FOLDER_NOT_FOUND = "Folder not found"
 
 
 async def get_container(name: str) -> Container:
@@ -23,6 +24,17 @@ async def get_container(name: str) -> Container:
     if container is None:
         raise ApiError(404, CONTAINER_NOT_FOUND)
     return container
+
+
+async def get_folder(container_name: str, folder_name: str) -> Folder:
+    """A folder (with its container loaded) by names, or 404 naming what is missing."""
+    folder = await Folder.get_or_none(
+        container__name=container_name, name=folder_name
+    ).select_related("container")
+    if folder is None:
+        await get_container(container_name)  # 404 for the container when that is missing
+        raise ApiError(404, FOLDER_NOT_FOUND)
+    return folder
 
 
 async def create_container(name: str, actor: Actor, storage: Storage) -> Container:

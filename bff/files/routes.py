@@ -11,6 +11,7 @@ from werkzeug.http import parse_range_header
 
 from bff.auth.links import sign_link
 from bff.auth.policy import ADMIN, ANY_ROLE, CAN_UPLOAD, Scope, allow, current_principal
+from bff.containers.service import get_folder
 from bff.errors import ApiError
 from bff.files import service
 from bff.files.multipart import UploadForm
@@ -64,7 +65,7 @@ async def _body(stream: ReadStream) -> AsyncIterator[bytes]:
 
 async def _serve(container: str, folder: str, name: str, operation: str) -> Response:
     """Stream one indexed file with Range support and safe headers, and audit the access."""
-    folder_row = await service.get_folder(container, folder)
+    folder_row = await get_folder(container, folder)
     row = await service.get_file(folder_row, name)
     storage = app_services().storage
     size = (await storage.stat(container, folder, name)).size
@@ -109,7 +110,7 @@ async def _serve(container: str, folder: str, name: str, operation: str) -> Resp
 @validate_response(BlobList)
 async def list_files(container: str, folder: str) -> BlobList:
     """A folder's files, sorted by name, and whether it has a profile image."""
-    return await service.list_files(await service.get_folder(container, folder), current_actor())
+    return await service.list_files(await get_folder(container, folder), current_actor())
 
 
 @bp.post("/<container>/<folder>")
@@ -127,7 +128,7 @@ async def upload(
     too_large = f"The file is too large. The limit is {settings.max_upload_mb}MB."
     if (request.content_length or 0) > limit + FORM_OVERHEAD:
         raise ApiError(413, too_large)
-    folder_row = await service.get_folder(container, folder)
+    folder_row = await get_folder(container, folder)
     form = UploadForm(streamed_body(), request.headers.get("Content-Type", ""), UPLOAD_IDLE_TIMEOUT)
     result = await service.upload(
         folder_row,
@@ -152,7 +153,7 @@ async def profile_image(container: str, folder: str) -> Response:
 @validate_response(Message)
 async def delete_file(container: str, folder: str, blob: str) -> Message:
     """Delete a file or the profile image (admins only)."""
-    folder_row = await service.get_folder(container, folder)
+    folder_row = await get_folder(container, folder)
     message = await service.delete_file(folder_row, blob, current_actor(), app_services().storage)
     return Message(message=message)
 
@@ -162,7 +163,7 @@ async def delete_file(container: str, folder: str, blob: str) -> Message:
 @validate_response(ViewLink)
 async def view_link(container: str, folder: str, blob: str) -> ViewLink:
     """A short-lived link that opens the file for this session, keeping the token out of URLs."""
-    await service.get_file(await service.get_folder(container, folder), blob)
+    await service.get_file(await get_folder(container, folder), blob)
     session_id = current_principal().session_id
     value, expires = sign_link(app_services().settings, session_id, (container, folder, blob))
     path = "/".join(quote(part, safe="") for part in (container, folder, blob))

@@ -15,10 +15,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from bff.assignments.access import caller_assignments
+from bff.assignments.repository import folder_member_ids
 from bff.audit.service import Actor, record, record_alone
-from bff.auth.policy import FOLDER_NOT_FOUND
 from bff.containers.models import Container, Folder
-from bff.containers.service import get_container
 from bff.db import fetch, transaction
 from bff.errors import ApiError
 from bff.files.images import INVALID_IMAGE, InvalidImage, process_profile_image
@@ -35,7 +34,14 @@ from bff.files.schemas import (
     SummaryStats,
     UploadResponse,
 )
-from bff.live.events import FILE_DELETED, FILE_UPLOADED, PROFILE_CHANGED, publish_to_folder
+from bff.live.events import (
+    ADMINS,
+    FILE_DELETED,
+    FILE_UPLOADED,
+    PROFILE_CHANGED,
+    publish,
+    user_room,
+)
 from bff.naming import container_name_error, folder_name_error, sort_key
 from storage.base import (
     MAX_NAME_BYTES,
@@ -96,9 +102,16 @@ def _content_type(name: str, declared: str | None) -> str:
     return declared if _CONTENT_TYPE_RE.fullmatch(declared) else DEFAULT_CONTENT_TYPE
 
 
-def _event_payload(folder: Folder, name: str) -> dict[str, str]:
+def _announce(event: str, folder: Folder, name: str) -> None:
+    """Tell admins and the folder's assigned users, worked out when the event is sent."""
     payload = {"container": folder.container.name, "folder": folder.name}
-    return payload if name == PROFILE_IMAGE_NAME else {**payload, "name": name}
+    if name != PROFILE_IMAGE_NAME:
+        payload["name"] = name
+
+    async def rooms() -> list[str]:
+        return [ADMINS, *(user_room(user_id) for user_id in await folder_member_ids(folder.id))]
+
+    publish(event, payload, rooms)
 
 
 def blob_out(row: StoredFile) -> Blob:
@@ -112,17 +125,6 @@ def blob_out(row: StoredFile) -> Blob:
         isConvertedFromRtf=row.converted_from_rtf,
         originalRtfFileName=row.original_rtf_name,
     )
-
-
-async def get_folder(container_name: str, folder_name: str) -> Folder:
-    """A folder (with its container loaded) by names, or 404 naming what is missing."""
-    folder = await Folder.get_or_none(
-        container__name=container_name, name=folder_name
-    ).select_related("container")
-    if folder is None:
-        await get_container(container_name)  # 404 for the container when that is missing
-        raise ApiError(404, FOLDER_NOT_FOUND)
-    return folder
 
 
 async def get_file(folder: Folder, name: str) -> StoredFile:
@@ -190,7 +192,7 @@ async def _index(
             row = previous.update_from_dict(values)
             await row.save(using_db=conn)
         event = PROFILE_CHANGED if stored.is_profile_image else FILE_UPLOADED
-        publish_to_folder(event, _event_payload(folder, stored.name), folder.id)
+        _announce(event, folder, stored.name)
         details = f"converted from {stored.original_rtf_name}" if stored.original_rtf_name else ""
         await record(
             conn,
@@ -431,7 +433,7 @@ async def delete_file(folder: Folder, name: str, actor: Actor, storage: Storage)
     async with transaction() as conn:
         await StoredFile.filter(id=row.id).using_db(conn).delete()
         event = PROFILE_CHANGED if row.is_profile_image else FILE_DELETED
-        publish_to_folder(event, _event_payload(folder, name), folder.id)
+        _announce(event, folder, name)
         await record(
             conn,
             actor,

@@ -27,9 +27,9 @@ assignment added or removed changes that at once. Publishing never blocks or fai
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bff.assignments.models import FolderAssignment
 from bff.db import on_commit
 from bff.services import running_services
 
@@ -69,7 +69,11 @@ def session_room(session_id: str) -> str:
     return f"session:{session_id}"
 
 
-def publish(event: str, payload: dict[str, Any], rooms: list[str]) -> None:
+# Rooms, or a function that works them out when the event is sent (after the commit).
+Rooms = list[str] | Callable[[], Awaitable[list[str]]]
+
+
+def publish(event: str, payload: dict[str, Any], rooms: Rooms) -> None:
     """Send event to rooms once the current transaction commits."""
     services = running_services()
     if services is None:
@@ -77,25 +81,15 @@ def publish(event: str, payload: dict[str, Any], rooms: list[str]) -> None:
     cache, send = services.session_cache, services.live.send
 
     async def deliver() -> None:
-        cache.forget_for_event(event, payload, rooms)  # this process at once; others on receipt
-        await send(event, payload, rooms)
-
-    on_commit(deliver)
-
-
-def publish_to_folder(event: str, payload: dict[str, Any], folder_id: int) -> None:
-    """Send a folder's event to admins and the users who have that folder assigned then."""
-    services = running_services()
-    if services is None:
-        return
-    send = services.live.send
-
-    async def deliver() -> None:
-        try:
-            rows = await FolderAssignment.filter(folder_id=folder_id).values("user_id")
-        except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
-            log.warning("Live event %s not sent: %s", event, type(exc).__name__)
-            return
-        await send(event, payload, [ADMINS, *(user_room(int(r["user_id"])) for r in rows)])
+        if callable(rooms):
+            try:
+                targets = await rooms()
+            except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
+                log.warning("Live event %s not sent: %s", event, type(exc).__name__)
+                return
+        else:
+            targets = rooms
+        cache.forget_for_event(event, payload, targets)  # this process now; others on receipt
+        await send(event, payload, targets)
 
     on_commit(deliver)

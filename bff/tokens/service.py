@@ -15,11 +15,10 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
 from bff.audit.service import Actor, record
-from bff.containers.service import get_container
+from bff.containers.service import get_container, get_folder
 from bff.db import transaction
 from bff.emergency.models import EmergencyGrant
 from bff.errors import ApiError
-from bff.files.service import get_folder
 from bff.live.events import (
     ADMINS,
     TOKEN_ASSIGNED,

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
+from bff.assignments.schemas import ContainerAssignmentOut, FolderAssignmentOut
+
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 Username = Annotated[
     str,
@@ -20,21 +22,6 @@ Username = Annotated[
 Password = Annotated[str, StringConstraints(min_length=8, max_length=128)]
 StaffRole = Literal["doctor", "nurse", "assistant"]
 AnyRole = Literal["admin", "doctor", "nurse", "assistant"]
-
-
-class ContainerAssignmentOut(BaseModel):
-    """A container assigned to a user."""
-
-    id: int
-    containerName: str
-
-
-class FolderAssignmentOut(BaseModel):
-    """A folder assigned to a user."""
-
-    id: int
-    containerName: str
-    folderName: str
 
 
 class _UserFields(BaseModel):
