@@ -65,6 +65,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
+def dialect(conn: BaseDBAsyncClient | None = None) -> str:
+    """The database's dialect ("sqlite" or "postgres") for repositories that differ by it."""
+    return str((conn or connections.get("default")).capabilities.dialect)
+
+
 async def fetch(
     sql: str, *params: Any, conn: BaseDBAsyncClient | None = None
 ) -> list[dict[str, Any]]:
@@ -76,7 +81,7 @@ async def fetch(
     a transaction's connection (default: the default connection).
     """
     conn = conn or connections.get("default")
-    if conn.capabilities.dialect == "postgres":
+    if dialect(conn) == "postgres":
         parts = sql.split("?")
         sql = "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
     rows: list[dict[str, Any]] = await conn.execute_query_dict(sql, list(params))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bff.assignments import repository
 from bff.assignments.access import caller_assignments
-from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.assignments.schemas import (
     AssignedFolder,
     Assignment,
@@ -11,7 +11,7 @@ from bff.assignments.schemas import (
     FolderAssignmentOut,
 )
 from bff.audit.service import Actor, record
-from bff.containers.models import Folder
+from bff.containers import repository as containers
 from bff.containers.service import get_container
 from bff.db import transaction
 from bff.errors import ApiError
@@ -64,10 +64,10 @@ async def assign_container(
     """Mode 'new': give a user a container they do not have yet."""
     container = await get_container(container_name)
     user = await find_user(user_id)
-    if await ContainerAssignment.exists(user=user, container=container):
+    if await repository.has_container(user.id, container.id):
         raise ApiError(409, f"Container '{container_name}' is already assigned to {user.name}.")
     async with transaction() as conn:
-        assignment = await ContainerAssignment.create(user=user, container=container, using_db=conn)
+        assignment = await repository.add_container(conn, user.id, container.id)
         _changed(user.id)
         await record(
             conn,
@@ -86,33 +86,22 @@ async def assign_folders(
     container = await get_container(container_name)
     user = await find_user(user_id)
     wanted = list(dict.fromkeys(folder_names))
-    folders = {f.name: f for f in await Folder.filter(container=container, name__in=wanted)}
+    folders = await containers.folders_named(container.id, wanted)
     missing = [n for n in wanted if n not in folders]
     if missing:
         shown = ", ".join(natural_sorted(missing)[:10])
         raise ApiError(404, f"Folders not found in '{container_name}': {shown}")
-    held_rows = await FolderAssignment.filter(user=user, folder__container=container).values_list(
-        "folder__name", flat=True
-    )
-    held = {str(n) for n in held_rows}
+    held = await repository.held_folder_names(user.id, container.id)
     created: list[FolderAssignmentOut] = []
     async with transaction() as conn:
-        # Locking the container assignment makes a concurrent unassign wait for this transaction
-        # (and then remove these folders too), so no folder is left without its container.
-        held_container = (
-            await ContainerAssignment.filter(user=user, container=container)
-            .select_for_update()
-            .using_db(conn)
-            .first()
-        )
-        if held_container is None:
+        if await repository.lock_user_container(conn, user.id, container.id) is None:
             raise ApiError(
                 409,
                 f"Assign container '{container_name}' to {user.name} before assigning its folders.",
             )
         _changed(user.id)
         for name in natural_sorted([n for n in wanted if n not in held]):
-            fa = await FolderAssignment.create(user=user, folder=folders[name], using_db=conn)
+            fa = await repository.add_folder(conn, user.id, folders[name].id)
             await record(
                 conn,
                 actor,
@@ -131,50 +120,23 @@ async def unassign(assignment_id: int, kind: str, actor: Actor) -> str:
     """Remove one assignment (a container takes the user's folders in it along); say what."""
     async with transaction() as conn:
         if kind == "container":
-            # Lock first (see assign_folders); FOR UPDATE cannot take the outer joins below.
-            locked = (
-                await ContainerAssignment.filter(id=assignment_id)
-                .select_for_update()
-                .using_db(conn)
-                .first()
-            )
-            ca = (
-                await ContainerAssignment.filter(id=assignment_id)
-                .select_related("container", "user")
-                .using_db(conn)
-                .first()
-                if locked
-                else None
-            )
+            ca = await repository.locked_container_assignment(conn, assignment_id)
             if ca is None:
                 raise ApiError(404, ASSIGNMENT_NOT_FOUND)
-            removed = (
-                await FolderAssignment.filter(
-                    user_id=ca.user.id, folder__container_id=ca.container.id
-                )
-                .using_db(conn)
-                .values_list("id", flat=True)
-            )
-            await FolderAssignment.filter(id__in=list(removed)).using_db(conn).delete()
-            await ca.delete(using_db=conn)
+            removed = await repository.remove_container_assignment(conn, ca)
             _changed(ca.user.id)
             await record(
                 conn,
                 actor,
                 "container_unassign",
                 container=ca.container.name,
-                details=f"user={ca.user.username} folders={len(removed)}",
+                details=f"user={ca.user.username} folders={removed}",
             )
             return "Container unassigned successfully"
-        fa = (
-            await FolderAssignment.filter(id=assignment_id)
-            .select_related("folder__container", "user")
-            .using_db(conn)
-            .first()
-        )
+        fa = await repository.folder_assignment(conn, assignment_id)
         if fa is None:
             raise ApiError(404, ASSIGNMENT_NOT_FOUND)
-        await fa.delete(using_db=conn)
+        await repository.remove_folder_assignment(conn, fa)
         _changed(fa.user.id)
         await record(
             conn,

@@ -8,7 +8,7 @@ from bff.auth.sessions import open_session, user_claims
 from bff.auth.throttle import LoginThrottle
 from bff.db import transaction
 from bff.errors import ApiError
-from bff.users.models import User
+from bff.users import repository as users
 from config.settings import Settings
 
 LOGIN_FAILED = "Invalid username or password."
@@ -20,7 +20,7 @@ async def login(
     """Check credentials and open a session; every outcome is audited."""
     username = username.strip().lower()
     await throttle.check(username, address)
-    user = await User.get_or_none(username=username)
+    user = await users.user_by_username(username)
     ok = await verify_password(user.password_hash if user else None, password)
     if user is None or not ok:
         await throttle.failed(username, address)

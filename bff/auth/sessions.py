@@ -10,20 +10,15 @@ from typing import Any
 import jwt
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from bff.auth.models import Session
+from bff.auth import repository
 from bff.auth.session_cache import SessionCache
-from bff.db import as_datetime, fetch
+from bff.db import as_datetime
 from bff.errors import ApiError
 from bff.live.events import SESSION_REVOKED, publish, session_room, user_room
 from bff.users.models import Role, User
 from config.settings import Settings
 
 ALGORITHM = "HS256"
-# Every request without a cached session runs this: plain SQL, not built by the ORM each time.
-SESSION_QUERY = (
-    "SELECT s.expires_at, u.id, u.name, u.username, u.role FROM sessions s "
-    "JOIN users u ON u.id = s.user_id WHERE s.id = ?"
-)
 SESSION_EXPIRED = "Your session has expired. Please log in again."
 NOT_SIGNED_IN = "Authentication required. Please log in."
 
@@ -61,17 +56,10 @@ async def open_session(
     """Create a session row for user and return its signed token."""
     now = datetime.now(UTC)
     expires = now + timedelta(hours=settings.session_hours)
-    # Sweep this user's expired sessions so the table does not grow without bound.
-    await Session.filter(user_id=user.id, expires_at__lt=now).using_db(conn).delete()
-    session = await Session.create(
-        id=secrets.token_hex(16),
-        user=user,
-        expires_at=expires,
-        client_address=client_address,
-        using_db=conn,
-    )
+    session_id = secrets.token_hex(16)
+    await repository.create_session(conn, session_id, user.id, expires, client_address, now)
     payload = {
-        "sid": session.id,
+        "sid": session_id,
         "sub": str(user.id),
         "user": user_claims(user),
         "iat": int(now.timestamp()),
@@ -110,11 +98,10 @@ async def session_principal(session_id: str, cache: SessionCache | None = None) 
     if cache is not None and (principal := cache.get(session_id)) is not None:
         return principal
     generation = cache.generation() if cache is not None else 0
-    rows = await fetch(SESSION_QUERY, session_id)
-    expires_at = as_datetime(rows[0]["expires_at"]) if rows else None
-    if expires_at is None or expires_at <= datetime.now(UTC):
-        raise ApiError(401, SESSION_EXPIRED)
-    row = rows[0]
+    row = await repository.session_with_user(session_id)
+    expires_at = as_datetime(row["expires_at"]) if row else None
+    if row is None or expires_at is None or expires_at <= datetime.now(UTC):
+        raise ApiError(401, SESSION_EXPIRED)  # no such session, or an expired one
     principal = Principal(row["id"], row["name"], row["username"], Role(row["role"]), session_id)
     if cache is not None:
         cache.put(generation, principal, expires_at)
@@ -123,7 +110,7 @@ async def session_principal(session_id: str, cache: SessionCache | None = None) 
 
 async def end_session(session_id: str, conn: BaseDBAsyncClient | None = None) -> None:
     """Revoke one session (its live connections are told and closed once this commits)."""
-    await Session.filter(id=session_id).using_db(conn).delete()
+    await repository.delete_session(conn, session_id)
     publish(SESSION_REVOKED, {"reason": "logout"}, [session_room(session_id)])
 
 
@@ -131,6 +118,6 @@ async def end_all_sessions(
     user_id: int, conn: BaseDBAsyncClient | None = None, reason: str = "logout-all"
 ) -> int:
     """Revoke every session of a user; return how many ended (live connections are closed)."""
-    ended = int(await Session.filter(user_id=user_id).using_db(conn).delete())
+    ended = await repository.delete_user_sessions(conn, user_id)
     publish(SESSION_REVOKED, {"reason": reason}, [user_room(user_id)])
     return ended

@@ -10,6 +10,7 @@ from bff.audit.service import Actor, record
 from bff.auth.passwords import hash_password
 from bff.db import transaction
 from bff.live.events import ADMINS, USERS_CHANGED, publish
+from bff.users import repository
 from bff.users.models import Role, User
 from config.settings import Settings
 
@@ -19,16 +20,10 @@ SYSTEM = Actor(None, "system", "", "")
 async def create_user(
     name: str, username: str, role: Role, password: str, actor: Actor = SYSTEM
 ) -> User:
-    """Create a user of any role (including admin), audited."""
+    """Create a user of any role (including admin), audited and announced."""
     password_hash = await hash_password(password)
     async with transaction() as conn:
-        user = await User.create(
-            name=name,
-            username=username.lower(),
-            role=role,
-            password_hash=password_hash,
-            using_db=conn,
-        )
+        user = await repository.create_user(conn, name, username.lower(), role, password_hash)
         await record(conn, actor, "user_create", details=f"user={user.username} role={role}")
         publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
     return user
@@ -36,7 +31,7 @@ async def create_user(
 
 async def ensure_admin(settings: Settings) -> tuple[str, str | None] | None:
     """Create the first admin when there is none: (username, generated password or None)."""
-    if await User.filter(role=Role.ADMIN).exists():
+    if await repository.any_admin():
         return None
     generated = None if settings.admin_password else secrets.token_urlsafe(18)
     password = settings.admin_password or generated or ""

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import json
-
-from tortoise import connections
-
-from bff.assignments.repository import assignments_of
+from bff.assignments import repository as assignments
 from bff.assignments.schemas import ContainerAssignmentOut, FolderAssignmentOut
 from bff.audit.service import Actor, record
 from bff.auth.passwords import hash_password
 from bff.auth.sessions import Principal, end_all_sessions
-from bff.db import fetch, transaction
+from bff.db import transaction
 from bff.errors import ApiError
 from bff.live.events import ADMINS, SESSION_REVOKED, USERS_CHANGED, publish, user_room
+from bff.users import bootstrap, repository
 from bff.users.models import Role, User
 from bff.users.schemas import (
     CreateUser,
@@ -30,7 +27,7 @@ MIN_PASSWORD = 8
 
 async def find_user(user_id: int) -> User:
     """A user by id, or 404."""
-    user = await User.get_or_none(id=user_id)
+    user = await repository.user_by_id(user_id)
     if user is None:
         raise ApiError(404, USER_NOT_FOUND)
     return user
@@ -60,76 +57,20 @@ async def _users_out(users: list[User]) -> list[UserOut]:
     Plain rows rather than prefetched models: a user list with thousands of folder assignments
     would otherwise build a model object per assignment, folder and container.
     """
-    containers, folders = await assignments_of([u.id for u in users])
+    containers, folders = await assignments.assignments_of([u.id for u in users])
     return [user_out(u, containers[u.id], folders[u.id]) for u in users]
-
-
-USER_FOLDER_COUNTS = "SELECT user_id, COUNT(*) AS n FROM folder_assignments GROUP BY user_id"
-CONTAINER_ASSIGNMENTS = (
-    "SELECT ca.id AS id, ca.user_id AS user_id, c.name AS container FROM container_assignments ca "
-    "JOIN containers c ON c.id = ca.container_id ORDER BY c.name, ca.id"
-)
-# Each user's folder assignments as one JSON array, written by the database: at the scale
-# volume (15,000 assignments) building and serialising an object for each in Python took most
-# of the time of the export below.
-FOLDERS_AS_JSON = {
-    "sqlite": """
-SELECT user_id, json_group_array(json_object('id', id, 'containerName', container,
-                                             'folderName', folder)) AS folders
-  FROM (SELECT fa.user_id AS user_id, fa.id AS id, c.name AS container, f.name AS folder
-          FROM folder_assignments fa JOIN folders f ON f.id = fa.folder_id
-          JOIN containers c ON c.id = f.container_id
-         ORDER BY fa.user_id, c.name, f.name, fa.id)
- GROUP BY user_id
-""",
-    "postgres": """
-SELECT fa.user_id AS user_id,
-       json_agg(json_build_object('id', fa.id, 'containerName', c.name, 'folderName', f.name)
-                ORDER BY c.name, f.name, fa.id)::text AS folders
-  FROM folder_assignments fa JOIN folders f ON f.id = fa.folder_id
-  JOIN containers c ON c.id = f.container_id
- GROUP BY fa.user_id
-""",
-}
-
-
-async def _containers_by_user() -> dict[int, list[ContainerAssignmentOut]]:
-    """Every user's container assignments, by user id."""
-    containers: dict[int, list[ContainerAssignmentOut]] = {}
-    for row in await fetch(CONTAINER_ASSIGNMENTS):
-        containers.setdefault(row["user_id"], []).append(
-            ContainerAssignmentOut(id=row["id"], containerName=row["container"])
-        )
-    return containers
 
 
 async def users_with_assignments_json() -> str:
     """Every user with every assignment, sorted by name: the JSON text of a UsersResponse."""
-    users = await User.all().order_by("name", "id")
-    containers = await _containers_by_user()
-    dialect = connections.get("default").capabilities.dialect
-    folders = {row["user_id"]: row["folders"] for row in await fetch(FOLDERS_AS_JSON[dialect])}
-    entries = []
-    for u in users:
-        head = json.dumps(
-            {
-                "id": u.id,
-                "userId": u.id,
-                "name": u.name,
-                "username": u.username,
-                "role": u.role.value,
-                "containerAssignments": [c.model_dump() for c in containers.get(u.id, [])],
-            }
-        )
-        entries.append(f'{head[:-1]}, "folderAssignments": {folders.get(u.id, "[]")}}}')
-    return '{"users": [' + ", ".join(entries) + "]}"
+    return await repository.users_document()
 
 
 async def list_users() -> list[UserSummary]:
     """Every user with their containers and folder count, sorted by name."""
-    users = await User.all().order_by("name", "id")
-    counts = {row["user_id"]: row["n"] for row in await fetch(USER_FOLDER_COUNTS)}
-    containers = await _containers_by_user()
+    users = await repository.users_by_name()
+    counts = await assignments.folder_counts_by_user()
+    containers = await assignments.container_assignments_by_user()
     return [
         UserSummary(
             id=u.id,
@@ -146,39 +87,21 @@ async def list_users() -> list[UserSummary]:
 
 async def get_user(user_id: int) -> UserOut:
     """One user with assignments, or 404."""
-    user = await User.get_or_none(id=user_id)
-    if user is None:
-        raise ApiError(404, USER_NOT_FOUND)
-    return (await _users_out([user]))[0]
+    return (await _users_out([await find_user(user_id)]))[0]
 
 
 async def _check_username_free(username: str, except_id: int | None = None) -> None:
-    query = User.filter(username=username)
-    if except_id is not None:
-        query = query.exclude(id=except_id)
-    if await query.exists():
+    if await repository.username_taken(username, except_id):
         raise ApiError(409, f"The username '{username}' is already taken.")
 
 
 async def create_user(data: CreateUser, actor: Actor) -> UserOut:
     """Create a doctor, nurse or assistant."""
     await _check_username_free(data.username)
-    password_hash = await hash_password(data.password)
-    async with transaction() as conn:
-        user = await User.create(
-            name=data.name,
-            username=data.username,
-            role=Role(data.role),
-            password_hash=password_hash,
-            using_db=conn,
-        )
-        await record(conn, actor, "user_create", details=f"user={user.username} role={user.role}")
-        publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
+    user = await bootstrap.create_user(
+        data.name, data.username, Role(data.role), data.password, actor
+    )
     return await get_user(user.id)
-
-
-async def _admin_count() -> int:
-    return await User.filter(role=Role.ADMIN).count()
 
 
 async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
@@ -191,7 +114,7 @@ async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
             raise ApiError(400, "Admins can only be created from the command line.")
         if user.id == actor.user_id:
             raise ApiError(409, "You cannot change your own role.")
-        if user.role == Role.ADMIN and await _admin_count() <= 1:
+        if user.role == Role.ADMIN and await repository.count_with_role(Role.ADMIN) <= 1:
             raise ApiError(409, "The last admin cannot be changed to another role.")
     password = data.password or ""
     if password and len(password) < MIN_PASSWORD:
@@ -211,7 +134,7 @@ async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
     if password:
         user.password_hash = await hash_password(password)
     async with transaction() as conn:
-        await user.save(using_db=conn)
+        await repository.save_user(conn, user)
         if revoke:
             await end_all_sessions(user.id, conn, reason="account-changed")
         publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
@@ -229,10 +152,9 @@ async def delete_user(user_id: int, actor: Actor) -> str:
     user = await find_user(user_id)
     if user.id == actor.user_id:
         raise ApiError(409, "You cannot delete your own account.")
-    if user.role == Role.ADMIN and await _admin_count() <= 1:
+    if user.role == Role.ADMIN and await repository.count_with_role(Role.ADMIN) <= 1:
         raise ApiError(409, "The last admin cannot be deleted.")
-    containers = await user.container_assignments.all().count()
-    folders = await user.folder_assignments.all().count()
+    containers, folders = await assignments.assignment_counts(user.id)
     async with transaction() as conn:
         await record(
             conn,
@@ -240,7 +162,7 @@ async def delete_user(user_id: int, actor: Actor) -> str:
             "user_delete",
             details=f"user={user.username} containers={containers} folders={folders}",
         )
-        await user.delete(using_db=conn)
+        await repository.delete_user(conn, user)
         publish(SESSION_REVOKED, {"reason": "account-deleted"}, [user_room(user.id)])
         publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
     return user.name
@@ -248,8 +170,8 @@ async def delete_user(user_id: int, actor: Actor) -> str:
 
 async def dashboard() -> DashboardResponse:
     """The admin dashboard: counts by role and the 5 most recently created users."""
-    recent = await User.all().order_by("-created_at", "-id").limit(5)
-    counts = {role: await User.filter(role=role).count() for role in Role}
+    recent = await repository.newest_users(5)
+    counts = await repository.count_by_role()
     return DashboardResponse(
         users=await _users_out(list(recent)),
         stats=DashboardStats(

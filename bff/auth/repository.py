@@ -1,0 +1,53 @@
+"""Reads and writes of sign-in sessions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from bff.auth.models import Session
+from bff.db import fetch
+
+# Every request without a cached session runs this: plain SQL, not built by the ORM each time.
+SESSION_QUERY = (
+    "SELECT s.expires_at, u.id, u.name, u.username, u.role FROM sessions s "
+    "JOIN users u ON u.id = s.user_id WHERE s.id = ?"
+)
+
+
+async def session_with_user(session_id: str) -> dict[str, Any] | None:
+    """A session's expiry with its user's id, name, username and role, or None."""
+    rows = await fetch(SESSION_QUERY, session_id)
+    return rows[0] if rows else None
+
+
+async def create_session(
+    conn: BaseDBAsyncClient | None,
+    session_id: str,
+    user_id: int,
+    expires_at: datetime,
+    client_address: str,
+    now: datetime,
+) -> None:
+    """Insert a session, sweeping the user's expired ones so the table does not grow without
+    bound."""
+    await Session.filter(user_id=user_id, expires_at__lt=now).using_db(conn).delete()
+    await Session.create(
+        id=session_id,
+        user_id=user_id,
+        expires_at=expires_at,
+        client_address=client_address,
+        using_db=conn,
+    )
+
+
+async def delete_session(conn: BaseDBAsyncClient | None, session_id: str) -> None:
+    """Delete one session."""
+    await Session.filter(id=session_id).using_db(conn).delete()
+
+
+async def delete_user_sessions(conn: BaseDBAsyncClient | None, user_id: int) -> int:
+    """Delete every session of a user; return how many there were."""
+    return int(await Session.filter(user_id=user_id).using_db(conn).delete())

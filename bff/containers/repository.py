@@ -1,0 +1,106 @@
+"""Reads and writes of containers and folders; listings scoped to the caller.
+
+`readable_containers` and `readable_folders` take the caller: admins see every container and
+folder, staff only those assigned to them, so a listing cannot forget the scope.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.queryset import QuerySet
+
+from bff.containers.models import Container, Folder
+from bff.naming import sort_key
+
+if TYPE_CHECKING:
+    from bff.auth.sessions import Principal
+
+NATURAL_ORDER = ("sort_prefix", "sort_number", "name")
+
+
+def _sort_fields(name: str) -> dict[str, str | int]:
+    prefix, number = sort_key(name)
+    return {"sort_prefix": prefix, "sort_number": number}
+
+
+async def container_named(name: str) -> Container | None:
+    """A container by name."""
+    return await Container.get_or_none(name=name)
+
+
+async def folder_named(container_name: str, folder_name: str) -> Folder | None:
+    """A folder by its container's name and its own, with the container loaded."""
+    query = Folder.get_or_none(container__name=container_name, name=folder_name)
+    return await query.select_related("container")
+
+
+async def folders_named(container_id: int, names: list[str]) -> dict[str, Folder]:
+    """The folders of a container among names, by name."""
+    return {f.name: f for f in await Folder.filter(container_id=container_id, name__in=names)}
+
+
+async def container_exists(name: str) -> bool:
+    """Whether a container of that name exists."""
+    return await Container.exists(name=name)
+
+
+async def folder_exists(container_id: int, name: str) -> bool:
+    """Whether a container has a folder of that name."""
+    return await Folder.exists(container_id=container_id, name=name)
+
+
+async def create_container(conn: BaseDBAsyncClient, name: str) -> Container:
+    """Insert a container (with its natural sort key) inside transaction conn."""
+    return await Container.create(name=name, using_db=conn, **_sort_fields(name))
+
+
+async def create_folder(conn: BaseDBAsyncClient, container: Container, name: str) -> Folder:
+    """Insert a folder of container (with its natural sort key) inside transaction conn."""
+    return await Folder.create(container=container, name=name, using_db=conn, **_sort_fields(name))
+
+
+async def ensure_container(name: str) -> tuple[Container, bool]:
+    """The container of that name, created if missing; and whether it was created."""
+    return await Container.get_or_create(name=name, defaults=_sort_fields(name))
+
+
+async def ensure_folder(container: Container, name: str) -> tuple[Folder, bool]:
+    """The folder of container with that name, created if missing; and whether it was."""
+    return await Folder.get_or_create(container=container, name=name, defaults=_sort_fields(name))
+
+
+async def _page(
+    query: QuerySet[Container] | QuerySet[Folder], q: str, page: int, page_size: int | None
+) -> tuple[list[str], int]:
+    """One page of names in natural order (all when page_size is None), and the total."""
+    if q:
+        query = query.filter(name__icontains=q)
+    total = await query.count()
+    ordered = query.order_by(*NATURAL_ORDER)
+    if page_size is not None:
+        ordered = ordered.offset((page - 1) * page_size).limit(page_size)
+    names = await ordered.values_list("name", flat=True)
+    return [str(n) for n in names], total
+
+
+async def readable_containers(
+    principal: Principal, q: str, page: int, page_size: int | None
+) -> tuple[list[str], int]:
+    """Names of the containers the caller may see (matching q), one page, and the total."""
+    query = Container.all()
+    if not principal.is_admin:
+        query = query.filter(assignments__user_id=principal.user_id)
+    return await _page(query, q, page, page_size)
+
+
+async def readable_folders(
+    principal: Principal, container: Container, q: str, page: int, page_size: int | None
+) -> tuple[list[str], int]:
+    """Names of the folders of container the caller may see (matching q), one page, and the
+    total."""
+    query = Folder.filter(container=container)
+    if not principal.is_admin:
+        query = query.filter(assignments__user_id=principal.user_id)
+    return await _page(query, q, page, page_size)
