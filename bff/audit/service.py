@@ -19,13 +19,14 @@ from datetime import UTC, datetime
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from bff.audit import repository
 from bff.audit.models import AuditLog
 from bff.audit.operations import OPERATIONS
-from bff.db import fetch, in_transaction, transaction
+from bff.audit.schemas import AuditEntry, AuditPage, AuditQuery
+from bff.db import in_transaction, transaction
 from bff.live.events import ADMINS, AUDIT_CREATED, publish
 
 GENESIS_HASH = "0" * 64
-_CHAIN_LOCK_KEY = 7_318_204_551  # arbitrary, fixed: the advisory lock guarding the chain head
 
 
 @dataclass(frozen=True)
@@ -64,13 +65,6 @@ def entry_hash(prev_hash: str, entry: AuditLog) -> str:
     return hashlib.sha256(prev_hash.encode() + encoded).hexdigest()
 
 
-# The chain's newest link, read under the chain lock by every append.
-LAST_HASH = "SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1"
-_COLUMNS = (*_CONTENT, "prev_hash", "hash")
-_INSERT = f"INSERT INTO audit_logs ({', '.join(_COLUMNS)}) VALUES "  # noqa: S608 - fixed names
-_ROW = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
-
-
 def _entry(
     actor: Actor, operation: str, container: str, folder: str, blob: str, details: str
 ) -> AuditLog:
@@ -95,19 +89,13 @@ def _entry(
 
 async def _append(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
     """Link entries onto the chain and insert them in one statement, inside transaction conn."""
-    if conn.capabilities.dialect == "postgres":
-        await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [_CHAIN_LOCK_KEY])
-    last = await fetch(LAST_HASH, conn=conn)
-    prev_hash = last[0]["hash"] if last else GENESIS_HASH
-    params: list[object] = []
+    await repository.lock_chain(conn)
+    prev_hash = await repository.last_hash(conn) or GENESIS_HASH
     for entry in entries:
         entry.prev_hash = prev_hash
         entry.hash = prev_hash = entry_hash(prev_hash, entry)
-        params += [getattr(entry, column) for column in _COLUMNS]
-    sql = _INSERT + ", ".join([_ROW] * len(entries)) + " RETURNING id, hash"
-    ids = {row["hash"]: row["id"] for row in await fetch(sql, *params, conn=conn)}
-    for entry in entries:  # RETURNING's row order is not promised: match them by hash
-        entry.id = ids[entry.hash]
+    await repository.insert(conn, entries)
+    for entry in entries:
         publish(AUDIT_CREATED, {"id": entry.id, "operation": entry.operation}, [ADMINS])
 
 
@@ -214,7 +202,7 @@ class ChainBreak:
 async def _entries(batch: int = 1000) -> AsyncIterator[AuditLog]:
     last_id = 0
     while True:
-        rows = await AuditLog.filter(id__gt=last_id).order_by("id").limit(batch)
+        rows = await repository.entries_after(last_id, batch)
         if not rows:
             return
         for row in rows:
@@ -234,3 +222,38 @@ async def verify_chain() -> tuple[int, ChainBreak | None]:
             return count, ChainBreak(entry.id, "content does not match its hash")
         prev_hash = entry.hash
     return count, None
+
+
+async def audit_page(query: AuditQuery) -> AuditPage:
+    """Entries matching the query's filters, newest first, one page from its cursor."""
+    rows = await repository.newest_entries(
+        query.limit + 1,
+        operation=query.operation,
+        user_id=query.userId,
+        container=query.containerName,
+        folder=query.folderName,
+        since=query.since,
+        until=query.until,
+        before_id=query.cursor,
+    )
+    more = len(rows) > query.limit
+    rows = rows[: query.limit]
+    return AuditPage(
+        auditLogs=[
+            AuditEntry(
+                id=r.id,
+                userId=r.user_id,
+                name=r.name,
+                role=r.role,
+                operation=r.operation,
+                containerName=r.container_name,
+                folderName=r.folder_name,
+                blobName=r.blob_name,
+                clientAddress=r.client_address,
+                details=r.details,
+                timestamp=r.timestamp,
+            )
+            for r in rows
+        ],
+        nextCursor=rows[-1].id if more else None,
+    )

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from bff.audit.service import Actor
-from bff.emergency.models import EmergencyGrant
+from bff.emergency import repository
 from bff.tokens.models import TokenStatus
 
 COOKIE = "bff_emergency"
@@ -44,9 +44,7 @@ async def active_grant(grant_id: str | None) -> EmergencyAccess | None:
     """The access a cookie value grants now, or None."""
     if not grant_id or len(grant_id) > 64:
         return None
-    grant = await EmergencyGrant.get_or_none(id=grant_id).select_related(
-        "token", "folder__container"
-    )
+    grant = await repository.grant_with_token(grant_id)
     if grant is None or grant.expires_at <= datetime.now(UTC):
         return None
     token = grant.token

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 from bff.audit.service import Actor, record, record_alone
 from bff.db import transaction
+from bff.emergency import repository
 from bff.emergency.grants import EmergencyAccess, responder
 from bff.emergency.models import EmergencyGrant
 from bff.emergency.schemas import EmergencyView
@@ -20,7 +21,8 @@ from bff.errors import ApiError
 from bff.files.service import folder_listing
 from bff.live.events import ADMINS, EMERGENCY_OPENED, publish
 from bff.throttle import FailureCounter, minutes_text
-from bff.tokens.models import SmartToken, TokenStatus
+from bff.tokens import repository as tokens
+from bff.tokens.models import TokenStatus
 from bff.tokens.signing import signature_matches
 from config.settings import Settings
 
@@ -64,7 +66,7 @@ async def verify(
         await throttle.failed(token_id, address)
         await _refused(token_id, address, "bad signature")
         return None
-    token = await SmartToken.get_or_none(token_id=token_id).select_related("folder__container")
+    token = await tokens.token_by_token_id(token_id)
     if token is None:
         await _refused(token_id, address, "no such token (deleted)")
         return None
@@ -73,14 +75,9 @@ async def verify(
         return None
     now = datetime.now(UTC)
     async with transaction() as conn:
-        await EmergencyGrant.filter(expires_at__lt=now).using_db(conn).delete()
-        grant = await EmergencyGrant.create(
-            id=secrets.token_urlsafe(32),
-            token=token,
-            folder=token.folder,
-            expires_at=now + timedelta(minutes=settings.emergency_minutes),
-            client_address=address,
-            using_db=conn,
+        expires_at = now + timedelta(minutes=settings.emergency_minutes)
+        grant = await repository.open_grant(
+            conn, secrets.token_urlsafe(32), token, expires_at, address, now
         )
         await record(
             conn,
@@ -124,4 +121,4 @@ async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:
 
 async def end(access: EmergencyAccess) -> None:
     """The responder closes access before it expires."""
-    await EmergencyGrant.filter(id=access.grant_id).delete()
+    await repository.delete_grant(access.grant_id)

@@ -17,7 +17,7 @@ from tortoise.exceptions import IntegrityError
 from bff.audit.service import Actor, record
 from bff.containers.service import get_container, get_folder
 from bff.db import transaction
-from bff.emergency.models import EmergencyGrant
+from bff.emergency import repository as grants
 from bff.errors import ApiError
 from bff.live.events import (
     ADMINS,
@@ -29,6 +29,7 @@ from bff.live.events import (
     TOKEN_REVOKED,
     publish,
 )
+from bff.tokens import repository
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.schemas import (
     DELETE_REASONS,
@@ -73,20 +74,14 @@ def token_out(token: SmartToken) -> SmartTokenOut:
 
 
 async def _locked(token_id: str, conn: BaseDBAsyncClient) -> SmartToken:
-    token = (
-        await SmartToken.filter(token_id=token_id.upper())
-        .using_db(conn)
-        .select_for_update()
-        .first()
-    )
+    token = await repository.locked_token(conn, token_id.upper())
     if token is None:
         raise ApiError(404, TOKEN_NOT_FOUND)
     return token
 
 
 async def _loaded(token: SmartToken) -> SmartTokenOut:
-    fresh = await SmartToken.get(id=token.id).select_related("folder__container")
-    return token_out(fresh)
+    return token_out(await repository.token_with_folder(token.id))
 
 
 async def _audit(
@@ -94,8 +89,7 @@ async def _audit(
 ) -> None:
     container = folder = ""
     if token.folder_id is not None:
-        query = SmartToken.filter(id=token.id).using_db(conn)
-        linked = await query.select_related("folder__container").get()
+        linked = await repository.token_with_folder(token.id, conn)
         if linked.folder is not None:
             container, folder = linked.folder.container.name, linked.folder.name
     text = f"token={token.token_id}" + (f"; {details}" if details else "")
@@ -105,13 +99,11 @@ async def _audit(
 async def register(secure_chip_id: str, settings: Settings, actor: Actor) -> TokenRegistered:
     """Register an unclaimed device; 409 when its chip id is already registered."""
     taken = f"A token with secure chip id '{secure_chip_id}' is already registered."
-    if await SmartToken.exists(secure_chip_id=secure_chip_id):
+    if await repository.chip_registered(secure_chip_id):
         raise ApiError(409, taken)
     try:
         async with transaction() as conn:
-            token = await SmartToken.create(
-                token_id=new_token_id(), secure_chip_id=secure_chip_id, using_db=conn
-            )
+            token = await repository.create_token(conn, new_token_id(), secure_chip_id)
             await _audit(conn, actor, "token_register", token, f"chip={secure_chip_id}")
             _announce(TOKEN_REGISTERED, token.token_id)
     except IntegrityError:
@@ -127,18 +119,13 @@ async def register(secure_chip_id: str, settings: Settings, actor: Actor) -> Tok
 async def list_tokens(*, claimed: bool) -> list[SmartTokenOut]:
     """Unclaimed tokens, or claimed ones (assigned and revoked), newest first."""
     statuses = [TokenStatus.ASSIGNED, TokenStatus.REVOKED] if claimed else [TokenStatus.UNCLAIMED]
-    tokens = (
-        await SmartToken.filter(status__in=statuses)
-        .select_related("folder__container")
-        .order_by("-created_at", "-id")
-    )
-    return [token_out(t) for t in tokens]
+    return [token_out(t) for t in await repository.tokens_with_status(statuses)]
 
 
 async def assigned_folders(container_name: str) -> dict[str, TokenFolderLink]:
     """Folder name to the token linked to it, for one container."""
     container = await get_container(container_name)
-    tokens = await SmartToken.filter(folder__container=container).select_related("folder")
+    tokens = await repository.tokens_in_container(container.id)
     return {
         t.folder.name: TokenFolderLink(
             tokenId=t.token_id, patientName=t.patient_name, status=t.status.value
@@ -162,13 +149,7 @@ async def assign(data: AssignToken, actor: Actor) -> TokenAssigned:
             raise ApiError(
                 409, "This token is linked to another patient. Revoke or delete it first."
             )
-        holder = (
-            await SmartToken.filter(folder_id=folder.id)
-            .exclude(id=token.id)
-            .using_db(conn)
-            .select_for_update()
-            .first()
-        )
+        holder = await repository.locked_folder_holder(conn, folder.id, token.id)
         if holder is not None:
             await _audit(conn, actor, "token_unlink", holder, f"moved to {token.token_id}")
             holder.folder = None
@@ -177,8 +158,8 @@ async def assign(data: AssignToken, actor: Actor) -> TokenAssigned:
                 f"Reassigned: the folder moved to token {short_id(token.token_id)}"
             )
             holder.revoked_at = now
-            await holder.save(using_db=conn)
-            await EmergencyGrant.filter(token_id=holder.id).using_db(conn).delete()
+            await repository.save_token(conn, holder)
+            await grants.end_token_grants(conn, holder.id)
         token.folder = folder
         token.status = TokenStatus.ASSIGNED
         token.patient_name = data.patientName or UNKNOWN_PATIENT
@@ -186,7 +167,7 @@ async def assign(data: AssignToken, actor: Actor) -> TokenAssigned:
         token.assigned_at = now
         token.revoke_reason = None
         token.revoked_at = None
-        await token.save(using_db=conn)
+        await repository.save_token(conn, token)
         await _audit(
             conn,
             actor,
@@ -229,8 +210,8 @@ async def revoke(token_id: str, reason: str, actor: Actor) -> SmartTokenOut:
         token.status = TokenStatus.REVOKED
         token.revoke_reason = reason
         token.revoked_at = datetime.now(UTC)
-        await token.save(using_db=conn)
-        await EmergencyGrant.filter(token_id=token.id).using_db(conn).delete()
+        await repository.save_token(conn, token)
+        await grants.end_token_grants(conn, token.id)
         await _audit(conn, actor, "token_revoke", token, f"reason={reason}")
         _announce(TOKEN_REVOKED, token.token_id)
     return await _loaded(token)
@@ -253,7 +234,7 @@ async def reactivate(token_id: str, actor: Actor) -> SmartTokenOut:
         token.status = TokenStatus.ASSIGNED
         token.revoke_reason = None
         token.revoked_at = None
-        await token.save(using_db=conn)
+        await repository.save_token(conn, token)
         await _audit(conn, actor, "token_reactivate", token)
         _announce(TOKEN_REACTIVATED, token.token_id)
     return await _loaded(token)
@@ -269,6 +250,6 @@ async def delete(token_id: str, reason: str, actor: Actor) -> None:
                 409, "An unclaimed token cannot be deleted; only assigned or revoked ones can."
             )
         await _audit(conn, actor, "token_delete", token, f"reason={reason}")
-        await EmergencyGrant.filter(token_id=token.id).using_db(conn).delete()
-        await SmartToken.filter(id=token.id).using_db(conn).delete()
+        await grants.end_token_grants(conn, token.id)
+        await repository.delete_token(conn, token.id)
         _announce(TOKEN_DELETED, token.token_id)

@@ -1,0 +1,82 @@
+"""Reads and writes of the audit log: the chain's head, batch inserts, and entry queries."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from bff.audit.models import AuditLog
+from bff.db import dialect, fetch
+
+_CHAIN_LOCK_KEY = 7_318_204_551  # arbitrary, fixed: the advisory lock guarding the chain head
+# The chain's newest link, read under the chain lock by every append.
+LAST_HASH = "SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1"
+_COLUMNS = (
+    "timestamp",
+    "user_id",
+    "name",
+    "role",
+    "operation",
+    "container_name",
+    "folder_name",
+    "blob_name",
+    "client_address",
+    "details",
+    "prev_hash",
+    "hash",
+)
+_INSERT = f"INSERT INTO audit_logs ({', '.join(_COLUMNS)}) VALUES "  # noqa: S608 - fixed names
+_ROW = "(" + ", ".join("?" * len(_COLUMNS)) + ")"
+
+
+async def lock_chain(conn: BaseDBAsyncClient) -> None:
+    """Hold the chain head until transaction conn ends, across processes (PostgreSQL; SQLite
+    has one writer)."""
+    if dialect(conn) == "postgres":
+        await conn.execute_query("SELECT pg_advisory_xact_lock($1)", [_CHAIN_LOCK_KEY])
+
+
+async def last_hash(conn: BaseDBAsyncClient) -> str | None:
+    """The newest entry's hash (None for an empty log)."""
+    rows = await fetch(LAST_HASH, conn=conn)
+    return str(rows[0]["hash"]) if rows else None
+
+
+async def insert(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
+    """Insert linked entries in one statement inside transaction conn, setting their ids."""
+    params = [getattr(entry, column) for entry in entries for column in _COLUMNS]
+    sql = _INSERT + ", ".join([_ROW] * len(entries)) + " RETURNING id, hash"
+    ids = {row["hash"]: row["id"] for row in await fetch(sql, *params, conn=conn)}
+    for entry in entries:  # RETURNING's row order is not promised: match them by hash
+        entry.id = ids[entry.hash]
+
+
+async def entries_after(last_id: int, count: int) -> list[AuditLog]:
+    """Up to count entries after last_id, oldest first."""
+    return await AuditLog.filter(id__gt=last_id).order_by("id").limit(count)
+
+
+async def newest_entries(
+    count: int,
+    *,
+    operation: str | None = None,
+    user_id: int | None = None,
+    container: str | None = None,
+    folder: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    before_id: int | None = None,
+) -> list[AuditLog]:
+    """Up to count entries matching every filter given, newest first."""
+    filters = {
+        "operation": operation,
+        "user_id": user_id,
+        "container_name": container,
+        "folder_name": folder,
+        "timestamp__gte": since,
+        "timestamp__lt": until,
+        "id__lt": before_id,
+    }
+    query = AuditLog.filter(**{k: v for k, v in filters.items() if v is not None})
+    return await query.order_by("-id").limit(count)
