@@ -135,7 +135,7 @@ async def _with_storage(settings: Settings, work: Callable[[Storage], Awaitable[
 
 
 async def _storage_reindex(settings: Settings) -> int:
-    from bff.files.service import reindex
+    from bff.files.reindex import reindex
 
     async def work(storage: Storage) -> int:
         print("Reindexing storage ...", flush=True)

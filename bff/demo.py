@@ -25,7 +25,8 @@ from bff.audit.service import record
 from bff.containers.models import Container, Folder
 from bff.db import transaction
 from bff.files.models import StoredFile
-from bff.files.service import PROFILE_IMAGE_NAME, extension_of, store_file
+from bff.files.names import PROFILE_IMAGE_NAME, extension_of
+from bff.files.upload import store_file
 from bff.naming import sort_key
 from bff.users.bootstrap import SYSTEM, create_user, ensure_admin
 from bff.users.models import Role, User

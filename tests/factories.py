@@ -16,7 +16,7 @@ from bff.audit.service import GENESIS_HASH, entry_hash
 from bff.auth.sessions import open_session
 from bff.containers.models import Container, Folder
 from bff.files.models import StoredFile
-from bff.files.service import extension_of
+from bff.files.names import extension_of
 from bff.naming import sort_key
 from bff.users.models import Role, User
 from config.settings import Settings

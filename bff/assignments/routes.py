@@ -17,8 +17,8 @@ from bff.assignments.schemas import (
 from bff.auth.policy import ADMIN, ANY_ROLE, Scope, allow, current_principal
 from bff.containers import service as containers
 from bff.containers.schemas import ContainersResponse, FoldersResponse, ListQuery
-from bff.files import service as files
 from bff.files.schemas import MyStatsResponse
+from bff.files.stats import my_stats
 from bff.request_context import current_actor
 from bff.users.schemas import Message
 
@@ -104,7 +104,7 @@ async def my_assignments() -> MyAssignmentsResponse:
 @validate_response(MyStatsResponse)
 async def my_assignment_stats() -> MyStatsResponse:
     """File statistics of the caller's assigned folders, and their sum, in one response."""
-    return await files.my_stats(current_principal().user_id)
+    return await my_stats(current_principal().user_id)
 
 
 @bp.delete("/<int:assignment_id>")

@@ -7,14 +7,14 @@ from urllib.parse import quote
 
 from quart import Blueprint, Response, request
 from quart_schema import validate_querystring, validate_response
-from werkzeug.http import parse_range_header
 
 from bff.auth.links import sign_link
 from bff.auth.policy import ADMIN, ANY_ROLE, CAN_UPLOAD, Scope, allow, current_principal
 from bff.containers.service import get_folder
-from bff.errors import ApiError
 from bff.files import service
+from bff.files import upload as upload_service
 from bff.files.multipart import UploadForm
+from bff.files.names import PROFILE_IMAGE_NAME
 from bff.files.schemas import BlobList, UploadQuery, UploadResponse, ViewLink
 from bff.request_context import current_actor
 from bff.services import app_services
@@ -25,8 +25,6 @@ from storage.base import ReadStream
 bp = Blueprint("files", __name__, url_prefix="/api/blobs")
 
 UPLOAD_IDLE_TIMEOUT = 60.0  # seconds without a byte before a stalled upload is dropped
-FORM_OVERHEAD = 64 * 1024  # multipart boundaries, headers and the small text fields
-VIEW_CHUNK = 1024 * 1024  # fewer, larger reads: each chunk costs a thread hop and a send
 
 # Shown in the browser itself; everything else is downloaded, never rendered on our origin.
 INLINE_TYPES = frozenset(
@@ -64,42 +62,35 @@ async def _body(stream: ReadStream) -> AsyncIterator[bytes]:
 
 
 async def _serve(container: str, folder: str, name: str, operation: str) -> Response:
-    """Stream one indexed file with Range support and safe headers, and audit the access."""
-    folder_row = await get_folder(container, folder)
-    row = await service.get_file(folder_row, name)
-    storage = app_services().storage
-    size = (await storage.stat(container, folder, name)).size
-    start, stop, status = 0, size, 200
-    ranges = parse_range_header(request.headers.get("Range"))
-    if ranges is not None and ranges.units == "bytes" and len(ranges.ranges) == 1:
-        bounds = ranges.range_for_length(size)
-        if bounds is None:
-            message = "The requested range is outside the file."
-            raise ApiError(416, message, {"Content-Range": f"bytes */{size}"})
-        start, stop, status = bounds[0], bounds[1], 206
-    stream = await storage.open(
-        container, folder, name, offset=start, length=stop - start, chunk_size=VIEW_CHUNK
+    """Stream one indexed file with Range support and safe headers (the access is audited)."""
+    view = await service.open_view(
+        await get_folder(container, folder),
+        name,
+        request.headers.get("Range"),
+        operation=operation,
+        actor=current_actor(),
+        storage=app_services().storage,
     )
-    try:
-        await service.audit(current_actor(), operation, container, folder, name)
-    except BaseException:
-        await stream.aclose()
-        raise
-    inline = _inline(row.content_type)
+    content_type = view.row.content_type
     headers = {
-        "Content-Length": str(stop - start),
+        "Content-Length": str(view.stop - view.start),
         "Accept-Ranges": "bytes",
-        "Content-Disposition": content_disposition("inline" if inline else "attachment", name),
+        "Content-Disposition": content_disposition(
+            "inline" if _inline(content_type) else "attachment", name
+        ),
         "Content-Security-Policy": VIEW_CSP
-        if row.content_type.startswith("application/pdf")
+        if content_type.startswith("application/pdf")
         else VIEW_CSP + "; sandbox",
         "Cache-Control": "private, no-store",
-        "Last-Modified": row.last_modified.strftime("%a, %d %b %Y %H:%M:%S GMT"),
+        "Last-Modified": view.row.last_modified.strftime("%a, %d %b %Y %H:%M:%S GMT"),
     }
-    if status == 206:
-        headers["Content-Range"] = f"bytes {start}-{stop - 1}/{size}"
+    if view.partial:
+        headers["Content-Range"] = f"bytes {view.start}-{view.stop - 1}/{view.size}"
     response = Response(
-        _body(stream), status=status, headers=headers, content_type=row.content_type
+        _body(view.stream),
+        status=206 if view.partial else 200,
+        headers=headers,
+        content_type=content_type,
     )
     response.timeout = None  # a long video on a slow line must not be cut off
     return response
@@ -123,14 +114,11 @@ async def upload(
     """Upload a file as multipart/form-data (file, filename; isProfileImage 'true' for a
     profile image). RTF is converted to TXT; an existing name is 409 unless overwrite=true."""
     services = app_services()
-    settings = services.settings
-    limit = settings.max_upload_bytes
-    too_large = f"The file is too large. The limit is {settings.max_upload_mb}MB."
-    if (request.content_length or 0) > limit + FORM_OVERHEAD:
-        raise ApiError(413, too_large)
+    limit = services.settings.max_upload_bytes
+    upload_service.check_declared_size(request.content_length, limit)
     folder_row = await get_folder(container, folder)
     form = UploadForm(streamed_body(), request.headers.get("Content-Type", ""), UPLOAD_IDLE_TIMEOUT)
-    result = await service.upload(
+    result = await upload_service.upload(
         folder_row,
         form,
         max_bytes=limit,
@@ -145,7 +133,7 @@ async def upload(
 @allow(ANY_ROLE, Scope.FOLDER, emergency=True)
 async def profile_image(container: str, folder: str) -> Response:
     """The folder's profile image (JPEG, 150x150)."""
-    return await _serve(container, folder, service.PROFILE_IMAGE_NAME, "profile_view")
+    return await _serve(container, folder, PROFILE_IMAGE_NAME, "profile_view")
 
 
 @bp.delete("/<container>/<folder>/<blob>")

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from bff.files.images import MAX_PIXELS
-from bff.files.service import PROFILE_IMAGE_NAME, RTF_ORIGINAL_PREFIX
+from bff.files.names import PROFILE_IMAGE_NAME, RTF_ORIGINAL_PREFIX
 from tests.files.conftest import Ward
 
 RTF = rb"{\rtf1\ansi\deff0 {\fonttbl {\f0 Times;}}\f0 Patient stable.\par Caf\'e9 \b allergy\b0.}"

@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator
 
 from bff.containers.models import Container, Folder
 from bff.files.models import StoredFile
-from bff.files.service import RTF_ORIGINAL_PREFIX, reindex
+from bff.files.names import RTF_ORIGINAL_PREFIX
+from bff.files.reindex import reindex
 from tests.factories import assign, make_container, make_file, make_folder
 from tests.files.conftest import Ward
 
