@@ -72,31 +72,28 @@ async def delete_user(conn: BaseDBAsyncClient, user: User) -> None:
 
 # Every user with every assignment, written whole by the database as the JSON text of a
 # UsersResponse: at the scale volume (15,000 folder assignments) building and serialising an
-# object for each in Python took most of the export's time. SQLite keeps the order of an
-# ordered subquery in json_group_array; json(...) keeps nested documents from being quoted.
+# object for each in Python took most of the export's time. SQLite: each user's arrays come
+# from correlated subqueries (no per-user document is parsed twice), json(...) keeps them
+# arrays rather than strings, and json_group_array keeps the order of an ordered subquery.
 _USERS_DOCUMENT = {
     "sqlite": """
-SELECT json_object('users', json_group_array(json(doc))) AS body FROM (
-  SELECT json_object('id', u.id, 'userId', u.id, 'name', u.name, 'username', u.username,
-                     'role', u.role,
-                     'containerAssignments', json(coalesce(ca.items, '[]')),
-                     'folderAssignments', json(coalesce(fa.items, '[]'))) AS doc
-    FROM users u
-    LEFT JOIN (SELECT user_id, json_group_array(json_object('id', id, 'containerName',
-                                                            container)) AS items
-                 FROM (SELECT ca.user_id AS user_id, ca.id AS id, c.name AS container
-                         FROM container_assignments ca JOIN containers c ON c.id = ca.container_id
-                        ORDER BY ca.user_id, c.name, ca.id)
-                GROUP BY user_id) ca ON ca.user_id = u.id
-    LEFT JOIN (SELECT user_id, json_group_array(json_object('id', id, 'containerName', container,
-                                                            'folderName', folder)) AS items
-                 FROM (SELECT fa.user_id AS user_id, fa.id AS id, c.name AS container,
-                              f.name AS folder
-                         FROM folder_assignments fa JOIN folders f ON f.id = fa.folder_id
-                         JOIN containers c ON c.id = f.container_id
-                        ORDER BY fa.user_id, c.name, f.name, fa.id)
-                GROUP BY user_id) fa ON fa.user_id = u.id
-   ORDER BY u.name, u.id)
+SELECT json_object('users', json_group_array(json_object(
+         'id', u.id, 'userId', u.id, 'name', u.name, 'username', u.username, 'role', u.role,
+         'containerAssignments', json((
+           SELECT json_group_array(json_object('id', id, 'containerName', container))
+             FROM (SELECT ca.id AS id, c.name AS container
+                     FROM container_assignments ca JOIN containers c ON c.id = ca.container_id
+                    WHERE ca.user_id = u.id
+                    ORDER BY c.name, ca.id))),
+         'folderAssignments', json((
+           SELECT json_group_array(json_object('id', id, 'containerName', container,
+                                               'folderName', folder))
+             FROM (SELECT fa.id AS id, c.name AS container, f.name AS folder
+                     FROM folder_assignments fa JOIN folders f ON f.id = fa.folder_id
+                     JOIN containers c ON c.id = f.container_id
+                    WHERE fa.user_id = u.id
+                    ORDER BY c.name, f.name, fa.id)))))) AS body
+  FROM (SELECT id, name, username, role FROM users ORDER BY name, id) u
 """,
     "postgres": """
 SELECT json_build_object('users', coalesce(json_agg(json_build_object(
