@@ -226,7 +226,7 @@ def test_every_route_has_an_expectation(app: Quart) -> None:
         for method in rule.methods or ()
         if method not in ("HEAD", "OPTIONS")
     }
-    assert routes == set(EXPECTED), "update EXPECTED in tests/test_permissions.py"
+    assert routes == set(EXPECTED), "update EXPECTED in tests/auth/test_permissions.py"
 
 
 @pytest.mark.parametrize("route", sorted(EXPECTED), ids=lambda r: f"{r[0]} {r[1]}")
