@@ -16,7 +16,7 @@ import pytest
 from quart import Quart
 from werkzeug.datastructures import FileStorage
 
-from bff.auth.policy import _LIBRARY_ENDPOINTS
+from bff.auth.policy import LIBRARY_ENDPOINTS
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id
 from bff.users.models import Role
@@ -222,7 +222,7 @@ def test_every_route_has_an_expectation(app: Quart) -> None:
     routes = {
         (method, rule.rule)
         for rule in app.url_map.iter_rules()
-        if rule.endpoint not in _LIBRARY_ENDPOINTS
+        if rule.endpoint not in LIBRARY_ENDPOINTS
         for method in rule.methods or ()
         if method not in ("HEAD", "OPTIONS")
     }
