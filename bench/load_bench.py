@@ -46,8 +46,11 @@ import aiohttp
 import socketio
 
 from bff.demo import ScaleSizes, scale_staff
-from bff.devserver import ServerProcess, free_port, local_env, start_server, wait_for_port
 from bff.users.models import Role
+
+# Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.devserver import ServerProcess, free_port, local_env, start_server, wait_for_port
 
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "load-bench-admin-password"

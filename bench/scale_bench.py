@@ -32,7 +32,9 @@ from urllib.parse import urlencode
 
 import aiohttp
 
-from bff.devserver import local_env, start_server
+# Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.devserver import local_env, start_server
 
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "scale-bench-admin-password"

@@ -1,6 +1,6 @@
 """Several BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server, locally.
 
-`make cluster` (python -m bff.devcluster) runs it in the foreground until Ctrl-C; the cluster
+`make cluster` (python -m tools.devcluster) runs it in the foreground until Ctrl-C; the cluster
 tests drive the same `Cluster` class. Migrations run once, before any instance starts. Each
 instance is `hypercorn bff.asgi:app` with config/hypercorn.production.toml, in its own process
 group (so a SIGKILL takes its workers too), trusting one proxy hop for client addresses.
@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bff.devserver import (
+from tools.devserver import (
     REPO,
     create_postgres_database,
     drop_postgres_database,
