@@ -34,7 +34,7 @@ def load_settings_or_fail() -> Settings:
         fail(str(exc))
 
 
-def run(work: Coroutine[Any, Any, int]) -> None:
+def run(work: Coroutine[Any, Any, int]) -> NoReturn:
     """Run a command's async work and exit with the status it returns."""
     sys.exit(asyncio.run(work))
 
