@@ -23,8 +23,8 @@ from tortoise import Tortoise, connections
 
 from bff.app import create_app
 from bff.db import migrate
-from bff.devserver import kill_group, start_moto, throwaway_postgres
 from config.settings import Settings, load_settings
+from tools.devserver import kill_group, start_moto, throwaway_postgres
 
 TABLES = [
     "emergency_grants",

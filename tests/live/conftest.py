@@ -14,10 +14,10 @@ from hypercorn.config import Config
 from quart import Quart
 
 from bff.app import create_app
-from bff.devserver import free_port
 from bff.live.server import asgi_app
 from config.settings import Settings
 from tests.conftest import empty_tables, make_settings
+from tools.devserver import free_port
 
 
 class Listener:
