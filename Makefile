@@ -32,9 +32,9 @@ nginx:
 		(DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx >/dev/null)
 
 # Two BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server (moto):
-# http://127.0.0.1:8080 until Ctrl-C. See bff/devcluster.py.
+# http://127.0.0.1:8080 until Ctrl-C. See tools/devcluster.py.
 cluster: install-dev frontend nginx
-	$(BIN)/python -m bff.devcluster
+	$(BIN)/python -m tools.devcluster
 
 # The web app: npm ci, then a production build into frontend/dist (served by the BFF).
 frontend:
@@ -45,11 +45,11 @@ test-frontend: install frontend
 	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test && npm run e2e
 
 lint: install-dev
-	$(BIN)/ruff check bff storage config tests bench
-	$(BIN)/ruff format --check bff storage config tests bench
+	$(BIN)/ruff check bff storage config tools tests bench
+	$(BIN)/ruff format --check bff storage config tools tests bench
 
 typecheck: install-dev
-	$(BIN)/mypy bff storage config bench
+	$(BIN)/mypy bff storage config tools bench
 
 test-sqlite: install-dev nginx
 	$(BIN)/pytest -q

@@ -30,7 +30,9 @@ from typing import Any
 
 import aiohttp
 
-from bff.devserver import ServerProcess, local_env
+# Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.devserver import ServerProcess, local_env
 
 REPO = Path(__file__).resolve().parents[1]
 MB = 1024 * 1024

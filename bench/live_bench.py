@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -23,7 +24,9 @@ from typing import Any
 import aiohttp
 import socketio
 
-from bff.devserver import ServerProcess, local_env
+# Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.devserver import ServerProcess, local_env
 
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "live-bench-admin-password"

@@ -2,7 +2,7 @@
 
 Starts `python -m bff serve` on 127.0.0.1 (SQLite and local disk; with --postgres a throwaway
 PostgreSQL database) in a temporary directory, seeds a small realistic data set with
-`python -m bff demo --scale` (50 staff, 5 containers, 200 folders, 2,000 files, each folder
+`python -m tools.scale_demo` (50 staff, 5 containers, 200 folders, 2,000 files, each folder
 assigned to 3 of the staff as in the scale volume), signs the simulated users in, holds 200
 live Socket.IO connections (websocket transport) open, and runs simulated staff at 100 and
 then 500 concurrent users, each at two paces: a member of staff's (5 s between steps on
@@ -45,9 +45,12 @@ from typing import Any
 import aiohttp
 import socketio
 
-from bff.demo import ScaleSizes, scale_staff
-from bff.devserver import ServerProcess, free_port, local_env, start_server, wait_for_port
 from bff.users.models import Role
+
+# Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.devserver import ServerProcess, free_port, local_env, start_server, wait_for_port
+from tools.scale_demo import ScaleSizes, scale_staff
 
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "load-bench-admin-password"
@@ -260,9 +263,7 @@ def seed(env: dict[str, str]) -> None:
         [
             sys.executable,
             "-m",
-            "bff",
-            "demo",
-            "--scale",
+            "tools.scale_demo",
             "--staff=50",
             "--containers=5",
             "--folders=200",

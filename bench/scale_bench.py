@@ -2,7 +2,7 @@
 
 Starts `python -m bff serve` on 127.0.0.1 in a temporary directory (SQLite by default; with
 --postgres a throwaway PostgreSQL database at 127.0.0.1:5432, created and dropped here), seeds
-it with `python -m bff demo --scale` (same settings), adds audit entries by real traffic (folder
+it with `python -m tools.scale_demo` (same settings), adds audit entries by real traffic (folder
 listings by staff), then prints the median and p95 of each read a staff member or an admin
 makes, one per line (target: under 50 ms):
 
@@ -32,7 +32,9 @@ from urllib.parse import urlencode
 
 import aiohttp
 
-from bff.devserver import local_env, start_server
+# Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.devserver import local_env, start_server
 
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "scale-bench-admin-password"
@@ -85,13 +87,11 @@ async def latencies(http: aiohttp.ClientSession, url: str, token: str, count: in
 
 
 def seed(env: dict[str, str], args: argparse.Namespace) -> float:
-    """Run `python -m bff demo --scale` with the server's settings; return its seconds."""
+    """Run `python -m tools.scale_demo` with the server's settings; return its seconds."""
     command = [
         sys.executable,
         "-m",
-        "bff",
-        "demo",
-        "--scale",
+        "tools.scale_demo",
         f"--staff={args.staff}",
         f"--containers={args.containers}",
         f"--folders={args.folders}",
@@ -107,7 +107,7 @@ def seed(env: dict[str, str], args: argparse.Namespace) -> float:
             if "password" not in line:  # the admin's is known; staff share STAFF_PASSWORD
                 print(f"# demo: {line.rstrip()}", flush=True)
     if process.returncode:
-        raise SystemExit(f"demo --scale failed with exit code {process.returncode}")
+        raise SystemExit(f"tools.scale_demo failed with exit code {process.returncode}")
     return time.perf_counter() - start
 
 
@@ -258,7 +258,7 @@ async def run(args: argparse.Namespace) -> None:
             seconds = await asyncio.to_thread(seed, server.env, args)
             print(
                 f"seeding {args.staff} staff, {args.containers} containers, {args.folders} "
-                f"folders, {args.files} files (demo --scale): {seconds:.1f} s",
+                f"folders, {args.files} files (tools.scale_demo): {seconds:.1f} s",
                 flush=True,
             )
             timeout = aiohttp.ClientTimeout(total=120)

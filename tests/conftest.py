@@ -23,8 +23,8 @@ from tortoise import Tortoise, connections
 
 from bff.app import create_app
 from bff.db import migrate
-from bff.devserver import kill_group, start_moto, throwaway_postgres
 from config.settings import Settings, load_settings
+from tools.devserver import kill_group, start_moto, throwaway_postgres
 
 TABLES = [
     "emergency_grants",
@@ -82,7 +82,8 @@ async def settings(database_url: str, run_dir: Path) -> Settings:
     return make_settings(database_url, run_dir)
 
 
-async def _empty_tables() -> None:
+async def empty_tables() -> None:
+    """Empty every table of the app (one TRUNCATE on PostgreSQL)."""
     conn = connections.get("default")
     if conn.capabilities.dialect == "postgres":
         await conn.execute_script(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
@@ -95,7 +96,7 @@ async def started_app(settings: Settings) -> AsyncIterator[Quart]:
     """Start an app through its own start-up hooks on an emptied database."""
     app = create_app(settings, bootstrap_admin=False)
     async with app.test_app():
-        await _empty_tables()
+        await empty_tables()
         yield app
 
 

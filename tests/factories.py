@@ -85,6 +85,19 @@ async def make_folder(container: Container, name: str | None = None) -> Folder:
     )
 
 
+async def make_folders(container: Container, *names: str) -> None:
+    """Patient folders with these names."""
+    for name in names:
+        await make_folder(container, name)
+
+
+async def unknown_user_id() -> int:
+    """The id of a user who no longer exists."""
+    gone = await make_user(Role.NURSE)
+    await gone.delete()
+    return gone.id
+
+
 async def assign(user: User, container: Container, *folders: Folder) -> ContainerAssignment:
     """Assign a container and some of its folders to a user."""
     ca = await ContainerAssignment.create(user=user, container=container)

@@ -1,4 +1,4 @@
-"""The scale demo's seeding (`python -m bff demo --scale`), at small sizes, on each storage."""
+"""The scale demo's seeding (`python -m tools.scale_demo`), at small sizes, on each storage."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from quart import Quart
 from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.audit.models import AuditLog
 from bff.containers.models import Container, Folder
-from bff.demo import SCALE_CONTAINER_PREFIX, ScaleSizes, load_scale_demo, scale_staff
 from bff.files.models import StoredFile
 from bff.services import app_services
 from bff.users.models import Role, User
 from config.settings import Settings
 from storage.base import Storage
+from tools.scale_demo import SCALE_CONTAINER_PREFIX, ScaleSizes, load_scale_demo, scale_staff
 
 SIZES = ScaleSizes(
     staff=3, containers=2, folders=10, files=53, containers_per_staff=2, folders_per_staff=4

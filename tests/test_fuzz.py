@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import requests
 
-from bff.devserver import ServerProcess, local_env
+from tools.devserver import ServerProcess, local_env
 
 ADMIN_PASSWORD = "fuzz-admin-password"
 NURSE_PASSWORD = "fuzz-nurse-password"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from quart.testing import QuartClient as Client
 
-from bff.devserver import free_port
 from bff.users.models import Role
 from config.settings import Settings
 from tests.conftest import make_settings, started_app
 from tests.factories import make_staff
+from tools.devserver import free_port
 
 
 async def test_health(client: Client) -> None:

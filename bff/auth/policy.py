@@ -147,7 +147,7 @@ def policy_of(app: Quart, endpoint: str) -> Policy | None:
 
 
 # Routes registered by libraries (static files, the OpenAPI document) are public by nature.
-_LIBRARY_ENDPOINTS = {"static", "openapi", "swagger_ui", "redoc_ui", "scalar_ui"}
+LIBRARY_ENDPOINTS = {"static", "openapi", "swagger_ui", "redoc_ui", "scalar_ui"}
 
 
 def check_every_route_has_policy(app: Quart) -> None:
@@ -155,7 +155,7 @@ def check_every_route_has_policy(app: Quart) -> None:
     missing = [
         rule.rule
         for rule in app.url_map.iter_rules()
-        if rule.endpoint not in _LIBRARY_ENDPOINTS and policy_of(app, rule.endpoint) is None
+        if rule.endpoint not in LIBRARY_ENDPOINTS and policy_of(app, rule.endpoint) is None
     ]
     if missing:
         raise RuntimeError(f"Routes without a permission policy: {', '.join(sorted(missing))}")

@@ -1,4 +1,5 @@
-"""Creating the first admin on first start, and users from the command line."""
+"""Creating the first admin on first start; creating users and resetting passwords from the
+command line."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from tortoise.exceptions import IntegrityError
 
 from bff.audit.service import Actor, record
 from bff.auth.passwords import hash_password
+from bff.auth.sessions import end_all_sessions
 from bff.db import transaction
 from bff.live.events import ADMINS, USERS_CHANGED, publish
 from bff.users import repository
@@ -40,3 +42,17 @@ async def ensure_admin(settings: Settings) -> tuple[str, str | None] | None:
     except IntegrityError:  # another worker won the race, or the username is taken
         return None
     return settings.admin_username.lower(), generated
+
+
+async def reset_password(username: str, password: str) -> tuple[str, int] | None:
+    """Set a user's password and end all their sessions, audited: (username, sessions ended),
+    or None when no user has that username."""
+    user = await repository.user_by_username(username.lower())
+    if user is None:
+        return None
+    user.password_hash = await hash_password(password)
+    async with transaction() as conn:
+        await repository.save_user(conn, user, ["password_hash", "updated_at"])
+        ended = await end_all_sessions(user.id, conn)
+        await record(conn, SYSTEM, "password_reset", details=f"user={user.username}")
+    return user.username, ended

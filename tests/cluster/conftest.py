@@ -11,9 +11,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bff.devcluster import Cluster
-from bff.devserver import RedisProcess
 from tests.conftest import REGION
+from tools.devcluster import Cluster
+from tools.devserver import RedisProcess
 
 ADMIN_PASSWORD = "cluster-admin-password"
 

@@ -10,9 +10,9 @@ from typing import Any
 import aiohttp
 import socketio
 
-from bff.devcluster import Cluster
-from bff.devserver import RedisProcess
 from tests.cluster.conftest import ADMIN_PASSWORD, call, sign_in
+from tools.devcluster import Cluster
+from tools.devserver import RedisProcess
 
 FOLDER = "/api/blobs/ward-c/patient-1"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bff.devserver import ServerProcess, free_port, local_env
 from tests.cluster.conftest import ADMIN_PASSWORD, sign_in
+from tools.devserver import ServerProcess, free_port, local_env
 
 PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"))), Path("/usr/bin"))
 

@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bff.devserver import ServerProcess, local_env
+from tools.devserver import ServerProcess, local_env
 
 ADMIN_PASSWORD = "live-server-admin-pass"
 BOUNDARY = "live-boundary-1d8a"

@@ -14,11 +14,11 @@ from hypercorn.config import Config
 from quart import Quart
 
 from bff.app import create_app
-from bff.devserver import free_port
 from bff.live.server import asgi_app
 from bff.services import app_services
 from config.settings import Settings
-from tests.conftest import _empty_tables, make_settings
+from tests.conftest import empty_tables, make_settings
+from tools.devserver import free_port
 
 
 class Listener:
@@ -93,7 +93,7 @@ async def run_live(settings: Settings) -> AsyncIterator[LiveServer]:
             break
         except OSError:
             await asyncio.sleep(0.02)
-    await _empty_tables()
+    await empty_tables()
     server = LiveServer(app, f"http://127.0.0.1:{port}")
     try:
         yield server

@@ -15,11 +15,11 @@ import aiohttp
 import pytest
 from werkzeug.datastructures import FileStorage
 
-from bff.devserver import RedisProcess, ServerProcess, free_port, local_env
 from bff.users.models import Role
 from tests.conftest import make_settings
 from tests.factories import assign, make_container, make_folder, make_staff
 from tests.live.conftest import Listener, LiveServer, run_live
+from tools.devserver import RedisProcess, ServerProcess, free_port, local_env
 
 REDIS_URL = "redis://127.0.0.1:6379/12"
 ADMIN_PASSWORD = "two-process-admin-pw"

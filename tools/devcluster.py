@@ -1,6 +1,6 @@
 """Several BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server, locally.
 
-`make cluster` (python -m bff.devcluster) runs it in the foreground until Ctrl-C; the cluster
+`make cluster` (python -m tools.devcluster) runs it in the foreground until Ctrl-C; the cluster
 tests drive the same `Cluster` class. Migrations run once, before any instance starts. Each
 instance is `hypercorn bff.asgi:app` with config/hypercorn.production.toml, in its own process
 group (so a SIGKILL takes its workers too), trusting one proxy hop for client addresses.
@@ -13,7 +13,6 @@ nginx tier; the instances -> containers or VMs running the same command.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import secrets
@@ -23,7 +22,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bff.devserver import (
+import click
+
+from tools.devserver import (
     REPO,
     create_postgres_database,
     drop_postgres_database,
@@ -189,19 +190,18 @@ def create_bucket(endpoint: str, bucket: str) -> None:
     urllib.request.urlopen(request, timeout=10).close()  # noqa: S310 - loopback
 
 
-def main() -> None:
-    """`make cluster`: run a local cluster in the foreground until Ctrl-C."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--port", type=int, default=8080, help="nginx's port (default 8080)")
-    parser.add_argument("--instances", type=int, default=2)
-    parser.add_argument("--database", default="bff_cluster", help="PostgreSQL database name")
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/9")
-    args = parser.parse_args()
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--port", default=8080, show_default=True, help="nginx's port")
+@click.option("--instances", default=2, show_default=True)
+@click.option("--database", default="bff_cluster", show_default=True, help="PostgreSQL database")
+@click.option("--redis", default="redis://127.0.0.1:6379/9", show_default=True)
+def main(port: int, instances: int, database: str, redis: str) -> None:
+    """Run a local cluster in the foreground until Ctrl-C (`make cluster`)."""
     root = REPO / "var" / "cluster"
     # The S3 server (moto) keeps its bucket in memory, so the database starts afresh too: the
     # file index then matches the files, and the admin password printed below is the one.
-    asyncio.run(drop_postgres_database(args.database))
-    database_url = asyncio.run(create_postgres_database(args.database))
+    asyncio.run(drop_postgres_database(database))
+    database_url = asyncio.run(create_postgres_database(database))
     moto, endpoint = start_moto()
     create_bucket(endpoint, "bff-cluster")
     os.environ.update(MOTO_CREDENTIALS)
@@ -209,16 +209,16 @@ def main() -> None:
     cluster = Cluster(
         root=root,
         database_url=database_url,
-        redis_url=args.redis,
+        redis_url=redis,
         storage_url=f"s3://bff-cluster/records?endpoint_url={endpoint}&region=us-east-1",
-        instances=args.instances,
-        port=args.port,
+        instances=instances,
+        port=port,
         settings={"admin_password": password},
     )
     try:
         cluster.start()
-        print(f"Cluster: {cluster.base} -> {args.instances} instances", flush=True)
-        print(f"  PostgreSQL {database_url}, Redis {args.redis}, S3 (moto) {endpoint}")
+        print(f"Cluster: {cluster.base} -> {instances} instances", flush=True)
+        print(f"  PostgreSQL {database_url}, Redis {redis}, S3 (moto) {endpoint}")
         print(f"  Sign in as admin with password {password}")
         print("  Ctrl-C stops it.", flush=True)
         asyncio.run(asyncio.Event().wait())
@@ -230,4 +230,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(prog_name="python -m tools.devcluster")

@@ -11,6 +11,7 @@ from bff.audit.service import verify_chain
 from bff.users.models import Role
 from config.settings import Settings
 from tests.factories import PASSWORD, make_audit_entry, make_staff, make_user
+from tests.helpers import error_message
 
 URL = "/api/blobs/audit"
 ENTRY_FIELDS = {
@@ -27,14 +28,6 @@ ENTRY_FIELDS = {
     "timestamp",
 }
 BASE = datetime(2024, 3, 10, 12, 0, 0, tzinfo=UTC)
-
-
-async def _error(response: Any, status: int) -> str:
-    assert response.status_code == status, await response.get_data(as_text=True)
-    body = await response.get_json()
-    assert isinstance(body, dict)
-    assert isinstance(body["message"], str) and body["message"]
-    return str(body["message"])
 
 
 async def _get(client: Client, headers: dict[str, str], **query: Any) -> dict[str, Any]:
@@ -54,8 +47,8 @@ async def test_audit_is_admin_only(client: Client, settings: Settings) -> None:
     for role in (Role.DOCTOR, Role.NURSE, Role.ASSISTANT):
         staff = await make_staff(settings, role)
         response = await client.get(URL, headers=staff.headers)
-        assert await _error(response, 403) == "You don't have permission to do this."
-    await _error(await client.get(URL), 401)
+        assert await error_message(response, 403) == "You don't have permission to do this."
+    await error_message(await client.get(URL), 401)
 
 
 async def test_entry_shape_newest_first(client: Client, settings: Settings) -> None:
@@ -172,7 +165,7 @@ async def test_time_range_needs_a_time_zone(client: Client, settings: Settings) 
         {"until": "2024-13-40T00:00:00Z"},
     ):
         response = await client.get(URL, headers=admin.headers, query_string=query)
-        message = await _error(response, 400)
+        message = await error_message(response, 400)
         assert next(iter(query)) in message, (query, message)
 
 
@@ -249,7 +242,7 @@ async def test_bad_paging_and_filter_values_are_400(client: Client, settings: Se
         {"folderName": "f" * 101},
     ):
         response = await client.get(URL, headers=admin.headers, query_string=query)
-        message = await _error(response, 400)
+        message = await error_message(response, 400)
         assert next(iter(query)) in message, (query, message)
 
 

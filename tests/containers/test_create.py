@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from quart.testing import QuartClient as Client
 
@@ -12,20 +11,13 @@ from bff.containers.models import Container, Folder
 from bff.users.models import Role
 from config.settings import Settings
 from tests.factories import assign, make_container, make_folder, make_staff
+from tests.helpers import error_message
 
 CONTAINER_RULE = (
     "Container names are 3 to 63 characters of lower-case letters, digits and single "
     "hyphens, starting and ending with a letter or digit."
 )
 FOLDER_RULE = "Folder names are 1 to 100 letters, digits, '-', '_' or '.', and not '.' or '..'."
-
-
-async def _error(response: Any, status: int) -> str:
-    assert response.status_code == status, await response.get_data(as_text=True)
-    body = await response.get_json()
-    assert isinstance(body, dict)
-    assert isinstance(body["message"], str) and body["message"]
-    return str(body["message"])
 
 
 # --- containers -----------------------------------------------------------------------------
@@ -79,7 +71,7 @@ async def test_create_container_invalid_names_are_400(client: Client, settings: 
         response = await client.post(
             "/api/admin/containers", headers=admin.headers, json={"name": name}
         )
-        assert await _error(response, 400) == CONTAINER_RULE, name
+        assert await error_message(response, 400) == CONTAINER_RULE, name
     assert await Container.all().count() == 0
     assert await AuditLog.all().count() == 0
 
@@ -87,13 +79,13 @@ async def test_create_container_invalid_names_are_400(client: Client, settings: 
 async def test_create_container_bad_bodies_are_400(client: Client, settings: Settings) -> None:
     admin = await make_staff(settings, Role.ADMIN)
     for body in ({}, {"name": 123}, {"name": None}, {"name": ["ward-1"]}, {"name": "a" * 201}):
-        message = await _error(
+        message = await error_message(
             await client.post("/api/admin/containers", headers=admin.headers, json=body), 400
         )
         assert "name" in message, (body, message)
     h = {**admin.headers, "content-type": "application/json"}
     for raw in ("{nope", "[]", '"ward-1"'):
-        await _error(await client.post("/api/admin/containers", headers=h, data=raw), 400)
+        await error_message(await client.post("/api/admin/containers", headers=h, data=raw), 400)
     assert await Container.all().count() == 0
 
 
@@ -103,7 +95,7 @@ async def test_create_existing_container_is_409(client: Client, settings: Settin
     response = await client.post(
         "/api/admin/containers", headers=admin.headers, json={"name": "ward-1"}
     )
-    assert await _error(response, 409) == "Container 'ward-1' already exists."
+    assert await error_message(response, 409) == "Container 'ward-1' already exists."
     assert await Container.filter(name="ward-1").count() == 1
     assert await AuditLog.all().count() == 0
 
@@ -149,12 +141,12 @@ async def test_create_folder_invalid_names_are_400(client: Client, settings: Set
         response = await client.post(
             f"/api/admin/containers/{ward.name}/folders", headers=admin.headers, json={"name": name}
         )
-        assert await _error(response, 400) == FOLDER_RULE, name
+        assert await error_message(response, 400) == FOLDER_RULE, name
     for body in ({}, {"name": 5}, {"name": "a" * 201}):
         response = await client.post(
             f"/api/admin/containers/{ward.name}/folders", headers=admin.headers, json=body
         )
-        assert "name" in await _error(response, 400)
+        assert "name" in await error_message(response, 400)
     assert await Folder.all().count() == 0
     assert await AuditLog.all().count() == 0
 
@@ -168,7 +160,7 @@ async def test_create_existing_folder_is_409_but_same_name_elsewhere_is_fine(
     response = await client.post(
         "/api/admin/containers/ward-3/folders", headers=admin.headers, json={"name": "patient-1"}
     )
-    assert await _error(response, 409) == "Folder 'patient-1' already exists in 'ward-3'."
+    assert await error_message(response, 409) == "Folder 'patient-1' already exists in 'ward-3'."
     response = await client.post(
         "/api/admin/containers/ward-4/folders", headers=admin.headers, json={"name": "patient-1"}
     )
@@ -184,7 +176,7 @@ async def test_create_folder_in_unknown_container_is_404(
     response = await client.post(
         "/api/admin/containers/ghost-ward/folders", headers=admin.headers, json={"name": "p-1"}
     )
-    assert await _error(response, 404) == "Container not found"
+    assert await error_message(response, 404) == "Container not found"
     assert await Folder.all().count() == 0
 
 
@@ -199,14 +191,14 @@ async def test_creation_is_admin_only(client: Client, settings: Settings) -> Non
         response = await client.post(
             "/api/admin/containers", headers=staff.headers, json={"name": f"new-{role.value}"}
         )
-        assert await _error(response, 403) == "You don't have permission to do this."
+        assert await error_message(response, 403) == "You don't have permission to do this."
         response = await client.post(
             f"/api/admin/containers/{ward.name}/folders",
             headers=staff.headers,
             json={"name": "patient-1"},
         )
-        assert await _error(response, 403) == "You don't have permission to do this."
-    await _error(await client.post("/api/admin/containers", json={"name": "anon-ward"}), 401)
+        assert await error_message(response, 403) == "You don't have permission to do this."
+    await error_message(await client.post("/api/admin/containers", json={"name": "anon-ward"}), 401)
     assert await Container.all().count() == 1
     assert await Folder.all().count() == 0
 

@@ -16,7 +16,7 @@ import pytest
 from quart import Quart
 from werkzeug.datastructures import FileStorage
 
-from bff.auth.policy import _LIBRARY_ENDPOINTS
+from bff.auth.policy import LIBRARY_ENDPOINTS
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id
@@ -223,11 +223,11 @@ def test_every_route_has_an_expectation(app: Quart) -> None:
     routes = {
         (method, rule.rule)
         for rule in app.url_map.iter_rules()
-        if rule.endpoint not in _LIBRARY_ENDPOINTS
+        if rule.endpoint not in LIBRARY_ENDPOINTS
         for method in rule.methods or ()
         if method not in ("HEAD", "OPTIONS")
     }
-    assert routes == set(EXPECTED), "update EXPECTED in tests/test_permissions.py"
+    assert routes == set(EXPECTED), "update EXPECTED in tests/auth/test_permissions.py"
 
 
 @pytest.mark.parametrize("route", sorted(EXPECTED), ids=lambda r: f"{r[0]} {r[1]}")

@@ -1,0 +1,86 @@
+"""The command line, `python -m bff`: serve, migrate, web-constants and the demo here, and each
+domain's commands (users, audit, storage, tokens) from its own cli.py, registered below."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from bff.audit.cli import audit
+from bff.cli_support import load_settings_or_fail, run, with_storage
+from bff.files.cli import storage
+from bff.tokens.cli import tokens
+from bff.users.cli import users
+
+if TYPE_CHECKING:
+    from storage.base import Storage
+
+HYPERCORN_CONFIG = Path(__file__).resolve().parent.parent / "config" / "hypercorn.toml"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Patient-records portal: serve it, migrate its database, and administer it.
+
+    Every command reads the BFF_* settings; an invalid one ends it with one line and exit
+    status 2.
+    """
+
+
+@cli.command()
+def serve() -> None:
+    """Apply migrations and serve the app."""
+    from hypercorn.asyncio import serve
+    from hypercorn.config import Config
+
+    from bff.app import create_app
+    from bff.db import migrate
+    from bff.live.server import asgi_app
+
+    settings = load_settings_or_fail()
+    asyncio.run(migrate(settings))
+    config = Config.from_toml(HYPERCORN_CONFIG)
+    config.bind = [f"{settings.host}:{settings.port}"]
+    click.echo(f"Patient records portal: {settings.public_url}", err=True)
+    asyncio.run(serve(asgi_app(create_app(settings)), config))
+
+
+@cli.command()
+def migrate() -> None:
+    """Apply database migrations."""
+    from bff.db import migrate
+
+    settings = load_settings_or_fail()
+    asyncio.run(migrate(settings))
+    click.echo("Database is up to date.")
+
+
+@cli.command()
+def demo() -> None:
+    """Load a small synthetic demo (containers, staff, files)."""
+    settings = load_settings_or_fail()
+
+    async def work(files: Storage) -> int:
+        from bff.demo import load_demo
+
+        for line in await load_demo(settings, files):
+            click.echo(line)
+        return 0
+
+    run(with_storage(settings, work))
+
+
+@cli.command("web-constants")
+def web_constants() -> None:
+    """Print live event names and audit operations as TypeScript."""
+    from bff.webconstants import typescript
+
+    load_settings_or_fail()
+    click.echo(typescript(), nl=False)
+
+
+for group in (users, audit, storage, tokens):
+    cli.add_command(group)

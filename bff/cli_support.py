@@ -1,0 +1,67 @@
+"""What the command-line commands share: settings, a migrated database, storage, passwords.
+
+Imports of the ORM, the services and the settings stay inside the functions, so that `--help`
+answers without loading them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+if TYPE_CHECKING:
+    from config.settings import Settings
+    from storage.base import Storage
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print message on stderr and end the command with exit status code."""
+    click.echo(message, err=True)
+    sys.exit(code)
+
+
+def load_settings_or_fail() -> Settings:
+    """The settings; an invalid one ends the command with one line and exit status 2."""
+    from config.settings import SettingsError, load_settings
+
+    try:
+        return load_settings()
+    except SettingsError as exc:
+        fail(str(exc))
+
+
+def run(work: Coroutine[Any, Any, int]) -> NoReturn:
+    """Run a command's async work and exit with the status it returns."""
+    sys.exit(asyncio.run(work))
+
+
+async def with_db(settings: Settings, work: Callable[[], Awaitable[int]]) -> int:
+    """Migrate the database, then run work with it open."""
+    from bff.db import close_db, init_db, migrate
+
+    await migrate(settings)
+    await init_db(settings)
+    try:
+        return await work()
+    finally:
+        await close_db()
+
+
+async def with_storage(settings: Settings, work: Callable[[Storage], Awaitable[int]]) -> int:
+    """Open the configured storage and a migrated database, then run work with both."""
+    from storage import open_storage
+
+    async with open_storage(settings.storage_url) as storage:
+        return await with_db(settings, lambda: work(storage))
+
+
+def check_password(password: str) -> None:
+    """End the command with exit status 2 when password is too short to set."""
+    from bff.users.service import MIN_PASSWORD
+
+    if len(password) < MIN_PASSWORD:
+        fail(f"The password must be at least {MIN_PASSWORD} characters.")

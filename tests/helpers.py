@@ -1,0 +1,21 @@
+"""Checks shared by the API tests: a refused call's message, the audit entries an operation left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bff.audit.models import AuditLog
+
+
+async def error_message(response: Any, status: int) -> str:
+    """The JSON message of a response that must have this status."""
+    assert response.status_code == status, await response.get_data(as_text=True)
+    body = await response.get_json()
+    assert isinstance(body, dict)
+    assert isinstance(body["message"], str) and body["message"]
+    return str(body["message"])
+
+
+async def audit_entries(operation: str) -> list[AuditLog]:
+    """The audit entries of one operation, oldest first."""
+    return await AuditLog.filter(operation=operation).order_by("id")

@@ -1,0 +1,141 @@
+"""The command line, `python -m bff`: usage errors, help, settings, and the commands end to end
+on a throwaway SQLite database. (users create, audit verify, storage reindex and tokens register
+are also run beside their domains' tests.)"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bff.cli import cli
+from bff.users.cli import ROLES
+from bff.users.models import Role
+from tools.devserver import REPO, local_env
+
+PROG = "python -m bff"
+# Each command and group, with what its --help must mention.
+HELP = {
+    (): ["serve", "migrate", "users", "audit", "storage", "tokens", "demo", "web-constants"],
+    ("serve",): [],
+    ("migrate",): [],
+    ("users",): ["create", "reset-password"],
+    ("users", "create"): ["--username", "--name", "--role", "admin|doctor|nurse|assistant"],
+    ("users", "reset-password"): ["--username", "--password"],
+    ("audit",): ["verify"],
+    ("audit", "verify"): [],
+    ("storage",): ["reindex"],
+    ("storage", "reindex"): [],
+    ("tokens",): ["register"],
+    ("tokens", "register"): ["--chip", "--count"],
+    ("demo",): [],
+    ("web-constants",): [],
+}
+
+
+def bff(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bff args` with everything under root (SQLite, local disk), no terminal."""
+    return subprocess.run(  # noqa: S603 - our own CLI
+        [sys.executable, "-m", "bff", *args],
+        env=local_env(root),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.parametrize("args", [["nope"], ["users", "nope"], ["audit"], []])
+def test_an_unknown_or_missing_command_prints_usage_and_exits_2(
+    args: list[str], tmp_path: Path
+) -> None:
+    result = bff(tmp_path, *args)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"Usage: {PROG} ")
+    assert result.stdout == ""
+    assert not (tmp_path / "bff.sqlite3").exists()  # nothing ran (audit verify used to)
+
+
+@pytest.mark.parametrize("path", list(HELP), ids=lambda path: " ".join(path) or "root")
+def test_help_of_every_command_needs_no_settings(path: tuple[str, ...]) -> None:
+    result = CliRunner(env={"BFF_PORT": "eighty"}).invoke(cli, [*path, "--help"], prog_name=PROG)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"Usage: {' '.join([PROG, *path])} ")
+    for word in HELP[path]:
+        assert word in result.output
+
+
+def test_help_lists_every_command() -> None:
+    assert set(cli.commands) == {name for path in HELP for name in path[:1]}
+
+
+def test_the_role_choices_are_the_roles() -> None:
+    assert tuple(role.value for role in Role) == ROLES
+
+
+def test_a_missing_option_is_a_usage_error() -> None:
+    result = CliRunner().invoke(cli, ["users", "create", "--username", "u"], prog_name=PROG)
+    assert result.exit_code == 2
+    assert "Missing option '--name'" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["serve"],
+        ["migrate"],
+        ["users", "create", "--username", "u", "--name", "N", "--role", "nurse"],
+        ["users", "reset-password", "--username", "u"],
+        ["audit", "verify"],
+        ["storage", "reindex"],
+        ["demo"],
+        ["tokens", "register", "--chip", "C"],
+        ["web-constants"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_every_command_fails_with_one_line_for_a_bad_setting(
+    args: list[str], tmp_path: Path
+) -> None:
+    env = {**local_env(tmp_path), "BFF_PORT": "eighty"}
+    result = CliRunner(env=env).invoke(cli, args, prog_name=PROG)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("Invalid setting BFF_PORT: ")
+    assert not (tmp_path / "bff.sqlite3").exists()
+
+
+def test_reset_password_generates_one_or_names_a_missing_user(tmp_path: Path) -> None:
+    made = bff(tmp_path, "users", "create", "--username", "Ann", "--name", "A", "--role", "nurse",
+               "--password", "first-password")  # fmt: skip
+    assert (made.returncode, made.stdout) == (0, "Created nurse ann\n"), made.stderr
+    reset = bff(tmp_path, "users", "reset-password", "--username", "ANN")
+    assert reset.returncode == 0, reset.stderr
+    assert reset.stdout.startswith("Password reset for ann; 0 session(s) ended. New password: ")
+    missing = bff(tmp_path, "users", "reset-password", "--username", "bob", "--password", "x" * 8)
+    assert (missing.returncode, missing.stderr) == (1, "No user named 'bob'.\n")
+    verified = bff(tmp_path, "audit", "verify")  # the creation and the reset, chained
+    assert (verified.returncode, verified.stdout) == (0, "Audit log intact: 2 entries verified.\n")
+
+
+def test_the_demo_loads_once_and_its_files_are_indexed(tmp_path: Path) -> None:
+    first = bff(tmp_path, "demo")
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert lines[0] == "Demo data loaded (synthetic, no real patients)."
+    assert lines[1].startswith("  admin admin  password: ")
+    for username in ("dr.demo", "nurse.demo", "assistant.demo"):
+        assert any(username in line and "password: " in line for line in lines)
+    second = bff(tmp_path, "demo")
+    assert second.returncode == 0, second.stderr
+    assert "password:" not in second.stdout
+    assert second.stdout.count("(exists; password unchanged)") == 3
+    reindex = bff(tmp_path, "storage", "reindex")  # what the demo stored is what it indexed
+    assert reindex.returncode == 0, reindex.stderr
+    assert "Files added: 0\n" in reindex.stdout and "Files removed" in reindex.stdout
+    assert "Files removed (no longer in storage): 0" in reindex.stdout

@@ -1,0 +1,1 @@
+"""Tests of the development tooling in tools/."""
