@@ -12,14 +12,15 @@ import secrets
 
 from PIL import Image, ImageDraw
 
-from bff.assignments.models import ContainerAssignment, FolderAssignment
+from bff.assignments import repository as assignments
+from bff.containers import repository as containers_repository
 from bff.containers.models import Container, Folder
-from bff.files.models import StoredFile
+from bff.files import repository as files
 from bff.files.names import PROFILE_IMAGE_NAME
 from bff.files.upload import store_file
-from bff.naming import sort_key
+from bff.users import repository as users
 from bff.users.bootstrap import SYSTEM, create_user, ensure_admin
-from bff.users.models import Role, User
+from bff.users.models import Role
 from config.settings import Settings
 from storage.base import Storage
 
@@ -83,19 +84,13 @@ def _avatar(seed: int) -> bytes:
 async def ensure_container(name: str, storage: Storage) -> Container:
     """The container with this name, created in storage and the index when missing."""
     await storage.create_container(name)
-    prefix, number = sort_key(name)
-    container, _ = await Container.get_or_create(
-        name=name, defaults={"sort_prefix": prefix, "sort_number": number}
-    )
+    container, _ = await containers_repository.ensure_container(name)
     return container
 
 
 async def _folder(container: Container, name: str, storage: Storage) -> Folder:
     await storage.create_folder(container.name, name)
-    prefix, number = sort_key(name)
-    folder, _ = await Folder.get_or_create(
-        container=container, name=name, defaults={"sort_prefix": prefix, "sort_number": number}
-    )
+    folder, _ = await containers_repository.ensure_folder(container, name)
     folder.container = container
     return folder
 
@@ -107,16 +102,17 @@ async def load_demo(settings: Settings, storage: Storage) -> list[str]:
     if created_admin:
         username, password = created_admin
         lines.append(f"  admin {username}  password: {password or '(from BFF_ADMIN_PASSWORD)'}")
+    containers: dict[str, Container] = {}
     folders: dict[tuple[str, str], Folder] = {}
     for container_name, folder_names in CONTAINERS.items():
-        container = await ensure_container(container_name, storage)
+        container = containers[container_name] = await ensure_container(container_name, storage)
         for index, folder_name in enumerate(folder_names):
             folder = await _folder(container, folder_name, storage)
             folders[(container_name, folder_name)] = folder
             if index < 5:
                 await _sample_files(folder, index, storage)
     for username, name, role in STAFF:
-        user = await User.get_or_none(username=username)
+        user = await users.user_by_username(username)
         if user is None:
             password = secrets.token_urlsafe(9)
             user = await create_user(name, username, role, password)
@@ -124,19 +120,14 @@ async def load_demo(settings: Settings, storage: Storage) -> list[str]:
         else:
             lines.append(f"  {role.value:<9} {username:<15} (exists; password unchanged)")
         for container_name, folder_names in ASSIGNED[username].items():
-            container = await Container.get(name=container_name)
-            await ContainerAssignment.get_or_create(user=user, container=container)
-            for folder_name in folder_names:
-                folder = folders[(container_name, folder_name)]
-                await FolderAssignment.get_or_create(user=user, folder=folder)
+            folder_ids = [folders[(container_name, name)].id for name in folder_names]
+            await assignments.ensure_assigned(user.id, containers[container_name].id, folder_ids)
     lines.append(f"Open {settings.public_url} and sign in.")
     return lines
 
 
 async def _sample_files(folder: Folder, index: int, storage: Storage) -> None:
-    present = {
-        str(n) for n in await StoredFile.filter(folder=folder).values_list("name", flat=True)
-    }
+    present = set(await files.files_by_name(folder.id))
     for name, data in list(SAMPLE_FILES.items())[: 2 + index % 3]:
         listed = name.removesuffix(".rtf") + ".txt" if name.endswith(".rtf") else name
         if listed not in present:

@@ -152,3 +152,10 @@ async def folder_assignment(conn: BaseDBAsyncClient, assignment_id: int) -> Fold
 async def remove_folder_assignment(conn: BaseDBAsyncClient, fa: FolderAssignment) -> None:
     """Delete a folder assignment inside transaction conn."""
     await fa.delete(using_db=conn)
+
+
+async def ensure_assigned(user_id: int, container_id: int, folder_ids: list[int]) -> None:
+    """Give a user a container and folders of it, keeping those they already have (the demo)."""
+    await ContainerAssignment.get_or_create(user_id=user_id, container_id=container_id)
+    for folder_id in folder_ids:
+        await FolderAssignment.get_or_create(user_id=user_id, folder_id=folder_id)
