@@ -1,7 +1,7 @@
 /** /containers/{containerName}: the caller's folders in one container (admins see all of them). */
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useSession } from '../../../app/session';
+import { useSession } from '../../../lib/sessionContext';
 import { EmptyState, Loading, PageHeader } from '../../../components/States';
 import { ApiError } from '../../../lib/api/client';
 import { naturalSort } from '../../../lib/sort';

@@ -1,7 +1,7 @@
 /** /login: username and password; the expired-session notice; server message or fallbacks. */
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { useSession } from '../../../app/session';
+import { useSession } from '../../../lib/sessionContext';
 import { Banner } from '../../../components/Banner';
 import { ApiError } from '../../../lib/api/client';
 import { useLogin } from '../api/login';

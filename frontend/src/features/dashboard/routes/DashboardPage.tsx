@@ -1,5 +1,5 @@
 /** /dashboard: the admin dashboard for admins, the staff dashboard for everyone else. */
-import { useSession } from '../../../app/session';
+import { useSession } from '../../../lib/sessionContext';
 import { AdminDashboard } from './AdminDashboard';
 import { StaffDashboard } from './StaffDashboard';
 

@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useSession } from '../../../app/session';
+import { useSession } from '../../../lib/sessionContext';
 import { Banner } from '../../../components/Banner';
 import { ConfirmDialog } from '../../../components/Dialog';
 import { ErrorState, Loading, PageHeader } from '../../../components/States';

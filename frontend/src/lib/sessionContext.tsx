@@ -1,8 +1,8 @@
-/** Session state read from the stored token, and the wiring of the 401 rule into the router. */
+/** The signed-in user as React state (any screen may ask who is signed in), and the wiring of the 401 rule into the router. */
 import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import type { TokenUser } from '../lib/api/types';
+import type { TokenUser } from './api/types';
 import {
   EXPIRED_PATH,
   expireSession,
@@ -10,7 +10,7 @@ import {
   setSessionExpiredHandler,
   subscribeToken,
   userFromToken,
-} from '../lib/session';
+} from './session';
 
 interface Session {
   token: string | null;
