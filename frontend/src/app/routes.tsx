@@ -2,7 +2,8 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Loading } from '../components/States';
-import { ADMIN_ONLY, ALL_ROLES, RequireRole } from './guards';
+import { ROLES } from '../lib/roles';
+import { ADMIN_ONLY, RequireRole } from './guards';
 import { AppLayout } from './layout/AppLayout';
 
 const LoginPage = lazy(() => import('../features/auth/routes/LoginPage'));
@@ -32,7 +33,7 @@ export function AppRoutes() {
         <Route path="/patients/verify" element={<VerifyPage />} />
         <Route path="/patients/verify/:id" element={<VerifyPage />} />
         <Route path="/emergency" element={<EmergencyPage />} />
-        <Route element={<RequireRole roles={ALL_ROLES} />}>
+        <Route element={<RequireRole roles={ROLES} />}>
           <Route element={<AppLayout />}>
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/unauthorized" element={<UnauthorizedPage />} />

@@ -6,11 +6,11 @@ import { useNotify } from '../../../components/Notifications';
 import { ErrorState, Loading, PageHeader } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { Role, StaffRole, User } from '../../../lib/api/types';
+import { STAFF_ROLES } from '../../../lib/roles';
 import { useCreateUser } from '../api/create-user';
 import { useUser } from '../api/get-user';
 import { useUpdateUser } from '../api/update-user';
 
-export const STAFF_ROLES: readonly StaffRole[] = ['doctor', 'nurse', 'assistant'];
 export const MSG = {
   required: 'Please fill in all required fields.',
   created: 'User created successfully',
