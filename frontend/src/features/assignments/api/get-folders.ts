@@ -3,14 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
 import type { FoldersResponse, ListQuery } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { assignmentKeys } from './keys';
+import { storageKeys } from '../../../lib/queryKeys';
 
 export const getFolders = (container: string, query: ListQuery = {}): Promise<FoldersResponse> =>
   apiRequest<FoldersResponse>(`/assignments/containers/${seg(container)}/folders`, { query });
 
 export const useFolders = (container: string | null) =>
   useQuery({
-    queryKey: assignmentKeys.folders(container ?? ''),
+    queryKey: storageKeys.folderList(container ?? ''),
     queryFn: () => getFolders(container ?? ''),
     staleTime: STALE.folders,
     enabled: Boolean(container),

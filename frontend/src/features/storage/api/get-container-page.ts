@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { ContainersResponse } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { storageKeys } from './keys';
+import { storageKeys } from '../../../lib/queryKeys';
 
 /** Containers per page (spec section 9). */
 export const CONTAINER_PAGE_SIZE = 12;

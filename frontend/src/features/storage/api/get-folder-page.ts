@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
 import type { FoldersResponse } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { storageKeys } from './keys';
+import { storageKeys } from '../../../lib/queryKeys';
 
 /** Folders per page (spec section 9). */
 export const FOLDER_PAGE_SIZE = 20;
