@@ -7,13 +7,13 @@ import { ADMIN_ONLY, RequireRole } from './guards';
 import { AppLayout } from './layout/AppLayout';
 
 const LoginPage = lazy(() => import('../features/auth/routes/LoginPage'));
-const DashboardPage = lazy(() => import('../features/dashboard/routes/DashboardPage'));
+const DashboardPage = lazy(() => import('./routes/DashboardPage'));
 const UsersPage = lazy(() => import('../features/users/routes/UsersPage'));
 const CreateUserPage = lazy(() => import('../features/users/routes/UserFormPage').then((m) => ({ default: m.CreateUserPage })));
 const EditUserPage = lazy(() => import('../features/users/routes/UserFormPage').then((m) => ({ default: m.EditUserPage })));
-const AssignPage = lazy(() => import('../features/users/routes/AssignPage'));
-const AssignmentsPage = lazy(() => import('../features/assignments/routes/AssignmentsPage'));
-const AuditLogsPage = lazy(() => import('../features/audit/routes/AuditLogsPage'));
+const AssignPage = lazy(() => import('./routes/AssignPage'));
+const AssignmentsPage = lazy(() => import('../features/users/routes/AssignmentsPage'));
+const AuditLogsPage = lazy(() => import('./routes/AuditLogsPage'));
 const ContainersPage = lazy(() => import('../features/storage/routes/ContainersPage'));
 const ContainerFoldersPage = lazy(() => import('../features/storage/routes/ContainerFoldersPage'));
 const MyAssignmentsPage = lazy(() => import('../features/assignments/routes/MyAssignmentsPage'));

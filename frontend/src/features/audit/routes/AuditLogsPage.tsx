@@ -1,12 +1,12 @@
 /** /audit-logs: user (name and role), operation, resource and timestamp; filters; cursor paging. */
 import { useState, type FormEvent } from 'react';
+import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
-import { EmptyState, ErrorState, Loading, PageHeader, RoleBadge } from '../../../components/States';
-import { errorMessage } from '../../../lib/api/client';
-import { AUDIT_OPERATIONS } from '../../../lib/server.gen';
-import type { AuditQuery } from '../../../lib/api/types';
+import { PageHeader, RoleBadge } from '../../../components/States';
+import { Table } from '../../../components/Table';
+import type { AuditQuery, UserSummary } from '../../../lib/api/types';
 import { formatDateTime, resourceLabel } from '../../../lib/format';
-import { useUsers } from '../../users/api/get-users';
+import { AUDIT_OPERATIONS } from '../../../lib/server.gen';
 import { useAuditLogs } from '../api/get-audit-logs';
 
 export const MSG = {
@@ -53,14 +53,16 @@ export function toAuditQuery(filters: Filters, limit: number, cursor: number | n
   return query;
 }
 
-export default function AuditLogsPage() {
+/** The people the user filter offers (the users list, which app/ brings from the users feature). */
+type UserChoice = Pick<UserSummary, 'id' | 'name' | 'username'>;
+
+export default function AuditLogsPage({ users }: { users: readonly UserChoice[] }) {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [limit, setLimit] = useState<number>(50);
   // Cursors of the pages visited so far: [null (first page), cursor of page 2, ...].
   const [cursors, setCursors] = useState<(number | null)[]>([null]);
   const [formError, setFormError] = useState<string | null>(null);
-  const users = useUsers();
   const page = cursors.length;
   const query = useAuditLogs(toAuditQuery(applied, limit, cursors[cursors.length - 1] ?? null));
 
@@ -84,49 +86,11 @@ export default function AuditLogsPage() {
     setFormError(null);
   };
 
-  const logs = query.data?.auditLogs ?? [];
   const nextCursor = query.data?.nextCursor ?? null;
-  let body;
-  if (query.isPending) body = <Loading label="Loading audit logs…" />;
-  else if (query.isError) body = <ErrorState message={errorMessage(query.error, MSG.loadFailed)} onRetry={() => void query.refetch()} />;
-  else if (logs.length === 0) body = <EmptyState>{MSG.empty}</EmptyState>;
-  else
-    body = (
-      <div className="table-wrap">
-        <table className="table table-dense">
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Resource</th>
-              <th scope="col">Timestamp</th>
-            </tr>
-          </thead>
-          <tbody>
-            {logs.map((entry) => (
-              <tr key={entry.id}>
-                <td>
-                  {entry.name || <span className="muted">Unknown</span>} {entry.role ? <RoleBadge role={entry.role} /> : null}
-                </td>
-                <td>
-                  <code>{entry.operation}</code>
-                  {entry.details ? <div className="muted small">{entry.details}</div> : null}
-                </td>
-                <td>{resourceLabel(entry)}</td>
-                <td>
-                  <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    );
-
   return (
     <>
       <PageHeader title="Audit Logs">
-        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
+        <RefreshControl query={query} />
       </PageHeader>
       <form className="panel filters" onSubmit={apply} aria-label="Audit log filters">
         <div className="field">
@@ -142,7 +106,7 @@ export default function AuditLogsPage() {
           <label htmlFor="audit-user">User</label>
           <select id="audit-user" value={draft.userId} onChange={set('userId')}>
             <option value="">Any user</option>
-            {(users.data?.users ?? []).map((u) => (
+            {users.map((u) => (
               <option key={u.id} value={String(u.id)}>
                 {u.name} ({u.username})
               </option>
@@ -179,7 +143,33 @@ export default function AuditLogsPage() {
           </p>
         ) : null}
       </form>
-      {body}
+      <QueryBoundary
+        query={query}
+        loading="Loading audit logs…"
+        failed={MSG.loadFailed}
+        isEmpty={(data) => data.auditLogs.length === 0}
+        empty={MSG.empty}
+      >
+        {(data) => (
+          <Table columns={['User', 'Operation', 'Resource', 'Timestamp']} dense>
+            {data.auditLogs.map((entry) => (
+              <tr key={entry.id}>
+                <td>
+                  {entry.name || <span className="muted">Unknown</span>} {entry.role ? <RoleBadge role={entry.role} /> : null}
+                </td>
+                <td>
+                  <code>{entry.operation}</code>
+                  {entry.details ? <div className="muted small">{entry.details}</div> : null}
+                </td>
+                <td>{resourceLabel(entry)}</td>
+                <td>
+                  <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </QueryBoundary>
       <nav className="pager" aria-label="Audit log pages">
         <button type="button" className="btn" disabled={page === 1 || query.isFetching} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Previous

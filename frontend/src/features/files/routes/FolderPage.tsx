@@ -5,12 +5,13 @@
  */
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useSession } from '../../../lib/sessionContext';
 import { Banner } from '../../../components/Banner';
 import { ConfirmDialog } from '../../../components/Dialog';
-import { ErrorState, Loading, PageHeader } from '../../../components/States';
+import { QueryBoundary } from '../../../components/QueryBoundary';
+import { PageHeader } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { Role, StoredFile } from '../../../lib/api/types';
+import { useSession } from '../../../lib/sessionContext';
 import { useDeleteFile } from '../api/delete-file';
 import { useFiles } from '../api/get-files';
 import { FileList } from '../components/FileList';
@@ -55,27 +56,6 @@ function Folder({ container, folder }: { container: string; folder: string }) {
   const profileVersion = profile ? profile.lastModified : files.data?.hasProfileImage ? 'present' : null;
   const back = isAdmin ? `/admin/containers/${encodeURIComponent(container)}` : `/containers/${encodeURIComponent(container)}`;
 
-  let body;
-  if (files.isPending) body = <Loading label="Loading files…" />;
-  else if (files.isError)
-    body = <ErrorState message={errorMessage(files.error, FILE_MSG.loadFailed)} onRetry={() => void files.refetch()} />;
-  else
-    body = (
-      <>
-        {canUpload ? (
-          <div className="folder-tools">
-            <ProfileImageCard container={container} folder={folder} version={profileVersion} onReport={report} />
-            <UploadForm container={container} folder={folder} existingNames={names} onReport={report} />
-          </div>
-        ) : null}
-        <section className="panel" aria-labelledby="files-heading">
-          <h2 id="files-heading">Patient Files</h2>
-          {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
-          <FileList files={blobs} ios={ios} onOpen={open} onDelete={isAdmin ? setToDelete : undefined} />
-        </section>
-      </>
-    );
-
   return (
     <>
       <p className="back-link">
@@ -91,7 +71,23 @@ function Folder({ container, folder }: { container: string; folder: string }) {
           </Banner>
         ))}
       </div>
-      {body}
+      <QueryBoundary query={files} loading="Loading files…" failed={FILE_MSG.loadFailed}>
+        {() => (
+          <>
+            {canUpload ? (
+              <div className="folder-tools">
+                <ProfileImageCard container={container} folder={folder} version={profileVersion} onReport={report} />
+                <UploadForm container={container} folder={folder} existingNames={names} onReport={report} />
+              </div>
+            ) : null}
+            <section className="panel" aria-labelledby="files-heading">
+              <h2 id="files-heading">Patient Files</h2>
+              {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
+              <FileList files={blobs} ios={ios} onOpen={open} onDelete={isAdmin ? setToDelete : undefined} />
+            </section>
+          </>
+        )}
+      </QueryBoundary>
       {toDelete ? (
         <DeleteFileDialog
           container={container}

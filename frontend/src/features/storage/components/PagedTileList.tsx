@@ -1,14 +1,13 @@
 /** A panel of names searched and paged on the server, shown as linked tiles (containers, folders). */
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
 import { Pager } from '../../../components/Pager';
-import { EmptyState, ErrorState, Loading } from '../../../components/States';
-import { errorMessage } from '../../../lib/api/client';
+import { QueryBoundary } from '../../../components/QueryBoundary';
+import { TileGrid } from '../../../components/TileGrid';
 import { plural } from '../../../lib/format';
 import { pageCount } from '../../../lib/pager';
 import type { usePagedSearch } from '../../../lib/usePagedSearch';
 
-interface PagedTileListProps {
+interface PagedTileListProps<T extends { total: number }> {
   /** The panel's heading and the list's accessible name come from these. */
   heading: string;
   listLabel: string;
@@ -16,17 +15,15 @@ interface PagedTileListProps {
   /** 'container' or 'folder': the search label, the count and the tile icon follow it. */
   noun: 'container' | 'folder';
   search: ReturnType<typeof usePagedSearch>;
-  query: UseQueryResult<unknown>;
-  names: readonly string[] | undefined;
-  total: number;
+  query: UseQueryResult<T>;
+  /** The names on the loaded page. */
+  names: (data: T) => readonly string[];
   pageSize: number;
   href: (name: string) => string;
   messages: { loading: string; loadFailed: string; empty: string; noMatch: string };
 }
 
-const ICONS = { container: '▣', folder: '▤' } as const;
-
-export function PagedTileList({
+export function PagedTileList<T extends { total: number }>({
   heading,
   listLabel,
   pagerLabel,
@@ -34,46 +31,13 @@ export function PagedTileList({
   search,
   query,
   names,
-  total,
   pageSize,
   href,
   messages,
-}: PagedTileListProps) {
+}: PagedTileListProps<T>) {
   const { input, setInput, q, page, setPage } = search;
   const headingId = `${noun}s-heading`;
   const title = noun === 'container' ? 'Container' : 'Folder';
-
-  let body;
-  if (query.isPending) body = <Loading label={messages.loading} />;
-  else if (query.isError)
-    body = <ErrorState message={errorMessage(query.error, messages.loadFailed)} onRetry={() => void query.refetch()} />;
-  else if (!names || names.length === 0) body = <EmptyState>{q ? messages.noMatch : messages.empty}</EmptyState>;
-  else
-    body = (
-      <>
-        <p className="muted small" aria-live="polite">
-          {plural(total, noun)}
-          {q ? ` matching “${q}”` : ''}
-        </p>
-        <ul
-          className={noun === 'folder' ? 'tile-grid tile-grid-dense' : 'tile-grid'}
-          aria-label={listLabel}
-          aria-busy={query.isPlaceholderData}
-        >
-          {names.map((name) => (
-            <li key={name}>
-              <Link className="tile" to={href(name)}>
-                <span className="tile-icon" aria-hidden="true">
-                  {ICONS[noun]}
-                </span>
-                <span className="tile-name">{name}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <Pager label={pagerLabel} page={page} pages={pageCount(total, pageSize)} onPage={setPage} disabled={query.isFetching} />
-      </>
-    );
 
   return (
     <section className="panel" aria-labelledby={headingId}>
@@ -89,7 +53,24 @@ export function PagedTileList({
           autoComplete="off"
         />
       </div>
-      {body}
+      <QueryBoundary
+        query={query}
+        loading={messages.loading}
+        failed={messages.loadFailed}
+        isEmpty={(data) => names(data).length === 0}
+        empty={q ? messages.noMatch : messages.empty}
+      >
+        {(data) => (
+          <>
+            <p className="muted small" aria-live="polite">
+              {plural(data.total, noun)}
+              {q ? ` matching “${q}”` : ''}
+            </p>
+            <TileGrid kind={noun} label={listLabel} names={names(data)} href={href} busy={query.isPlaceholderData} />
+            <Pager label={pagerLabel} page={page} pages={pageCount(data.total, pageSize)} onPage={setPage} disabled={query.isFetching} />
+          </>
+        )}
+      </QueryBoundary>
     </section>
   );
 }

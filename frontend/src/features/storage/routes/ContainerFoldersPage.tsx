@@ -36,7 +36,7 @@ function ContainerFolders({ container }: { container: string }) {
         <Link to="/admin/containers">← Back to Storage Management</Link>
       </p>
       <PageHeader title={container}>
-        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
+        <RefreshControl query={query} />
       </PageHeader>
       {/* A container that failed to load gets no create form. */}
       {query.isError ? null : <CreateNameForm noun="folder" create={create} maxLength={100} messages={MSG} />}
@@ -47,8 +47,7 @@ function ContainerFolders({ container }: { container: string }) {
         noun="folder"
         search={search}
         query={query}
-        names={query.data?.folders}
-        total={query.data?.total ?? 0}
+        names={(data) => data.folders}
         pageSize={FOLDER_PAGE_SIZE}
         href={(name) => `${base}/folders/${encodeURIComponent(name)}`}
         messages={MSG}

@@ -25,7 +25,7 @@ export default function ContainersPage() {
   return (
     <>
       <PageHeader title="Storage Management">
-        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
+        <RefreshControl query={query} />
       </PageHeader>
       <CreateNameForm noun="container" create={create} maxLength={63} messages={MSG} />
       <PagedTileList
@@ -35,8 +35,7 @@ export default function ContainersPage() {
         noun="container"
         search={search}
         query={query}
-        names={query.data?.containers}
-        total={query.data?.total ?? 0}
+        names={(data) => data.containers}
         pageSize={CONTAINER_PAGE_SIZE}
         href={(name) => `/admin/containers/${encodeURIComponent(name)}`}
         messages={MSG}

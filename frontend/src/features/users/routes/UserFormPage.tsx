@@ -1,12 +1,14 @@
 /** /users/create and /users/edit/{userId}: one form; doctor by default; password optional on edit. */
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
 import { useNotify } from '../../../components/Notifications';
-import { ErrorState, Loading, PageHeader } from '../../../components/States';
+import { QueryBoundary } from '../../../components/QueryBoundary';
+import { ErrorState, PageHeader } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { Role, StaffRole, User } from '../../../lib/api/types';
 import { STAFF_ROLES } from '../../../lib/roles';
+import { useIdParam } from '../../../lib/useIdParam';
 import { useCreateUser } from '../api/create-user';
 import { useUser } from '../api/get-user';
 import { useUpdateUser } from '../api/update-user';
@@ -58,11 +60,9 @@ export function CreateUserPage() {
 }
 
 export function EditUserPage() {
-  const { userId } = useParams();
-  const id = Number(userId);
-  const valid = Number.isInteger(id) && id > 0;
-  const query = useUser(id, valid);
-  const update = useUpdateUser(id);
+  const id = useIdParam('userId');
+  const query = useUser(id ?? 0, id !== null);
+  const update = useUpdateUser(id ?? 0);
   const navigate = useNavigate();
   const notify = useNotify();
   const [error, setError] = useState<string | null>(null);
@@ -83,26 +83,26 @@ export function EditUserPage() {
     });
   };
 
-  let body;
-  if (!valid) body = <ErrorState message="User not found." />;
-  else if (query.isPending) body = <Loading label="Loading user…" />;
-  else if (query.isError) body = <ErrorState message={errorMessage(query.error, MSG.loadFailed)} />;
-  else
-    body = (
-      <UserForm
-        key={query.data.user.id}
-        mode="edit"
-        initial={query.data.user}
-        busy={update.isPending}
-        error={error}
-        onDismissError={() => setError(null)}
-        onSubmit={submit}
-      />
-    );
   return (
     <>
       <PageHeader title="Edit User" />
-      {body}
+      {id === null ? (
+        <ErrorState message="User not found." />
+      ) : (
+        <QueryBoundary query={query} loading="Loading user…" failed={MSG.loadFailed} retry={false}>
+          {(data) => (
+            <UserForm
+              key={data.user.id}
+              mode="edit"
+              initial={data.user}
+              busy={update.isPending}
+              error={error}
+              onDismissError={() => setError(null)}
+              onSubmit={submit}
+            />
+          )}
+        </QueryBoundary>
+      )}
     </>
   );
 }

@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/Dialog';
 import { useNotify } from '../../../components/Notifications';
+import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
-import { EmptyState, ErrorState, Loading, PageHeader, RoleBadge } from '../../../components/States';
+import { PageHeader, RoleBadge } from '../../../components/States';
+import { Table } from '../../../components/Table';
 import { errorMessage } from '../../../lib/api/client';
 import { plural } from '../../../lib/format';
 import type { UserSummary } from '../../../lib/api/types';
@@ -21,29 +23,24 @@ export const MSG = {
 export default function UsersPage() {
   const query = useUsers();
   const [toDelete, setToDelete] = useState<UserSummary | null>(null);
-
-  let body;
-  if (query.isPending) body = <Loading label="Loading users…" />;
-  else if (query.isError) body = <ErrorState message={errorMessage(query.error, MSG.loadFailed)} onRetry={() => void query.refetch()} />;
-  else if (query.data.users.length === 0) body = <EmptyState>{MSG.empty}</EmptyState>;
-  else
-    body = (
-      <div className="table-wrap">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Username</th>
-              <th scope="col">Role</th>
-              <th scope="col">Containers</th>
-              <th scope="col">Folders</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {query.data.users.map((u) => (
+  return (
+    <>
+      <PageHeader title="Users">
+        <RefreshControl query={query} />
+        <Link className="btn btn-primary" to="/users/create">
+          Create User
+        </Link>
+      </PageHeader>
+      <QueryBoundary
+        query={query}
+        loading="Loading users…"
+        failed={MSG.loadFailed}
+        isEmpty={(data) => data.users.length === 0}
+        empty={MSG.empty}
+      >
+        {(data) => (
+          <Table columns={['Name', 'Username', 'Role', 'Containers', 'Folders']} actions>
+            {data.users.map((u) => (
               <tr key={u.id}>
                 <td>{u.name}</td>
                 <td>{u.username}</td>
@@ -70,20 +67,9 @@ export default function UsersPage() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
-    );
-
-  return (
-    <>
-      <PageHeader title="Users">
-        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
-        <Link className="btn btn-primary" to="/users/create">
-          Create User
-        </Link>
-      </PageHeader>
-      {body}
+          </Table>
+        )}
+      </QueryBoundary>
       {toDelete ? <DeleteUserDialog user={toDelete} onDone={() => setToDelete(null)} /> : null}
     </>
   );

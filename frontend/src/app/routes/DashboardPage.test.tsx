@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUser, mockApi, never, NURSE, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, makeUser, mockApi, never, NURSE, renderApp, signIn } from '../../test/utils';
 
 const stats = { totalUsers: 7, doctors: 3, nurses: 2, assistants: 1 };
 

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUser, mockApi, never, renderApp, signIn, type FakeResponse, type Handler } from '../../../test/utils';
+import { ADMIN, makeUser, mockApi, never, renderApp, signIn, type FakeResponse, type Handler } from '../../test/utils';
 
 const nora = makeUser({ id: 7, name: 'Nora Nurse', username: 'nora', role: 'nurse' });
 const assignments = {

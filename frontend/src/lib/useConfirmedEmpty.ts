@@ -1,6 +1,6 @@
 /** Counts consecutive empty loads of a query and reloads once before believing 'empty'. */
 import { useEffect, useRef, useState } from 'react';
-import { isEmptyConfirmed, nextEmptyCount } from '../../lib/emptyLoads';
+import { isEmptyConfirmed, nextEmptyCount } from './emptyLoads';
 
 interface LoadState {
   /** When the last successful load arrived (TanStack Query's dataUpdatedAt); 0 before any. */

@@ -1,0 +1,72 @@
+/** The Current Assignments panel: each assigned container with its assigned folders, each with Unassign. */
+import type { UseQueryResult } from '@tanstack/react-query';
+import { QueryBoundary } from '../../../components/QueryBoundary';
+import type { UserAssignmentsResponse } from '../../../lib/api/types';
+import { plural } from '../../../lib/format';
+import { naturalSort } from '../../../lib/sort';
+import { ASSIGN_MSG } from '../messages';
+import type { UnassignTarget } from './UnassignDialog';
+
+interface CurrentAssignmentsProps {
+  query: UseQueryResult<UserAssignmentsResponse>;
+  onUnassign: (target: UnassignTarget) => void;
+}
+
+export function CurrentAssignments({ query, onUnassign }: CurrentAssignmentsProps) {
+  return (
+    <section className="panel" aria-labelledby="current-assignments">
+      <h2 id="current-assignments">Current Assignments</h2>
+      <QueryBoundary
+        query={query}
+        loading="Loading assignments…"
+        failed={ASSIGN_MSG.loadAssignmentsFailed}
+        isEmpty={(data) => data.containerAssignments.length === 0}
+        empty={ASSIGN_MSG.noAssignments}
+      >
+        {(data) => (
+          <ul className="assignment-tree">
+            {naturalSort(data.containerAssignments, (a) => a.containerName).map((c) => {
+              const folders = naturalSort(
+                data.folderAssignments.filter((f) => f.containerName === c.containerName),
+                (f) => f.folderName,
+              );
+              return (
+                <li key={c.id}>
+                  <div className="assignment-row">
+                    <strong>{c.containerName}</strong>
+                    <span className="muted">{plural(folders.length, 'folder')}</span>
+                    <button
+                      type="button"
+                      className="btn btn-small btn-danger-outline"
+                      aria-label={`Unassign container ${c.containerName}`}
+                      onClick={() => onUnassign({ type: 'container', assignment: c, folderCount: folders.length })}
+                    >
+                      Unassign
+                    </button>
+                  </div>
+                  {folders.length > 0 ? (
+                    <ul>
+                      {folders.map((f) => (
+                        <li key={f.id} className="assignment-row">
+                          <span>{f.folderName}</span>
+                          <button
+                            type="button"
+                            className="btn btn-small btn-danger-outline"
+                            aria-label={`Unassign folder ${f.folderName}`}
+                            onClick={() => onUnassign({ type: 'folder', assignment: f })}
+                          >
+                            Unassign
+                          </button>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryBoundary>
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+/** The folders of the chosen container: a search box over a multi-select, and how many are selected. */
+import { EmptyState } from '../../../components/States';
+import { plural } from '../../../lib/format';
+import { ASSIGN_MSG } from '../messages';
+
+interface FolderSelectProps {
+  /** The folders the search leaves visible. */
+  folders: string[];
+  /** Every selected folder, including those the search hides. */
+  selected: string[];
+  search: string;
+  onSearch: (search: string) => void;
+  /** The visible folders now selected. */
+  onSelect: (visibleSelected: string[]) => void;
+}
+
+export function FolderSelect({ folders, selected, search, onSearch, onSelect }: FolderSelectProps) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="folder-search">Search folders</label>
+        <input id="folder-search" type="search" value={search} onChange={(e) => onSearch(e.target.value)} />
+      </div>
+      {folders.length === 0 ? (
+        <EmptyState>{ASSIGN_MSG.noMatch}</EmptyState>
+      ) : (
+        <div className="field">
+          <label htmlFor="folder-select">Folders</label>
+          <select
+            id="folder-select"
+            multiple
+            size={Math.min(10, Math.max(4, folders.length))}
+            value={selected.filter((f) => folders.includes(f))}
+            onChange={(e) => onSelect(Array.from(e.target.options).filter((o) => o.selected).map((o) => o.value))}
+            aria-describedby="folder-select-hint"
+          >
+            {folders.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+          <span id="folder-select-hint" className="hint">
+            Hold Ctrl (Cmd on a Mac) to select several folders.
+          </span>
+        </div>
+      )}
+      <p className="selected-count" aria-live="polite">
+        {plural(selected.length, 'folder')} selected
+      </p>
+    </>
+  );
+}
