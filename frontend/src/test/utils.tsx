@@ -1,11 +1,9 @@
-/** Test helpers: a fake API behind fetch, session tokens, and the app rendered at a path. */
+/** Test helpers: a fake API behind fetch, session tokens, and the app (as registered by app/) rendered at a path. */
 import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import type { ComponentType, ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
-import { Providers } from '../app/Providers';
-import { AppRoutes } from '../app/routes';
 import type { Role, User, UserSummary } from '../lib/api/types';
 
 export interface FakeResponse {
@@ -103,30 +101,29 @@ export function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
 }
 
+/** The app's providers around its route table, and `children` beside the routes. */
+export type AppUnderTest = ComponentType<{ client: QueryClient; children: ReactNode }>;
+
+let appUnderTest: AppUnderTest | null = null;
+
+/**
+ * The app registers itself here before the tests run (app/testSetup.tsx, a Vitest setup file):
+ * these shared helpers may not import app/, yet the screens' tests render the whole app.
+ */
+export function registerApp(app: AppUnderTest): void {
+  appUnderTest = app;
+}
+
 /** Render the whole app (routes, guards, layout) at a path. */
 export function renderApp(path: string, client = testQueryClient()) {
+  const App = appUnderTest;
+  if (!App) throw new Error('No app registered: vite.config.ts runs src/app/testSetup.tsx before the tests');
   const result = render(
     <MemoryRouter initialEntries={[path]}>
-      <Providers client={client}>
-        <AppRoutes />
+      <App client={client}>
         <LocationProbe />
-      </Providers>
+      </App>
     </MemoryRouter>,
   );
   return { ...result, client };
-}
-
-/** Render one element inside the providers at a path (for screens with route params). */
-export function renderRoute(path: string, pattern: string, element: ReactNode, client = testQueryClient()) {
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <Providers client={client}>
-        <Routes>
-          <Route path={pattern} element={element} />
-          <Route path="*" element={null} />
-        </Routes>
-        <LocationProbe />
-      </Providers>
-    </MemoryRouter>,
-  );
 }
