@@ -18,36 +18,34 @@ export interface QueryState<T> {
 
 interface QueryBoundaryProps<T> {
   query: QueryState<T>;
-  /** The loading text, e.g. 'Loading users…'. */
-  loading: string;
-  /** The failure text when the server sent no message, e.g. 'Failed to load users'. */
-  failed: string;
+  /**
+   * The screen's texts: while loading ('Loading users…'), when loading failed and the server sent
+   * no message ('Failed to load users'), and when the data is empty.
+   */
+  messages: { loading: string; loadFailed: string; empty?: ReactNode };
   /** false: always the failure text, even when the server sent a message. */
   serverMessage?: boolean;
   /** false: no Try again button. */
   retry?: boolean;
-  /** When the loaded data counts as empty, and what the screen says then. */
+  /** When the loaded data counts as empty (then messages.empty is shown). */
   isEmpty?: (data: T) => boolean;
-  empty?: ReactNode;
   children: (data: T) => ReactNode;
 }
 
 export function QueryBoundary<T>({
   query,
-  loading,
-  failed,
+  messages,
   serverMessage = true,
   retry = true,
   isEmpty,
-  empty,
   children,
 }: QueryBoundaryProps<T>) {
   // Still loading wins over a failure (of one of two combined queries).
   if (!query.isPending && query.isError) {
-    const message = serverMessage ? errorMessage(query.error, failed) : failed;
+    const message = serverMessage ? errorMessage(query.error, messages.loadFailed) : messages.loadFailed;
     return <ErrorState message={message} onRetry={retry ? () => void query.refetch() : undefined} />;
   }
-  if (query.isPending || query.data === undefined) return <Loading label={loading} />;
-  if (isEmpty?.(query.data)) return <EmptyState>{empty}</EmptyState>;
+  if (query.isPending || query.data === undefined) return <Loading label={messages.loading} />;
+  if (isEmpty?.(query.data)) return <EmptyState>{messages.empty}</EmptyState>;
   return <>{children(query.data)}</>;
 }

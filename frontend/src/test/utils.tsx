@@ -67,29 +67,22 @@ export function signIn(user: { id: number; name: string; username: string; role:
   return token;
 }
 
+/** What every shape of user has: 'User 3' (user3), a doctor without containers. */
+const userBase = (id: number): Pick<User, 'userId' | 'name' | 'username' | 'role' | 'containerAssignments'> => ({
+  userId: id,
+  name: `User ${id}`,
+  username: `user${id}`,
+  role: 'doctor',
+  containerAssignments: [],
+});
+
 export function makeUser(overrides: Partial<User> & { id: number }): User {
-  return {
-    userId: overrides.id,
-    name: `User ${overrides.id}`,
-    username: `user${overrides.id}`,
-    role: 'doctor',
-    containerAssignments: [],
-    folderAssignments: [],
-    ...overrides,
-  };
+  return { ...userBase(overrides.id), folderAssignments: [], ...overrides };
 }
 
 /** A user as GET /api/users lists them: containers and a folder count. */
 export function makeUserSummary(overrides: Partial<UserSummary> & { id: number }): UserSummary {
-  return {
-    userId: overrides.id,
-    name: `User ${overrides.id}`,
-    username: `user${overrides.id}`,
-    role: 'doctor',
-    containerAssignments: [],
-    folderCount: 0,
-    ...overrides,
-  };
+  return { ...userBase(overrides.id), folderCount: 0, ...overrides };
 }
 
 function LocationProbe() {

@@ -9,7 +9,8 @@ import { useIdParam } from '../../lib/useIdParam';
 
 export const MSG = {
   userNotFound: 'User not found',
-  loadUserFailed: 'Failed to load user data',
+  loading: 'Loading user…',
+  loadFailed: 'Failed to load user data',
 } as const;
 
 export default function AssignPage() {
@@ -30,7 +31,7 @@ export default function AssignPage() {
           <Link to="/users">Back to Users</Link>
         </ErrorState>
       ) : (
-        <QueryBoundary query={query} loading="Loading user…" failed={MSG.loadUserFailed}>
+        <QueryBoundary query={query} messages={MSG}>
           {(data) => <ManageAssignments key={data.user.id} user={data.user} />}
         </QueryBoundary>
       )}

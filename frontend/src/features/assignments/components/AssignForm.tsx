@@ -1,6 +1,7 @@
 /** Assign Resources: pick a container (searchable, assigned ones marked), then folders from a searchable multi-select. */
 import { useMemo, useState } from 'react';
 import { Banner } from '../../../components/Banner';
+import { Field } from '../../../components/Field';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { EmptyState } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
@@ -80,21 +81,18 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
   return (
     <section className="panel split-side" aria-labelledby="assign-resources">
       <h2 id="assign-resources">Assign Resources</h2>
-      {error ? (
-        <Banner kind="error" onClose={() => setError(null)}>
-          {error}
-        </Banner>
-      ) : null}
-      <div className="field">
-        <label htmlFor="container-search">Search containers</label>
-        <input id="container-search" type="search" value={containerSearch} onChange={(e) => setContainerSearch(e.target.value)} />
-      </div>
+      <Banner kind="error" onClose={() => setError(null)}>
+        {error}
+      </Banner>
+      <Field id="container-search" label="Search containers" type="search" value={containerSearch} onValue={setContainerSearch} />
       <QueryBoundary
         query={containers}
-        loading="Loading containers…"
-        failed={ASSIGN_MSG.loadContainersFailed}
+        messages={{
+          loading: 'Loading containers…',
+          loadFailed: ASSIGN_MSG.loadContainersFailed,
+          empty: containerSearch.trim() ? ASSIGN_MSG.noContainersMatch : ASSIGN_MSG.noContainers,
+        }}
         isEmpty={() => visibleContainers.length === 0}
-        empty={containerSearch.trim() ? ASSIGN_MSG.noContainersMatch : ASSIGN_MSG.noContainers}
       >
         {() => (
           <fieldset className="picker">
@@ -124,10 +122,8 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
       {container ? (
         <QueryBoundary
           query={folders}
-          loading="Loading folders…"
-          failed={ASSIGN_MSG.loadFoldersFailed(container)}
+          messages={{ loading: 'Loading folders…', loadFailed: ASSIGN_MSG.loadFoldersFailed(container), empty: ASSIGN_MSG.noFolders }}
           isEmpty={() => allFolders.length === 0}
-          empty={ASSIGN_MSG.noFolders}
         >
           {() =>
             available.length === 0 ? (

@@ -1,11 +1,18 @@
 /** The Current Assignments panel: each assigned container with its assigned folders, each with Unassign. */
 import type { UseQueryResult } from '@tanstack/react-query';
 import { QueryBoundary } from '../../../components/QueryBoundary';
+import { RowButton } from '../../../components/RowButton';
 import type { UserAssignmentsResponse } from '../../../lib/api/types';
 import { plural } from '../../../lib/format';
 import { naturalSort } from '../../../lib/sort';
 import { ASSIGN_MSG } from '../messages';
 import type { UnassignTarget } from './UnassignDialog';
+
+const STATES = {
+  loading: 'Loading assignments…',
+  loadFailed: ASSIGN_MSG.loadAssignmentsFailed,
+  empty: ASSIGN_MSG.noAssignments,
+};
 
 interface CurrentAssignmentsProps {
   query: UseQueryResult<UserAssignmentsResponse>;
@@ -16,13 +23,7 @@ export function CurrentAssignments({ query, onUnassign }: CurrentAssignmentsProp
   return (
     <section className="panel" aria-labelledby="current-assignments">
       <h2 id="current-assignments">Current Assignments</h2>
-      <QueryBoundary
-        query={query}
-        loading="Loading assignments…"
-        failed={ASSIGN_MSG.loadAssignmentsFailed}
-        isEmpty={(data) => data.containerAssignments.length === 0}
-        empty={ASSIGN_MSG.noAssignments}
-      >
+      <QueryBoundary query={query} messages={STATES} isEmpty={(data) => data.containerAssignments.length === 0}>
         {(data) => (
           <ul className="assignment-tree">
             {naturalSort(data.containerAssignments, (a) => a.containerName).map((c) => {
@@ -35,28 +36,26 @@ export function CurrentAssignments({ query, onUnassign }: CurrentAssignmentsProp
                   <div className="assignment-row">
                     <strong>{c.containerName}</strong>
                     <span className="muted">{plural(folders.length, 'folder')}</span>
-                    <button
-                      type="button"
-                      className="btn btn-small btn-danger-outline"
-                      aria-label={`Unassign container ${c.containerName}`}
+                    <RowButton
+                      kind="danger"
+                      label={`Unassign container ${c.containerName}`}
                       onClick={() => onUnassign({ type: 'container', assignment: c, folderCount: folders.length })}
                     >
                       Unassign
-                    </button>
+                    </RowButton>
                   </div>
                   {folders.length > 0 ? (
                     <ul>
                       {folders.map((f) => (
                         <li key={f.id} className="assignment-row">
                           <span>{f.folderName}</span>
-                          <button
-                            type="button"
-                            className="btn btn-small btn-danger-outline"
-                            aria-label={`Unassign folder ${f.folderName}`}
+                          <RowButton
+                            kind="danger"
+                            label={`Unassign folder ${f.folderName}`}
                             onClick={() => onUnassign({ type: 'folder', assignment: f })}
                           >
                             Unassign
-                          </button>
+                          </RowButton>
                         </li>
                       ))}
                     </ul>

@@ -1,4 +1,5 @@
 /** The folders of the chosen container: a search box over a multi-select, and how many are selected. */
+import { Field, Options } from '../../../components/Field';
 import { EmptyState } from '../../../components/States';
 import { plural } from '../../../lib/format';
 import { ASSIGN_MSG } from '../messages';
@@ -17,15 +18,11 @@ interface FolderSelectProps {
 export function FolderSelect({ folders, selected, search, onSearch, onSelect }: FolderSelectProps) {
   return (
     <>
-      <div className="field">
-        <label htmlFor="folder-search">Search folders</label>
-        <input id="folder-search" type="search" value={search} onChange={(e) => onSearch(e.target.value)} />
-      </div>
+      <Field id="folder-search" label="Search folders" type="search" value={search} onValue={onSearch} />
       {folders.length === 0 ? (
         <EmptyState>{ASSIGN_MSG.noMatch}</EmptyState>
       ) : (
-        <div className="field">
-          <label htmlFor="folder-select">Folders</label>
+        <Field id="folder-select" label="Folders" hint="Hold Ctrl (Cmd on a Mac) to select several folders.">
           <select
             id="folder-select"
             multiple
@@ -34,16 +31,9 @@ export function FolderSelect({ folders, selected, search, onSearch, onSelect }: 
             onChange={(e) => onSelect(Array.from(e.target.options).filter((o) => o.selected).map((o) => o.value))}
             aria-describedby="folder-select-hint"
           >
-            {folders.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
+            <Options values={folders} />
           </select>
-          <span id="folder-select-hint" className="hint">
-            Hold Ctrl (Cmd on a Mac) to select several folders.
-          </span>
-        </div>
+        </Field>
       )}
       <p className="selected-count" aria-live="polite">
         {plural(selected.length, 'folder')} selected

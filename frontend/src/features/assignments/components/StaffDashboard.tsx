@@ -9,6 +9,7 @@ import { naturalSort } from '../../../lib/sort';
 import { useMyAssignments } from '../api/get-my-assignments';
 
 export const MSG = {
+  loading: 'Loading your assignments…',
   loadFailed: 'Failed to load assignments',
   empty: "You don't have any assigned containers yet.",
 } as const;
@@ -20,7 +21,7 @@ export function StaffDashboard({ name, role }: { name: string; role: string }) {
       <PageHeader title={`Welcome, ${name}`}>
         <RefreshControl query={query} />
       </PageHeader>
-      <QueryBoundary query={query} loading="Loading your assignments…" failed={MSG.loadFailed}>
+      <QueryBoundary query={query} messages={MSG}>
         {(data) => {
           const assignments = naturalSort(data.assignments, (a) => a.containerName);
           const folderCount = assignments.reduce((sum, a) => sum + a.folders.length, 0);

@@ -1,7 +1,6 @@
 /** The confirmation before unassigning a container (with its folder assignments) or one folder from a user. */
-import { ConfirmDialog } from '../../../components/Dialog';
+import { ConfirmMutation } from '../../../components/ConfirmMutation';
 import { useNotify } from '../../../components/Notifications';
-import { errorMessage } from '../../../lib/api/client';
 import type { ContainerAssignment, FolderAssignment, User } from '../../../lib/api/types';
 import { plural } from '../../../lib/format';
 import { useUnassign } from '../api/unassign';
@@ -18,25 +17,15 @@ export function UnassignDialog({ user, target, onDone }: { user: User; target: U
   const isContainer = target.type === 'container';
   const name = target.type === 'container' ? target.assignment.containerName : target.assignment.folderName;
   return (
-    <ConfirmDialog
-      title={isContainer ? 'Unassign container' : 'Unassign folder'}
-      confirmLabel="Unassign"
-      busyLabel="Unassigning…"
-      danger
-      busy={unassign.isPending}
-      error={unassign.isError ? errorMessage(unassign.error, ASSIGN_MSG.unassignFailed) : null}
+    <ConfirmMutation
+      texts={{ title: `Unassign ${target.type}`, confirm: 'Unassign', busy: 'Unassigning…', failed: ASSIGN_MSG.unassignFailed }}
+      mutation={unassign}
+      variables={{ id: target.assignment.id, type: target.type }}
       onCancel={onDone}
-      onConfirm={() =>
-        unassign.mutate(
-          { id: target.assignment.id, type: target.type },
-          {
-            onSuccess: () => {
-              notify('success', isContainer ? ASSIGN_MSG.containerUnassigned : ASSIGN_MSG.folderUnassigned);
-              onDone();
-            },
-          },
-        )
-      }
+      onSuccess={() => {
+        notify('success', isContainer ? ASSIGN_MSG.containerUnassigned : ASSIGN_MSG.folderUnassigned);
+        onDone();
+      }}
     >
       <p>
         Unassign {target.type} <strong>{name}</strong> from {user.name}?
@@ -45,6 +34,6 @@ export function UnassignDialog({ user, target, onDone }: { user: User; target: U
         <p className="warning-text">Its {plural(target.folderCount, 'folder assignment')} will also be removed.</p>
       ) : null}
       {target.type === 'folder' ? <p className="muted">Container: {target.assignment.containerName}</p> : null}
-    </ConfirmDialog>
+    </ConfirmMutation>
   );
 }

@@ -11,6 +11,7 @@ import { useFolders } from '../../../lib/storageLists';
 import { useMyAssignments } from '../api/get-my-assignments';
 
 export const MSG = {
+  loading: 'Loading container…',
   notAssigned: 'Container not found or not assigned to you',
   loadFailed: 'Failed to load container data',
   notFound: 'Container not found',
@@ -28,7 +29,7 @@ function StaffContainer({ container }: { container: string }) {
   const query = useMyAssignments();
   return (
     <Frame container={container}>
-      <QueryBoundary query={query} loading="Loading container…" failed={MSG.loadFailed} serverMessage={false}>
+      <QueryBoundary query={query} messages={MSG} serverMessage={false}>
         {(data) => {
           const assignment = data.assignments.find((a) => a.containerName === container);
           if (!assignment) return <NotThere message={MSG.notAssigned} />;
@@ -48,7 +49,7 @@ function AdminContainer({ container }: { container: string }) {
       {missing ? (
         <NotThere message={MSG.notFound} />
       ) : (
-        <QueryBoundary query={query} loading="Loading container…" failed={MSG.loadFailed} serverMessage={false}>
+        <QueryBoundary query={query} messages={MSG} serverMessage={false}>
           {(data) => <FolderGrid container={container} folders={data.folders} />}
         </QueryBoundary>
       )}

@@ -13,6 +13,7 @@ import { useMyAssignments } from '../api/get-my-assignments';
 import { useMyStats } from '../api/get-my-stats';
 
 export const MSG = {
+  loading: 'Loading your assignments…',
   loadFailed: 'Failed to load assignments data',
   empty: "You don't have any assigned containers yet.",
   noFiles: 'No files in this folder',
@@ -29,13 +30,7 @@ export default function MyAssignmentsPage() {
       <PageHeader title="My Assignments Dashboard">
         <RefreshControl query={query} />
       </PageHeader>
-      <QueryBoundary
-        query={query}
-        loading="Loading your assignments…"
-        failed={MSG.loadFailed}
-        isEmpty={([mine]) => mine.assignments.length === 0}
-        empty={MSG.empty}
-      >
+      <QueryBoundary query={query} messages={MSG} isEmpty={([mine]) => mine.assignments.length === 0}>
         {([mine, stats]) => <Assignments assignments={mine.assignments} stats={stats} />}
       </QueryBoundary>
     </>

@@ -1,5 +1,6 @@
 /** /audit-logs: user (name and role), operation, resource and timestamp; filters; cursor paging. */
 import { useState, type FormEvent } from 'react';
+import { Field, Options } from '../../../components/Field';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader, RoleBadge } from '../../../components/States';
@@ -10,6 +11,7 @@ import { AUDIT_OPERATIONS } from '../../../lib/server.gen';
 import { useAuditLogs } from '../api/get-audit-logs';
 
 export const MSG = {
+  loading: 'Loading audit logs…',
   loadFailed: 'Failed to load audit logs',
   empty: 'No audit logs found',
   badRange: 'The "From" time must be before the "To" time.',
@@ -93,17 +95,15 @@ export default function AuditLogsPage({ users }: { users: readonly UserChoice[] 
         <RefreshControl query={query} />
       </PageHeader>
       <form className="panel filters" onSubmit={apply} aria-label="Audit log filters">
-        <div className="field">
-          <label htmlFor="audit-operation">Operation</label>
+        <Field id="audit-operation" label="Operation">
           <input id="audit-operation" list="audit-operations" value={draft.operation} onChange={set('operation')} placeholder="Any" />
           <datalist id="audit-operations">
             {OPERATIONS.map((op) => (
               <option key={op} value={op} />
             ))}
           </datalist>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-user">User</label>
+        </Field>
+        <Field id="audit-user" label="User">
           <select id="audit-user" value={draft.userId} onChange={set('userId')}>
             <option value="">Any user</option>
             {users.map((u) => (
@@ -112,23 +112,11 @@ export default function AuditLogsPage({ users }: { users: readonly UserChoice[] 
               </option>
             ))}
           </select>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-container">Container</label>
-          <input id="audit-container" value={draft.containerName} onChange={set('containerName')} />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-folder">Folder</label>
-          <input id="audit-folder" value={draft.folderName} onChange={set('folderName')} />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-since">From</label>
-          <input id="audit-since" type="datetime-local" value={draft.since} onChange={set('since')} />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-until">To</label>
-          <input id="audit-until" type="datetime-local" value={draft.until} onChange={set('until')} />
-        </div>
+        </Field>
+        <Field id="audit-container" label="Container" value={draft.containerName} onChange={set('containerName')} />
+        <Field id="audit-folder" label="Folder" value={draft.folderName} onChange={set('folderName')} />
+        <Field id="audit-since" label="From" type="datetime-local" value={draft.since} onChange={set('since')} />
+        <Field id="audit-until" label="To" type="datetime-local" value={draft.until} onChange={set('until')} />
         <div className="filters-actions">
           <button type="submit" className="btn btn-primary">
             Apply Filters
@@ -143,13 +131,7 @@ export default function AuditLogsPage({ users }: { users: readonly UserChoice[] 
           </p>
         ) : null}
       </form>
-      <QueryBoundary
-        query={query}
-        loading="Loading audit logs…"
-        failed={MSG.loadFailed}
-        isEmpty={(data) => data.auditLogs.length === 0}
-        empty={MSG.empty}
-      >
+      <QueryBoundary query={query} messages={MSG} isEmpty={(data) => data.auditLogs.length === 0}>
         {(data) => (
           <Table columns={['User', 'Operation', 'Resource', 'Timestamp']} dense>
             {data.auditLogs.map((entry) => (
@@ -192,11 +174,7 @@ export default function AuditLogsPage({ users }: { users: readonly UserChoice[] 
               setCursors([null]);
             }}
           >
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
+            <Options values={PAGE_SIZES} />
           </select>
         </label>
       </nav>

@@ -6,14 +6,12 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
-import { ConfirmDialog } from '../../../components/Dialog';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { PageHeader } from '../../../components/States';
-import { errorMessage } from '../../../lib/api/client';
 import type { Role, StoredFile } from '../../../lib/api/types';
 import { useSession } from '../../../lib/sessionContext';
-import { useDeleteFile } from '../api/delete-file';
 import { useFiles } from '../api/get-files';
+import { DeleteFileDialog } from '../components/DeleteFileDialog';
 import { FileList } from '../components/FileList';
 import { ProfileImageCard } from '../components/ProfileImage';
 import { UploadForm } from '../components/UploadForm';
@@ -71,7 +69,7 @@ function Folder({ container, folder }: { container: string; folder: string }) {
           </Banner>
         ))}
       </div>
-      <QueryBoundary query={files} loading="Loading files…" failed={FILE_MSG.loadFailed}>
+      <QueryBoundary query={files} messages={FILE_MSG}>
         {() => (
           <>
             {canUpload ? (
@@ -100,35 +98,5 @@ function Folder({ container, folder }: { container: string; folder: string }) {
         />
       ) : null}
     </>
-  );
-}
-
-function DeleteFileDialog({
-  container,
-  folder,
-  file,
-  onDone,
-}: {
-  container: string;
-  folder: string;
-  file: StoredFile;
-  onDone: (message: string | null) => void;
-}) {
-  const remove = useDeleteFile(container, folder);
-  return (
-    <ConfirmDialog
-      title={file.isProfileImage ? 'Delete profile image' : 'Delete file'}
-      confirmLabel="Delete"
-      busyLabel="Deleting…"
-      danger
-      busy={remove.isPending}
-      error={remove.isError ? errorMessage(remove.error, FILE_MSG.deleteFailed) : null}
-      onCancel={() => onDone(null)}
-      onConfirm={() => remove.mutate(file.name, { onSuccess: (data) => onDone(data.message || FILE_MSG.deleted) })}
-    >
-      <p>
-        Are you sure you want to delete <strong>{file.name}</strong>? This action cannot be undone.
-      </p>
-    </ConfirmDialog>
   );
 }

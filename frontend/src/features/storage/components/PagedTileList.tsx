@@ -1,64 +1,56 @@
 /** A panel of names searched and paged on the server, shown as linked tiles (containers, folders). */
 import type { UseQueryResult } from '@tanstack/react-query';
+import { Field } from '../../../components/Field';
 import { Pager } from '../../../components/Pager';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { TileGrid } from '../../../components/TileGrid';
 import { plural } from '../../../lib/format';
 import { pageCount } from '../../../lib/pager';
+import type { ContainersResponse, FoldersResponse } from '../../../lib/api/types';
 import type { usePagedSearch } from '../../../lib/usePagedSearch';
+import { CONTAINER_PAGE_SIZE } from '../api/get-container-page';
+import { FOLDER_PAGE_SIZE } from '../api/get-folder-page';
 
-interface PagedTileListProps<T extends { total: number }> {
-  /** The panel's heading and the list's accessible name come from these. */
-  heading: string;
-  listLabel: string;
-  pagerLabel: string;
-  /** 'container' or 'folder': the search label, the count and the tile icon follow it. */
-  noun: 'container' | 'folder';
+/** The panel's heading, the list's and the pager's accessible names, the page size (spec section 9). */
+const KINDS = {
+  container: { title: 'Container', heading: 'Containers', list: 'Containers', pager: 'Container pages', pageSize: CONTAINER_PAGE_SIZE },
+  folder: { title: 'Folder', heading: 'Patient Folders', list: 'Patient folders', pager: 'Folder pages', pageSize: FOLDER_PAGE_SIZE },
+} as const;
+
+const namesOf = (data: ContainersResponse | FoldersResponse) => ('containers' in data ? data.containers : data.folders);
+
+interface PagedTileListProps<T extends ContainersResponse | FoldersResponse> {
+  /** 'container' or 'folder': the texts, the search label, the count and the tile icon follow it. */
+  noun: keyof typeof KINDS;
   search: ReturnType<typeof usePagedSearch>;
   query: UseQueryResult<T>;
-  /** The names on the loaded page. */
-  names: (data: T) => readonly string[];
-  pageSize: number;
   href: (name: string) => string;
   messages: { loading: string; loadFailed: string; empty: string; noMatch: string };
 }
 
-export function PagedTileList<T extends { total: number }>({
-  heading,
-  listLabel,
-  pagerLabel,
-  noun,
-  search,
-  query,
-  names,
-  pageSize,
-  href,
-  messages,
-}: PagedTileListProps<T>) {
+export function PagedTileList<T extends ContainersResponse | FoldersResponse>(props: PagedTileListProps<T>) {
+  const { noun, search, query, href, messages } = props;
   const { input, setInput, q, page, setPage } = search;
+  const kind = KINDS[noun];
   const headingId = `${noun}s-heading`;
-  const title = noun === 'container' ? 'Container' : 'Folder';
 
   return (
     <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId}>{heading}</h2>
-      <div className="field search-field">
-        <label htmlFor={`${noun}-search`}>Search {noun}s</label>
-        <input
-          id={`${noun}-search`}
-          type="search"
-          value={input}
-          onChange={(e) => setInput(e.target.value)}
-          placeholder={`${title} name`}
-          autoComplete="off"
-        />
-      </div>
+      <h2 id={headingId}>{kind.heading}</h2>
+      <Field
+        id={`${noun}-search`}
+        className="search-field"
+        label={`Search ${noun}s`}
+        type="search"
+        value={input}
+        onValue={setInput}
+        placeholder={`${kind.title} name`}
+        autoComplete="off"
+      />
       <QueryBoundary
         query={query}
-        loading={messages.loading}
-        failed={messages.loadFailed}
-        isEmpty={(data) => names(data).length === 0}
-        empty={q ? messages.noMatch : messages.empty}
+        messages={{ ...messages, empty: q ? messages.noMatch : messages.empty }}
+        isEmpty={(data) => namesOf(data).length === 0}
       >
         {(data) => (
           <>
@@ -66,8 +58,14 @@ export function PagedTileList<T extends { total: number }>({
               {plural(data.total, noun)}
               {q ? ` matching “${q}”` : ''}
             </p>
-            <TileGrid kind={noun} label={listLabel} names={names(data)} href={href} busy={query.isPlaceholderData} />
-            <Pager label={pagerLabel} page={page} pages={pageCount(data.total, pageSize)} onPage={setPage} disabled={query.isFetching} />
+            <TileGrid kind={noun} label={kind.list} names={namesOf(data)} href={href} busy={query.isPlaceholderData} />
+            <Pager
+              label={kind.pager}
+              page={page}
+              pages={pageCount(data.total, kind.pageSize)}
+              onPage={setPage}
+              disabled={query.isFetching}
+            />
           </>
         )}
       </QueryBoundary>

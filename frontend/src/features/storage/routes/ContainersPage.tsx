@@ -3,7 +3,7 @@ import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader } from '../../../components/States';
 import { usePagedSearch } from '../../../lib/usePagedSearch';
 import { useCreateContainer } from '../api/create-container';
-import { CONTAINER_PAGE_SIZE, useContainerPage } from '../api/get-container-page';
+import { useContainerPage } from '../api/get-container-page';
 import { CreateNameForm } from '../components/CreateNameForm';
 import { PagedTileList } from '../components/PagedTileList';
 
@@ -21,6 +21,7 @@ export default function ContainersPage() {
   const search = usePagedSearch();
   const query = useContainerPage(search.q, search.page);
   const create = useCreateContainer();
+  const href = (container: string) => `/admin/containers/${encodeURIComponent(container)}`;
 
   return (
     <>
@@ -28,18 +29,7 @@ export default function ContainersPage() {
         <RefreshControl query={query} />
       </PageHeader>
       <CreateNameForm noun="container" create={create} maxLength={63} messages={MSG} />
-      <PagedTileList
-        heading="Containers"
-        listLabel="Containers"
-        pagerLabel="Container pages"
-        noun="container"
-        search={search}
-        query={query}
-        names={(data) => data.containers}
-        pageSize={CONTAINER_PAGE_SIZE}
-        href={(name) => `/admin/containers/${encodeURIComponent(name)}`}
-        messages={MSG}
-      />
+      <PagedTileList noun="container" search={search} query={query} messages={MSG} href={href} />
     </>
   );
 }

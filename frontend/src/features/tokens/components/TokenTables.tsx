@@ -1,8 +1,9 @@
 /** The two token tables: unclaimed devices, and tokens given to patients (active or revoked). */
+import { RowButton } from '../../../components/RowButton';
 import { Table } from '../../../components/Table';
 import type { SmartToken } from '../../../lib/api/types';
 import { formatDateOnly, formatDateTime } from '../../../lib/format';
-import { shortTokenId } from '../../../lib/smartTokens';
+import { shortTokenId, UNKNOWN_PATIENT } from '../../../lib/smartTokens';
 
 function TokenId({ id }: { id: string }) {
   return (
@@ -25,14 +26,9 @@ export function UnclaimedTable({ tokens, onAssign }: { tokens: SmartToken[]; onA
           </td>
           <td>{formatDateTime(t.createdAt)}</td>
           <td className="row-actions">
-            <button
-              type="button"
-              className="btn btn-small btn-primary"
-              onClick={() => onAssign(t)}
-              aria-label={`Assign token ${shortTokenId(t.smartTokenId)}`}
-            >
+            <RowButton kind="primary" label={`Assign token ${shortTokenId(t.smartTokenId)}`} onClick={() => onAssign(t)}>
               Assign
-            </button>
+            </RowButton>
           </td>
         </tr>
       ))}
@@ -61,7 +57,7 @@ export function AssignedTable({ tokens, onRevoke, onReactivate, onDelete, reacti
               <TokenId id={t.smartTokenId} />
             </td>
             <td>
-              <div>{t.patientName ?? 'Unknown Patient'}</div>
+              <div>{t.patientName ?? UNKNOWN_PATIENT}</div>
               {t.patientDateOfBirth ? (
                 <div className="muted small">Born {formatDateOnly(t.patientDateOfBirth)}</div>
               ) : null}
@@ -75,34 +71,18 @@ export function AssignedTable({ tokens, onRevoke, onReactivate, onDelete, reacti
             <td className="row-actions">
               {revoked ? (
                 t.folderName ? (
-                  <button
-                    type="button"
-                    className="btn btn-small"
-                    onClick={() => onReactivate(t)}
-                    disabled={reactivating !== null}
-                    aria-label={`Reactivate token ${short}`}
-                  >
+                  <RowButton label={`Reactivate token ${short}`} onClick={() => onReactivate(t)} disabled={reactivating !== null}>
                     {reactivating === t.smartTokenId ? 'Reactivating…' : 'Reactivate'}
-                  </button>
+                  </RowButton>
                 ) : null
               ) : (
-                <button
-                  type="button"
-                  className="btn btn-small btn-danger-outline"
-                  onClick={() => onRevoke(t)}
-                  aria-label={`Remote disconnect token ${short}`}
-                >
+                <RowButton kind="danger" label={`Remote disconnect token ${short}`} onClick={() => onRevoke(t)}>
                   Remote Disconnect
-                </button>
+                </RowButton>
               )}
-              <button
-                type="button"
-                className="btn btn-small btn-danger-outline"
-                onClick={() => onDelete(t)}
-                aria-label={`Delete token ${short}`}
-              >
+              <RowButton kind="danger" label={`Delete token ${short}`} onClick={() => onDelete(t)}>
                 Delete
-              </button>
+              </RowButton>
             </td>
           </tr>
         );

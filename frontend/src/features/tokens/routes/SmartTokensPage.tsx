@@ -11,9 +11,8 @@ import { useAssignedTokens } from '../api/get-assigned-tokens';
 import { useUnclaimedTokens } from '../api/get-unclaimed-tokens';
 import { useReactivateToken } from '../api/reactivate-token';
 import { AssignTokenDialog } from '../components/AssignTokenDialog';
-import { DeleteTokenDialog } from '../components/DeleteTokenDialog';
+import { ReasonDialog } from '../components/ReasonDialog';
 import { RegisterTokenDialog } from '../components/RegisterTokenDialog';
-import { RevokeTokenDialog } from '../components/RevokeTokenDialog';
 import { AssignedTable, UnclaimedTable } from '../components/TokenTables';
 import { TOKEN_MSG } from '../messages';
 
@@ -99,10 +98,8 @@ export default function SmartTokensPage() {
       <div id={`${ids}-panel`} role="tabpanel" aria-labelledby={`${ids}-tab-${tab}`} className="tab-panel">
         <QueryBoundary
           query={query}
-          loading="Loading tokens…"
-          failed={TOKEN_MSG.loadFailed}
+          messages={{ loading: 'Loading tokens…', loadFailed: TOKEN_MSG.loadFailed, empty: TOKEN_MSG.empty[tab] }}
           isEmpty={(data) => data.tokens.length === 0}
-          empty={tab === 'unclaimed' ? TOKEN_MSG.noUnclaimed : TOKEN_MSG.noAssigned}
         >
           {(data) =>
             tab === 'unclaimed' ? (
@@ -122,8 +119,9 @@ export default function SmartTokensPage() {
 
       {open?.kind === 'register' ? <RegisterTokenDialog onClose={() => setOpen(null)} /> : null}
       {open?.kind === 'assign' ? <AssignTokenDialog token={open.token} onClose={() => setOpen(null)} /> : null}
-      {open?.kind === 'revoke' ? <RevokeTokenDialog token={open.token} onClose={() => setOpen(null)} /> : null}
-      {open?.kind === 'delete' ? <DeleteTokenDialog token={open.token} onClose={() => setOpen(null)} /> : null}
+      {open?.kind === 'revoke' || open?.kind === 'delete' ? (
+        <ReasonDialog kind={open.kind} token={open.token} onClose={() => setOpen(null)} />
+      ) : null}
     </>
   );
 }

@@ -3,13 +3,15 @@ import { Link } from 'react-router-dom';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { Stat } from '../../../components/Stat';
-import { EmptyState, Loading, PageHeader, RoleBadge } from '../../../components/States';
+import { EmptyState, Loading, PageHeader } from '../../../components/States';
 import { Table } from '../../../components/Table';
 import { useConfirmedEmpty } from '../../../lib/useConfirmedEmpty';
 import { useDashboard } from '../api/get-dashboard';
+import { UserCells } from './UserCells';
 
 export const RECENT_USERS = 5;
 export const MSG = {
+  loading: 'Loading dashboard…',
   loadFailed: 'Failed to load dashboard data',
   empty: 'There are no users yet. Create one from the Users menu.',
 } as const;
@@ -27,7 +29,7 @@ export function AdminDashboard() {
       <PageHeader title="Admin Dashboard">
         <RefreshControl query={query} />
       </PageHeader>
-      <QueryBoundary query={query} loading="Loading dashboard…" failed={MSG.loadFailed}>
+      <QueryBoundary query={query} messages={MSG}>
         {({ users, stats }) =>
           checking ? (
             <Loading label="Checking for users…" />
@@ -50,12 +52,7 @@ export function AdminDashboard() {
                   <Table columns={['Name', 'Username', 'Role', 'Containers']}>
                     {users.slice(0, RECENT_USERS).map((u) => (
                       <tr key={u.id}>
-                        <td>{u.name}</td>
-                        <td>{u.username}</td>
-                        <td>
-                          <RoleBadge role={u.role} />
-                        </td>
-                        <td>{u.containerAssignments.length}</td>
+                        <UserCells user={u} />
                       </tr>
                     ))}
                   </Table>

@@ -8,6 +8,7 @@ import { naturalSort } from '../../../lib/sort';
 import { useUsers } from '../api/get-users';
 
 export const MSG = {
+  loading: 'Loading assignments…',
   loadFailed: 'Failed to load assignments data',
   empty: 'No users found.',
 } as const;
@@ -20,13 +21,7 @@ export default function AssignmentsPage() {
       <PageHeader title="Assignments">
         <RefreshControl query={query} />
       </PageHeader>
-      <QueryBoundary
-        query={query}
-        loading="Loading assignments…"
-        failed={MSG.loadFailed}
-        isEmpty={(data) => data.users.length === 0}
-        empty={MSG.empty}
-      >
+      <QueryBoundary query={query} messages={MSG} isEmpty={(data) => data.users.length === 0}>
         {(data) => (
           <Table columns={['User', 'Role', 'Containers', 'Folders']}>
             {data.users.map((u) => {
