@@ -45,6 +45,17 @@ export function mockApi(routes: Record<string, Handler | FakeResponse> = {}): Ap
 /** A request that never answers, to observe loading states. */
 export const never: Handler = () => new Promise<FakeResponse>(() => undefined);
 
+/** Answers a paged list like the server: the names under `key` that contain ?q=, one ?page= of ?pageSize=. */
+export function pagedList(key: 'containers' | 'folders', names: readonly string[]): Handler {
+  return ({ url }) => {
+    const q = url.searchParams.get('q') ?? '';
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const size = Number(url.searchParams.get('pageSize'));
+    const hits = names.filter((n) => n.includes(q));
+    return { body: { [key]: hits.slice((page - 1) * size, page * size), total: hits.length, page, pageSize: size } };
+  };
+}
+
 function base64Url(value: string): string {
   return btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }

@@ -1,17 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUser, mockApi, never, NURSE, renderApp, signIn } from '../../test/utils';
+import { expectEmpty, expectLoading, expectServerMessageOrFallback } from '../../test/expectations';
+import { ADMIN, makeUser, mockApi, NURSE, renderApp, signIn } from '../../test/utils';
 
 const stats = { totalUsers: 7, doctors: 3, nurses: 2, assistants: 1 };
 
 describe('admin dashboard', () => {
   beforeEach(() => signIn(ADMIN));
 
-  it('shows loading', async () => {
-    mockApi({ 'GET /api/users/dashboard': never });
-    renderApp('/dashboard');
-    expect(await screen.findByText('Loading dashboard…')).toBeInTheDocument();
-  });
+  it('shows loading', () => expectLoading('/dashboard', 'GET /api/users/dashboard', 'Loading dashboard…'));
 
   it('shows counts and the 5 most recent users with container counts', async () => {
     const users = Array.from({ length: 6 }, (_, i) =>
@@ -30,15 +27,12 @@ describe('admin dashboard', () => {
     expect(screen.getByText(/Last updated:/)).toBeInTheDocument();
   });
 
-  it('shows the server message, or the fallback', async () => {
-    const api = mockApi({ 'GET /api/users/dashboard': { status: 503, body: { message: 'The database is unavailable.' } } });
-    const first = renderApp('/dashboard');
-    expect(await screen.findByRole('alert')).toHaveTextContent('The database is unavailable.');
-    first.unmount();
-    api.set('GET /api/users/dashboard', { status: 500, body: {} });
-    renderApp('/dashboard');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load dashboard data');
-  });
+  it('shows the server message, or the fallback', () =>
+    expectServerMessageOrFallback('/dashboard', 'GET /api/users/dashboard', {
+      failure: { status: 503, message: 'The database is unavailable.' },
+      bare: { status: 500, body: {} },
+      fallback: 'Failed to load dashboard data',
+    }));
 
   it('confirms "no users" only after 2 consecutive empty loads', async () => {
     const api = mockApi({ 'GET /api/users/dashboard': { body: { users: [], stats: { totalUsers: 0, doctors: 0, nurses: 0, assistants: 0 } } } });
@@ -72,11 +66,7 @@ describe('admin dashboard', () => {
 describe('staff dashboard', () => {
   beforeEach(() => signIn(NURSE));
 
-  it('shows loading', async () => {
-    mockApi({ 'GET /api/assignments/my-assignments': never });
-    renderApp('/dashboard');
-    expect(await screen.findByText('Loading your assignments…')).toBeInTheDocument();
-  });
+  it('shows loading', () => expectLoading('/dashboard', 'GET /api/assignments/my-assignments', 'Loading your assignments…'));
 
   it('welcomes the user with counts, role and container links', async () => {
     mockApi({
@@ -101,19 +91,13 @@ describe('staff dashboard', () => {
     expect(screen.getByText('1 folder')).toBeInTheDocument();
   });
 
-  it('shows the empty state', async () => {
-    mockApi({ 'GET /api/assignments/my-assignments': { body: { assignments: [] } } });
-    renderApp('/dashboard');
-    expect(await screen.findByText("You don't have any assigned containers yet.")).toBeInTheDocument();
-  });
+  it('shows the empty state', () =>
+    expectEmpty('/dashboard', 'GET /api/assignments/my-assignments', { assignments: [] }, "You don't have any assigned containers yet."));
 
-  it('shows the server message, or the fallback', async () => {
-    const api = mockApi({ 'GET /api/assignments/my-assignments': { status: 503, body: { message: 'Try later.' } } });
-    const first = renderApp('/dashboard');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Try later.');
-    first.unmount();
-    api.set('GET /api/assignments/my-assignments', { status: 500, body: null });
-    renderApp('/dashboard');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load assignments');
-  });
+  it('shows the server message, or the fallback', () =>
+    expectServerMessageOrFallback('/dashboard', 'GET /api/assignments/my-assignments', {
+      failure: { status: 503, message: 'Try later.' },
+      bare: { status: 500, body: null },
+      fallback: 'Failed to load assignments',
+    }));
 });

@@ -92,10 +92,10 @@ export function ProfileImageDialog({ container, folder, replacing, onClose, onRe
   return (
     <FormDialog
       title={replacing ? 'Update Profile Image' : 'Add Profile Image'}
-      onClose={onClose}
-      onSubmit={submit}
       submitLabel="Upload Profile Image"
       busyLabel="Processing…"
+      onClose={onClose}
+      onSubmit={submit}
       busy={busy}
       error={problem}
       intro={

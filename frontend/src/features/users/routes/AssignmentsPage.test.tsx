@@ -1,14 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { ADMIN, makeUserSummary, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { expectEmpty, expectLoading, expectServerMessageOrFallback } from '../../../test/expectations';
+import { ADMIN, makeUserSummary, mockApi, renderApp, signIn } from '../../../test/utils';
 
 describe('/assignments', () => {
   beforeEach(() => signIn(ADMIN));
 
-  it('shows loading', async () => {
-    mockApi({ 'GET /api/users': never });
-    renderApp('/assignments');
-    expect(await screen.findByText('Loading assignments…')).toBeInTheDocument();
-  });
+  it('shows loading', () => expectLoading('/assignments', 'GET /api/users', 'Loading assignments…'));
 
   it('lists every user with role, container names and folder count', async () => {
     const users = [
@@ -32,19 +29,11 @@ describe('/assignments', () => {
     expect(api.calls.some((c) => c.path === '/api/users/with-assignments')).toBe(false);
   });
 
-  it('shows the empty state', async () => {
-    mockApi({ 'GET /api/users': { body: { users: [] } } });
-    renderApp('/assignments');
-    expect(await screen.findByText('No users found.')).toBeInTheDocument();
-  });
+  it('shows the empty state', () => expectEmpty('/assignments', 'GET /api/users', { users: [] }, 'No users found.'));
 
-  it('shows the server message, or the fallback', async () => {
-    const api = mockApi({ 'GET /api/users': { status: 503, body: { message: 'Down.' } } });
-    const first = renderApp('/assignments');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Down.');
-    first.unmount();
-    api.set('GET /api/users', { status: 500 });
-    renderApp('/assignments');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load assignments data');
-  });
+  it('shows the server message, or the fallback', () =>
+    expectServerMessageOrFallback('/assignments', 'GET /api/users', {
+      failure: { status: 503, message: 'Down.' },
+      fallback: 'Failed to load assignments data',
+    }));
 });

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUser, makeUserSummary, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { expectLoading, expectServerMessageOrFallback, expectSubmitFailures } from '../../../test/expectations';
+import { ADMIN, makeUser, makeUserSummary, mockApi, renderApp, signIn } from '../../../test/utils';
 
 describe('/users/create', () => {
   beforeEach(() => signIn(ADMIN));
@@ -44,11 +45,8 @@ describe('/users/create', () => {
     await userEvent.type(await screen.findByLabelText('Name'), 'N');
     await userEvent.type(screen.getByLabelText('Username'), 'nora');
     await userEvent.type(screen.getByLabelText('Password'), 'long-enough-1');
-    await userEvent.click(screen.getByRole('button', { name: 'Create User' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('That username is taken.');
-    api.set('POST /api/auth/register', { status: 500 });
-    await userEvent.click(screen.getByRole('button', { name: 'Create User' }));
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Failed to create user'));
+    const submit = () => userEvent.click(screen.getByRole('button', { name: 'Create User' }));
+    await expectSubmitFailures(api, 'POST /api/auth/register', submit, 'That username is taken.', 'Failed to create user');
   });
 });
 
@@ -56,11 +54,7 @@ describe('/users/edit/{userId}', () => {
   beforeEach(() => signIn(ADMIN));
   const dana = makeUser({ id: 5, name: 'Dana Doctor', username: 'dana', role: 'doctor' });
 
-  it('shows loading', async () => {
-    mockApi({ 'GET /api/users/5': never });
-    renderApp('/users/edit/5');
-    expect(await screen.findByText('Loading user…')).toBeInTheDocument();
-  });
+  it('shows loading', () => expectLoading('/users/edit/5', 'GET /api/users/5', 'Loading user…'));
 
   it('prefills the form and sends no password when it is blank', async () => {
     const api = mockApi({
@@ -100,22 +94,15 @@ describe('/users/edit/{userId}', () => {
   it('shows update failures with the server message or fallback', async () => {
     const api = mockApi({ 'GET /api/users/5': { body: { user: dana } }, 'PUT /api/users/5': { status: 409, body: { message: 'You cannot change your own role.' } } });
     renderApp('/users/edit/5');
-    await userEvent.click(await screen.findByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('You cannot change your own role.');
-    api.set('PUT /api/users/5', { status: 500 });
-    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Failed to update user'));
+    const submit = async () => userEvent.click(await screen.findByRole('button', { name: 'Save Changes' }));
+    await expectSubmitFailures(api, 'PUT /api/users/5', submit, 'You cannot change your own role.', 'Failed to update user');
   });
 
-  it('shows load failures with the server message or fallback', async () => {
-    const api = mockApi({ 'GET /api/users/5': { status: 404, body: { message: 'User not found' } } });
-    const first = renderApp('/users/edit/5');
-    expect(await screen.findByRole('alert')).toHaveTextContent('User not found');
-    first.unmount();
-    api.set('GET /api/users/5', { status: 500 });
-    renderApp('/users/edit/5');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load user data');
-  });
+  it('shows load failures with the server message or fallback', () =>
+    expectServerMessageOrFallback('/users/edit/5', 'GET /api/users/5', {
+      failure: { status: 404, message: 'User not found' },
+      fallback: 'Failed to load user data',
+    }));
 
   it('keeps an admin account’s role', async () => {
     mockApi({ 'GET /api/users/1': { body: { user: makeUser({ id: 1, role: 'admin' }) } } });
