@@ -56,6 +56,9 @@ const KINDS = {
   },
 } as const;
 
+/** Either call takes the token and the reason and answers with a message: one shape for the form. */
+type ReasonCall = UseMutationResult<{ message: string }, Error, { tokenId: string; reason: string }>;
+
 interface ReasonDialogProps {
   kind: keyof typeof KINDS;
   token: SmartToken;
@@ -68,8 +71,7 @@ export function ReasonDialog({ kind, token, onClose }: ReasonDialogProps) {
   const [confirmation, setConfirmation] = useState('');
   const revoke = useRevokeToken();
   const remove = useDeleteToken();
-  // Either call takes the token and the reason and answers with a message: one shape for the form.
-  const change = (kind === 'revoke' ? revoke : remove) as UseMutationResult<{ message: string }, Error, { tokenId: string; reason: string }>;
+  const change = (kind === 'revoke' ? revoke : remove) as ReasonCall;
   const notify = useNotify();
 
   const dialogForm = useTokenForm(change, {
