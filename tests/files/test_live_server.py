@@ -8,11 +8,13 @@ import contextlib
 import hashlib
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
+from storage.base import is_temp_name
 from tools.devserver import ServerProcess, local_env
 
 ADMIN_PASSWORD = "live-server-admin-pass"
@@ -111,6 +113,16 @@ async def test_a_50mb_upload_is_streamed_not_held_in_memory(live: ServerProcess)
         assert actual.hexdigest() == expected.hexdigest()
 
 
+def _partial_files(folder: Path) -> dict[str, int]:
+    """In-progress uploads in a folder of local storage, with their sizes so far."""
+    sizes = {}
+    for path in folder.iterdir():
+        if is_temp_name(path.name):
+            with contextlib.suppress(FileNotFoundError):  # finished or removed meanwhile
+                sizes[path.name] = path.stat().st_size
+    return sizes
+
+
 async def test_a_dropped_upload_leaves_nothing_behind(live: ServerProcess) -> None:
     async with aiohttp.ClientSession() as session:
         headers = await _signed_in(session, live)
@@ -122,18 +134,22 @@ async def test_a_dropped_upload_leaves_nothing_behind(live: ServerProcess) -> No
         f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n"
         f"Content-Length: {len(head) + 20 * MB + len(FORM_TAIL)}\r\n\r\n"
     ).encode()
+    folder = live.storage_path / "live-ward" / "patient-1"
     reader, writer = await asyncio.open_connection("127.0.0.1", live.port)
     writer.write(request + head)
     for index in range(5):  # 5 of the promised 20 MB, then the connection drops
         writer.write(_block(index))
         await writer.drain()
-    await asyncio.sleep(0.3)  # let the server start writing the file
+    # The drop must come while the server is writing the file: its partial file is in storage.
+    deadline = time.monotonic() + 30
+    while not any(size >= MB for size in _partial_files(folder).values()):
+        assert time.monotonic() < deadline, f"no partial file appeared: {_partial_files(folder)}"
+        await asyncio.sleep(0.05)
     writer.transport.abort()
     with contextlib.suppress(OSError):
         await writer.wait_closed()
-    folder = live.storage_path / "live-ward" / "patient-1"
     deadline = time.monotonic() + 10
-    while any(p.name.startswith(".upload-") for p in folder.iterdir()):
+    while _partial_files(folder):
         assert time.monotonic() < deadline, "a partial upload was left in storage"
         await asyncio.sleep(0.1)
     assert not (folder / "dropped.bin").exists()
