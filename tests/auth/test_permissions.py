@@ -108,7 +108,7 @@ ASSIGNED, NEIGHBOUR, UNASSIGNED = "assigned", "neighbour", "unassigned"
 
 @dataclass
 class World:
-    """Resources a caller has (assigned) and has not (unassigned), and another user."""
+    """What a caller has and has not: URL values of each variant, and other users."""
 
     params: dict[str, dict[str, Any]]
     subject_id: int
@@ -260,7 +260,7 @@ class Call:
     route: tuple[str, str]
     world: World
     variant: str
-    actor: StaffMember | None
+    actor: StaffMember
     status: int
     content_type: str
     data: bytes
@@ -282,7 +282,7 @@ def _web_page(call: Call) -> None:
 
 def _login(call: Call) -> None:
     body = LoginResponse.model_validate(call.json())
-    assert call.actor is not None and body.user.username == call.actor.user.username
+    assert body.user.username == call.actor.user.username
 
 
 # What a public route answers, with or without a token (the documented body, not only the
@@ -331,7 +331,6 @@ def _view_link(call: Call) -> None:
 
 def _folder_names(call: Call) -> None:
     """Admins see every folder of the container; others only those assigned to them."""
-    assert call.actor is not None
     body = FoldersResponse.model_validate(call.json())
     container = call.params["container"]
     if call.actor.user.role == Role.ADMIN:
@@ -341,7 +340,6 @@ def _folder_names(call: Call) -> None:
 
 
 def _container_names(call: Call) -> None:
-    assert call.actor is not None
     names = ContainersResponse.model_validate(call.json()).containers
     if call.actor.user.role == Role.ADMIN:
         assert set(call.world.folders_of) <= set(names)
@@ -358,7 +356,6 @@ def _my_assignments(call: Call) -> None:
 
 
 def _me(call: Call) -> None:
-    assert call.actor is not None
     assert call.json()["user"]["id"] == call.actor.user.id
 
 
