@@ -51,10 +51,11 @@ lint: install-dev
 typecheck: install-dev
 	$(BIN)/mypy bff storage config tools bench
 
-test-sqlite: install-dev nginx
+# The web app is built first: the tests require its pages to be served (no "not built" 503).
+test-sqlite: install-dev nginx frontend
 	$(BIN)/pytest -q
 
-test-postgres: install-dev nginx
+test-postgres: install-dev nginx frontend
 	# The cluster and fuzz tests bring their own databases: once (in test-sqlite) is enough.
 	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster --ignore=tests/test_fuzz.py
 

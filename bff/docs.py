@@ -10,6 +10,7 @@ from pathlib import Path
 
 import swagger_ui_bundle
 from quart import Blueprint, Response, send_from_directory
+from werkzeug.exceptions import NotFound
 
 from bff.auth.policy import public
 
@@ -52,4 +53,7 @@ async def docs_init() -> Response:
 @public
 async def docs_assets(filename: str) -> Response:
     """Swagger UI's own files."""
-    return await send_from_directory(ASSETS, filename)
+    try:
+        return await send_from_directory(ASSETS, filename)
+    except OSError:  # e.g. a name longer than the file system allows: no such file
+        raise NotFound() from None

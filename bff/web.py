@@ -52,7 +52,10 @@ def _read_index() -> bytes | None:
 
 
 def _is_file(path: str) -> bool:
-    return Path(path).is_file()
+    try:
+        return Path(path).is_file()
+    except OSError:  # e.g. a name longer than the file system allows: no such file
+        return False
 
 
 async def index_page() -> Response:

@@ -1,7 +1,17 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// Zones are paths below this folder, wherever ESLint is started from.
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const SHARED = ['./src/components', './src/lib', './src/test'];
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'src/lib/api/schema.gen.ts'] },
@@ -16,13 +26,33 @@ export default tseslint.config(
     },
   },
   {
-    // Shared code never reaches into features or the app shell (imports stay one-way).
-    files: ['src/lib/**', 'src/components/**'],
-    ignores: ['**/*.test.{ts,tsx}'],
+    // Imports go one way: shared (components/, lib/, test/) -> features -> app. A feature never
+    // imports another feature: screens that need two features are composed in app/.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
     rules: {
-      'no-restricted-imports': [
+      // An import the resolver cannot find would slip past the zones below.
+      'import-x/no-unresolved': 'error',
+      'import-x/no-restricted-paths': [
         'error',
-        { patterns: [{ group: ['**/app/*', '**/features/*'], message: 'lib/ and components/ stay independent of app/ and features/.' }] },
+        {
+          basePath: HERE,
+          zones: [
+            {
+              target: SHARED,
+              from: ['./src/features', './src/app'],
+              message: 'components/, lib/ and test/ are shared: they import neither features nor app/.',
+            },
+            { target: './src/features', from: './src/app', message: 'Features do not import app/: app/ composes them.' },
+            ...FEATURES.map((name) => ({
+              target: `./src/features/${name}`,
+              from: './src/features',
+              except: [`./${name}`],
+              message: 'A feature does not import another feature: compose them in app/, or share through lib/.',
+            })),
+          ],
+        },
       ],
     },
   },

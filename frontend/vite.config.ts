@@ -26,7 +26,7 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     globals: true,
-    setupFiles: ['./src/test/setup.ts'],
+    setupFiles: ['./src/test/setup.ts', './src/app/testSetup.tsx'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,

@@ -1,10 +1,12 @@
-"""Checks shared by the API tests: a refused call's message, the audit entries an operation left."""
+"""Checks shared by the API tests: a refused call's message, the audit entries an operation
+left, the built web app's page."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bff.audit.models import AuditLog
+from bff.web import DIST
 
 
 async def error_message(response: Any, status: int) -> str:
@@ -19,3 +21,11 @@ async def error_message(response: Any, status: int) -> str:
 async def audit_entries(operation: str) -> list[AuditLog]:
     """The audit entries of one operation, oldest first."""
     return await AuditLog.filter(operation=operation).order_by("id")
+
+
+def web_app_index() -> bytes:
+    """The built web app's index.html, which its pages must serve (`make frontend` builds it;
+    `make test-sqlite` and `make test-postgres` build it before pytest)."""
+    index = DIST / "index.html"
+    assert index.is_file(), f"The web app is not built ({index} is missing): run `make frontend`"
+    return index.read_bytes()

@@ -58,19 +58,22 @@ def local_env(root: Path, **settings: str) -> dict[str, str]:
 
 
 class ServerProcess:
-    """`python -m bff serve` in its own process."""
+    """`python -m bff serve` in its own process; its output goes to `log` when given."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], log: Path | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {**env, "BFF_PORT": str(self.port)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bff", "serve"],
-            env=self.env,
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.log = log
+        with contextlib.ExitStack() as files:  # the child keeps its own copy of the log file
+            output = subprocess.DEVNULL if log is None else files.enter_context(log.open("wb"))
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bff", "serve"],
+                env=self.env,
+                cwd=REPO,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
         try:
             wait_for_port(self.port, self.process)
         except RuntimeError:

@@ -4,7 +4,8 @@ unclaimed -> assigned (assign); assigned -> revoked (disconnect, with a reason);
 revoked -> assigned (reactivate); assigned or revoked -> deleted (with a reason).
 Every other transition is 409. Assigning a folder that another token holds moves the link: the
 other token is revoked (its device no longer opens anything) and the move is reported as a
-reassignment. Revoking or deleting a token ends its open emergency grants at once.
+reassignment. Revoking or deleting a token ends its open emergency grants at once, and a
+reactivated token starts with none: the responder scans again.
 """
 
 from __future__ import annotations
@@ -235,6 +236,9 @@ async def reactivate(token_id: str, actor: Actor) -> SmartTokenOut:
         token.revoke_reason = None
         token.revoked_at = None
         await repository.save_token(conn, token)
+        # A scan that read the token just before the revocation committed may have written
+        # its grant just after it (refused while revoked): it must not come back to life now.
+        await grants.end_token_grants(conn, token.id)
         await _audit(conn, actor, "token_reactivate", token)
         _announce(TOKEN_REACTIVATED, token.token_id)
     return await _loaded(token)

@@ -8,6 +8,8 @@ import os
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from tortoise import connections
@@ -27,7 +29,11 @@ async def _write(n: int) -> list[AuditLog]:
     entries = []
     for i in range(n):
         async with transaction() as conn:
-            entries.append(await record(conn, ACTOR, "login", details=f"n={i}"))
+            entries.append(
+                await record(
+                    conn, ACTOR, "login", container="ward", folder="p-1", blob="b", details=f"n={i}"
+                )
+            )
     return entries
 
 
@@ -50,18 +56,40 @@ async def test_entries_link_to_their_predecessor(app: object) -> None:
     assert await verify_chain() == (3, None)
 
 
-async def test_verify_finds_an_edited_row(app: object, settings: Settings) -> None:
+# Every column an entry's hash covers, and an edit of it (user_id is 7 in every entry here).
+TAMPERED: dict[str, Any] = {
+    "timestamp": datetime(2020, 1, 1, tzinfo=UTC),
+    "user_id": 8,
+    "name": "Dr Someone Else",
+    "role": "admin",
+    "operation": "logout",
+    "container_name": "other-ward",
+    "folder_name": "other-patient",
+    "blob_name": "other.txt",
+    "client_address": "10.9.9.9",
+    "details": "n=tampered",
+}
+
+
+def test_every_column_but_the_links_is_covered_by_the_tamper_test() -> None:
+    columns = set(AuditLog._meta.db_fields) - {"id", "prev_hash", "hash"}
+    assert columns == set(TAMPERED), "a new audit column must be hashed and tampered with here"
+
+
+@pytest.mark.parametrize("column", sorted(TAMPERED))
+async def test_verify_finds_an_edit_of_any_hashed_column(
+    app: object, settings: Settings, column: str
+) -> None:
     entries = await _write(4)
-    await connections.get("default").execute_query(
-        "UPDATE audit_logs SET details = 'n=tampered' WHERE id = " + str(entries[2].id)
-    )
+    await AuditLog.filter(id=entries[2].id).update(**{column: TAMPERED[column]})
     count, broken = await verify_chain()
     assert broken is not None
     assert broken.entry_id == entries[2].id
+    assert broken.reason == "content does not match its hash"
     assert count == 3
     result = _cli(settings, "audit", "verify")
-    assert result.returncode == 1
-    assert f"BROKEN at entry {entries[2].id}" in result.stdout
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"BROKEN at entry {entries[2].id}: content does not match" in result.stdout
 
 
 async def test_verify_finds_a_deleted_row(app: object) -> None:

@@ -1,11 +1,15 @@
 """The permission matrix: every route, every role, assigned and unassigned resources.
 
 EXPECTED is the one table of who may call what. The test walks the app's URL map, so a new
-route without an entry here fails.
+route without an entry here fails. Each route is called without a token and by each role, on
+the caller's own folder, on an unassigned folder of the caller's container (folder-scoped
+routes) and on another container's folder; refusals must be exact and allowed calls of public
+routes, and of routes whose answer is the point, must return the documented body.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,14 +20,28 @@ import pytest
 from quart import Quart
 from werkzeug.datastructures import FileStorage
 
+from bff.assignments.schemas import MyAssignmentsResponse
 from bff.auth.policy import LIBRARY_ENDPOINTS
+from bff.auth.schemas import LoginResponse
+from bff.containers.schemas import ContainersResponse, FoldersResponse
+from bff.files.schemas import BlobList, UploadResponse, ViewLink
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id
 from bff.users.models import Role
 from config.settings import Settings
 from storage.base import Storage
-from tests.factories import PASSWORD, assign, make_container, make_file, make_folder, make_staff
+from tests.factories import (
+    PASSWORD,
+    StaffMember,
+    assign,
+    make_container,
+    make_file,
+    make_folder,
+    make_staff,
+    make_user,
+)
+from tests.helpers import web_app_index
 
 PUBLIC = "public"  # anyone, even without a token
 ANY = "any"  # any signed-in role
@@ -80,33 +98,49 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("DELETE", "/api/emergency/session"): (PUBLIC, None),
 }
 
-# The web app's pages answer 503 until `make frontend` has built them.
-WEB_PAGES = {"/", "/<app_path:path>", "/patients/verify/<token_id>"}
 # Open to all, but without an emergency grant (a cookie) they answer the neutral 404.
 EMERGENCY_ONLY = {"/api/emergency/session"}
 SCOPE_MESSAGES = {"container": "Container not found", "folder": "Folder not found"}
+NEUTRAL = {"message": "This emergency access link is not valid or has expired."}
+# Variants of what the URL (or body) names: the caller's folder; an unassigned folder inside
+# the caller's container (folder-scoped routes only); a folder of another container.
+ASSIGNED, NEIGHBOUR, UNASSIGNED = "assigned", "neighbour", "unassigned"
 
 
 @dataclass
 class World:
-    """Resources a caller has (assigned) and has not (unassigned), and another user."""
+    """What a caller has and has not: URL values of each variant, and other users."""
 
     params: dict[str, dict[str, Any]]
     subject_id: int
     subject_username: str
     newcomer_id: int
+    # Folder names of each container, and the folder assigned to the caller.
+    folders_of: dict[str, list[str]]
+    my_container: str
+    my_folder: str
+
+
+def _report(folder: str) -> tuple[str, bytes]:
+    """The name and bytes of the one report in a folder: both differ from folder to folder."""
+    return f"report-of-{folder}.txt", f"notes of {folder}\n".encode()
+
+
+def _photo(folder: str) -> bytes:
+    return b"\xff\xd8 jpeg of " + folder.encode()
 
 
 async def _world(actor_user: Any, storage: Storage) -> World:
     mine = await make_container()
     my_folder = await make_folder(mine, "patient-1")
+    neighbour = await make_folder(mine, "patient-3")  # in the caller's container, not theirs
     theirs = await make_container()
     their_folder = await make_folder(theirs, "patient-2")
-    for folder in (my_folder, their_folder):
-        await make_file(storage, folder, "report.txt")
-        await make_file(storage, folder, "patient-profile.jpg", b"\xff\xd8 jpeg", "image/jpeg")
+    for folder in (my_folder, neighbour, their_folder):
+        await make_file(storage, folder, *_report(folder.name))
+        await make_file(storage, folder, "patient-profile.jpg", _photo(folder.name), "image/jpeg")
     await assign(actor_user, mine, my_folder)
-    subject = await make_staff_user()
+    subject = await make_user(Role.NURSE)
     subject_assignment = await assign(subject, theirs, their_folder)
     await assign(subject, mine)
     unclaimed = await SmartToken.create(token_id=new_token_id(), secure_chip_id=f"u-{mine.name}")
@@ -127,25 +161,26 @@ async def _world(actor_user: Any, storage: Storage) -> World:
     common = {
         "user_id": subject.id,
         "assignment_id": subject_assignment.id,
-        "blob": "report.txt",
         "token_id": active.token_id,
         "tokens": {"unclaimed": unclaimed.token_id, "revoked": revoked.token_id},
     }
+
+    def names(container: str, folder: str) -> dict[str, Any]:
+        return {"container": container, "folder": folder, "blob": _report(folder)[0], **common}
+
     return World(
         params={
-            "assigned": {"container": mine.name, "folder": my_folder.name, **common},
-            "unassigned": {"container": theirs.name, "folder": their_folder.name, **common},
+            ASSIGNED: names(mine.name, my_folder.name),
+            NEIGHBOUR: names(mine.name, neighbour.name),
+            UNASSIGNED: names(theirs.name, their_folder.name),
         },
         subject_id=subject.id,
         subject_username=subject.username,
-        newcomer_id=(await make_staff_user()).id,
+        newcomer_id=(await make_user(Role.NURSE)).id,
+        folders_of={mine.name: ["patient-1", "patient-3"], theirs.name: ["patient-2"]},
+        my_container=mine.name,
+        my_folder=my_folder.name,
     )
-
-
-async def make_staff_user() -> Any:
-    from tests.factories import make_user
-
-    return await make_user(Role.NURSE)
 
 
 def _request(method: str, rule: str, world: World, variant: str, username: str) -> dict[str, Any]:
@@ -219,6 +254,133 @@ def _url(rule: str, params: dict[str, Any]) -> str:
     return url
 
 
+@dataclass
+class Call:
+    """One request of the matrix and what came back."""
+
+    route: tuple[str, str]
+    world: World
+    variant: str
+    actor: StaffMember
+    status: int
+    content_type: str
+    data: bytes
+    headers: Any
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.world.params[self.variant]
+
+    def json(self) -> Any:
+        return json.loads(self.data)
+
+
+def _web_page(call: Call) -> None:
+    assert call.content_type.startswith("text/html")
+    assert call.data == web_app_index()
+    assert "Set-Cookie" not in call.headers
+
+
+def _login(call: Call) -> None:
+    body = LoginResponse.model_validate(call.json())
+    assert body.user.username == call.actor.user.username
+
+
+# What a public route answers, with or without a token (the documented body, not only the
+# status: a 500 or an error page must not pass).
+PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
+    ("GET", "/api/health"): lambda call: _equal(
+        call.json(), {"status": "ok", "database": "ok", "storage": "ok"}
+    ),
+    ("GET", "/"): _web_page,
+    ("GET", "/<app_path:path>"): _web_page,
+    ("GET", "/patients/verify/<token_id>"): _web_page,  # no signature: the web app explains
+    ("GET", "/docs"): lambda call: _contains(call, "text/html", b"/docs/assets/swagger-ui"),
+    ("GET", "/docs/init.js"): lambda call: _contains(call, "text/javascript", b"SwaggerUI"),
+    ("GET", "/docs/assets/<path:filename>"): lambda call: _contains(call, "text/css", b".swagger"),
+    ("POST", "/api/auth/login"): _login,
+    ("GET", "/api/emergency/session"): lambda call: _equal(call.json(), NEUTRAL),
+    ("DELETE", "/api/emergency/session"): lambda call: _equal(call.json(), NEUTRAL),
+}
+
+
+def _equal(actual: Any, expected: Any) -> None:
+    assert actual == expected
+
+
+def _contains(call: Call, content_type: str, fragment: bytes) -> None:
+    assert call.content_type.startswith(content_type), call.content_type
+    assert fragment in call.data
+
+
+def _blob_list(call: Call) -> None:
+    listing = BlobList.model_validate(call.json())
+    names = [b.name for b in listing.blobs]
+    assert names == sorted(["patient-profile.jpg", call.params["blob"]]), names
+    assert listing.hasProfileImage
+
+
+def _uploaded(call: Call) -> None:
+    assert UploadResponse.model_validate(call.json()).blob.name.startswith("notes-")
+
+
+def _view_link(call: Call) -> None:
+    link = ViewLink.model_validate(call.json()).url
+    p = call.params
+    assert link.startswith(f"/api/blobs/{p['container']}/{p['folder']}/{p['blob']}/view?link=")
+
+
+def _folder_names(call: Call) -> None:
+    """Admins see every folder of the container; others only those assigned to them."""
+    body = FoldersResponse.model_validate(call.json())
+    container = call.params["container"]
+    if call.actor.user.role == Role.ADMIN:
+        assert body.folders == call.world.folders_of[container]
+    else:
+        assert body.folders == [call.world.my_folder]
+
+
+def _container_names(call: Call) -> None:
+    names = ContainersResponse.model_validate(call.json()).containers
+    if call.actor.user.role == Role.ADMIN:
+        assert set(call.world.folders_of) <= set(names)
+    else:
+        assert call.world.my_container in names
+        assert not set(call.world.folders_of) - {call.world.my_container} & set(names)
+
+
+def _my_assignments(call: Call) -> None:
+    mine = MyAssignmentsResponse.model_validate(call.json()).assignments
+    folders = {a.containerName: [f.folderName for f in a.folders] for a in mine}
+    assert folders[call.world.my_container] == [call.world.my_folder]
+    assert not set(call.world.folders_of) - {call.world.my_container} & set(folders)
+
+
+def _me(call: Call) -> None:
+    assert call.json()["user"]["id"] == call.actor.user.id
+
+
+# Routes whose answer is the point: an allowed call must also return the right thing.
+ALLOWED_BODIES: dict[tuple[str, str], Callable[[Call], None]] = {
+    ("GET", "/api/auth/me"): _me,
+    ("GET", "/api/assignments/containers"): _container_names,
+    ("GET", "/api/assignments/containers/<container>/folders"): _folder_names,
+    ("GET", "/api/assignments/my-assignments"): _my_assignments,
+    ("GET", "/api/blobs/<container>/<folder>"): _blob_list,
+    ("POST", "/api/blobs/<container>/<folder>"): _uploaded,
+    ("GET", "/api/blobs/<container>/<folder>/profile-image"): lambda call: _equal(
+        call.data, _photo(call.params["folder"])
+    ),
+    ("DELETE", "/api/blobs/<container>/<folder>/<blob>"): lambda call: _equal(
+        call.json(), {"message": "File deleted successfully"}
+    ),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/url"): _view_link,
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/view"): lambda call: _equal(
+        call.data, _report(call.params["folder"])[1]
+    ),
+}
+
+
 def test_every_route_has_an_expectation(app: Quart) -> None:
     routes = {
         (method, rule.rule)
@@ -228,6 +390,77 @@ def test_every_route_has_an_expectation(app: Quart) -> None:
         if method not in ("HEAD", "OPTIONS")
     }
     assert routes == set(EXPECTED), "update EXPECTED in tests/auth/test_permissions.py"
+    public = {route for route, (access, _) in EXPECTED.items() if access == PUBLIC}
+    assert set(PUBLIC_SHAPES) == public, "every public route needs its answer in PUBLIC_SHAPES"
+
+
+def _expected(
+    route: tuple[str, str], role: Role, variant: str
+) -> tuple[str, Callable[[Call], None]]:
+    """What a signed-in caller of role gets: a description and a check of the answer."""
+    _, rule = route
+    access, scope = EXPECTED[route]
+    if (access == ADMIN and role != Role.ADMIN) or (access == UPLOAD and role == Role.ASSISTANT):
+        return "403", lambda call: _refused(call, 403, "You don't have permission to do this.")
+    if scope and role != Role.ADMIN and variant != ASSIGNED:
+        # Unassigned resources are invisible: the one message, nothing of the folder.
+        message = SCOPE_MESSAGES["folder" if variant == NEIGHBOUR else scope]
+        return f"404 {message}", lambda call: _refused(call, 404, message)
+    if rule in EMERGENCY_ONLY:
+        return "404 without a grant", PUBLIC_SHAPES[route]
+    check = PUBLIC_SHAPES.get(route) or ALLOWED_BODIES.get(route)
+
+    def allowed(call: Call) -> None:
+        assert call.status < 400
+        if check is not None:
+            check(call)
+
+    return "allowed", allowed
+
+
+def _refused(call: Call, status: int, message: str) -> None:
+    assert call.status == status
+    assert call.json() == {"message": message}
+
+
+async def _call(
+    client: Any,
+    route: tuple[str, str],
+    world: World,
+    variant: str,
+    actor: StaffMember,
+    signed_in: bool,
+) -> Call:
+    method, rule = route
+    params = dict(world.params[variant])
+    if rule == "/api/assignments/containers/<string:container>/users/<int:user_id>":
+        params["user_id"] = world.newcomer_id  # someone without the container yet
+    response = await client.open(
+        _url(rule, params),
+        method=method,
+        headers=actor.headers if signed_in else {},
+        **_request(method, rule, world, variant, actor.user.username),
+    )
+    return Call(
+        route=route,
+        world=world,
+        variant=variant,
+        actor=actor,
+        status=response.status_code,
+        content_type=response.headers.get("Content-Type", ""),
+        data=await response.get_data(),
+        headers=response.headers,
+    )
+
+
+def _outcome(call: Call, expected: str, check: Callable[[Call], None]) -> str | None:
+    """None when the call got what was expected, else what went wrong."""
+    try:
+        check(call)
+    except (AssertionError, ValueError) as exc:
+        body = call.data[:200]
+        return f"{call.variant}: expected {expected}, got {call.status} {body!r} ({exc})"
+    return None
 
 
 @pytest.mark.parametrize("route", sorted(EXPECTED), ids=lambda r: f"{r[0]} {r[1]}")
@@ -235,44 +468,34 @@ async def test_route_permissions(app: Quart, settings: Settings, route: tuple[st
     method, rule = route
     access, scope = EXPECTED[route]
     client = app.test_client()
-    outcomes = []
+    variants = [ASSIGNED, NEIGHBOUR, UNASSIGNED] if scope == "folder" else [ASSIGNED, UNASSIGNED]
+    failures = []
     for role in Role:
-        for variant in ("assigned", "unassigned"):
+        for variant in variants:
             actor = await make_staff(settings, role)
             world = await _world(actor.user, app_services(app).storage)
-            params = dict(world.params[variant])
-            if rule == "/api/assignments/containers/<string:container>/users/<int:user_id>":
-                params["user_id"] = world.newcomer_id  # someone without the container yet
-            url = _url(rule, params)
-            anonymous = await client.open(
-                url, method=method, **_request(method, rule, world, variant, actor.user.username)
-            )
+            anonymous = await _call(client, route, world, variant, actor, signed_in=False)
             if access == PUBLIC:
-                assert anonymous.status_code not in (401, 403), url
+                failure = _outcome(anonymous, "public", _public(route))
             else:
-                assert anonymous.status_code == 401, url
-            response = await client.open(
-                url,
-                method=method,
-                headers=actor.headers,
-                **_request(method, rule, world, variant, actor.user.username),
-            )
-            payload = await response.get_json()
-            status = response.status_code
-            if (access == ADMIN and role != Role.ADMIN) or (
-                access == UPLOAD and role == Role.ASSISTANT
-            ):
-                expected = "403"
-                ok = status == 403
-            elif scope and role != Role.ADMIN and variant == "unassigned":
-                expected = f"404 {SCOPE_MESSAGES[scope]}"
-                ok = status == 404 and payload == {"message": SCOPE_MESSAGES[scope]}
-            elif rule in EMERGENCY_ONLY:
-                expected = "404 without a grant"
-                ok = status == 404
-            else:
-                expected = "allowed"
-                ok = status < 400 or (rule in WEB_PAGES and status == 503)
-            outcomes.append((role.value, variant, status, expected, ok))
-    failures = [o for o in outcomes if not o[4]]
-    assert not failures, f"{method} {rule}: {failures}"
+                failure = _outcome(anonymous, "401", _unauthenticated)
+            if failure:
+                failures.append(f"anonymous {failure}")
+            expected, check = _expected(route, role, variant)
+            signed_in = await _call(client, route, world, variant, actor, signed_in=True)
+            if failure := _outcome(signed_in, expected, check):
+                failures.append(f"{role.value} {failure}")
+    assert not failures, f"{method} {rule}:\n" + "\n".join(failures)
+
+
+def _public(route: tuple[str, str]) -> Callable[[Call], None]:
+    def check(call: Call) -> None:
+        assert call.status < 500
+        PUBLIC_SHAPES[route](call)
+
+    return check
+
+
+def _unauthenticated(call: Call) -> None:
+    assert call.status == 401
+    assert isinstance(call.json()["message"], str) and call.json()["message"]

@@ -3,7 +3,8 @@ everything else gets one neutral answer; guessing is throttled; revocation bites
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,11 @@ from bff.emergency.models import EmergencyGrant
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id, sign
+from bff.users.models import Role
 from config.settings import Settings
 from tests.conftest import make_settings, started_app
-from tests.factories import make_container, make_file, make_folder
+from tests.factories import make_container, make_file, make_folder, make_staff
+from tests.helpers import web_app_index
 
 NEUTRAL = {"message": "This emergency access link is not valid or has expired."}
 
@@ -152,24 +155,130 @@ async def test_every_failure_looks_the_same(scene: Scene, case: str) -> None:
 )
 async def test_malformed_links_get_the_web_apps_page(scene: Scene, link: str) -> None:
     response = await scene.scan(link.replace("{id}", scene.token.token_id))
-    assert response.status_code in (200, 503)  # index.html, or 503 when the app is not built
+    assert response.status_code == 200
+    assert await response.get_data() == web_app_index()  # the page explains what is wrong
     assert "Location" not in response.headers
     assert "Set-Cookie" not in response.headers
     assert not await AuditLog.exists()
 
 
-async def test_revoking_ends_access_at_once_and_reactivation_restores_it(scene: Scene) -> None:
-    await scene.scan()
-    assert (await scene.session())[0] == 200
-    await SmartToken.filter(id=scene.token.id).update(status=TokenStatus.REVOKED)
-    assert await scene.session() == (404, NEUTRAL)
-    view = await scene.browser.get(f"/api/blobs/{scene.container}/patient-7/allergies.txt/view")
-    assert view.status_code == 401
-    assert (await scene.scan()).headers["Location"] == "/emergency"
-    assert await scene.session() == (404, NEUTRAL)
-    await SmartToken.filter(id=scene.token.id).update(status=TokenStatus.ASSIGNED)
-    await scene.scan()
-    assert (await scene.session())[0] == 200
+async def _grant_cookie(scene: Scene) -> str:
+    """Scan the token and return the grant id the responder's browser was given."""
+    response = await scene.scan()
+    assert response.status_code == 303
+    cookie = response.headers["Set-Cookie"]
+    grant_id = cookie.split(";", 1)[0].removeprefix("bff_emergency=")
+    assert grant_id and await EmergencyGrant.exists(id=grant_id)
+    return grant_id
+
+
+async def _with_cookie(scene: Scene, grant_id: str) -> list[tuple[int, Any]]:
+    """What the emergency session and a file view answer to this grant id, sent as a cookie by
+    a client without a cookie jar (so no answer that clears the cookie can hide a live grant)."""
+    client = scene.app.test_client(use_cookies=False)
+    headers = {"Cookie": f"bff_emergency={grant_id}"}
+    session = await client.get("/api/emergency/session", headers=headers)
+    base = f"/api/blobs/{scene.container}/patient-7"
+    view = await client.get(f"{base}/allergies.txt/view", headers=headers)
+    viewed = await view.get_data() if view.status_code == 200 else await view.get_json()
+    return [(session.status_code, await session.get_json()), (view.status_code, viewed)]
+
+
+REFUSED = [(404, NEUTRAL), (401, {"message": "Authentication required. Please log in."})]
+
+
+async def _admin_call(scene: Scene, method: str, url: str, body: dict[str, Any]) -> Any:
+    admin = await make_staff(scene.settings, Role.ADMIN)
+    response = await scene.app.test_client().open(
+        url, method=method, json=body, headers=admin.headers
+    )
+    assert response.status_code in (200, 201), await response.get_data(as_text=True)
+    return await response.get_json()
+
+
+async def _revoke(scene: Scene) -> None:
+    reason = {"tokenId": scene.token.token_id, "reason": "Token lost by patient"}
+    changed = await _admin_call(scene, "POST", "/patients/admin/revoke", reason)
+    assert changed["token"]["status"] == "revoked"
+
+
+async def _reactivate(scene: Scene) -> None:
+    body = {"tokenId": scene.token.token_id}
+    changed = await _admin_call(scene, "POST", "/patients/admin/reactivate", body)
+    assert changed["token"]["status"] == "assigned"
+
+
+async def _reassign(scene: Scene) -> None:
+    """A new device for the same patient folder: the old token is revoked by the move."""
+    chip = {"secureChipId": f"replacement-{scene.container}"}
+    new = await _admin_call(scene, "POST", "/patients/admin/register", chip)
+    moved = await _admin_call(
+        scene,
+        "POST",
+        "/patients/admin/assign",
+        {
+            "tokenId": new["smartTokenId"],
+            "containerName": scene.container,
+            "folderName": "patient-7",
+            "patientName": "Grace Hopper",
+        },
+    )
+    assert moved["reassignment"] is True
+    assert moved["previousTokenId"] == scene.token.token_id
+
+
+async def _delete(scene: Scene) -> None:
+    url = f"/patients/admin/delete/{scene.token.token_id}"
+    await _admin_call(scene, "DELETE", url, {"reason": "Physical token permanently lost"})
+
+
+async def _revoke_then_reactivate(scene: Scene) -> None:
+    await _revoke(scene)
+    await _reactivate(scene)
+
+
+@pytest.mark.parametrize(
+    "transition", [_revoke, _revoke_then_reactivate, _reassign, _delete], ids=lambda f: f.__name__
+)
+async def test_every_transition_away_from_the_grant_ends_it_at_once(
+    scene: Scene, transition: Callable[[Scene], Awaitable[None]]
+) -> None:
+    """Through the API, as an admin does it: the responder's cookie stays refused (after a
+    reactivation too: the responder must scan again) and no grant row remains."""
+    grant_id = await _grant_cookie(scene)
+    assert [status for status, _ in await _with_cookie(scene, grant_id)] == [200, 200]
+    await transition(scene)
+    assert not await EmergencyGrant.exists()
+    assert await _with_cookie(scene, grant_id) == REFUSED
+
+
+async def test_after_a_reactivation_a_new_scan_opens_the_folder_again(scene: Scene) -> None:
+    old = await _grant_cookie(scene)
+    await _revoke_then_reactivate(scene)
+    new = await _grant_cookie(scene)
+    assert new != old
+    assert [status for status, _ in await _with_cookie(scene, new)] == [200, 200]
+    assert await _with_cookie(scene, old) == REFUSED
+
+
+async def test_reactivating_never_revives_a_grant_opened_while_it_was_revoked(
+    scene: Scene,
+) -> None:
+    """A scan that read the token just before a revocation committed writes its grant just
+    after it: that grant is refused while the token is revoked, and must not come back to
+    life when the token is reactivated."""
+    await _revoke(scene)
+    late = await EmergencyGrant.create(
+        id=secrets.token_urlsafe(32),
+        token_id=scene.token.id,
+        folder_id=scene.folder.id,
+        expires_at=datetime.now(UTC) + timedelta(minutes=15),
+        client_address="203.0.113.5",
+    )
+    assert await _with_cookie(scene, late.id) == REFUSED
+    await _reactivate(scene)
+    assert not await EmergencyGrant.exists()
+    assert await _with_cookie(scene, late.id) == REFUSED
 
 
 async def test_an_expired_grant_no_longer_opens_anything(scene: Scene) -> None:

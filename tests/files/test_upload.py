@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from io import BytesIO
+from pathlib import Path
 from typing import Any
 
 import pytest
+from werkzeug.datastructures import FileStorage
 
 from bff.audit.models import AuditLog
 from bff.files.models import StoredFile
 from tests.conftest import make_settings, started_app
+from tests.factories import make_file
 from tests.files.conftest import Ward
 
 
@@ -247,20 +251,59 @@ async def test_unknown_container_and_folder_are_404(ward: Ward) -> None:
     assert (await missing_container.get_json())["message"] == "Container not found"
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/api/blobs/..%2F..%2Fetc/passwd",
-        "/api/blobs/%2e%2e/%2e%2e",
-        "/api/blobs/{c}/..%2Fpatient-2",
-        "/api/blobs/{c}/patient-1/..%2F..%2Fsecret/view",
-        "/api/blobs/{c}/patient-1/%2e%2e/view",
-        "/api/blobs/{c}/patient-1/..%252Fx/view",
-    ],
-)
-async def test_path_traversal_attempts_never_reach_storage(ward: Ward, path: str) -> None:
-    url = path.replace("{c}", ward.container.name)
-    for who in (ward.admin, ward.nurse):
-        response = await ward.client.get(url, headers=who.headers)
-        assert 400 <= response.status_code < 500, (url, response.status_code)
-        assert "message" in await response.get_json()
+BAIT = b"bait: whatever reads this reached outside the folder it was given"
+# Each path as sent, and where it would lead under the storage root if its names were joined
+# onto it unchecked: a bait file (or a folder holding one) waits at each of those places.
+TRAVERSALS = {
+    "/api/blobs/..%2F..%2Fetc/passwd": "../../etc/passwd/bait.txt",
+    "/api/blobs/%2e%2e/%2e%2e": "../../bait.txt",
+    "/api/blobs/{c}/..%2Fpatient-2": "patient-2/bait.txt",
+    "/api/blobs/{c}/patient-1/..%2F..%2Fsecret": "secret",
+    "/api/blobs/{c}/patient-1/..%2F..%2Fsecret/view": "secret",
+    "/api/blobs/{c}/patient-1/%2e%2e/view": "{c}/bait.txt",
+    "/api/blobs/{c}/patient-1/..%252Fx/view": "{c}/patient-1/..%2Fx",
+}
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    """Every file (with its bytes) and folder (None) under root."""
+    return {
+        str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+@pytest.mark.parametrize("path", sorted(TRAVERSALS))
+async def test_path_traversal_attempts_never_reach_storage(
+    database_url: str, run_dir: Path, tmp_path: Path, path: str
+) -> None:
+    """Reading, uploading and deleting through an escaping name is refused before storage is
+    touched: nothing under (or above) the storage root is read, written or removed."""
+    root = tmp_path / "outer" / "inner" / "storage"
+    settings = make_settings(database_url, run_dir, storage_url=f"file://{root}")
+    async for app in started_app(settings):
+        ward = await Ward(app, settings).setup()
+        await make_file(ward.storage, ward.folder, "kept.txt", b"kept")
+        c = ward.container.name
+        bait = (root / TRAVERSALS[path].replace("{c}", c)).resolve()
+        assert bait.is_relative_to(tmp_path)
+        bait.parent.mkdir(parents=True, exist_ok=True)
+        bait.write_bytes(BAIT)
+        before = _tree(tmp_path)
+        url = path.replace("{c}", c)
+        for who in (ward.admin, ward.nurse):
+            for method in ("GET", "POST", "DELETE"):
+                upload = FileStorage(BytesIO(b"written through a traversal"), filename="x.txt")
+                response = await ward.client.open(
+                    url,
+                    method=method,
+                    headers=who.headers,
+                    files={"file": upload} if method == "POST" else None,
+                )
+                data = await response.get_data()
+                assert 400 <= response.status_code < 500, (method, url, response.status_code)
+                assert "message" in await response.get_json(), (method, url)
+                assert BAIT not in data
+        assert _tree(tmp_path) == before
+        file_operations = ["file_list", "file_upload", "file_view", "file_delete"]
+        assert not await AuditLog.filter(operation__in=file_operations).exists()

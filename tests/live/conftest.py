@@ -45,11 +45,12 @@ class Listener:
     def names(self) -> list[str]:
         return [event for event, _ in self.events]
 
-    async def wait_for(self, event: str, within: float = 3.0) -> Any:
-        """The payload of the first `event` received (waiting for it if needed)."""
+    async def wait_for(self, event: str, within: float = 3.0, since: int = 0) -> Any:
+        """The payload of the first `event` received after the first `since` events (waiting
+        for it if needed)."""
         async with asyncio.timeout(within):
             while True:
-                for name, data in self.events:
+                for name, data in self.events[since:]:
                     if name == event:
                         return data
                 await asyncio.sleep(0.01)

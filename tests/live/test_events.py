@@ -1,4 +1,10 @@
-"""Live events with real Socket.IO clients: the right people, and only them, hear of a change."""
+"""Live events with real Socket.IO clients: the right people, and only them, hear of a change.
+
+That someone did not hear of a change is proved with a marker: an event sent to them after the
+change's event was sent to its recipients. One connection delivers its events in the order the
+server sent them, so once the marker has arrived, an event that was sent to them earlier would
+have arrived too. Nothing is proved by waiting a while.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +16,26 @@ import socketio
 from werkzeug.datastructures import FileStorage
 
 from bff.assignments.models import FolderAssignment
-from bff.users.models import Role
-from tests.factories import assign, make_container, make_folder, make_staff
-from tests.live.conftest import LiveServer
+from bff.users.models import Role, User
+from tests.factories import StaffMember, assign, make_container, make_folder, make_staff
+from tests.live.conftest import Listener, LiveServer
 
-QUIET = 0.3  # how long "nothing arrives" is waited for
+
+async def _marker(live: LiveServer, admin: StaffMember, listener: Listener, user: User) -> None:
+    """Send `user` an event (a container assigned to them) and wait until `listener` has it:
+    everything sent to that connection before has arrived by then."""
+    since = len(listener.events)
+    container = await make_container()
+    response = await live.app.test_client().post(
+        f"/api/assignments/containers/{container.name}/users/{user.id}", headers=admin.headers
+    )
+    assert response.status_code == 201, await response.get_data()
+    assert await listener.wait_for("assignments:changed", since=since) == {"userId": user.id}
+
+
+def _uploads(listener: Listener) -> list[str]:
+    """The names of the files a listener heard were uploaded."""
+    return [data["name"] for event, data in listener.events if event == "file:uploaded"]
 
 
 async def _upload(live: LiveServer, staff: object, container: str, folder: str, name: str) -> None:
@@ -49,29 +70,33 @@ async def test_file_events_reach_admins_and_assigned_staff_only(live: LiveServer
     payload = {"container": container.name, "folder": "patient-1", "name": "scan.pdf"}
     assert await nurse_ears.wait_for("file:uploaded") == payload
     assert await admin_ears.wait_for("file:uploaded") == payload
-    await asyncio.sleep(QUIET)
+    await _marker(live, admin, outsider_ears, outsider.user)
+    await _marker(live, admin, nurse_ears, nurse.user)
     assert "file:uploaded" not in outsider_ears.names()
     assert "audit:created" not in nurse_ears.names() + outsider_ears.names()
     assert (await admin_ears.wait_for("audit:created"))["operation"] == "file_upload"
 
     # Assigning the folder changes what the outsider hears at once.
     client = live.app.test_client()
+    since = len(outsider_ears.events)
     response = await client.post(
         f"/api/assignments/containers/{container.name}/folders",
         json={"userId": outsider.user.id, "folderNames": ["patient-1"]},
         headers=admin.headers,
     )
     assert response.status_code == 201
-    assert await outsider_ears.wait_for("assignments:changed") == {"userId": outsider.user.id}
+    changed = await outsider_ears.wait_for("assignments:changed", since=since)
+    assert changed == {"userId": outsider.user.id}
     await _upload(live, admin, container.name, "patient-1", "second.pdf")
     assert (await outsider_ears.wait_for("file:uploaded"))["name"] == "second.pdf"
     # And unassigning it stops them at once.
     await FolderAssignment.filter(user_id=outsider.user.id).delete()
     outsider_ears.events.clear()
+    nurse_seen = len(nurse_ears.events)
     await _upload(live, admin, container.name, "patient-1", "third.pdf")
-    await nurse_ears.wait_for("file:uploaded")
-    await asyncio.sleep(QUIET)
-    assert "file:uploaded" not in outsider_ears.names()
+    assert (await nurse_ears.wait_for("file:uploaded", since=nurse_seen))["name"] == "third.pdf"
+    await _marker(live, admin, outsider_ears, outsider.user)
+    assert _uploads(outsider_ears) == []
 
 
 async def test_delete_and_profile_events(live: LiveServer) -> None:
@@ -92,6 +117,7 @@ async def test_delete_and_profile_events(live: LiveServer) -> None:
 
 
 async def test_logout_revokes_and_disconnects_only_that_session(live: LiveServer) -> None:
+    admin = await make_staff(live.settings, Role.ADMIN)
     nurse = await make_staff(live.settings, Role.NURSE)
     from bff.auth.sessions import open_session
 
@@ -102,7 +128,7 @@ async def test_logout_revokes_and_disconnects_only_that_session(live: LiveServer
     assert (await client.post("/api/auth/logout", headers=nurse.headers)).status_code == 200
     assert await this_tab.wait_for("session:revoked") == {"reason": "logout"}
     await asyncio.wait_for(this_tab.disconnected.wait(), 3)
-    await asyncio.sleep(QUIET)
+    await _marker(live, admin, other_tab, nurse.user)  # still connected, so it arrives
     assert other_tab.client.connected
     assert "session:revoked" not in other_tab.names()
 
@@ -132,8 +158,9 @@ async def test_account_changes_end_every_connection_of_the_user(
     assert response.status_code == 200, await response.get_data()
     await tab.wait_for("session:revoked")
     await asyncio.wait_for(tab.disconnected.wait(), 2)
-    await asyncio.sleep(QUIET)
+    await _marker(live, admin, other, bystander.user)  # still connected, so it arrives
     assert other.client.connected
+    assert "session:revoked" not in other.names()
 
 
 async def test_admins_hear_tokens_users_and_emergency_alerts(live: LiveServer) -> None:
@@ -179,7 +206,7 @@ async def test_admins_hear_tokens_users_and_emergency_alerts(live: LiveServer) -
     )
     assert created.status_code == 201
     await admin_ears.wait_for("users:changed")
-    await asyncio.sleep(QUIET)
+    await _marker(live, admin, nurse_ears, nurse.user)
     heard = set(nurse_ears.names())
     assert not heard & {"token:registered", "token:assigned", "emergency:opened", "users:changed"}
 

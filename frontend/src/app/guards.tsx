@@ -2,9 +2,8 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import type { Role } from '../lib/api/types';
 import { EXPIRED_PATH, sessionExpired } from '../lib/session';
-import { useSession } from './session';
+import { useSession } from '../lib/sessionContext';
 
-export const ALL_ROLES: readonly Role[] = ['admin', 'doctor', 'nurse', 'assistant'];
 export const ADMIN_ONLY: readonly Role[] = ['admin'];
 
 export function RequireRole({ roles }: { roles: readonly Role[] }) {

@@ -1,56 +1,59 @@
 /** The route table of spec section 2, with lazily loaded screens. */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Loading } from '../components/States';
-import { ADMIN_ONLY, ALL_ROLES, RequireRole } from './guards';
+import { ROLES } from '../lib/roles';
+import { ADMIN_ONLY, RequireRole } from './guards';
 import { AppLayout } from './layout/AppLayout';
 
-const LoginPage = lazy(() => import('../features/auth/routes/LoginPage'));
-const DashboardPage = lazy(() => import('../features/dashboard/routes/DashboardPage'));
-const UsersPage = lazy(() => import('../features/users/routes/UsersPage'));
-const CreateUserPage = lazy(() => import('../features/users/routes/UserFormPage').then((m) => ({ default: m.CreateUserPage })));
-const EditUserPage = lazy(() => import('../features/users/routes/UserFormPage').then((m) => ({ default: m.EditUserPage })));
-const AssignPage = lazy(() => import('../features/users/routes/AssignPage'));
-const AssignmentsPage = lazy(() => import('../features/assignments/routes/AssignmentsPage'));
-const AuditLogsPage = lazy(() => import('../features/audit/routes/AuditLogsPage'));
-const ContainersPage = lazy(() => import('../features/storage/routes/ContainersPage'));
-const ContainerFoldersPage = lazy(() => import('../features/storage/routes/ContainerFoldersPage'));
-const MyAssignmentsPage = lazy(() => import('../features/assignments/routes/MyAssignmentsPage'));
-const ContainerPage = lazy(() => import('../features/assignments/routes/ContainerPage'));
-const FolderPage = lazy(() => import('../features/files/routes/FolderPage'));
-const SmartTokensPage = lazy(() => import('../features/tokens/routes/SmartTokensPage'));
+/** A path and the screen it shows. */
+type Page = [path: string, Screen: ComponentType];
+
+// Screens served at two paths.
 const VerifyPage = lazy(() => import('../features/emergency/routes/VerifyPage'));
-const EmergencyPage = lazy(() => import('../features/emergency/routes/EmergencyPage'));
-const UnauthorizedPage = lazy(() => import('./routes/UnauthorizedPage'));
+const FolderPage = lazy(() => import('../features/files/routes/FolderPage'));
+
+/** Outside the layout and the staff session rules: sign-in and the public SmartToken pages. */
+const PUBLIC_PAGES: Page[] = [
+  ['/login', lazy(() => import('../features/auth/routes/LoginPage'))],
+  ['/patients/verify', VerifyPage],
+  ['/patients/verify/:id', VerifyPage],
+  ['/emergency', lazy(() => import('../features/emergency/routes/EmergencyPage'))],
+];
+
+/** Every signed-in role, inside the layout. */
+const STAFF_PAGES: Page[] = [
+  ['/dashboard', lazy(() => import('./routes/DashboardPage'))],
+  ['/unauthorized', lazy(() => import('./routes/UnauthorizedPage'))],
+  ['/my-assignments', lazy(() => import('../features/assignments/routes/MyAssignmentsPage'))],
+  ['/containers/:containerName', lazy(() => import('../features/assignments/routes/ContainerPage'))],
+  ['/containers/:containerName/folders/:folderName', FolderPage],
+];
+
+const ADMIN_PAGES: Page[] = [
+  ['/users', lazy(() => import('../features/users/routes/UsersPage'))],
+  ['/users/create', lazy(() => import('../features/users/routes/CreateUserPage'))],
+  ['/users/edit/:userId', lazy(() => import('../features/users/routes/EditUserPage'))],
+  ['/users/assign/:userId', lazy(() => import('./routes/AssignPage'))],
+  ['/assignments', lazy(() => import('../features/users/routes/AssignmentsPage'))],
+  ['/audit-logs', lazy(() => import('./routes/AuditLogsPage'))],
+  ['/admin/containers', lazy(() => import('../features/storage/routes/ContainersPage'))],
+  ['/admin/containers/:containerName', lazy(() => import('../features/storage/routes/ContainerFoldersPage'))],
+  ['/admin/containers/:containerName/folders/:folderName', FolderPage],
+  ['/admin/smart-tokens', lazy(() => import('../features/tokens/routes/SmartTokensPage'))],
+];
+
+const routes = (pages: Page[]) => pages.map(([path, Screen]) => <Route key={path} path={path} element={<Screen />} />);
 
 export function AppRoutes() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        <Route path="/login" element={<LoginPage />} />
-        {/* Public SmartToken pages, outside the layout and the staff session rules. */}
-        <Route path="/patients/verify" element={<VerifyPage />} />
-        <Route path="/patients/verify/:id" element={<VerifyPage />} />
-        <Route path="/emergency" element={<EmergencyPage />} />
-        <Route element={<RequireRole roles={ALL_ROLES} />}>
+        {routes(PUBLIC_PAGES)}
+        <Route element={<RequireRole roles={ROLES} />}>
           <Route element={<AppLayout />}>
-            <Route path="/dashboard" element={<DashboardPage />} />
-            <Route path="/unauthorized" element={<UnauthorizedPage />} />
-            <Route path="/my-assignments" element={<MyAssignmentsPage />} />
-            <Route path="/containers/:containerName" element={<ContainerPage />} />
-            <Route path="/containers/:containerName/folders/:folderName" element={<FolderPage />} />
-            <Route element={<RequireRole roles={ADMIN_ONLY} />}>
-              <Route path="/users" element={<UsersPage />} />
-              <Route path="/users/create" element={<CreateUserPage />} />
-              <Route path="/users/edit/:userId" element={<EditUserPage />} />
-              <Route path="/users/assign/:userId" element={<AssignPage />} />
-              <Route path="/assignments" element={<AssignmentsPage />} />
-              <Route path="/audit-logs" element={<AuditLogsPage />} />
-              <Route path="/admin/containers" element={<ContainersPage />} />
-              <Route path="/admin/containers/:containerName" element={<ContainerFoldersPage />} />
-              <Route path="/admin/containers/:containerName/folders/:folderName" element={<FolderPage />} />
-              <Route path="/admin/smart-tokens" element={<SmartTokensPage />} />
-            </Route>
+            {routes(STAFF_PAGES)}
+            <Route element={<RequireRole roles={ADMIN_ONLY} />}>{routes(ADMIN_PAGES)}</Route>
           </Route>
         </Route>
         <Route path="/" element={<Navigate to="/dashboard" replace />} />

@@ -3,11 +3,13 @@ import type { ReactNode } from 'react';
 
 interface BannerProps {
   kind: 'error' | 'success' | 'info' | 'warning';
+  /** The message; without one (null) there is no banner. */
   children: ReactNode;
   onClose?: () => void;
 }
 
 export function Banner({ kind, children, onClose }: BannerProps) {
+  if (children === null || children === undefined || children === false || children === '') return null;
   return (
     <div className={`banner banner-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       <span className="banner-text">{children}</span>

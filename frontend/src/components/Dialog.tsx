@@ -1,5 +1,6 @@
 /** A modal dialog: labelled, keyboard-reachable, focus trapped, Escape closes, focus restored. */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { Banner } from './Banner';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -131,11 +132,7 @@ export function ConfirmDialog({
       }
     >
       {children}
-      {error ? (
-        <p className="banner banner-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Banner kind="error">{error}</Banner>
     </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 /** A dialog around one form: Cancel and a submit button as its actions, the form's error under its fields. */
 import { useId, type FormEvent, type ReactNode } from 'react';
+import { Banner } from './Banner';
 import { Dialog } from './Dialog';
 
 interface FormDialogProps {
@@ -41,11 +42,7 @@ export function FormDialog({ title, intro, children, onSubmit, onClose, submitLa
       {intro}
       <form id={formId} onSubmit={onSubmit} noValidate>
         {children}
-        {error ? (
-          <p className="banner banner-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <Banner kind="error">{error}</Banner>
       </form>
     </Dialog>
   );

@@ -2,60 +2,45 @@ import { act, render, screen } from '@testing-library/react';
 import { NOTIFICATION_MS, NotificationProvider, useNotify } from './Notifications';
 import { Banner } from './Banner';
 
-function Trigger() {
-  const notify = useNotify();
-  return (
-    <button type="button" onClick={() => notify('success', 'Saved')}>
-      go
-    </button>
+/** Notifies once through the provider, under fake timers; the returned function moves the clock. */
+function notifyWithFakeTimers(kind: 'success' | 'error', message: string, durationMs?: number) {
+  vi.useFakeTimers();
+  function Trigger() {
+    const notify = useNotify();
+    return (
+      <button type="button" onClick={() => notify(kind, message, durationMs)}>
+        go
+      </button>
+    );
+  }
+  render(
+    <NotificationProvider>
+      <Trigger />
+    </NotificationProvider>,
   );
+  act(() => screen.getByRole('button', { name: 'go' }).click());
+  return (ms: number) => act(() => vi.advanceTimersByTime(ms));
 }
 
 describe('notifications and banners', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('dismisses notifications after 5 seconds', () => {
-    vi.useFakeTimers();
-    try {
-      render(
-        <NotificationProvider>
-          <Trigger />
-        </NotificationProvider>,
-      );
-      act(() => screen.getByRole('button', { name: 'go' }).click());
-      expect(screen.getByText('Saved')).toBeInTheDocument();
-      expect(NOTIFICATION_MS).toBe(5000);
-      act(() => vi.advanceTimersByTime(4999));
-      expect(screen.getByText('Saved')).toBeInTheDocument();
-      act(() => vi.advanceTimersByTime(1));
-      expect(screen.queryByText('Saved')).not.toBeInTheDocument();
-    } finally {
-      vi.useRealTimers();
-    }
+    const advance = notifyWithFakeTimers('success', 'Saved');
+    expect(screen.getByText('Saved')).toBeInTheDocument();
+    expect(NOTIFICATION_MS).toBe(5000);
+    advance(4999);
+    expect(screen.getByText('Saved')).toBeInTheDocument();
+    advance(1);
+    expect(screen.queryByText('Saved')).not.toBeInTheDocument();
   });
 
   it('honours a custom duration', () => {
-    vi.useFakeTimers();
-    try {
-      function Custom() {
-        const notify = useNotify();
-        return (
-          <button type="button" onClick={() => notify('error', 'Oops', 7000)}>
-            custom
-          </button>
-        );
-      }
-      render(
-        <NotificationProvider>
-          <Custom />
-        </NotificationProvider>,
-      );
-      act(() => screen.getByRole('button', { name: 'custom' }).click());
-      act(() => vi.advanceTimersByTime(6999));
-      expect(screen.getByText('Oops')).toBeInTheDocument();
-      act(() => vi.advanceTimersByTime(1));
-      expect(screen.queryByText('Oops')).not.toBeInTheDocument();
-    } finally {
-      vi.useRealTimers();
-    }
+    const advance = notifyWithFakeTimers('error', 'Oops', 7000);
+    advance(6999);
+    expect(screen.getByText('Oops')).toBeInTheDocument();
+    advance(1);
+    expect(screen.queryByText('Oops')).not.toBeInTheDocument();
   });
 
   it('keeps banners until closed', () => {

@@ -1,18 +1,20 @@
 /** A Refresh button that forces a fetch past the cache, with the last-updated time. */
 import { formatTime } from '../lib/format';
 
-interface RefreshControlProps {
-  onRefresh: () => void;
-  refreshing: boolean;
-  updatedAt: number;
+/** What the control reads of a query: TanStack Query's result, or two results combined. */
+export interface Refreshable {
+  refetch: () => unknown;
+  isFetching: boolean;
+  /** When the data last arrived; 0 before it first did. */
+  dataUpdatedAt: number;
 }
 
-export function RefreshControl({ onRefresh, refreshing, updatedAt }: RefreshControlProps) {
+export function RefreshControl({ query }: { query: Refreshable }) {
   return (
     <div className="refresh">
-      {updatedAt > 0 ? <span className="muted">Last updated: {formatTime(updatedAt)}</span> : null}
-      <button type="button" className="btn" onClick={onRefresh} disabled={refreshing}>
-        {refreshing ? 'Refreshing…' : 'Refresh'}
+      {query.dataUpdatedAt > 0 ? <span className="muted">Last updated: {formatTime(query.dataUpdatedAt)}</span> : null}
+      <button type="button" className="btn" onClick={() => void query.refetch()} disabled={query.isFetching}>
+        {query.isFetching ? 'Refreshing…' : 'Refresh'}
       </button>
     </div>
   );

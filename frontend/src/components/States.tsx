@@ -10,7 +10,8 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
+/** children: a way on instead of Try again, e.g. a link back to a list. */
+export function ErrorState({ message, onRetry, children }: { message: string; onRetry?: () => void; children?: ReactNode }) {
   return (
     <div className="state state-error" role="alert">
       <p>{message}</p>
@@ -19,6 +20,7 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ()
           Try again
         </button>
       ) : null}
+      {children}
     </div>
   );
 }

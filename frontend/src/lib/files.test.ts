@@ -21,19 +21,23 @@ describe('fileTypeBadge', () => {
     expect(fileTypeBadge({ name: 'notes.txt', contentType: 'text/plain; charset=utf-8' })).toBe('TXT');
     expect(fileTypeBadge({ name: 'NOTES.TXT', contentType: '' })).toBe('TXT');
   });
-  it('uses the content subtype, cleaned', () => {
-    expect(fileTypeBadge({ name: 'scan.pdf', contentType: 'application/pdf' })).toBe('PDF');
-    expect(fileTypeBadge({ name: 'x.png', contentType: 'image/png' })).toBe('PNG');
-    expect(fileTypeBadge({ name: 'x.svg', contentType: 'image/svg+xml' })).toBe('SVG');
-    expect(fileTypeBadge({ name: 'x.csv', contentType: 'text/csv; charset=utf-8' })).toBe('CSV');
-    expect(fileTypeBadge({ name: 'x.zip', contentType: 'application/x-zip-compressed' })).toBe('ZIP-COMPRESSED');
+  it.each([
+    ['scan.pdf', 'application/pdf', 'PDF'],
+    ['x.png', 'image/png', 'PNG'],
+    ['x.svg', 'image/svg+xml', 'SVG'],
+    ['x.csv', 'text/csv; charset=utf-8', 'CSV'],
+    ['x.zip', 'application/x-zip-compressed', 'ZIP-COMPRESSED'],
+  ])('uses the content subtype, cleaned: %s (%s) is %s', (name, contentType, badge) => {
+    expect(fileTypeBadge({ name, contentType })).toBe(badge);
   });
-  it('falls back to the extension for uninformative types, then FILE', () => {
-    expect(fileTypeBadge({ name: 'report.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' })).toBe('DOCX');
-    expect(fileTypeBadge({ name: 'data.bin', contentType: 'application/octet-stream' })).toBe('BIN');
-    expect(fileTypeBadge({ name: 'blob', contentType: 'application/octet-stream' })).toBe('FILE');
-    expect(fileTypeBadge({ name: 'blob', contentType: null })).toBe('FILE');
-    expect(fileTypeBadge({ name: 'blob' })).toBe('FILE');
+  it.each([
+    ['report.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'DOCX'],
+    ['data.bin', 'application/octet-stream', 'BIN'],
+    ['blob', 'application/octet-stream', 'FILE'],
+    ['blob', null, 'FILE'],
+    ['blob', undefined, 'FILE'],
+  ])('falls back to the extension for uninformative types, then FILE: %s (%s) is %s', (name, contentType, badge) => {
+    expect(fileTypeBadge({ name, contentType })).toBe(badge);
   });
 });
 

@@ -1,13 +1,8 @@
 /** Display helpers (pure). */
-const ROLE_LABELS: Record<string, string> = {
-  admin: 'Admin',
-  doctor: 'Doctor',
-  nurse: 'Nurse',
-  assistant: 'Assistant',
-};
+import { isRole, ROLE_LABELS } from './roles';
 
 export function roleLabel(role: string): string {
-  return ROLE_LABELS[role] ?? role;
+  return isRole(role) ? ROLE_LABELS[role] : role;
 }
 
 export function formatDateTime(value: string | number | Date): string {

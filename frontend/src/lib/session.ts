@@ -1,12 +1,12 @@
 /** The session token in local storage, the user it carries, and the one session-expiry path. */
-import type { Role, TokenUser } from './api/types';
+import type { TokenUser } from './api/types';
+import { isRole } from './roles';
 import { closeViewerWindows } from './viewerWindows';
 
 export const TOKEN_KEY = 'token';
 export const LOGIN_PATH = '/login';
 export const EXPIRED_PATH = '/login?session=expired';
 const CHANGE_EVENT = 'session-token-change';
-const ROLES: readonly Role[] = ['admin', 'doctor', 'nurse', 'assistant'];
 
 export function getToken(): string | null {
   try {
@@ -70,7 +70,7 @@ export function userFromToken(token: string | null): TokenUser | null {
     if (typeof id !== 'number' || typeof u.name !== 'string' || typeof u.username !== 'string') {
       return null;
     }
-    if (typeof u.role !== 'string' || !ROLES.includes(u.role as Role)) return null;
+    if (!isRole(u.role)) return null;
     return { id, userId: id, name: u.name, username: u.username, role: u.role };
   } catch {
     return null;

@@ -1,11 +1,9 @@
-/** Test helpers: a fake API behind fetch, session tokens, and the app rendered at a path. */
+/** Test helpers: a fake API behind fetch, session tokens, and the app (as registered by app/) rendered at a path. */
 import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import type { ComponentType, ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
-import { Providers } from '../app/Providers';
-import { AppRoutes } from '../app/routes';
 import type { Role, User, UserSummary } from '../lib/api/types';
 
 export interface FakeResponse {
@@ -47,6 +45,17 @@ export function mockApi(routes: Record<string, Handler | FakeResponse> = {}): Ap
 /** A request that never answers, to observe loading states. */
 export const never: Handler = () => new Promise<FakeResponse>(() => undefined);
 
+/** Answers a paged list like the server: the names under `key` that contain ?q=, one ?page= of ?pageSize=. */
+export function pagedList(key: 'containers' | 'folders', names: readonly string[]): Handler {
+  return ({ url }) => {
+    const q = url.searchParams.get('q') ?? '';
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const size = Number(url.searchParams.get('pageSize'));
+    const hits = names.filter((n) => n.includes(q));
+    return { body: { [key]: hits.slice((page - 1) * size, page * size), total: hits.length, page, pageSize: size } };
+  };
+}
+
 function base64Url(value: string): string {
   return btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
@@ -69,29 +78,22 @@ export function signIn(user: { id: number; name: string; username: string; role:
   return token;
 }
 
+/** What every shape of user has: 'User 3' (user3), a doctor without containers. */
+const userBase = (id: number): Pick<User, 'userId' | 'name' | 'username' | 'role' | 'containerAssignments'> => ({
+  userId: id,
+  name: `User ${id}`,
+  username: `user${id}`,
+  role: 'doctor',
+  containerAssignments: [],
+});
+
 export function makeUser(overrides: Partial<User> & { id: number }): User {
-  return {
-    userId: overrides.id,
-    name: `User ${overrides.id}`,
-    username: `user${overrides.id}`,
-    role: 'doctor',
-    containerAssignments: [],
-    folderAssignments: [],
-    ...overrides,
-  };
+  return { ...userBase(overrides.id), folderAssignments: [], ...overrides };
 }
 
 /** A user as GET /api/users lists them: containers and a folder count. */
 export function makeUserSummary(overrides: Partial<UserSummary> & { id: number }): UserSummary {
-  return {
-    userId: overrides.id,
-    name: `User ${overrides.id}`,
-    username: `user${overrides.id}`,
-    role: 'doctor',
-    containerAssignments: [],
-    folderCount: 0,
-    ...overrides,
-  };
+  return { ...userBase(overrides.id), folderCount: 0, ...overrides };
 }
 
 function LocationProbe() {
@@ -103,30 +105,29 @@ export function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
 }
 
+/** The app's providers around its route table, and `children` beside the routes. */
+export type AppUnderTest = ComponentType<{ client: QueryClient; children: ReactNode }>;
+
+let appUnderTest: AppUnderTest | null = null;
+
+/**
+ * The app registers itself here before the tests run (app/testSetup.tsx, a Vitest setup file):
+ * these shared helpers may not import app/, yet the screens' tests render the whole app.
+ */
+export function registerApp(app: AppUnderTest): void {
+  appUnderTest = app;
+}
+
 /** Render the whole app (routes, guards, layout) at a path. */
 export function renderApp(path: string, client = testQueryClient()) {
+  const App = appUnderTest;
+  if (!App) throw new Error('No app registered: vite.config.ts runs src/app/testSetup.tsx before the tests');
   const result = render(
     <MemoryRouter initialEntries={[path]}>
-      <Providers client={client}>
-        <AppRoutes />
+      <App client={client}>
         <LocationProbe />
-      </Providers>
+      </App>
     </MemoryRouter>,
   );
   return { ...result, client };
-}
-
-/** Render one element inside the providers at a path (for screens with route params). */
-export function renderRoute(path: string, pattern: string, element: ReactNode, client = testQueryClient()) {
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <Providers client={client}>
-        <Routes>
-          <Route path={pattern} element={element} />
-          <Route path="*" element={null} />
-        </Routes>
-        <LocationProbe />
-      </Providers>
-    </MemoryRouter>,
-  );
 }

@@ -1,6 +1,6 @@
 /** Sidebar links of spec section 2: admins get the admin menu, others Home and My Assignments. */
 import { NavLink } from 'react-router-dom';
-import { useSession } from '../session';
+import { useSession } from '../../lib/sessionContext';
 
 interface Item {
   to: string;

@@ -4,7 +4,7 @@ import { useLogout } from '../../features/auth/api/logout';
 import { RoleBadge } from '../../components/States';
 import { LiveIndicator } from '../live/LiveIndicator';
 import { useLive } from '../live/LiveProvider';
-import { useSession } from '../session';
+import { useSession } from '../../lib/sessionContext';
 
 interface TopBarProps {
   collapsed: boolean;

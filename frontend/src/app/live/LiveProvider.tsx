@@ -10,7 +10,7 @@ import { validateToken } from '../../features/auth/api/validate-token';
 import { API_ORIGIN, ApiError } from '../../lib/api/client';
 import { LiveEvent } from '../../lib/server.gen';
 import { expireSession } from '../../lib/session';
-import { useSession } from '../session';
+import { useSession } from '../../lib/sessionContext';
 import { CACHE_EVENTS, keysForEvent, type LivePayload } from './invalidations';
 
 /** off: no connection wanted; unavailable: the server refused or closed it (retried later). */

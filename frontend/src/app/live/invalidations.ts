@@ -1,10 +1,6 @@
 /** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
 import type { QueryKey } from '@tanstack/react-query';
-import { assignmentKeys } from '../../features/assignments/api/keys';
-import { AUDIT_LOGS_KEY } from '../../features/audit/api/get-audit-logs';
-import { fileKeys } from '../../features/files/api/keys';
-import { tokenKeys } from '../../features/tokens/api/keys';
-import { userKeys } from '../../features/users/api/keys';
+import { assignmentKeys, auditKeys, fileKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
 import { LiveEvent, type LiveEventName } from '../../lib/server.gen';
 
 /** The fields the server's payloads may carry (bff/live/events.py); any may be missing or malformed. */
@@ -63,7 +59,7 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
       // The token lists and every container's assigned-folder map.
       return [tokenKeys.all];
     case LiveEvent.AUDIT_CREATED:
-      return [AUDIT_LOGS_KEY];
+      return [auditKeys.all];
     case LiveEvent.EMERGENCY_OPENED:
     case LiveEvent.SESSION_REVOKED:
       return [];

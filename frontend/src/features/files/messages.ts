@@ -3,6 +3,7 @@ import { ApiError } from '../../lib/api/client';
 import type { UploadResponse } from '../../lib/api/types';
 
 export const FILE_MSG = {
+  loading: 'Loading files…',
   loadFailed: 'Failed to load data',
   empty: 'No files found in this folder.',
   // Upload

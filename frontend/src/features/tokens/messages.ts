@@ -20,6 +20,8 @@ export const TOKEN_MSG = {
   urlOnce: 'This verification URL is shown only once. Write it to the device (or print the QR code) before closing.',
   copied: 'Verification URL copied',
   copyFailed: 'Could not copy: select the address and copy it by hand.',
-  noUnclaimed: 'No unclaimed tokens. Register a device to add one.',
-  noAssigned: 'No tokens have been assigned to patients yet.',
+  empty: {
+    unclaimed: 'No unclaimed tokens. Register a device to add one.',
+    assigned: 'No tokens have been assigned to patients yet.',
+  },
 } as const;

@@ -21,6 +21,11 @@ export function errorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
+/** A mutation's failure as the message to show (the server's or the fallback), or null while it has not failed. */
+export function mutationError(mutation: { isError: boolean; error: unknown }, fallback: string): string | null {
+  return mutation.isError ? errorMessage(mutation.error, fallback) : null;
+}
+
 type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {

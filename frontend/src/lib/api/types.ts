@@ -19,6 +19,7 @@ export type RequestOf<O extends Op> = operations[O] extends { requestBody?: infe
 export type QueryOf<O extends Op> = NonNullable<operations[O]['parameters']['query']>;
 
 type Schemas = components['schemas'];
+// The records the screens show.
 export type User = Schemas['UserOut'];
 /** A user in GET /api/users: containers and a folder count, not every folder. */
 export type UserSummary = Schemas['UserSummary'];
@@ -30,10 +31,13 @@ export type FolderAssignment = Schemas['FolderAssignmentOut'];
 export type Assignment = Schemas['Assignment'];
 export type AuditEntry = Schemas['AuditEntry'];
 export type DashboardStats = Schemas['DashboardStats'];
+export type StoredFile = Schemas['Blob'];
+export type SmartToken = Schemas['SmartTokenOut'];
+export type TokenFolderLink = Schemas['TokenFolderLink'];
 
+// The bodies and query parameters of each operation, in the order of the API's paths.
 export type LoginRequest = RequestOf<'post_login'>;
 export type LoginResponse = ResponseOf<'post_login'>;
-export type MeResponse = ResponseOf<'get_me'>;
 export type ValidateResponse = ResponseOf<'get_validate_token'>;
 export type LogoutResponse = ResponseOf<'post_logout'>;
 export type LogoutAllResponse = ResponseOf<'post_logout_all'>;
@@ -48,30 +52,19 @@ export type ContainersResponse = ResponseOf<'get_list_containers'>;
 export type FoldersResponse = ResponseOf<'get_list_folders'>;
 export type ListQuery = QueryOf<'get_list_containers'>;
 export type ContainerAssignedResponse = ResponseOf<'post_assign_container'>;
-export type AssignFoldersRequest = RequestOf<'post_assign_folders'>;
 export type AssignFoldersResponse = ResponseOf<'post_assign_folders'>;
 export type UserAssignmentsResponse = ResponseOf<'get_user_assignments'>;
 export type MyAssignmentsResponse = ResponseOf<'get_my_assignments'>;
 export type UnassignResponse = ResponseOf<'delete_unassign'>;
-export type UnassignType = QueryOf<'delete_unassign'>['type'];
 export type AuditQuery = QueryOf<'get_audit_logs'>;
 export type AuditPage = ResponseOf<'get_audit_logs'>;
 export type CreateContainerResponse = ResponseOf<'post_create_container'>;
 export type CreateFolderResponse = ResponseOf<'post_create_folder'>;
 export type MyStatsResponse = ResponseOf<'get_my_assignment_stats'>;
 export type FileListResponse = ResponseOf<'get_list_files'>;
-export type StoredFile = Schemas['Blob'];
 export type UploadResponse = ResponseOf<'post_upload'>;
 export type DeleteFileResponse = ResponseOf<'delete_delete_file'>;
 export type ViewLinkResponse = ResponseOf<'get_view_link'>;
-
-/** Every error body of the BFF. */
-export interface ErrorBody {
-  message: string;
-}
-
-export type SmartToken = Schemas['SmartTokenOut'];
-export type TokenFolderLink = Schemas['TokenFolderLink'];
 export type TokenListResponse = ResponseOf<'get_unclaimed_tokens'>;
 export type AssignedFoldersResponse = ResponseOf<'get_assigned_folders'>;
 export type RegisterTokenRequest = RequestOf<'post_register_token'>;
@@ -81,6 +74,6 @@ export type AssignTokenResponse = ResponseOf<'post_assign_token'>;
 export type RevokeTokenRequest = RequestOf<'post_revoke_token'>;
 export type TokenChangedResponse = ResponseOf<'post_revoke_token'>;
 export type ReactivateTokenRequest = RequestOf<'post_reactivate_token'>;
-export type DeleteTokenRequest = RequestOf<'delete_delete_token'>;
 export type DeleteTokenResponse = ResponseOf<'delete_delete_token'>;
 export type EmergencyView = ResponseOf<'get_emergency_view'>;
+export type UnassignType = QueryOf<'delete_unassign'>['type'];

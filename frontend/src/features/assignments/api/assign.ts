@@ -1,7 +1,8 @@
 /** Assigning: mode 'new' assigns the container then the chosen folders; 'update' only folders. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
 import type { AssignFoldersResponse, ContainerAssignedResponse } from '../../../lib/api/types';
+import { assignmentKeys, userKeys } from '../../../lib/queryKeys';
+import { useInvalidatingMutation } from '../../../lib/useInvalidatingMutation';
 
 export const assignContainer = (container: string, userId: number): Promise<ContainerAssignedResponse> =>
   apiRequest<ContainerAssignedResponse>(`/assignments/containers/${seg(container)}/users/${seg(userId)}`, {
@@ -26,14 +27,5 @@ export async function assignResources({ mode, container, userId, folderNames }: 
   if (folderNames.length > 0) await assignFolders(container, userId, folderNames);
 }
 
-export function useAssignResources() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: assignResources,
-    // Also after a failure: the container may be assigned even if its folders were not.
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['assignments'] });
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
-    },
-  });
-}
+// Also after a failure: the container may be assigned even if its folders were not.
+export const useAssignResources = () => useInvalidatingMutation(assignResources, [assignmentKeys.all, userKeys.all], 'settled');

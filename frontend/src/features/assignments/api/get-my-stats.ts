@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { MyStatsResponse } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { assignmentKeys } from './keys';
+import { assignmentKeys } from '../../../lib/queryKeys';
 
 export const getMyStats = (): Promise<MyStatsResponse> => apiRequest<MyStatsResponse>('/assignments/my-assignments/stats');
 

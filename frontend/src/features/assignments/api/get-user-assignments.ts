@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
 import type { UserAssignmentsResponse } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { assignmentKeys } from './keys';
+import { assignmentKeys } from '../../../lib/queryKeys';
 
 export const getUserAssignments = (userId: number): Promise<UserAssignmentsResponse> =>
   apiRequest<UserAssignmentsResponse>(`/assignments/users/${seg(userId)}`);

@@ -1,14 +1,17 @@
 /** /containers/{containerName}: the caller's folders in one container (admins see all of them). */
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useSession } from '../../../app/session';
-import { EmptyState, Loading, PageHeader } from '../../../components/States';
+import { QueryBoundary } from '../../../components/QueryBoundary';
+import { EmptyState, ErrorState, PageHeader } from '../../../components/States';
+import { TileGrid } from '../../../components/TileGrid';
 import { ApiError } from '../../../lib/api/client';
+import { useSession } from '../../../lib/sessionContext';
 import { naturalSort } from '../../../lib/sort';
-import { useFolders } from '../api/get-folders';
+import { useFolders } from '../../../lib/storageLists';
 import { useMyAssignments } from '../api/get-my-assignments';
 
 export const MSG = {
+  loading: 'Loading container…',
   notAssigned: 'Container not found or not assigned to you',
   loadFailed: 'Failed to load container data',
   notFound: 'Container not found',
@@ -24,53 +27,54 @@ export default function ContainerPage() {
 /** Staff: the folders come from my-assignments; an unassigned container is simply not there. */
 function StaffContainer({ container }: { container: string }) {
   const query = useMyAssignments();
-  if (query.isPending) return <Frame container={container} body={<Loading label="Loading container…" />} />;
-  if (query.isError) return <Frame container={container} body={<Failure message={MSG.loadFailed} retry={() => void query.refetch()} />} />;
-  const assignment = query.data.assignments.find((a) => a.containerName === container);
-  if (!assignment) return <Frame container={container} body={<Failure message={MSG.notAssigned} />} />;
-  return <Frame container={container} body={<FolderGrid container={container} folders={assignment.folders.map((f) => f.folderName)} />} />;
+  return (
+    <Frame container={container}>
+      <QueryBoundary query={query} messages={MSG} serverMessage={false}>
+        {(data) => {
+          const assignment = data.assignments.find((a) => a.containerName === container);
+          if (!assignment) return <NotThere message={MSG.notAssigned} />;
+          return <FolderGrid container={container} folders={assignment.folders.map((f) => f.folderName)} />;
+        }}
+      </QueryBoundary>
+    </Frame>
+  );
 }
 
 /** Admins: every folder of the container, from the folders endpoint (404 for an unknown container). */
 function AdminContainer({ container }: { container: string }) {
   const query = useFolders(container);
-  if (query.isPending) return <Frame container={container} body={<Loading label="Loading container…" />} />;
-  if (query.isError) {
-    const missing = query.error instanceof ApiError && query.error.status === 404;
-    return (
-      <Frame
-        container={container}
-        body={<Failure message={missing ? MSG.notFound : MSG.loadFailed} retry={missing ? undefined : () => void query.refetch()} />}
-      />
-    );
-  }
-  return <Frame container={container} body={<FolderGrid container={container} folders={query.data.folders} />} />;
+  const missing = query.error instanceof ApiError && query.error.status === 404;
+  return (
+    <Frame container={container}>
+      {missing ? (
+        <NotThere message={MSG.notFound} />
+      ) : (
+        <QueryBoundary query={query} messages={MSG} serverMessage={false}>
+          {(data) => <FolderGrid container={container} folders={data.folders} />}
+        </QueryBoundary>
+      )}
+    </Frame>
+  );
 }
 
-function Frame({ container, body }: { container: string; body: ReactNode }) {
+function Frame({ container, children }: { container: string; children: ReactNode }) {
   return (
     <>
       <p className="back-link">
         <Link to="/my-assignments">← Back to My Assignments</Link>
       </p>
       <PageHeader title={container} />
-      {body}
+      {children}
     </>
   );
 }
 
-function Failure({ message, retry }: { message: string; retry?: () => void }) {
+/** A container that is not there for this user: no Try again, the way back instead. */
+function NotThere({ message }: { message: string }) {
   return (
-    <div className="state state-error" role="alert">
-      <p>{message}</p>
-      {retry ? (
-        <button type="button" className="btn" onClick={retry}>
-          Try again
-        </button>
-      ) : (
-        <Link to="/my-assignments">Back to My Assignments</Link>
-      )}
-    </div>
+    <ErrorState message={message}>
+      <Link to="/my-assignments">Back to My Assignments</Link>
+    </ErrorState>
   );
 }
 
@@ -81,18 +85,12 @@ function FolderGrid({ container, folders }: { container: string; folders: string
       {folders.length === 0 ? (
         <EmptyState>{MSG.empty}</EmptyState>
       ) : (
-        <ul className="tile-grid tile-grid-dense" aria-label="Patient folders">
-          {naturalSort(folders).map((name) => (
-            <li key={name}>
-              <Link className="tile" to={`/containers/${encodeURIComponent(container)}/folders/${encodeURIComponent(name)}`}>
-                <span className="tile-icon" aria-hidden="true">
-                  ▤
-                </span>
-                <span className="tile-name">{name}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <TileGrid
+          kind="folder"
+          label="Patient folders"
+          names={naturalSort(folders)}
+          href={(name) => `/containers/${encodeURIComponent(container)}/folders/${encodeURIComponent(name)}`}
+        />
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { expectLoading } from '../../../test/expectations';
 import { mockApi, never, NURSE, renderApp, signIn } from '../../../test/utils';
 
 const assignments = {
@@ -28,11 +29,10 @@ const stats = {
 describe('/my-assignments', () => {
   beforeEach(() => signIn(NURSE));
 
-  it('shows loading', async () => {
-    mockApi({ 'GET /api/assignments/my-assignments': never, 'GET /api/assignments/my-assignments/stats': never });
-    renderApp('/my-assignments');
-    expect(await screen.findByText('Loading your assignments…')).toBeInTheDocument();
-  });
+  it('shows loading', () =>
+    expectLoading('/my-assignments', 'GET /api/assignments/my-assignments', 'Loading your assignments…', {
+      'GET /api/assignments/my-assignments/stats': never,
+    }));
 
   it('shows summary cards, sorted file type statistics and folders, from one stats request', async () => {
     const api = mockApi({

@@ -1,9 +1,11 @@
 /** /my-assignments: summary cards, file type statistics and every assigned folder with its counts. */
 import { Link } from 'react-router-dom';
+import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
-import { EmptyState, ErrorState, Loading, PageHeader } from '../../../components/States';
-import { errorMessage } from '../../../lib/api/client';
-import type { MyStatsResponse } from '../../../lib/api/types';
+import { Stat } from '../../../components/Stat';
+import { EmptyState, PageHeader } from '../../../components/States';
+import type { MyAssignmentsResponse, MyStatsResponse } from '../../../lib/api/types';
+import { combineQueries } from '../../../lib/combineQueries';
 import { fileTypeStats, formatPercent } from '../../../lib/fileStats';
 import { plural } from '../../../lib/format';
 import { naturalSort } from '../../../lib/sort';
@@ -11,6 +13,7 @@ import { useMyAssignments } from '../api/get-my-assignments';
 import { useMyStats } from '../api/get-my-stats';
 
 export const MSG = {
+  loading: 'Loading your assignments…',
   loadFailed: 'Failed to load assignments data',
   empty: "You don't have any assigned containers yet.",
   noFiles: 'No files in this folder',
@@ -21,95 +24,75 @@ type FolderStat = MyStatsResponse['folders'][number];
 const statKey = (container: string, folder: string) => JSON.stringify([container, folder]);
 
 export default function MyAssignmentsPage() {
-  const assignments = useMyAssignments();
-  const stats = useMyStats();
-  const refreshing = assignments.isFetching || stats.isFetching;
-  const updatedAt = Math.max(assignments.dataUpdatedAt, stats.dataUpdatedAt);
-  const refresh = () => {
-    void assignments.refetch();
-    void stats.refetch();
-  };
-
-  let body;
-  if (assignments.isPending || stats.isPending) body = <Loading label="Loading your assignments…" />;
-  else if (assignments.isError || stats.isError)
-    body = <ErrorState message={errorMessage(assignments.error ?? stats.error, MSG.loadFailed)} onRetry={refresh} />;
-  else if (assignments.data.assignments.length === 0) body = <EmptyState>{MSG.empty}</EmptyState>;
-  else {
-    const summary = stats.data.summary;
-    const byFolder = new Map<string, FolderStat>(stats.data.folders.map((f) => [statKey(f.containerName, f.folderName), f]));
-    const types = fileTypeStats(summary.fileTypes, summary.totalFiles);
-    const containers = naturalSort(assignments.data.assignments, (a) => a.containerName);
-    body = (
-      <>
-        <section className="cards" aria-label="Summary">
-          <Stat label="Assigned Containers" value={summary.containerCount} />
-          <Stat label="Patient Folders" value={summary.folderCount} />
-          <Stat label="Total Files" value={summary.totalFiles} />
-        </section>
-        <section className="panel" aria-labelledby="file-types">
-          <h2 id="file-types">File Type Statistics</h2>
-          {types.length === 0 ? (
-            <EmptyState>{MSG.noFileTypes}</EmptyState>
-          ) : (
-            <ul className="type-grid">
-              {types.map((t) => (
-                <li key={t.extension} className="type-card">
-                  <span className="type-ext">{t.extension}</span>
-                  <span className="type-count">{plural(t.count, 'file')}</span>
-                  <span className="muted small">{formatPercent(t.percent)}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-        <section className="panel" aria-labelledby="my-containers">
-          <h2 id="my-containers">Assigned Containers</h2>
-          <ul className="assignment-tree">
-            {containers.map((a) => (
-              <li key={a.id}>
-                <div className="assignment-row">
-                  <Link to={`/containers/${encodeURIComponent(a.containerName)}`}>
-                    <strong>{a.containerName}</strong>
-                  </Link>
-                  <span className="muted">{plural(a.folders.length, 'folder')}</span>
-                </div>
-                {a.folders.length > 0 ? (
-                  <ul className="folder-stats">
-                    {naturalSort(a.folders, (f) => f.folderName).map((f) => (
-                      <FolderRow
-                        key={f.id}
-                        container={a.containerName}
-                        folder={f.folderName}
-                        stat={byFolder.get(statKey(a.containerName, f.folderName))}
-                      />
-                    ))}
-                  </ul>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        </section>
-      </>
-    );
-  }
-
+  const query = combineQueries(useMyAssignments(), useMyStats());
   return (
     <>
       <PageHeader title="My Assignments Dashboard">
-        <RefreshControl onRefresh={refresh} refreshing={refreshing} updatedAt={updatedAt} />
+        <RefreshControl query={query} />
       </PageHeader>
-      {body}
+      <QueryBoundary query={query} messages={MSG} isEmpty={([mine]) => mine.assignments.length === 0}>
+        {([mine, stats]) => <Assignments assignments={mine.assignments} stats={stats} />}
+      </QueryBoundary>
     </>
   );
 }
 
-function Stat({ label, value }: { label: string; value: number }) {
+function Assignments({ assignments, stats }: { assignments: MyAssignmentsResponse['assignments']; stats: MyStatsResponse }) {
+  const summary = stats.summary;
+  const byFolder = new Map<string, FolderStat>(stats.folders.map((f) => [statKey(f.containerName, f.folderName), f]));
+  const types = fileTypeStats(summary.fileTypes, summary.totalFiles);
+  const containers = naturalSort(assignments, (a) => a.containerName);
   return (
-    <div className="card stat">
-      <span className="stat-label">{label}</span>
-      <span className="stat-value">{value}</span>
-    </div>
+    <>
+      <section className="cards" aria-label="Summary">
+        <Stat label="Assigned Containers" value={summary.containerCount} />
+        <Stat label="Patient Folders" value={summary.folderCount} />
+        <Stat label="Total Files" value={summary.totalFiles} />
+      </section>
+      <section className="panel" aria-labelledby="file-types">
+        <h2 id="file-types">File Type Statistics</h2>
+        {types.length === 0 ? (
+          <EmptyState>{MSG.noFileTypes}</EmptyState>
+        ) : (
+          <ul className="type-grid">
+            {types.map((t) => (
+              <li key={t.extension} className="type-card">
+                <span className="type-ext">{t.extension}</span>
+                <span className="type-count">{plural(t.count, 'file')}</span>
+                <span className="muted small">{formatPercent(t.percent)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="my-containers">
+        <h2 id="my-containers">Assigned Containers</h2>
+        <ul className="assignment-tree">
+          {containers.map((a) => (
+            <li key={a.id}>
+              <div className="assignment-row">
+                <Link to={`/containers/${encodeURIComponent(a.containerName)}`}>
+                  <strong>{a.containerName}</strong>
+                </Link>
+                <span className="muted">{plural(a.folders.length, 'folder')}</span>
+              </div>
+              {a.folders.length > 0 ? (
+                <ul className="folder-stats">
+                  {naturalSort(a.folders, (f) => f.folderName).map((f) => (
+                    <FolderRow
+                      key={f.id}
+                      container={a.containerName}
+                      folder={f.folderName}
+                      stat={byFolder.get(statKey(a.containerName, f.folderName))}
+                    />
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
   );
 }
 

@@ -3,16 +3,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { AuditPage, AuditQuery } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-
-/** The root of every audit log page's key: new entries invalidate it. */
-export const AUDIT_LOGS_KEY = ['audit-logs'] as const;
+import { auditKeys } from '../../../lib/queryKeys';
 
 export const getAuditLogs = (query: AuditQuery): Promise<AuditPage> =>
   apiRequest<AuditPage>('/blobs/audit', { query: { ...query } });
 
 export const useAuditLogs = (query: AuditQuery) =>
   useQuery({
-    queryKey: [...AUDIT_LOGS_KEY, query],
+    queryKey: auditKeys.page(query),
     queryFn: () => getAuditLogs(query),
     staleTime: STALE.auditLogs,
     placeholderData: keepPreviousData,

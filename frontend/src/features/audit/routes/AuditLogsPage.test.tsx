@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUserSummary, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { expectEmpty, expectLoading, expectServerMessageOrFallback } from '../../../test/expectations';
+import { ADMIN, makeUserSummary, mockApi, renderApp, signIn } from '../../../test/utils';
 import { toAuditQuery } from './AuditLogsPage';
 
 const entry = (id: number, extra = {}) => ({
@@ -18,17 +19,16 @@ const entry = (id: number, extra = {}) => ({
   ...extra,
 });
 
+/** The user filter's list, empty. */
+const NO_USERS = { 'GET /api/users': { body: { users: [] } } };
+
 describe('/audit-logs', () => {
   beforeEach(() => signIn(ADMIN));
 
-  it('shows loading', async () => {
-    mockApi({ 'GET /api/blobs/audit': never, 'GET /api/users': { body: { users: [] } } });
-    renderApp('/audit-logs');
-    expect(await screen.findByText('Loading audit logs…')).toBeInTheDocument();
-  });
+  it('shows loading', () => expectLoading('/audit-logs', 'GET /api/blobs/audit', 'Loading audit logs…', NO_USERS));
 
   it('shows user with role, operation, resource and timestamp', async () => {
-    mockApi({ 'GET /api/blobs/audit': { body: { auditLogs: [entry(5)], nextCursor: null } }, 'GET /api/users': { body: { users: [] } } });
+    mockApi({ 'GET /api/blobs/audit': { body: { auditLogs: [entry(5)], nextCursor: null } }, ...NO_USERS });
     renderApp('/audit-logs');
     const row = (await screen.findByText('folder_assign')).closest('tr')!;
     expect(row).toHaveTextContent('Ada Admin');
@@ -37,21 +37,15 @@ describe('/audit-logs', () => {
     expect(row.querySelector('time')).toHaveAttribute('datetime', '2026-01-02T03:04:05Z');
   });
 
-  it('shows the empty text', async () => {
-    mockApi({ 'GET /api/blobs/audit': { body: { auditLogs: [], nextCursor: null } }, 'GET /api/users': { body: { users: [] } } });
-    renderApp('/audit-logs');
-    expect(await screen.findByText('No audit logs found')).toBeInTheDocument();
-  });
+  it('shows the empty text', () =>
+    expectEmpty('/audit-logs', 'GET /api/blobs/audit', { auditLogs: [], nextCursor: null }, 'No audit logs found', NO_USERS));
 
-  it('shows the server message, or the fallback', async () => {
-    const api = mockApi({ 'GET /api/blobs/audit': { status: 400, body: { message: 'Invalid request - since: bad.' } }, 'GET /api/users': { body: { users: [] } } });
-    const first = renderApp('/audit-logs');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid request - since: bad.');
-    first.unmount();
-    api.set('GET /api/blobs/audit', { status: 500 });
-    renderApp('/audit-logs');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load audit logs');
-  });
+  it('shows the server message, or the fallback', () =>
+    expectServerMessageOrFallback('/audit-logs', 'GET /api/blobs/audit', {
+      failure: { status: 400, message: 'Invalid request - since: bad.' },
+      fallback: 'Failed to load audit logs',
+      routes: NO_USERS,
+    }));
 
   it('applies filters and pages with the cursor', async () => {
     const api = mockApi({
@@ -82,7 +76,7 @@ describe('/audit-logs', () => {
   });
 
   it('checks the time range before asking the server', async () => {
-    mockApi({ 'GET /api/blobs/audit': { body: { auditLogs: [], nextCursor: null } }, 'GET /api/users': { body: { users: [] } } });
+    mockApi({ 'GET /api/blobs/audit': { body: { auditLogs: [], nextCursor: null } }, ...NO_USERS });
     renderApp('/audit-logs');
     await screen.findByText('No audit logs found');
     await userEvent.type(screen.getByLabelText('From'), '2026-02-02T10:00');

@@ -1,15 +1,17 @@
 /** /audit-logs: user (name and role), operation, resource and timestamp; filters; cursor paging. */
 import { useState, type FormEvent } from 'react';
+import { Field, Options } from '../../../components/Field';
+import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
-import { EmptyState, ErrorState, Loading, PageHeader, RoleBadge } from '../../../components/States';
-import { errorMessage } from '../../../lib/api/client';
-import { AUDIT_OPERATIONS } from '../../../lib/server.gen';
-import type { AuditQuery } from '../../../lib/api/types';
+import { PageHeader, RoleBadge } from '../../../components/States';
+import { Table } from '../../../components/Table';
+import type { AuditQuery, UserSummary } from '../../../lib/api/types';
 import { formatDateTime, resourceLabel } from '../../../lib/format';
-import { useUsers } from '../../users/api/get-users';
+import { AUDIT_OPERATIONS } from '../../../lib/server.gen';
 import { useAuditLogs } from '../api/get-audit-logs';
 
 export const MSG = {
+  loading: 'Loading audit logs…',
   loadFailed: 'Failed to load audit logs',
   empty: 'No audit logs found',
   badRange: 'The "From" time must be before the "To" time.',
@@ -53,14 +55,16 @@ export function toAuditQuery(filters: Filters, limit: number, cursor: number | n
   return query;
 }
 
-export default function AuditLogsPage() {
+/** The people the user filter offers (the users list, which app/ brings from the users feature). */
+type UserChoice = Pick<UserSummary, 'id' | 'name' | 'username'>;
+
+export default function AuditLogsPage({ users }: { users: readonly UserChoice[] }) {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [limit, setLimit] = useState<number>(50);
   // Cursors of the pages visited so far: [null (first page), cursor of page 2, ...].
   const [cursors, setCursors] = useState<(number | null)[]>([null]);
   const [formError, setFormError] = useState<string | null>(null);
-  const users = useUsers();
   const page = cursors.length;
   const query = useAuditLogs(toAuditQuery(applied, limit, cursors[cursors.length - 1] ?? null));
 
@@ -84,87 +88,35 @@ export default function AuditLogsPage() {
     setFormError(null);
   };
 
-  const logs = query.data?.auditLogs ?? [];
   const nextCursor = query.data?.nextCursor ?? null;
-  let body;
-  if (query.isPending) body = <Loading label="Loading audit logs…" />;
-  else if (query.isError) body = <ErrorState message={errorMessage(query.error, MSG.loadFailed)} onRetry={() => void query.refetch()} />;
-  else if (logs.length === 0) body = <EmptyState>{MSG.empty}</EmptyState>;
-  else
-    body = (
-      <div className="table-wrap">
-        <table className="table table-dense">
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Resource</th>
-              <th scope="col">Timestamp</th>
-            </tr>
-          </thead>
-          <tbody>
-            {logs.map((entry) => (
-              <tr key={entry.id}>
-                <td>
-                  {entry.name || <span className="muted">Unknown</span>} {entry.role ? <RoleBadge role={entry.role} /> : null}
-                </td>
-                <td>
-                  <code>{entry.operation}</code>
-                  {entry.details ? <div className="muted small">{entry.details}</div> : null}
-                </td>
-                <td>{resourceLabel(entry)}</td>
-                <td>
-                  <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    );
-
   return (
     <>
       <PageHeader title="Audit Logs">
-        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
+        <RefreshControl query={query} />
       </PageHeader>
       <form className="panel filters" onSubmit={apply} aria-label="Audit log filters">
-        <div className="field">
-          <label htmlFor="audit-operation">Operation</label>
+        <Field id="audit-operation" label="Operation">
           <input id="audit-operation" list="audit-operations" value={draft.operation} onChange={set('operation')} placeholder="Any" />
           <datalist id="audit-operations">
             {OPERATIONS.map((op) => (
               <option key={op} value={op} />
             ))}
           </datalist>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-user">User</label>
+        </Field>
+        <Field id="audit-user" label="User">
           <select id="audit-user" value={draft.userId} onChange={set('userId')}>
             <option value="">Any user</option>
-            {(users.data?.users ?? []).map((u) => (
+            {users.map((u) => (
               <option key={u.id} value={String(u.id)}>
                 {u.name} ({u.username})
               </option>
             ))}
           </select>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-container">Container</label>
-          <input id="audit-container" value={draft.containerName} onChange={set('containerName')} />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-folder">Folder</label>
-          <input id="audit-folder" value={draft.folderName} onChange={set('folderName')} />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-since">From</label>
-          <input id="audit-since" type="datetime-local" value={draft.since} onChange={set('since')} />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-until">To</label>
-          <input id="audit-until" type="datetime-local" value={draft.until} onChange={set('until')} />
-        </div>
+        </Field>
+        <Field id="audit-container" label="Container" value={draft.containerName} onChange={set('containerName')} />
+        <Field id="audit-folder" label="Folder" value={draft.folderName} onChange={set('folderName')} />
+        <Field id="audit-since" label="From" type="datetime-local" value={draft.since} onChange={set('since')} />
+        <Field id="audit-until" label="To" type="datetime-local" value={draft.until} onChange={set('until')} />
         <div className="filters-actions">
           <button type="submit" className="btn btn-primary">
             Apply Filters
@@ -179,7 +131,27 @@ export default function AuditLogsPage() {
           </p>
         ) : null}
       </form>
-      {body}
+      <QueryBoundary query={query} messages={MSG} isEmpty={(data) => data.auditLogs.length === 0}>
+        {(data) => (
+          <Table columns={['User', 'Operation', 'Resource', 'Timestamp']} dense>
+            {data.auditLogs.map((entry) => (
+              <tr key={entry.id}>
+                <td>
+                  {entry.name || <span className="muted">Unknown</span>} {entry.role ? <RoleBadge role={entry.role} /> : null}
+                </td>
+                <td>
+                  <code>{entry.operation}</code>
+                  {entry.details ? <div className="muted small">{entry.details}</div> : null}
+                </td>
+                <td>{resourceLabel(entry)}</td>
+                <td>
+                  <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </QueryBoundary>
       <nav className="pager" aria-label="Audit log pages">
         <button type="button" className="btn" disabled={page === 1 || query.isFetching} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Previous
@@ -202,11 +174,7 @@ export default function AuditLogsPage() {
               setCursors([null]);
             }}
           >
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
+            <Options values={PAGE_SIZES} />
           </select>
         </label>
       </nav>

@@ -1,8 +1,9 @@
 /** /login: username and password; the expired-session notice; server message or fallbacks. */
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { useSession } from '../../../app/session';
+import { useSession } from '../../../lib/sessionContext';
 import { Banner } from '../../../components/Banner';
+import { Field } from '../../../components/Field';
 import { ApiError } from '../../../lib/api/client';
 import { useLogin } from '../api/login';
 
@@ -55,34 +56,28 @@ export default function LoginPage() {
         <h1>Patient Records</h1>
         <p className="muted">Sign in with your staff account.</p>
         {expired ? <Banner kind="warning">{MSG.expired}</Banner> : null}
-        {error ? (
-          <Banner kind="error" onClose={() => setError(null)}>
-            {error}
-          </Banner>
-        ) : null}
+        <Banner kind="error" onClose={() => setError(null)}>
+          {error}
+        </Banner>
         <form onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor="login-username">Username</label>
-            <input
-              id="login-username"
-              name="username"
-              autoComplete="username"
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-              autoFocus
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="login-password">Password</label>
-            <input
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
+          <Field
+            id="login-username"
+            label="Username"
+            name="username"
+            autoComplete="username"
+            value={username}
+            onValue={setUsername}
+            autoFocus
+          />
+          <Field
+            id="login-password"
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onValue={setPassword}
+          />
           <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending}>
             {login.isPending ? 'Signing in…' : 'Sign in'}
           </button>

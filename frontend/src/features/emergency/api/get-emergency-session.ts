@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { EmergencyView } from '../../../lib/api/types';
-import { emergencyKeys } from './keys';
+import { emergencyKeys } from '../../../lib/queryKeys';
 
 export const getEmergencySession = (): Promise<EmergencyView> =>
   apiRequest<EmergencyView>('/emergency/session', { anonymous: true });

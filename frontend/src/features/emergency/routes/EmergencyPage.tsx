@@ -4,6 +4,8 @@
  * to the end of access. Every failure shows the same neutral page.
  */
 import { useEffect, useState } from 'react';
+import { Banner } from '../../../components/Banner';
+import { Loading } from '../../../components/States';
 import { ApiError, seg, serverUrl } from '../../../lib/api/client';
 import type { EmergencyView } from '../../../lib/api/types';
 import { formatCountdown, remainingMs } from '../../../lib/countdown';
@@ -41,10 +43,7 @@ export default function EmergencyPage() {
   if (session.isPending) {
     return (
       <main className="public-page">
-        <div className="state state-loading" role="status" aria-live="polite">
-          <span className="spinner" aria-hidden="true" />
-          {EMERGENCY_MSG.loading}
-        </div>
+        <Loading label={EMERGENCY_MSG.loading} />
       </main>
     );
   }
@@ -145,11 +144,7 @@ function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
         )}
       </section>
 
-      {endError ? (
-        <p className="banner banner-error" role="alert">
-          {endError}
-        </p>
-      ) : null}
+      <Banner kind="error">{endError}</Banner>
       <button type="button" className="btn btn-danger btn-block emergency-end" onClick={onEnd} disabled={ending}>
         {ending ? 'Ending access…' : 'End access'}
       </button>

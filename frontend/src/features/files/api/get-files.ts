@@ -2,7 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { FileListResponse } from '../../../lib/api/types';
-import { fileKeys, folderPath } from './keys';
+import { fileKeys } from '../../../lib/queryKeys';
+import { folderPath } from './paths';
 
 export const getFiles = (container: string, folder: string): Promise<FileListResponse> =>
   apiRequest<FileListResponse>(folderPath(container, folder));

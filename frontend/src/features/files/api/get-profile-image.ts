@@ -1,7 +1,8 @@
 /** GET /api/blobs/{container}/{folder}/profile-image as a Blob (an object URL shows it; CSP allows blob:). */
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, apiBlob } from '../../../lib/api/client';
-import { fileKeys, folderPath } from './keys';
+import { fileKeys } from '../../../lib/queryKeys';
+import { folderPath } from './paths';
 
 /** The image, or null when the folder has none (404). */
 export async function getProfileImage(container: string, folder: string, signal?: AbortSignal): Promise<Blob | null> {

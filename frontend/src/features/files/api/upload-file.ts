@@ -3,8 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { uploadMultipart } from '../../../lib/api/upload';
 import type { UploadResponse } from '../../../lib/api/types';
-import { assignmentKeys } from '../../assignments/api/keys';
-import { fileKeys, folderPath } from './keys';
+import { assignmentKeys, fileKeys } from '../../../lib/queryKeys';
+import { folderPath } from './paths';
 
 export interface UploadInput {
   file: File;

@@ -1,4 +1,5 @@
 /** The Patient Files list: name, badges, modified date, size and content type; click to open. */
+import { RowButton } from '../../../components/RowButton';
 import { EmptyState } from '../../../components/States';
 import type { StoredFile } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
@@ -45,14 +46,9 @@ export function FileList({ files, ios, onOpen, onDelete }: FileListProps) {
               {hint}
             </span>
             {onDelete ? (
-              <button
-                type="button"
-                className="btn btn-small btn-danger-outline"
-                onClick={() => onDelete(file)}
-                aria-label={`Delete ${file.name}`}
-              >
+              <RowButton kind="danger" label={`Delete ${file.name}`} onClick={() => onDelete(file)}>
                 Delete
-              </button>
+              </RowButton>
             ) : null}
           </div>
         </li>

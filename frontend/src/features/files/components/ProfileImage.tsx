@@ -1,7 +1,6 @@
 /** Patient Profile Management: the current image and the dialog that adds or replaces it. */
-import { useState } from 'react';
-import { Banner } from '../../../components/Banner';
-import { Dialog } from '../../../components/Dialog';
+import { useState, type FormEvent } from 'react';
+import { FormDialog } from '../../../components/FormDialog';
 import { errorMessage } from '../../../lib/api/client';
 import { profileImageProblem } from '../../../lib/files';
 import { useProfileImage } from '../api/get-profile-image';
@@ -44,13 +43,7 @@ export function ProfileImageCard({ container, folder, version, onReport }: Profi
         </div>
       </div>
       {open ? (
-        <ProfileImageDialog
-          container={container}
-          folder={folder}
-          replacing={has}
-          onClose={() => setOpen(false)}
-          onReport={onReport}
-        />
+        <ProfileImageDialog container={container} folder={folder} replacing={has} onClose={() => setOpen(false)} onReport={onReport} />
       ) : null}
     </section>
   );
@@ -76,7 +69,8 @@ export function ProfileImageDialog({ container, folder, replacing, onClose, onRe
     setFile(issue ? null : chosen);
   };
 
-  const submit = () => {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
     const issue = profileImageProblem(file);
     if (issue || !file) {
       setProblem(issue);
@@ -96,30 +90,27 @@ export function ProfileImageDialog({ container, folder, replacing, onClose, onRe
   };
 
   return (
-    <Dialog
+    <FormDialog
       title={replacing ? 'Update Profile Image' : 'Add Profile Image'}
+      submitLabel="Upload Profile Image"
+      busyLabel="Processing…"
       onClose={onClose}
+      onSubmit={submit}
       busy={busy}
-      actions={
+      error={problem}
+      intro={
         <>
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={busy}>
-            {busy ? 'Processing…' : 'Upload Profile Image'}
-          </button>
+          <ul className="guidelines small">
+            <li>Use a clear, recent, front-facing photo of the patient.</li>
+            <li>JPEG, PNG, GIF, BMP or WebP, less than 10MB.</li>
+            <li>The image is resized to 150x150 pixels and saved as the folder's profile image.</li>
+          </ul>
+          {replacing ? (
+            <p className="warning-text">This folder already has a profile image. Uploading a new one will replace it.</p>
+          ) : null}
         </>
       }
     >
-      <ul className="guidelines small">
-        <li>Use a clear, recent, front-facing photo of the patient.</li>
-        <li>JPEG, PNG, GIF, BMP or WebP, less than 10MB.</li>
-        <li>The image is resized to 150x150 pixels and saved as the folder's profile image.</li>
-      </ul>
-      {replacing ? (
-        <p className="warning-text">This folder already has a profile image. Uploading a new one will replace it.</p>
-      ) : null}
-      {problem ? <Banner kind="error">{problem}</Banner> : null}
       <div className="field">
         <label htmlFor="profile-file">Profile image</label>
         <input
@@ -137,6 +128,6 @@ export function ProfileImageDialog({ container, folder, replacing, onClose, onRe
           <figcaption className="small muted">{file.name}</figcaption>
         </figure>
       ) : null}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -43,6 +43,15 @@ const uploaded = (over: Record<string, unknown> = {}) => ({
 
 const pick = (label: string, chosen: File) => fireEvent.change(screen.getByLabelText(label), { target: { files: [chosen] } });
 
+/** The folder page (listing `files`) with a file of that name chosen and Upload pressed. */
+async function upload(name: string, content = 'x', files = listing) {
+  mockApi({ [LIST]: { body: files } });
+  renderApp(PAGE);
+  await screen.findByLabelText('Choose a file');
+  pick('Choose a file', new File([content], name));
+  await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+}
+
 describe('folder page: the files list', () => {
   it('shows loading', async () => {
     signIn(DOCTOR);
@@ -157,11 +166,7 @@ describe('folder page: uploads', () => {
 
   it('names the text file an RTF became', async () => {
     const Xhr = mockXhr();
-    mockApi({ [LIST]: { body: { blobs: [], hasProfileImage: false } } });
-    renderApp(PAGE);
-    await screen.findByLabelText('Choose a file');
-    pick('Choose a file', new File(['{\\rtf1 hi}'], 'note.rtf'));
-    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await upload('note.rtf', '{\\rtf1 hi}', { blobs: [], hasProfileImage: false });
     Xhr.instances[0]!.respond(201, uploaded({ rtfConversion: { converted: true, txtFileName: 'note.txt' } }));
     expect(await screen.findByText('RTF file converted and saved as note.txt')).toBeInTheDocument();
   });
@@ -184,11 +189,7 @@ describe('folder page: uploads', () => {
     ['a fallback when the server gave no message', () => [500, undefined], 'Server rejected the file upload'],
   ])('shows %s', async (_, answer, message) => {
     const Xhr = mockXhr();
-    mockApi({ [LIST]: { body: listing } });
-    renderApp(PAGE);
-    await screen.findByLabelText('Choose a file');
-    pick('Choose a file', new File(['x'], 'a.pdf'));
-    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await upload('a.pdf');
     const [status, body] = answer() as [number, unknown];
     Xhr.instances[0]!.respond(status, body);
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
@@ -196,11 +197,7 @@ describe('folder page: uploads', () => {
 
   it('says when the server did not answer', async () => {
     const Xhr = mockXhr();
-    mockApi({ [LIST]: { body: listing } });
-    renderApp(PAGE);
-    await screen.findByLabelText('Choose a file');
-    pick('Choose a file', new File(['x'], 'a.pdf'));
-    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await upload('a.pdf');
     Xhr.instances[0]!.timeOut();
     expect(await screen.findByRole('alert')).toHaveTextContent('No response from server. Please check your connection.');
   });
@@ -214,21 +211,13 @@ describe('folder page: uploads', () => {
         }
       },
     );
-    mockApi({ [LIST]: { body: listing } });
-    renderApp(PAGE);
-    await screen.findByLabelText('Choose a file');
-    pick('Choose a file', new File(['x'], 'a.pdf'));
-    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await upload('a.pdf');
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to upload file. Please try again.');
   });
 
   it('asks before replacing a listed file (an RTF by its .txt name), then overwrites', async () => {
     const Xhr = mockXhr();
-    mockApi({ [LIST]: { body: listing } });
-    renderApp(PAGE);
-    await screen.findByLabelText('Choose a file');
-    pick('Choose a file', new File(['{\\rtf1 x}'], 'letter.rtf'));
-    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await upload('letter.rtf', '{\\rtf1 x}');
     const dialog = screen.getByRole('alertdialog', { name: 'Replace file?' });
     expect(dialog).toHaveTextContent('A file named letter.txt already exists in this folder. Do you want to replace it?');
     expect(Xhr.instances).toHaveLength(0);
@@ -241,11 +230,7 @@ describe('folder page: uploads', () => {
 
   it('offers the same confirmation when the server answers 409', async () => {
     const Xhr = mockXhr();
-    mockApi({ [LIST]: { body: listing } });
-    renderApp(PAGE);
-    await screen.findByLabelText('Choose a file');
-    pick('Choose a file', new File(['x'], 'new.pdf'));
-    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    await upload('new.pdf');
     Xhr.instances[0]!.respond(409, { message: "A file named 'new.pdf' already exists in this folder." });
     const dialog = await screen.findByRole('alertdialog', { name: 'Replace file?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Replace' }));

@@ -5,14 +5,13 @@
  */
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { useSession } from '../../../app/session';
 import { Banner } from '../../../components/Banner';
-import { ConfirmDialog } from '../../../components/Dialog';
-import { ErrorState, Loading, PageHeader } from '../../../components/States';
-import { errorMessage } from '../../../lib/api/client';
+import { QueryBoundary } from '../../../components/QueryBoundary';
+import { PageHeader } from '../../../components/States';
 import type { Role, StoredFile } from '../../../lib/api/types';
-import { useDeleteFile } from '../api/delete-file';
+import { useSession } from '../../../lib/sessionContext';
 import { useFiles } from '../api/get-files';
+import { DeleteFileDialog } from '../components/DeleteFileDialog';
 import { FileList } from '../components/FileList';
 import { ProfileImageCard } from '../components/ProfileImage';
 import { UploadForm } from '../components/UploadForm';
@@ -55,27 +54,6 @@ function Folder({ container, folder }: { container: string; folder: string }) {
   const profileVersion = profile ? profile.lastModified : files.data?.hasProfileImage ? 'present' : null;
   const back = isAdmin ? `/admin/containers/${encodeURIComponent(container)}` : `/containers/${encodeURIComponent(container)}`;
 
-  let body;
-  if (files.isPending) body = <Loading label="Loading files…" />;
-  else if (files.isError)
-    body = <ErrorState message={errorMessage(files.error, FILE_MSG.loadFailed)} onRetry={() => void files.refetch()} />;
-  else
-    body = (
-      <>
-        {canUpload ? (
-          <div className="folder-tools">
-            <ProfileImageCard container={container} folder={folder} version={profileVersion} onReport={report} />
-            <UploadForm container={container} folder={folder} existingNames={names} onReport={report} />
-          </div>
-        ) : null}
-        <section className="panel" aria-labelledby="files-heading">
-          <h2 id="files-heading">Patient Files</h2>
-          {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
-          <FileList files={blobs} ios={ios} onOpen={open} onDelete={isAdmin ? setToDelete : undefined} />
-        </section>
-      </>
-    );
-
   return (
     <>
       <p className="back-link">
@@ -91,7 +69,23 @@ function Folder({ container, folder }: { container: string; folder: string }) {
           </Banner>
         ))}
       </div>
-      {body}
+      <QueryBoundary query={files} messages={FILE_MSG}>
+        {() => (
+          <>
+            {canUpload ? (
+              <div className="folder-tools">
+                <ProfileImageCard container={container} folder={folder} version={profileVersion} onReport={report} />
+                <UploadForm container={container} folder={folder} existingNames={names} onReport={report} />
+              </div>
+            ) : null}
+            <section className="panel" aria-labelledby="files-heading">
+              <h2 id="files-heading">Patient Files</h2>
+              {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
+              <FileList files={blobs} ios={ios} onOpen={open} onDelete={isAdmin ? setToDelete : undefined} />
+            </section>
+          </>
+        )}
+      </QueryBoundary>
       {toDelete ? (
         <DeleteFileDialog
           container={container}
@@ -104,35 +98,5 @@ function Folder({ container, folder }: { container: string; folder: string }) {
         />
       ) : null}
     </>
-  );
-}
-
-function DeleteFileDialog({
-  container,
-  folder,
-  file,
-  onDone,
-}: {
-  container: string;
-  folder: string;
-  file: StoredFile;
-  onDone: (message: string | null) => void;
-}) {
-  const remove = useDeleteFile(container, folder);
-  return (
-    <ConfirmDialog
-      title={file.isProfileImage ? 'Delete profile image' : 'Delete file'}
-      confirmLabel="Delete"
-      busyLabel="Deleting…"
-      danger
-      busy={remove.isPending}
-      error={remove.isError ? errorMessage(remove.error, FILE_MSG.deleteFailed) : null}
-      onCancel={() => onDone(null)}
-      onConfirm={() => remove.mutate(file.name, { onSuccess: (data) => onDone(data.message || FILE_MSG.deleted) })}
-    >
-      <p>
-        Are you sure you want to delete <strong>{file.name}</strong>? This action cannot be undone.
-      </p>
-    </ConfirmDialog>
   );
 }

@@ -2,6 +2,7 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/Banner';
+import { Field } from '../../../components/Field';
 import { useNotify } from '../../../components/Notifications';
 import { errorMessage } from '../../../lib/api/client';
 
@@ -38,16 +39,11 @@ export function CreateNameForm({ noun, create, maxLength, messages }: CreateName
   return (
     <section className="panel" aria-labelledby={`create-${noun}-heading`}>
       <h2 id={`create-${noun}-heading`}>Create {title}</h2>
-      {problem ? (
-        <Banner kind="error" onClose={() => setProblem(null)}>
-          {problem}
-        </Banner>
-      ) : null}
+      <Banner kind="error" onClose={() => setProblem(null)}>
+        {problem}
+      </Banner>
       <form className="inline-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor={`new-${noun}`}>{title} name</label>
-          <input id={`new-${noun}`} value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" maxLength={maxLength} />
-        </div>
+        <Field id={`new-${noun}`} label={`${title} name`} value={name} onValue={setName} autoComplete="off" maxLength={maxLength} />
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : `Create ${title}`}
         </button>

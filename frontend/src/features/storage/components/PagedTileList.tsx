@@ -1,95 +1,74 @@
 /** A panel of names searched and paged on the server, shown as linked tiles (containers, folders). */
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { Field } from '../../../components/Field';
 import { Pager } from '../../../components/Pager';
-import { EmptyState, ErrorState, Loading } from '../../../components/States';
-import { errorMessage } from '../../../lib/api/client';
+import { QueryBoundary } from '../../../components/QueryBoundary';
+import { TileGrid } from '../../../components/TileGrid';
 import { plural } from '../../../lib/format';
 import { pageCount } from '../../../lib/pager';
+import type { ContainersResponse, FoldersResponse } from '../../../lib/api/types';
 import type { usePagedSearch } from '../../../lib/usePagedSearch';
+import { CONTAINER_PAGE_SIZE } from '../api/get-container-page';
+import { FOLDER_PAGE_SIZE } from '../api/get-folder-page';
 
-interface PagedTileListProps {
-  /** The panel's heading and the list's accessible name come from these. */
-  heading: string;
-  listLabel: string;
-  pagerLabel: string;
-  /** 'container' or 'folder': the search label, the count and the tile icon follow it. */
-  noun: 'container' | 'folder';
+/** The panel's heading, the list's and the pager's accessible names, the page size (spec section 9). */
+const KINDS = {
+  container: { title: 'Container', heading: 'Containers', list: 'Containers', pager: 'Container pages', pageSize: CONTAINER_PAGE_SIZE },
+  folder: { title: 'Folder', heading: 'Patient Folders', list: 'Patient folders', pager: 'Folder pages', pageSize: FOLDER_PAGE_SIZE },
+} as const;
+
+const namesOf = (data: ContainersResponse | FoldersResponse) => ('containers' in data ? data.containers : data.folders);
+
+interface PagedTileListProps<T extends ContainersResponse | FoldersResponse> {
+  /** 'container' or 'folder': the texts, the search label, the count and the tile icon follow it. */
+  noun: keyof typeof KINDS;
   search: ReturnType<typeof usePagedSearch>;
-  query: UseQueryResult<unknown>;
-  names: readonly string[] | undefined;
-  total: number;
-  pageSize: number;
+  query: UseQueryResult<T>;
   href: (name: string) => string;
   messages: { loading: string; loadFailed: string; empty: string; noMatch: string };
 }
 
-const ICONS = { container: '▣', folder: '▤' } as const;
-
-export function PagedTileList({
-  heading,
-  listLabel,
-  pagerLabel,
-  noun,
-  search,
-  query,
-  names,
-  total,
-  pageSize,
-  href,
-  messages,
-}: PagedTileListProps) {
+export function PagedTileList<T extends ContainersResponse | FoldersResponse>(props: PagedTileListProps<T>) {
+  const { noun, search, query, href, messages } = props;
   const { input, setInput, q, page, setPage } = search;
+  const kind = KINDS[noun];
   const headingId = `${noun}s-heading`;
-  const title = noun === 'container' ? 'Container' : 'Folder';
-
-  let body;
-  if (query.isPending) body = <Loading label={messages.loading} />;
-  else if (query.isError)
-    body = <ErrorState message={errorMessage(query.error, messages.loadFailed)} onRetry={() => void query.refetch()} />;
-  else if (!names || names.length === 0) body = <EmptyState>{q ? messages.noMatch : messages.empty}</EmptyState>;
-  else
-    body = (
-      <>
-        <p className="muted small" aria-live="polite">
-          {plural(total, noun)}
-          {q ? ` matching “${q}”` : ''}
-        </p>
-        <ul
-          className={noun === 'folder' ? 'tile-grid tile-grid-dense' : 'tile-grid'}
-          aria-label={listLabel}
-          aria-busy={query.isPlaceholderData}
-        >
-          {names.map((name) => (
-            <li key={name}>
-              <Link className="tile" to={href(name)}>
-                <span className="tile-icon" aria-hidden="true">
-                  {ICONS[noun]}
-                </span>
-                <span className="tile-name">{name}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <Pager label={pagerLabel} page={page} pages={pageCount(total, pageSize)} onPage={setPage} disabled={query.isFetching} />
-      </>
-    );
 
   return (
     <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId}>{heading}</h2>
-      <div className="field search-field">
-        <label htmlFor={`${noun}-search`}>Search {noun}s</label>
-        <input
-          id={`${noun}-search`}
-          type="search"
-          value={input}
-          onChange={(e) => setInput(e.target.value)}
-          placeholder={`${title} name`}
-          autoComplete="off"
-        />
-      </div>
-      {body}
+      <h2 id={headingId}>{kind.heading}</h2>
+      <Field
+        id={`${noun}-search`}
+        className="search-field"
+        label={`Search ${noun}s`}
+        type="search"
+        value={input}
+        onValue={setInput}
+        placeholder={`${kind.title} name`}
+        autoComplete="off"
+      />
+      <QueryBoundary
+        query={query}
+        messages={{ ...messages, empty: q ? messages.noMatch : messages.empty }}
+        isEmpty={(data) => namesOf(data).length === 0}
+      >
+        {(data) => (
+          <>
+            <p className="muted small" aria-live="polite">
+              {plural(data.total, noun)}
+              {q ? ` matching “${q}”` : ''}
+            </p>
+            <TileGrid kind={noun} label={kind.list} names={namesOf(data)} href={href} busy={query.isPlaceholderData} />
+            <Pager
+              label={kind.pager}
+              page={page}
+              pages={pageCount(data.total, kind.pageSize)}
+              onPage={setPage}
+              disabled={query.isFetching}
+            />
+          </>
+        )}
+      </QueryBoundary>
     </section>
   );
 }

@@ -1,16 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, mockApi, NURSE, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, mockApi, NURSE, pagedList, renderApp, signIn } from '../../../test/utils';
 
-const FOLDERS = Array.from({ length: 200 }, (_, i) => `patient-${i + 1}`);
-
-function pagedFolders({ url }: { url: URL }) {
-  const q = url.searchParams.get('q') ?? '';
-  const page = Number(url.searchParams.get('page') ?? 1);
-  const size = Number(url.searchParams.get('pageSize'));
-  const hits = FOLDERS.filter((n) => n.includes(q));
-  return { body: { folders: hits.slice((page - 1) * size, page * size), total: hits.length, page, pageSize: size } };
-}
+const pagedFolders = pagedList(
+  'folders',
+  Array.from({ length: 200 }, (_, i) => `patient-${i + 1}`),
+);
 
 describe('/admin/containers/{containerName}', () => {
   beforeEach(() => signIn(ADMIN));

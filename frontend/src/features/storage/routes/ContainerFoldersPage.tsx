@@ -4,7 +4,7 @@ import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader } from '../../../components/States';
 import { usePagedSearch } from '../../../lib/usePagedSearch';
 import { useCreateFolder } from '../api/create-folder';
-import { FOLDER_PAGE_SIZE, useFolderPage } from '../api/get-folder-page';
+import { useFolderPage } from '../api/get-folder-page';
 import { CreateNameForm } from '../components/CreateNameForm';
 import { PagedTileList } from '../components/PagedTileList';
 
@@ -28,7 +28,7 @@ function ContainerFolders({ container }: { container: string }) {
   const search = usePagedSearch();
   const query = useFolderPage(container, search.q, search.page);
   const create = useCreateFolder(container);
-  const base = `/admin/containers/${encodeURIComponent(container)}`;
+  const href = (folder: string) => `/admin/containers/${encodeURIComponent(container)}/folders/${encodeURIComponent(folder)}`;
 
   return (
     <>
@@ -36,23 +36,11 @@ function ContainerFolders({ container }: { container: string }) {
         <Link to="/admin/containers">← Back to Storage Management</Link>
       </p>
       <PageHeader title={container}>
-        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
+        <RefreshControl query={query} />
       </PageHeader>
       {/* A container that failed to load gets no create form. */}
       {query.isError ? null : <CreateNameForm noun="folder" create={create} maxLength={100} messages={MSG} />}
-      <PagedTileList
-        heading="Patient Folders"
-        listLabel="Patient folders"
-        pagerLabel="Folder pages"
-        noun="folder"
-        search={search}
-        query={query}
-        names={query.data?.folders}
-        total={query.data?.total ?? 0}
-        pageSize={FOLDER_PAGE_SIZE}
-        href={(name) => `${base}/folders/${encodeURIComponent(name)}`}
-        messages={MSG}
-      />
+      <PagedTileList noun="folder" search={search} query={query} messages={MSG} href={href} />
     </>
   );
 }

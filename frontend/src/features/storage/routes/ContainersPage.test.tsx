@@ -1,27 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { expectLoading } from '../../../test/expectations';
+import { ADMIN, mockApi, pagedList, renderApp, signIn } from '../../../test/utils';
 
 const names = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `ward-${from + i}`);
 
-/** Answers like the server: 12 of 30 containers a page, filtered by q. */
-function pagedContainers({ url }: { url: URL }) {
-  const all = names(30).concat(['east-wing']);
-  const q = url.searchParams.get('q') ?? '';
-  const page = Number(url.searchParams.get('page') ?? 1);
-  const size = Number(url.searchParams.get('pageSize'));
-  const hits = all.filter((n) => n.includes(q));
-  return { body: { containers: hits.slice((page - 1) * size, page * size), total: hits.length, page, pageSize: size } };
-}
+/** Answers like the server: 31 containers, paged and filtered by q. */
+const pagedContainers = pagedList('containers', names(30).concat(['east-wing']));
 
 describe('/admin/containers', () => {
   beforeEach(() => signIn(ADMIN));
 
-  it('shows loading', async () => {
-    mockApi({ 'GET /api/assignments/containers': never });
-    renderApp('/admin/containers');
-    expect(await screen.findByText('Loading containers…')).toBeInTheDocument();
-  });
+  it('shows loading', () => expectLoading('/admin/containers', 'GET /api/assignments/containers', 'Loading containers…'));
 
   it('lists a server page of 12 with links, a pager and the last-updated time', async () => {
     const api = mockApi({ 'GET /api/assignments/containers': pagedContainers });

@@ -3,7 +3,7 @@ import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader } from '../../../components/States';
 import { usePagedSearch } from '../../../lib/usePagedSearch';
 import { useCreateContainer } from '../api/create-container';
-import { CONTAINER_PAGE_SIZE, useContainerPage } from '../api/get-container-page';
+import { useContainerPage } from '../api/get-container-page';
 import { CreateNameForm } from '../components/CreateNameForm';
 import { PagedTileList } from '../components/PagedTileList';
 
@@ -21,26 +21,15 @@ export default function ContainersPage() {
   const search = usePagedSearch();
   const query = useContainerPage(search.q, search.page);
   const create = useCreateContainer();
+  const href = (container: string) => `/admin/containers/${encodeURIComponent(container)}`;
 
   return (
     <>
       <PageHeader title="Storage Management">
-        <RefreshControl onRefresh={() => void query.refetch()} refreshing={query.isFetching} updatedAt={query.dataUpdatedAt} />
+        <RefreshControl query={query} />
       </PageHeader>
       <CreateNameForm noun="container" create={create} maxLength={63} messages={MSG} />
-      <PagedTileList
-        heading="Containers"
-        listLabel="Containers"
-        pagerLabel="Container pages"
-        noun="container"
-        search={search}
-        query={query}
-        names={query.data?.containers}
-        total={query.data?.total ?? 0}
-        pageSize={CONTAINER_PAGE_SIZE}
-        href={(name) => `/admin/containers/${encodeURIComponent(name)}`}
-        messages={MSG}
-      />
+      <PagedTileList noun="container" search={search} query={query} messages={MSG} href={href} />
     </>
   );
 }

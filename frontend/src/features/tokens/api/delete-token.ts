@@ -1,8 +1,8 @@
 /** DELETE /patients/admin/delete/{tokenId} with {reason} in the body: permanent. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
 import type { DeleteTokenResponse } from '../../../lib/api/types';
-import { tokenKeys } from './keys';
+import { tokenKeys } from '../../../lib/queryKeys';
+import { useInvalidatingMutation } from '../../../lib/useInvalidatingMutation';
 
 export const deleteToken = ({ tokenId, reason }: { tokenId: string; reason: string }): Promise<DeleteTokenResponse> =>
   apiRequest<DeleteTokenResponse>(`/patients/admin/delete/${seg(tokenId)}`, {
@@ -11,10 +11,4 @@ export const deleteToken = ({ tokenId, reason }: { tokenId: string; reason: stri
     base: 'root',
   });
 
-export function useDeleteToken() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteToken,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokenKeys.all }),
-  });
-}
+export const useDeleteToken = () => useInvalidatingMutation(deleteToken, [tokenKeys.all]);

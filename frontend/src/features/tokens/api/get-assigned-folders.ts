@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
 import type { AssignedFoldersResponse } from '../../../lib/api/types';
-import { tokenKeys } from './keys';
+import { tokenKeys } from '../../../lib/queryKeys';
 
 export const getAssignedFolders = (container: string): Promise<AssignedFoldersResponse> =>
   apiRequest<AssignedFoldersResponse>(`/patients/admin/assigned-folders/${seg(container)}`, { base: 'root' });

@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { TokenListResponse } from '../../../lib/api/types';
-import { tokenKeys } from './keys';
+import { tokenKeys } from '../../../lib/queryKeys';
 
 export const getAssignedTokens = (): Promise<TokenListResponse> =>
   apiRequest<TokenListResponse>('/patients/admin/assigned', { base: 'root' });

@@ -1,29 +1,26 @@
 /** Register a device by its secure chip id; on success its verification URL is shown once, with Copy and a QR code. */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Dialog } from '../../../components/Dialog';
+import { Field } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
 import { QrCode } from '../../../components/QrCode';
 import { errorMessage } from '../../../lib/api/client';
 import { shortTokenId } from '../../../lib/smartTokens';
 import { useRegisterToken } from '../api/register-token';
 import { TOKEN_MSG } from '../messages';
+import { useTokenForm } from '../useTokenForm';
 
 export function RegisterTokenDialog({ onClose }: { onClose: () => void }) {
   const register = useRegisterToken();
   const [chipId, setChipId] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   const result = register.data;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!chipId.trim()) {
-      setProblem(TOKEN_MSG.chipRequired);
-      return;
-    }
-    setProblem(null);
-    register.mutate({ secureChipId: chipId.trim() });
-  };
+  const dialogForm = useTokenForm(register, {
+    check: () => (chipId.trim() ? null : TOKEN_MSG.chipRequired),
+    variables: () => ({ secureChipId: chipId.trim() }),
+    failure: (error) => errorMessage(error, TOKEN_MSG.registerFailed),
+  });
 
   const copyUrl = async () => {
     if (!result) return;
@@ -53,10 +50,13 @@ export function RegisterTokenDialog({ onClose }: { onClose: () => void }) {
           chip <code>{result.secureChipId}</code>.
         </p>
         <p className="warning-text">{TOKEN_MSG.urlOnce}</p>
-        <div className="field">
-          <label htmlFor="verification-url">Verification URL</label>
-          <input id="verification-url" readOnly value={result.verificationUrl} onFocus={(e) => e.currentTarget.select()} />
-        </div>
+        <Field
+          id="verification-url"
+          label="Verification URL"
+          readOnly
+          value={result.verificationUrl}
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <div className="copy-row">
           <button type="button" className="btn" onClick={() => void copyUrl()} data-autofocus>
             Copy
@@ -73,29 +73,18 @@ export function RegisterTokenDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <FormDialog
-      key="register"
-      title="Register Device"
-      onClose={onClose}
-      onSubmit={submit}
-      busy={register.isPending}
-      submitLabel="Register"
-      busyLabel="Registering…"
-      error={problem ?? (register.isError ? errorMessage(register.error, TOKEN_MSG.registerFailed) : null)}
-    >
-      <div className="field">
-        <label htmlFor="secure-chip-id">Secure chip ID</label>
-        <input
-          id="secure-chip-id"
-          value={chipId}
-          onChange={(e) => setChipId(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          required
-          data-autofocus
-        />
-        <span className="hint">Letters, digits and . _ : - only.</span>
-      </div>
+    <FormDialog key="register" title="Register Device" submitLabel="Register" busyLabel="Registering…" onClose={onClose} {...dialogForm}>
+      <Field
+        id="secure-chip-id"
+        label="Secure chip ID"
+        hint="Letters, digits and . _ : - only."
+        required
+        data-autofocus
+        value={chipId}
+        onValue={setChipId}
+        autoComplete="off"
+        spellCheck={false}
+      />
     </FormDialog>
   );
 }

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SmartToken } from '../../../lib/api/types';
+import { expectSubmitFailures } from '../../../test/expectations';
 import { ADMIN, mockApi, never, renderApp, signIn, type FakeResponse, type Handler } from '../../../test/utils';
 
 const PAGE = '/admin/smart-tokens';
@@ -148,6 +149,18 @@ describe('/admin/smart-tokens', () => {
 
   describe('register', () => {
     const URL_ = `https://records.example/patients/verify/${'A'.repeat(32)}?s=01234567-89ABCDEF-00000000-FFFFFFFF`;
+    const REGISTER = 'POST /patients/admin/register';
+    const registered = (smartTokenId: string, secureChipId: string): FakeResponse => ({
+      status: 201,
+      body: { message: 'Token registered successfully', smartTokenId, secureChipId, verificationUrl: URL_ },
+    });
+
+    /** Opens Register Device and types the chip id; returns how to press Register. */
+    async function openRegister(chip: string) {
+      await userEvent.click(await screen.findByRole('button', { name: 'Register Device' }));
+      await userEvent.type(screen.getByLabelText('Secure chip ID'), chip);
+      return () => userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    }
 
     it('requires a chip id', async () => {
       const api = tokensApi();
@@ -162,16 +175,9 @@ describe('/admin/smart-tokens', () => {
     it('shows the verification URL once, with Copy and a QR code', async () => {
       const writeText = vi.fn().mockResolvedValue(undefined);
       Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-      const api = tokensApi({
-        'POST /patients/admin/register': {
-          status: 201,
-          body: { message: 'Token registered successfully', smartTokenId: 'A'.repeat(32), secureChipId: 'chip-9', verificationUrl: URL_ },
-        },
-      });
+      const api = tokensApi({ [REGISTER]: registered('A'.repeat(32), 'chip-9') });
       renderApp(PAGE);
-      await userEvent.click(await screen.findByRole('button', { name: 'Register Device' }));
-      await userEvent.type(screen.getByLabelText('Secure chip ID'), ' chip-9 ');
-      await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+      await (await openRegister(' chip-9 '))();
       const dialog = await screen.findByRole('dialog', { name: 'Device registered' });
       expect(api.calls.find((c) => c.method === 'POST')).toMatchObject({ path: '/patients/admin/register', body: { secureChipId: 'chip-9' } });
       expect(within(dialog).getByLabelText('Verification URL')).toHaveValue(URL_);
@@ -192,30 +198,18 @@ describe('/admin/smart-tokens', () => {
 
     it('says when copying failed', async () => {
       Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn().mockRejectedValue(new Error('no')) }, configurable: true });
-      tokensApi({
-        'POST /patients/admin/register': {
-          status: 201,
-          body: { message: 'Token registered successfully', smartTokenId: 'B'.repeat(32), secureChipId: 'c', verificationUrl: URL_ },
-        },
-      });
+      tokensApi({ [REGISTER]: registered('B'.repeat(32), 'c') });
       renderApp(PAGE);
-      await userEvent.click(await screen.findByRole('button', { name: 'Register Device' }));
-      await userEvent.type(screen.getByLabelText('Secure chip ID'), 'c');
-      await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+      await (await openRegister('c'))();
       await userEvent.click(await screen.findByRole('button', { name: 'Copy' }));
       expect(await screen.findByText('Could not copy: select the address and copy it by hand.')).toBeInTheDocument();
     });
 
     it('shows the server message, or the fallback', async () => {
-      const api = tokensApi({ 'POST /patients/admin/register': { status: 409, body: { message: 'A token with this secure chip id already exists.' } } });
+      const api = tokensApi({ [REGISTER]: { status: 409, body: { message: 'A token with this secure chip id already exists.' } } });
       renderApp(PAGE);
-      await userEvent.click(await screen.findByRole('button', { name: 'Register Device' }));
-      await userEvent.type(screen.getByLabelText('Secure chip ID'), 'chip-1');
-      await userEvent.click(screen.getByRole('button', { name: 'Register' }));
-      expect(await screen.findByRole('alert')).toHaveTextContent('A token with this secure chip id already exists.');
-      api.set('POST /patients/admin/register', { status: 500 });
-      await userEvent.click(screen.getByRole('button', { name: 'Register' }));
-      await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Failed to register token'));
+      const submit = await openRegister('chip-1');
+      await expectSubmitFailures(api, REGISTER, submit, 'A token with this secure chip id already exists.', 'Failed to register token');
     });
   });
 
@@ -310,16 +304,10 @@ describe('/admin/smart-tokens', () => {
       await userEvent.click(screen.getByRole('button', { name: 'Remote disconnect token CCCCCCCC...44444444' }));
       const dialog = screen.getByRole('alertdialog', { name: 'Remote Disconnect Token' });
       const options = within(within(dialog).getByLabelText('Reason *')).getAllByRole('option').map((o) => o.textContent);
-      expect(options).toEqual([
-        'Select a reason',
-        'Token lost by patient',
-        'Token damaged or malfunctioning',
-        'Patient reported token stolen',
-        'Security breach suspected',
-        'Patient no longer needs access',
-        'Administrative revocation',
-        'Other',
-      ]);
+      expect(options.join(' | ')).toBe(
+        'Select a reason | Token lost by patient | Token damaged or malfunctioning | Patient reported token stolen | ' +
+          'Security breach suspected | Patient no longer needs access | Administrative revocation | Other',
+      );
       await userEvent.click(within(dialog).getByRole('button', { name: 'Disconnect Token' }));
       expect(within(dialog).getByRole('alert')).toHaveTextContent('Please provide a reason for revocation');
       await userEvent.selectOptions(within(dialog).getByLabelText('Reason *'), 'Security breach suspected');
@@ -387,15 +375,11 @@ describe('/admin/smart-tokens', () => {
       renderApp(PAGE);
       const dialog = await openDelete();
       const options = within(within(dialog).getByLabelText('Reason *')).getAllByRole('option').map((o) => o.textContent);
-      expect(options.slice(1)).toEqual([
-        'Physical token permanently lost',
-        'Token stolen and cannot be recovered',
-        'Token physically damaged beyond repair',
-        'Need to assign patient folder to new token',
-        'Patient deceased - cleanup required',
-        'Administrative cleanup',
-        'Other permanent removal',
-      ]);
+      expect(options.slice(1).join(' | ')).toBe(
+        'Physical token permanently lost | Token stolen and cannot be recovered | Token physically damaged beyond repair | ' +
+          'Need to assign patient folder to new token | Patient deceased - cleanup required | Administrative cleanup | ' +
+          'Other permanent removal',
+      );
       const confirm = within(dialog).getByRole('button', { name: 'Delete Permanently' });
       await userEvent.click(confirm);
       expect(within(dialog).getByRole('alert')).toHaveTextContent('Please provide a reason for deletion');

@@ -1,17 +1,18 @@
 /** /admin/smart-tokens: unclaimed and assigned tokens in two tabs; register, assign, disconnect, reactivate, delete. */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useNotify } from '../../../components/Notifications';
+import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
-import { ErrorState, Loading, PageHeader } from '../../../components/States';
+import { PageHeader } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { SmartToken } from '../../../lib/api/types';
+import { combineQueries } from '../../../lib/combineQueries';
 import { useAssignedTokens } from '../api/get-assigned-tokens';
 import { useUnclaimedTokens } from '../api/get-unclaimed-tokens';
 import { useReactivateToken } from '../api/reactivate-token';
 import { AssignTokenDialog } from '../components/AssignTokenDialog';
-import { DeleteTokenDialog } from '../components/DeleteTokenDialog';
+import { ReasonDialog } from '../components/ReasonDialog';
 import { RegisterTokenDialog } from '../components/RegisterTokenDialog';
-import { RevokeTokenDialog } from '../components/RevokeTokenDialog';
 import { AssignedTable, UnclaimedTable } from '../components/TokenTables';
 import { TOKEN_MSG } from '../messages';
 
@@ -58,37 +59,12 @@ export default function SmartTokensPage() {
       },
     );
 
-  const refresh = () => {
-    void unclaimed.refetch();
-    void assigned.refetch();
-  };
-
   const query = tab === 'unclaimed' ? unclaimed : assigned;
-  let body;
-  if (query.isPending) body = <Loading label="Loading tokens…" />;
-  else if (query.isError)
-    body = <ErrorState message={errorMessage(query.error, TOKEN_MSG.loadFailed)} onRetry={() => void query.refetch()} />;
-  else if (tab === 'unclaimed')
-    body = <UnclaimedTable tokens={query.data.tokens} onAssign={(token) => setOpen({ kind: 'assign', token })} />;
-  else
-    body = (
-      <AssignedTable
-        tokens={query.data.tokens}
-        onRevoke={(token) => setOpen({ kind: 'revoke', token })}
-        onReactivate={onReactivate}
-        onDelete={(token) => setOpen({ kind: 'delete', token })}
-        reactivating={reactivate.isPending ? (reactivate.variables?.tokenId ?? null) : null}
-      />
-    );
 
   return (
     <>
       <PageHeader title="SmartToken Management">
-        <RefreshControl
-          onRefresh={refresh}
-          refreshing={unclaimed.isFetching || assigned.isFetching}
-          updatedAt={Math.max(unclaimed.dataUpdatedAt, assigned.dataUpdatedAt)}
-        />
+        <RefreshControl query={combineQueries(unclaimed, assigned)} />
         <button type="button" className="btn btn-primary" onClick={() => setOpen({ kind: 'register' })}>
           Register Device
         </button>
@@ -120,13 +96,32 @@ export default function SmartTokensPage() {
         ))}
       </div>
       <div id={`${ids}-panel`} role="tabpanel" aria-labelledby={`${ids}-tab-${tab}`} className="tab-panel">
-        {body}
+        <QueryBoundary
+          query={query}
+          messages={{ loading: 'Loading tokens…', loadFailed: TOKEN_MSG.loadFailed, empty: TOKEN_MSG.empty[tab] }}
+          isEmpty={(data) => data.tokens.length === 0}
+        >
+          {(data) =>
+            tab === 'unclaimed' ? (
+              <UnclaimedTable tokens={data.tokens} onAssign={(token) => setOpen({ kind: 'assign', token })} />
+            ) : (
+              <AssignedTable
+                tokens={data.tokens}
+                onRevoke={(token) => setOpen({ kind: 'revoke', token })}
+                onReactivate={onReactivate}
+                onDelete={(token) => setOpen({ kind: 'delete', token })}
+                reactivating={reactivate.isPending ? (reactivate.variables?.tokenId ?? null) : null}
+              />
+            )
+          }
+        </QueryBoundary>
       </div>
 
       {open?.kind === 'register' ? <RegisterTokenDialog onClose={() => setOpen(null)} /> : null}
       {open?.kind === 'assign' ? <AssignTokenDialog token={open.token} onClose={() => setOpen(null)} /> : null}
-      {open?.kind === 'revoke' ? <RevokeTokenDialog token={open.token} onClose={() => setOpen(null)} /> : null}
-      {open?.kind === 'delete' ? <DeleteTokenDialog token={open.token} onClose={() => setOpen(null)} /> : null}
+      {open?.kind === 'revoke' || open?.kind === 'delete' ? (
+        <ReasonDialog kind={open.kind} token={open.token} onClose={() => setOpen(null)} />
+      ) : null}
     </>
   );
 }

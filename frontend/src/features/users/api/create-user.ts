@@ -1,16 +1,10 @@
 /** POST /api/auth/register (admin). */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { RegisterRequest, RegisterResponse } from '../../../lib/api/types';
-import { userKeys } from './keys';
+import { userKeys } from '../../../lib/queryKeys';
+import { useInvalidatingMutation } from '../../../lib/useInvalidatingMutation';
 
 export const createUser = (body: RegisterRequest): Promise<RegisterResponse> =>
   apiRequest<RegisterResponse>('/auth/register', { method: 'POST', body });
 
-export function useCreateUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createUser,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
-  });
-}
+export const useCreateUser = () => useInvalidatingMutation(createUser, [userKeys.all]);

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { DashboardResponse } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { userKeys } from './keys';
+import { userKeys } from '../../../lib/queryKeys';
 
 export const getDashboard = (): Promise<DashboardResponse> => apiRequest<DashboardResponse>('/users/dashboard');
 

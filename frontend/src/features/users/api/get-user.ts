@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
 import type { UserResponse } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { userKeys } from './keys';
+import { userKeys } from '../../../lib/queryKeys';
 
 export const getUser = (id: number): Promise<UserResponse> => apiRequest<UserResponse>(`/users/${seg(id)}`);
 

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { UserSummariesResponse } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { userKeys } from './keys';
+import { userKeys } from '../../../lib/queryKeys';
 
 export const getUsers = (): Promise<UserSummariesResponse> => apiRequest<UserSummariesResponse>('/users');
 

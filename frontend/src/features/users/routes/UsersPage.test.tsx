@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ADMIN, makeUserSummary, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { expectEmpty, expectLoading, expectServerMessageOrFallback } from '../../../test/expectations';
+import { ADMIN, makeUserSummary, mockApi, renderApp, signIn } from '../../../test/utils';
 
 const dana = makeUserSummary({
   id: 5,
@@ -13,11 +14,7 @@ const dana = makeUserSummary({
 describe('/users', () => {
   beforeEach(() => signIn(ADMIN));
 
-  it('shows loading', async () => {
-    mockApi({ 'GET /api/users': never });
-    renderApp('/users');
-    expect(await screen.findByText('Loading users…')).toBeInTheDocument();
-  });
+  it('shows loading', () => expectLoading('/users', 'GET /api/users', 'Loading users…'));
 
   it('shows the table with counts and actions', async () => {
     mockApi({ 'GET /api/users': { body: { users: [dana] } } });
@@ -30,21 +27,13 @@ describe('/users', () => {
     expect(screen.getByRole('link', { name: 'Create User' })).toHaveAttribute('href', '/users/create');
   });
 
-  it('shows the empty state', async () => {
-    mockApi({ 'GET /api/users': { body: { users: [] } } });
-    renderApp('/users');
-    expect(await screen.findByText('No users found.')).toBeInTheDocument();
-  });
+  it('shows the empty state', () => expectEmpty('/users', 'GET /api/users', { users: [] }, 'No users found.'));
 
-  it('shows the server message, or the fallback', async () => {
-    const api = mockApi({ 'GET /api/users': { status: 403, body: { message: "You don't have permission to do this." } } });
-    const first = renderApp('/users');
-    expect(await screen.findByRole('alert')).toHaveTextContent("You don't have permission to do this.");
-    first.unmount();
-    api.set('GET /api/users', { status: 500 });
-    renderApp('/users');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load users');
-  });
+  it('shows the server message, or the fallback', () =>
+    expectServerMessageOrFallback('/users', 'GET /api/users', {
+      failure: { status: 403, message: "You don't have permission to do this." },
+      fallback: 'Failed to load users',
+    }));
 
   it('confirms a delete naming the user and the counts to be unassigned', async () => {
     const api = mockApi({

@@ -1,0 +1,103 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expectEmpty, expectLoading, expectServerMessageOrFallback } from '../../test/expectations';
+import { ADMIN, makeUser, mockApi, NURSE, renderApp, signIn } from '../../test/utils';
+
+const stats = { totalUsers: 7, doctors: 3, nurses: 2, assistants: 1 };
+
+describe('admin dashboard', () => {
+  beforeEach(() => signIn(ADMIN));
+
+  it('shows loading', () => expectLoading('/dashboard', 'GET /api/users/dashboard', 'Loading dashboard…'));
+
+  it('shows counts and the 5 most recent users with container counts', async () => {
+    const users = Array.from({ length: 6 }, (_, i) =>
+      makeUser({ id: i + 2, name: `Person ${i + 2}`, containerAssignments: i === 0 ? [{ id: 1, containerName: 'ward-a' }] : [] }),
+    );
+    mockApi({ 'GET /api/users/dashboard': { body: { users, stats } } });
+    renderApp('/dashboard');
+    const counts = await screen.findByRole('region', { name: 'User counts' });
+    expect(counts).toHaveTextContent('Total Users7');
+    expect(counts).toHaveTextContent('Doctors3');
+    expect(counts).toHaveTextContent('Nurses2');
+    expect(counts).toHaveTextContent('Assistants1');
+    const rows = within(screen.getByRole('table')).getAllByRole('row');
+    expect(rows).toHaveLength(6); // header + 5
+    expect(rows[1]).toHaveTextContent('Person 2user2doctor1');
+    expect(screen.getByText(/Last updated:/)).toBeInTheDocument();
+  });
+
+  it('shows the server message, or the fallback', () =>
+    expectServerMessageOrFallback('/dashboard', 'GET /api/users/dashboard', {
+      failure: { status: 503, message: 'The database is unavailable.' },
+      bare: { status: 500, body: {} },
+      fallback: 'Failed to load dashboard data',
+    }));
+
+  it('confirms "no users" only after 2 consecutive empty loads', async () => {
+    const api = mockApi({ 'GET /api/users/dashboard': { body: { users: [], stats: { totalUsers: 0, doctors: 0, nurses: 0, assistants: 0 } } } });
+    renderApp('/dashboard');
+    expect(await screen.findByText('There are no users yet. Create one from the Users menu.')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.path === '/api/users/dashboard')).toHaveLength(2);
+  });
+
+  it('shows users when the second load is not empty', async () => {
+    let n = 0;
+    mockApi({
+      'GET /api/users/dashboard': () => {
+        n += 1;
+        return { body: n === 1 ? { users: [], stats } : { users: [makeUser({ id: 3, name: 'Late Arrival' })], stats } };
+      },
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByText('Late Arrival')).toBeInTheDocument();
+    expect(screen.queryByText('There are no users yet. Create one from the Users menu.')).not.toBeInTheDocument();
+  });
+
+  it('Refresh forces a new load past the cache', async () => {
+    const api = mockApi({ 'GET /api/users/dashboard': { body: { users: [makeUser({ id: 2 })], stats } } });
+    renderApp('/dashboard');
+    await screen.findByText('User 2');
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(api.calls.filter((c) => c.path === '/api/users/dashboard')).toHaveLength(2));
+  });
+});
+
+describe('staff dashboard', () => {
+  beforeEach(() => signIn(NURSE));
+
+  it('shows loading', () => expectLoading('/dashboard', 'GET /api/assignments/my-assignments', 'Loading your assignments…'));
+
+  it('welcomes the user with counts, role and container links', async () => {
+    mockApi({
+      'GET /api/assignments/my-assignments': {
+        body: {
+          assignments: [
+            { id: 2, containerName: 'ward-10', folders: [{ id: 1, folderName: 'p-1' }] },
+            { id: 1, containerName: 'ward-2', folders: [{ id: 2, folderName: 'p-2' }, { id: 3, folderName: 'p-3' }] },
+          ],
+        },
+      },
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Nora Nurse' })).toBeInTheDocument();
+    const summary = await screen.findByRole('region', { name: 'Summary' });
+    expect(summary).toHaveTextContent('Containers2');
+    expect(summary).toHaveTextContent('Patient Folders3');
+    expect(summary).toHaveTextContent('RoleNurse');
+    const links = screen.getAllByRole('link').filter((a) => a.getAttribute('href')?.startsWith('/containers/'));
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/containers/ward-2', '/containers/ward-10']);
+    expect(screen.getByText('2 folders')).toBeInTheDocument();
+    expect(screen.getByText('1 folder')).toBeInTheDocument();
+  });
+
+  it('shows the empty state', () =>
+    expectEmpty('/dashboard', 'GET /api/assignments/my-assignments', { assignments: [] }, "You don't have any assigned containers yet."));
+
+  it('shows the server message, or the fallback', () =>
+    expectServerMessageOrFallback('/dashboard', 'GET /api/assignments/my-assignments', {
+      failure: { status: 503, message: 'Try later.' },
+      bare: { status: 500, body: null },
+      fallback: 'Failed to load assignments',
+    }));
+});

@@ -1,0 +1,37 @@
+/** A data table: column headings, an optional Actions column (named for screen readers only), the rows. */
+import type { ReactNode } from 'react';
+
+interface TableProps {
+  columns: readonly string[];
+  /** A last column of row buttons, with a heading only screen readers read. */
+  actions?: boolean;
+  /** Names the table for screen readers. */
+  caption?: string;
+  dense?: boolean;
+  children: ReactNode;
+}
+
+export function Table({ columns, actions = false, caption, dense = false, children }: TableProps) {
+  return (
+    <div className="table-wrap">
+      <table className={dense ? 'table table-dense' : 'table'}>
+        {caption ? <caption className="visually-hidden">{caption}</caption> : null}
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+            {actions ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+/** Assign Resources: pick a container (searchable, assigned ones marked), then folders from a searchable multi-select. */
+import { useMemo, useState } from 'react';
+import { Banner } from '../../../components/Banner';
+import { Field } from '../../../components/Field';
+import { QueryBoundary } from '../../../components/QueryBoundary';
+import { EmptyState } from '../../../components/States';
+import { errorMessage } from '../../../lib/api/client';
+import type { FolderAssignment, User } from '../../../lib/api/types';
+import { filterBySearch } from '../../../lib/search';
+import { naturalSort } from '../../../lib/sort';
+import { useContainers, useFolders } from '../../../lib/storageLists';
+import { useAssignResources } from '../api/assign';
+import { ASSIGN_MSG } from '../messages';
+import { FolderSelect } from './FolderSelect';
+
+interface AssignFormProps {
+  user: User;
+  assignedContainers: string[];
+  assignedFolders: FolderAssignment[];
+  onAssigned: (message: string) => void;
+}
+
+export function AssignForm({ user, assignedContainers, assignedFolders, onAssigned }: AssignFormProps) {
+  const containers = useContainers();
+  const [containerSearch, setContainerSearch] = useState('');
+  const [container, setContainer] = useState<string | null>(null);
+  const [folderSearch, setFolderSearch] = useState('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const folders = useFolders(container);
+  const assign = useAssignResources();
+
+  const mode: 'new' | 'update' = container && assignedContainers.includes(container) ? 'update' : 'new';
+  const chips = useMemo(
+    () => naturalSort(assignedFolders.filter((f) => f.containerName === container).map((f) => f.folderName)),
+    [assignedFolders, container],
+  );
+  const allFolders = useMemo(() => naturalSort(folders.data?.folders ?? []), [folders.data]);
+  const available = useMemo(() => allFolders.filter((f) => !chips.includes(f)), [allFolders, chips]);
+  const visible = useMemo(() => filterBySearch(available, folderSearch, (f) => f), [available, folderSearch]);
+  const visibleContainers = useMemo(
+    () => filterBySearch(naturalSort(containers.data?.containers ?? []), containerSearch, (c) => c),
+    [containers.data, containerSearch],
+  );
+
+  const chooseContainer = (name: string) => {
+    setContainer(name);
+    setSelected([]);
+    setFolderSearch('');
+    setError(null);
+  };
+
+  const onSelectChange = (chosenVisible: string[]) => {
+    // Keep selections hidden by the current search; replace those among the visible options.
+    setSelected((current) => naturalSort([...current.filter((f) => !visible.includes(f)), ...chosenVisible]));
+  };
+
+  const foldersListed = Boolean(container) && folders.isSuccess && available.length > 0;
+  const disabled =
+    assign.isPending || (foldersListed && selected.length === 0) || (mode === 'update' && selected.length === 0);
+
+  const submit = () => {
+    if (!container) {
+      setError(ASSIGN_MSG.selectContainer);
+      return;
+    }
+    setError(null);
+    assign.mutate(
+      { mode, container, userId: user.id, folderNames: selected },
+      {
+        onSuccess: () => {
+          onAssigned(mode === 'new' ? ASSIGN_MSG.assigned : ASSIGN_MSG.assignedMore);
+          setSelected([]);
+          setFolderSearch('');
+        },
+        onError: (err) => setError(errorMessage(err, ASSIGN_MSG.assignFailed)),
+      },
+    );
+  };
+
+  return (
+    <section className="panel split-side" aria-labelledby="assign-resources">
+      <h2 id="assign-resources">Assign Resources</h2>
+      <Banner kind="error" onClose={() => setError(null)}>
+        {error}
+      </Banner>
+      <Field id="container-search" label="Search containers" type="search" value={containerSearch} onValue={setContainerSearch} />
+      <QueryBoundary
+        query={containers}
+        messages={{
+          loading: 'Loading containers…',
+          loadFailed: ASSIGN_MSG.loadContainersFailed,
+          empty: containerSearch.trim() ? ASSIGN_MSG.noContainersMatch : ASSIGN_MSG.noContainers,
+        }}
+        isEmpty={() => visibleContainers.length === 0}
+      >
+        {() => (
+          <fieldset className="picker">
+            <legend>Container</legend>
+            {visibleContainers.map((c) => (
+              <label key={c} className={c === container ? 'picker-item picker-item-selected' : 'picker-item'}>
+                <input type="radio" name="container" value={c} checked={c === container} onChange={() => chooseContainer(c)} />
+                <span>{c}</span>
+                {assignedContainers.includes(c) ? <span className="badge badge-muted">Already Assigned</span> : null}
+              </label>
+            ))}
+          </fieldset>
+        )}
+      </QueryBoundary>
+      {container && chips.length > 0 ? (
+        <div className="chips" aria-label="Folders already assigned">
+          <span className="hint">Already assigned in {container}:</span>
+          <ul>
+            {chips.map((f) => (
+              <li key={f} className="chip">
+                {f}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {container ? (
+        <QueryBoundary
+          query={folders}
+          messages={{ loading: 'Loading folders…', loadFailed: ASSIGN_MSG.loadFoldersFailed(container), empty: ASSIGN_MSG.noFolders }}
+          isEmpty={() => allFolders.length === 0}
+        >
+          {() =>
+            available.length === 0 ? (
+              <EmptyState>{ASSIGN_MSG.allAssigned}</EmptyState>
+            ) : (
+              <FolderSelect
+                folders={visible}
+                selected={selected}
+                search={folderSearch}
+                onSearch={setFolderSearch}
+                onSelect={onSelectChange}
+              />
+            )
+          }
+        </QueryBoundary>
+      ) : (
+        <p className="muted">Choose a container to see its folders.</p>
+      )}
+      <div className="form-actions">
+        <button type="button" className="btn btn-primary" onClick={submit} disabled={disabled}>
+          {assign.isPending ? 'Assigning…' : mode === 'update' ? 'Assign Additional Folders' : 'Assign Resources'}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+/** The confirmation before deleting a file (admins); the outcome is reported as a banner by the folder page. */
+import { ConfirmMutation } from '../../../components/ConfirmMutation';
+import type { StoredFile } from '../../../lib/api/types';
+import { useDeleteFile } from '../api/delete-file';
+import { FILE_MSG } from '../messages';
+
+interface DeleteFileDialogProps {
+  container: string;
+  folder: string;
+  file: StoredFile;
+  /** With the success message, or null when cancelled. */
+  onDone: (message: string | null) => void;
+}
+
+export function DeleteFileDialog({ container, folder, file, onDone }: DeleteFileDialogProps) {
+  const remove = useDeleteFile(container, folder);
+  const title = file.isProfileImage ? 'Delete profile image' : 'Delete file';
+  return (
+    <ConfirmMutation
+      texts={{ title, confirm: 'Delete', busy: 'Deleting…', failed: FILE_MSG.deleteFailed }}
+      mutation={remove}
+      variables={file.name}
+      onCancel={() => onDone(null)}
+      onSuccess={(data) => onDone(data.message || FILE_MSG.deleted)}
+    >
+      <p>
+        Are you sure you want to delete <strong>{file.name}</strong>? This action cannot be undone.
+      </p>
+    </ConfirmMutation>
+  );
+}

@@ -1,0 +1,10 @@
+/** The user form's messages, worded as in spec sections 2 and 8. */
+export const USER_FORM_MSG = {
+  required: 'Please fill in all required fields.',
+  created: 'User created successfully',
+  updated: 'User updated successfully',
+  createFailed: 'Failed to create user',
+  updateFailed: 'Failed to update user',
+  loading: 'Loading user…',
+  loadFailed: 'Failed to load user data',
+} as const;

@@ -1,0 +1,38 @@
+/**
+ * Saving the user form: the required fields first, then the call; on success a notification and
+ * back to /users, on failure the server's message or the fallback above the form.
+ */
+import type { UseMutationResult } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useNotify } from '../../components/Notifications';
+import { errorMessage } from '../../lib/api/client';
+import type { UserValues } from './components/UserForm';
+import { USER_FORM_MSG } from './messages';
+
+export function useSaveUser<Body>(
+  save: UseMutationResult<unknown, Error, Body>,
+  messages: { saved: string; failed: string },
+  /** The request body, or null when a field this form requires is missing. */
+  bodyOf: (values: UserValues) => Body | null,
+) {
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const [error, setError] = useState<string | null>(null);
+  const onSubmit = (values: UserValues) => {
+    const body = values.name.trim() && values.username.trim() ? bodyOf(values) : null;
+    if (body === null) {
+      setError(USER_FORM_MSG.required);
+      return;
+    }
+    setError(null);
+    save.mutate(body, {
+      onSuccess: () => {
+        notify('success', messages.saved);
+        navigate('/users');
+      },
+      onError: (err) => setError(errorMessage(err, messages.failed)),
+    });
+  };
+  return { busy: save.isPending, error, onDismissError: () => setError(null), onSubmit };
+}

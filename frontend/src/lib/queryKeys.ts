@@ -1,0 +1,58 @@
+/**
+ * Every query key of the web app. They are shared vocabulary: a mutation in one feature marks
+ * another feature's data stale (an upload changes my file counts) and the live events mark
+ * everything stale, without importing each other. Mutations invalidate a root; queries sit below it.
+ */
+import type { AuditQuery } from './api/types';
+
+export const userKeys = {
+  all: ['users'] as const,
+  list: () => ['users', 'list'] as const,
+  detail: (id: number) => ['users', 'detail', id] as const,
+  dashboard: () => ['users', 'dashboard'] as const,
+};
+
+export const assignmentKeys = {
+  all: ['assignments'] as const,
+  user: (id: number) => ['assignments', 'user', id] as const,
+  mine: () => ['assignments', 'mine'] as const,
+  /** Under 'assignments': file uploads and deletions invalidate it with the rest. */
+  myStats: () => ['assignments', 'mine', 'stats'] as const,
+};
+
+/** Containers and folders: the full lists that pickers search, and the server-paged storage screens. */
+export const storageKeys = {
+  containers: ['containers'] as const,
+  containerList: () => ['containers', 'all'] as const,
+  containerPage: (q: string, page: number) => ['containers', 'page', q, page] as const,
+  folders: (container: string) => ['folders', container] as const,
+  folderList: (container: string) => ['folders', container, 'all'] as const,
+  folderPage: (container: string, q: string, page: number) => ['folders', container, 'page', q, page] as const,
+};
+
+export const fileKeys = {
+  all: ['files'] as const,
+  folder: (container: string, folder: string) => ['files', container, folder] as const,
+  list: (container: string, folder: string) => ['files', container, folder, 'list'] as const,
+  /** Keyed by the image's modification time too, so a replaced image is fetched afresh. */
+  profileImage: (container: string, folder: string, version: string) =>
+    ['files', container, folder, 'profile-image', version] as const,
+};
+
+/** Every token mutation invalidates the 'smart-tokens' root: the lists and the assigned-folder maps. */
+export const tokenKeys = {
+  all: ['smart-tokens'] as const,
+  unclaimed: () => ['smart-tokens', 'unclaimed'] as const,
+  assigned: () => ['smart-tokens', 'assigned'] as const,
+  assignedFolders: (container: string) => ['smart-tokens', 'assigned-folders', container] as const,
+};
+
+export const auditKeys = {
+  /** The root of every audit log page: new entries invalidate it. */
+  all: ['audit-logs'] as const,
+  page: (query: AuditQuery) => ['audit-logs', query] as const,
+};
+
+export const emergencyKeys = {
+  session: ['emergency', 'session'] as const,
+};

@@ -1,0 +1,62 @@
+/** The signed-in user as React state (any screen may ask who is signed in), and the wiring of the 401 rule into the router. */
+import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import type { TokenUser } from './api/types';
+import {
+  EXPIRED_PATH,
+  expireSession,
+  getToken,
+  setSessionExpiredHandler,
+  subscribeToken,
+  userFromToken,
+} from './session';
+
+interface Session {
+  token: string | null;
+  /** The user the token carries; null without a token or with an unreadable one. */
+  user: TokenUser | null;
+}
+
+const SessionContext = createContext<Session>({ token: null, user: null });
+
+export function useSession(): Session {
+  return useContext(SessionContext);
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const token = useSyncExternalStore(subscribeToken, getToken, getToken);
+  const user = useMemo(() => userFromToken(token), [token]);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    setSessionExpiredHandler(() => {
+      queryClient.clear();
+      navigate(EXPIRED_PATH, { replace: true });
+    });
+    return () => setSessionExpiredHandler(null);
+  }, [queryClient, navigate]);
+
+  // Removing the token in another tab ends the session here too.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === 'token' && event.newValue === null && event.oldValue !== null) expireSession();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+
+  // Cached data belongs to one user: drop it when the user changes.
+  const previousUser = useRef<number | null>(user?.userId ?? null);
+  useEffect(() => {
+    const id = user?.userId ?? null;
+    if (previousUser.current !== id) {
+      if (previousUser.current !== null) queryClient.clear();
+      previousUser.current = id;
+    }
+  }, [user, queryClient]);
+
+  const value = useMemo(() => ({ token, user }), [token, user]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
