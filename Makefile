@@ -32,7 +32,7 @@ nginx:
 		(DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx >/dev/null)
 
 # Two BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server (moto):
-# http://127.0.0.1:8080 until Ctrl-C. See tools/devcluster.py.
+# http://127.0.0.1:8080 until Ctrl-C or SIGTERM; an instance that dies is restarted. See tools/devcluster.py.
 cluster: install-dev frontend nginx
 	$(BIN)/python -m tools.devcluster
 

@@ -14,11 +14,14 @@ nginx tier; the instances -> containers or VMs running the same command.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -159,6 +162,23 @@ class Cluster:
         self._processes[index] = process
         wait_for_port(self._ports[index], process, 60)
 
+    def pids(self) -> list[int | None]:
+        """Each instance's Hypercorn process id (None while it is not running)."""
+        return [process.pid if process else None for process in self._processes]
+
+    def restart_dead(self) -> list[int]:
+        """Start again every instance whose process has exited (a crash, kill -9, or a worker
+        that died and took Hypercorn with it); what `make cluster` does every half second, as
+        systemd's `Restart=always` or a platform would. Returns the restarted indexes.
+        Instances stopped on purpose (`kill`) are left alone."""
+        restarted = []
+        for index, process in enumerate(self._processes):
+            if process is not None and process.poll() is not None:
+                kill_group(process)  # whatever of its group is left
+                self.start_instance(index)
+                restarted.append(index)
+        return restarted
+
     def kill(self, index: int) -> None:
         """SIGKILL an instance and its workers, as a crash would."""
         process = self._processes[index]
@@ -195,38 +215,59 @@ def create_bucket(endpoint: str, bucket: str) -> None:
 @click.option("--instances", default=2, show_default=True)
 @click.option("--database", default="bff_cluster", show_default=True, help="PostgreSQL database")
 @click.option("--redis", default="redis://127.0.0.1:6379/9", show_default=True)
-def main(port: int, instances: int, database: str, redis: str) -> None:
-    """Run a local cluster in the foreground until Ctrl-C (`make cluster`)."""
-    root = REPO / "var" / "cluster"
-    # The S3 server (moto) keeps its bucket in memory, so the database starts afresh too: the
-    # file index then matches the files, and the admin password printed below is the one.
-    asyncio.run(drop_postgres_database(database))
-    database_url = asyncio.run(create_postgres_database(database))
-    moto, endpoint = start_moto()
-    create_bucket(endpoint, "bff-cluster")
-    os.environ.update(MOTO_CREDENTIALS)
-    password = os.environ.get("BFF_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
-    cluster = Cluster(
-        root=root,
-        database_url=database_url,
-        redis_url=redis,
-        storage_url=f"s3://bff-cluster/records?endpoint_url={endpoint}&region=us-east-1",
-        instances=instances,
-        port=port,
-        settings={"admin_password": password},
-    )
-    try:
-        cluster.start()
-        print(f"Cluster: {cluster.base} -> {instances} instances", flush=True)
-        print(f"  PostgreSQL {database_url}, Redis {redis}, S3 (moto) {endpoint}")
-        print(f"  Sign in as admin with password {password}")
-        print("  Ctrl-C stops it.", flush=True)
-        asyncio.run(asyncio.Event().wait())
-    except KeyboardInterrupt:
-        pass
-    finally:
-        cluster.stop()
-        kill_group(moto)
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=REPO / "var" / "cluster",
+    help="where the instances and nginx keep their files  [default: var/cluster]",
+)
+def main(port: int, instances: int, database: str, redis: str, root: Path) -> None:
+    """Run a local cluster in the foreground until Ctrl-C or SIGTERM (`make cluster`)."""
+    # SIGTERM (a process manager, `kill`) stops everything like Ctrl-C does.
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    with contextlib.ExitStack() as stack:
+        # The S3 server (moto) keeps its bucket in memory, so the database starts afresh too:
+        # the file index then matches the files, and the admin password printed below is the one.
+        asyncio.run(drop_postgres_database(database))
+        database_url = asyncio.run(create_postgres_database(database))
+        moto, endpoint = start_moto()
+        stack.callback(kill_group, moto)
+        create_bucket(endpoint, "bff-cluster")
+        os.environ.update(MOTO_CREDENTIALS)
+        password = os.environ.get("BFF_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
+        cluster = Cluster(
+            root=root,
+            database_url=database_url,
+            redis_url=redis,
+            storage_url=f"s3://bff-cluster/records?endpoint_url={endpoint}&region=us-east-1",
+            instances=instances,
+            port=port,
+            settings={"admin_password": password},
+        )
+        stack.callback(cluster.stop)
+        try:
+            cluster.start()
+            print(f"Cluster: {cluster.base} -> {instances} instances", flush=True)
+            for index, pid in enumerate(cluster.pids()):
+                print(f"  instance {index}: {cluster.instance_base(index)} (pid {pid})")
+            print(f"  PostgreSQL {database_url}, Redis {redis}, S3 (moto) {endpoint}")
+            print(f"  Sign in as admin with password {password}")
+            print("  An instance that dies is started again. Ctrl-C or SIGTERM stops it all.")
+            sys.stdout.flush()
+            while True:
+                time.sleep(0.5)
+                for index in cluster.restart_dead():
+                    print(
+                        f"  instance {index} died: restarted (pid {cluster.pids()[index]})",
+                        flush=True,
+                    )
+        except KeyboardInterrupt:
+            pass
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the clean-up short
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":
