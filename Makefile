@@ -41,7 +41,7 @@ frontend:
 	cd frontend && npm ci --no-audit --no-fund && npm run build
 
 # Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys.
-test-frontend: install frontend
+test-frontend: install nginx frontend
 	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test && npm run e2e
 
 lint: install-dev

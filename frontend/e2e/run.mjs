@@ -38,4 +38,5 @@ if (!existsSync(index) || Math.max(...sources.map(newest)) > statSync(index).mti
   run('npm', ['run', 'build'], { cwd: root });
 }
 
-run(process.execPath, ['--test', '--test-concurrency=1', 'e2e/journeys.test.mjs'], { cwd: root });
+const journeys = readdirSync(resolve(root, 'e2e')).filter((name) => name.endsWith('.test.mjs')).map((name) => `e2e/${name}`);
+run(process.execPath, ['--test', '--test-concurrency=1', ...journeys], { cwd: root });

@@ -1,5 +1,6 @@
 // Starts the real BFF on a free port with a throwaway database, storage and var dir.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -89,4 +90,68 @@ export async function api(base, method, path, { token, body } = {}) {
   const data = await response.json().catch(() => null);
   if (!response.ok) throw new Error(`${method} ${path} -> ${response.status} ${JSON.stringify(data)}`);
   return data;
+}
+
+/**
+ * `python -m tools.devcluster` (what `make cluster` runs): two instances behind nginx on a
+ * throwaway PostgreSQL database, a Redis database of the given number and moto; an instance
+ * that dies is restarted by it. Returns the address behind nginx, each instance's own address
+ * and process id (kept current as instances restart), kill(index) and stop().
+ */
+export async function startCluster({ adminPassword, redisDb }) {
+  const dir = mkdtempSync(join(tmpdir(), 'records-cluster-'));
+  const port = await freePort();
+  const database = `bff_e2e_cluster_${randomBytes(4).toString('hex')}`;
+  const child = spawn(
+    python,
+    ['-m', 'tools.devcluster', '--port', String(port), '--database', database, '--redis', `redis://127.0.0.1:6379/${redisDb}`, '--root', dir],
+    { cwd: repo, env: { ...process.env, BFF_ADMIN_PASSWORD: adminPassword }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  const pids = [];
+  const instances = [];
+  const waiters = [];
+  child.stderr.on('data', (d) => (log += d));
+  child.stdout.on('data', (d) => {
+    log += d;
+    for (const m of log.matchAll(/instance (\d+): (\S+) \(pid (\d+)\)|instance (\d+) died: restarted \(pid (\d+)\)/g)) {
+      pids[Number(m[1] ?? m[4])] = Number(m[3] ?? m[5]);
+      if (m[2]) instances[Number(m[1])] = m[2];
+    }
+    for (const waiter of [...waiters]) waiter();
+  });
+  /** Resolves when the output has a line matching pattern. */
+  const waitFor = (pattern, ms) =>
+    new Promise((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no ${pattern} within ${ms} ms:\n${log}`)), ms);
+      const check = () => {
+        if (!pattern.test(log)) return;
+        clearTimeout(timer);
+        waiters.splice(waiters.indexOf(check), 1);
+        done();
+      };
+      waiters.push(check);
+      check();
+    });
+  child.once('exit', () => waiters.forEach((w) => w()));
+  await waitFor(/^ {2}An instance that dies/m, 180_000);
+  return {
+    base: `http://127.0.0.1:${port}`,
+    /** Each instance's own address (bypassing nginx). */
+    instances,
+    pids,
+    waitFor,
+    /** SIGKILL instance index with its worker (it runs in its own process group). */
+    kill(index) {
+      process.kill(-pids[index], 'SIGKILL');
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM'); // the cluster stops nginx, moto and the instances
+        await new Promise((r) => child.once('exit', r));
+      }
+      spawnSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--if-exists', '--force', database]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
