@@ -4,6 +4,7 @@ as Ctrl-C does. The cluster's behaviour under load is tested in tests/cluster/."
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
@@ -123,7 +124,10 @@ def test_a_dead_instance_comes_back_and_sigterm_stops_everything(
             urllib.request.urlopen(f"http://127.0.0.1:{moto.group(1)}/", timeout=5)
     finally:
         if cluster.poll() is None:
-            os.killpg(cluster.pid, signal.SIGKILL)
-            cluster.wait()
+            started += descendants(cluster.pid)
+        for pid in started:  # when it failed, leave nothing of it running
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        cluster.wait()
         drop = ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", "--force", database]
         subprocess.run(drop, check=False)  # noqa: S603 - PostgreSQL's own tool

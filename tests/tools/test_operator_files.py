@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.devserver import REPO, free_port, wait_for_port
+from tools.devserver import REPO, free_port, kill_group, wait_for_port
 
 UNIT = REPO / "config" / "systemd" / "bff.service"
 MIGRATE_UNIT = REPO / "config" / "systemd" / "bff-migrate.service"
@@ -118,7 +118,12 @@ def test_the_unit_serves_and_a_dead_worker_ends_the_service_so_systemd_restarts_
     def run(unit: Path) -> subprocess.Popen[bytes]:
         words = shlex.split(unit_service(unit)["ExecStart"])
         return subprocess.Popen(  # noqa: S603 - the unit's own command
-            words, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            words,
+            env=env,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own group, as systemd's cgroup: cleaned up whole
         )
 
     assert run(MIGRATE_UNIT).wait(timeout=120) == 0
@@ -141,6 +146,4 @@ def test_the_unit_serves_and_a_dead_worker_ends_the_service_so_systemd_restarts_
         web.send_signal(signal.SIGTERM)
         web.wait(timeout=int(service["TimeoutStopSec"]))
     finally:
-        if web.poll() is None:
-            web.kill()
-            web.wait()
+        kill_group(web)  # whatever is left of it, workers included
