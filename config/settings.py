@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     session_cache_seconds: Annotated[float, Field(ge=0, le=60)] = 10
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     view_link_seconds: Annotated[int, Field(ge=10, le=3600)] = 300
+    # Whether file views also accept the session token itself as `?auth=` (an old client's
+    # way; it puts an 8-hour credential into browser history and proxy logs). Off by default.
+    allow_token_in_url: bool = False
     secret_key: str = ""
     admin_username: str = "admin"
     admin_password: str = ""
