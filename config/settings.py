@@ -47,9 +47,11 @@ class Settings(BaseSettings):
     admin_username: str = "admin"
     admin_password: str = ""
     var_dir: Path = VAR_DIR
-    # Brute-force protection: failed sign-ins allowed per window, per username and per address.
+    # Brute-force protection (bff/auth/throttle.py): sign-in attempts allowed per window per
+    # (username, address) pair, per address, and per username (beyond which they slow down).
     login_max_failures: Annotated[int, Field(ge=1)] = 5
     login_max_failures_per_address: Annotated[int, Field(ge=1)] = 30
+    login_max_failures_per_username: Annotated[int, Field(ge=1)] = 100
     login_window_seconds: Annotated[int, Field(ge=1)] = 900
     # SmartTokens: the key signing verification links, the emergency grant's lifetime, and
     # failed verifications allowed per window, per client address and per token.
