@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     # request). Sign-outs and account changes end cached sessions at once in this process and,
     # through Redis, in the others; this bounds only what neither reaches (the command line).
     session_cache_seconds: Annotated[float, Field(ge=0, le=60)] = 10
+    # How often each process re-checks the sessions of its live connections and session cache
+    # (one query): a session ended where no running process announces it ends within this.
+    live_session_check_seconds: Annotated[float, Field(gt=0, le=60)] = 30
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     view_link_seconds: Annotated[int, Field(ge=10, le=3600)] = 300
     # Whether file views also accept the session token itself as `?auth=` (an old client's
