@@ -8,8 +8,8 @@ at once:
 1. 25 wrong passwords for one username from one address (limit per pair: 5);
 2. 60 wrong passwords for 60 usernames from one address (limit per address: 30);
 3. 40 wrong passwords from one address, and 40 from 40 addresses, each with a real sign-in of
-   another user from another address sent just after the burst: its latency, beside the same
-   sign-in alone.
+   another user sent just after the burst, from the address they signed in from before and from
+   a new one: its latency, beside the same sign-in alone.
 
 Prints the status codes of each burst and the latencies.
 
@@ -92,18 +92,25 @@ async def run(base: str) -> None:
         one_address = await _burst(http, base, [(f"guess{i}", "10.2.0.1") for i in range(60)])
         print(f"60 wrong passwords, 60 usernames, one address: {dict(sorted(one_address.items()))}")
         alone = [
-            (await _login(http, base, "clinician", CLINICIAN_PASSWORD, "10.3.0.1"))
+            (await _login(http, base, "clinician", CLINICIAN_PASSWORD, "10.6.0.1"))
             for _ in range(3)
         ]
         print(f"a real sign-in alone: {[f'{latency:.2f} s' for _, latency in alone]}")
-        for label, attempts in (
-            ("one address", [(f"probe{i}", "10.4.0.1") for i in range(40)]),
-            ("40 addresses", [(f"probe{i}", f"10.5.0.{i}") for i in range(40)]),
-        ):
-            burst, status, latency = await _behind(http, base, attempts, "10.6.0.1")
+        scenarios = [
+            (who, source)
+            for who in ("its usual address", "a new address")
+            for source in ("one address", "40 addresses")
+        ]
+        for run_number, (who, source) in enumerate(scenarios):
+            if source == "one address":
+                attempts = [(f"probe{i}", f"10.4.{run_number}.1") for i in range(40)]
+            else:
+                attempts = [(f"probe{i}", f"10.5.{run_number}.{i}") for i in range(40)]
+            here = "10.6.0.1" if who == "its usual address" else f"10.7.{run_number}.1"
+            burst, status, latency = await _behind(http, base, attempts, here)
             print(
-                f"a real sign-in behind 40 wrong passwords from {label}: {status} in "
-                f"{latency:.2f} s (the burst: {dict(sorted(burst.items()))})"
+                f"a real sign-in from {who} behind 40 wrong passwords from {source}: "
+                f"{status} in {latency:.2f} s (the burst: {dict(sorted(burst.items()))})"
             )
             await asyncio.sleep(2)
 

@@ -11,7 +11,8 @@ password is right), against three limits per window (BFF_LOGIN_WINDOW_SECONDS):
 Besides, this process checks at most MAX_CHECKING_PER_USERNAME passwords of one username and
 MAX_CHECKING_PER_ADDRESS of one address at once, and password checks wait in a bounded queue
 (`bff/auth/passwords.py`): a burst is refused at once (429 with Retry-After) instead of queueing
-in front of everyone else's sign-ins; an address the user signed in from before always queues.
+in front of everyone else's sign-ins; from an address the user signed in from before a check
+always queues, ahead of the others.
 """
 
 from __future__ import annotations
