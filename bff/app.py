@@ -101,13 +101,14 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     app.asgi_http_class = BffHTTPConnection
     session_cache = SessionCache(settings.session_cache_seconds)
     storage = open_storage(settings.storage_url)
+    login_throttle = LoginThrottle(settings)
     attach_services(
         app,
         AppServices(
             settings=settings,
             storage=storage,
             session_cache=session_cache,
-            login_throttle=LoginThrottle(settings),
+            login_throttle=login_throttle,
             verify_throttle=VerifyThrottle(settings),
             live=start_live(app, settings, session_cache),
         ),
@@ -176,6 +177,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     @app.after_serving
     async def _stop() -> None:
         await storage.close()
+        await login_throttle.aclose()
         await close_db()
 
     check_every_route_has_policy(app)

@@ -40,13 +40,16 @@ def run(work: Coroutine[Any, Any, int]) -> NoReturn:
 
 
 async def with_db(settings: Settings, work: Callable[[], Awaitable[int]]) -> int:
-    """Migrate the database, then run work with it open."""
+    """Migrate the database, then run work with it open; what it changes is announced to the
+    running processes through Redis (session ends, account changes: bff/live/events.py)."""
     from bff.db import close_db, init_db, migrate
+    from bff.live.events import announced
 
     await migrate(settings)
     await init_db(settings)
     try:
-        return await work()
+        async with announced(settings):
+            return await work()
     finally:
         await close_db()
 

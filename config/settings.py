@@ -38,15 +38,23 @@ class Settings(BaseSettings):
     # request). Sign-outs and account changes end cached sessions at once in this process and,
     # through Redis, in the others; this bounds only what neither reaches (the command line).
     session_cache_seconds: Annotated[float, Field(ge=0, le=60)] = 10
+    # How often each process re-checks the sessions of its live connections and session cache
+    # (one query): a session ended where no running process announces it ends within this.
+    live_session_check_seconds: Annotated[float, Field(gt=0, le=60)] = 30
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     view_link_seconds: Annotated[int, Field(ge=10, le=3600)] = 300
+    # Whether file views also accept the session token itself as `?auth=` (an old client's
+    # way; it puts an 8-hour credential into browser history and proxy logs). Off by default.
+    allow_token_in_url: bool = False
     secret_key: str = ""
     admin_username: str = "admin"
     admin_password: str = ""
     var_dir: Path = VAR_DIR
-    # Brute-force protection: failed sign-ins allowed per window, per username and per address.
+    # Brute-force protection (bff/auth/throttle.py): sign-in attempts allowed per window per
+    # (username, address) pair, per address, and per username (beyond which they slow down).
     login_max_failures: Annotated[int, Field(ge=1)] = 5
     login_max_failures_per_address: Annotated[int, Field(ge=1)] = 30
+    login_max_failures_per_username: Annotated[int, Field(ge=1)] = 100
     login_window_seconds: Annotated[int, Field(ge=1)] = 900
     # SmartTokens: the key signing verification links, the emergency grant's lifetime, and
     # failed verifications allowed per window, per client address and per token.

@@ -8,6 +8,8 @@
   BFF_FUZZ_PATHS (a JSON list of objects, e.g. an assigned folder, an unassigned folder of an
   assigned container, a folder of an unassigned container), each sent with the body and query
   of the operation's generated example.
+- Very long path parameters: each path parameter in turn is also sent as 5,000 digits (past
+  any id column and past Python's 4,300-digit int() limit), the others taking real values.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import os
 from typing import Any
 
 import schemathesis
+
+LONG = "9" * 5000
 
 
 @schemathesis.check
@@ -55,6 +59,9 @@ def before_add_examples(context: Any, examples: list[Any]) -> None:
     if not names:
         return
     seeds: list[dict[str, str]] = json.loads(os.environ.get("BFF_FUZZ_PATHS", "[]"))
+    real = next((values for values in seeds if names <= set(values)), None)
+    if real is not None:
+        seeds = seeds + [{**real, name: LONG} for name in sorted(names)]
     bases = list(examples)  # the generated example (phases.examples.fill-missing), if any
     for values in seeds:
         if not names <= set(values):

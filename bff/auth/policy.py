@@ -77,22 +77,31 @@ async def _check_scope(principal: Principal, scope: Scope, params: dict[str, Any
         raise ApiError(404, FOLDER_NOT_FOUND)
 
 
+def _url_token() -> str | None:
+    """The spec's `?auth=<session token>`, only where BFF_ALLOW_TOKEN_IN_URL enables it for an
+    old client: otherwise it is ignored, as if absent."""
+    if not app_services().settings.allow_token_in_url:
+        return None
+    return request.args.get("auth")
+
+
 async def _caller(link_path: tuple[str, ...] | None) -> Principal:
     """The caller by the x-auth-token header or, where a route allows it (file views opened
-    in a new tab, which cannot send headers), a signed `link` or the spec's `auth` query."""
+    in a new tab, which cannot send headers), a signed `link` or, when enabled, the spec's
+    `auth` query."""
     services = app_services()
     settings, cache = services.settings, services.session_cache
     token = request.headers.get("x-auth-token")
     if token is None and link_path is not None:
         if link := request.args.get("link"):
             return await session_principal(verify_link(settings, link, link_path), cache)
-        token = request.args.get("auth")
+        token = _url_token()
     return await authenticate(token, settings, cache)
 
 
 async def _emergency(params: dict[str, Any]) -> bool:
     """Whether the request carries a live emergency grant for the folder in the URL."""
-    if "x-auth-token" in request.headers or "link" in request.args or "auth" in request.args:
+    if "x-auth-token" in request.headers or "link" in request.args or _url_token() is not None:
         return False  # staff credentials take precedence
     access = await active_grant(request.cookies.get(EMERGENCY_COOKIE))
     if access is None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.auth.models import Session
-from bff.db import fetch
+from bff.db import dialect, fetch
 
 # Every request without a cached session runs this: plain SQL, not built by the ORM each time.
 SESSION_QUERY = (
@@ -21,6 +22,18 @@ async def session_with_user(session_id: str) -> dict[str, Any] | None:
     """A session's expiry with its user's id, name, username and role, or None."""
     rows = await fetch(SESSION_QUERY, session_id)
     return rows[0] if rows else None
+
+
+async def sessions_expiring(session_ids: list[str]) -> dict[str, Any]:
+    """The expiry of each of session_ids that has a row, in one query with one parameter
+    (however many sessions: a process re-checks every session it holds live connections of)."""
+    if dialect() == "postgres":
+        sql = "SELECT id, expires_at FROM sessions WHERE id = ANY(?::varchar[])"
+        param: Any = session_ids
+    else:
+        sql = "SELECT id, expires_at FROM sessions WHERE id IN (SELECT value FROM json_each(?))"
+        param = json.dumps(session_ids)
+    return {row["id"]: row["expires_at"] for row in await fetch(sql, param)}
 
 
 async def create_session(

@@ -19,14 +19,14 @@ async def login(
 ) -> tuple[str, dict[str, object]]:
     """Check credentials and open a session; every outcome is audited."""
     username = username.strip().lower()
-    await throttle.check(username, address)
-    user = await users.user_by_username(username)
-    ok = await verify_password(user.password_hash if user else None, password)
-    if user is None or not ok:
-        await throttle.failed(username, address)
-        await record_alone(Actor(None, username[:100], "", address), "login_failed")
-        raise ApiError(401, LOGIN_FAILED)
-    await throttle.succeeded(username)
+    async with throttle.attempt(username, address) as attempt:  # counted before the check
+        user = await users.user_by_username(username)
+        stored = user.password_hash if user else None
+        ok = await verify_password(stored, password, queue=attempt.known)
+        if user is None or not ok:
+            await record_alone(Actor(None, username[:100], "", address), "login_failed")
+            raise ApiError(401, LOGIN_FAILED)
+        await attempt.succeeded()
     async with transaction() as conn:
         token = await open_session(user, settings, address, conn)
         await record(conn, Actor(user.id, user.name, user.role.value, address), "login")

@@ -5,9 +5,11 @@ Every authenticated request would otherwise check its token's signature and read
 (and user) row: at load that costs more than the rest of a small JSON request. Entries live for
 BFF_SESSION_CACHE_SECONDS at most and never past the session's own expiry. Whatever ends or
 changes a session forgets it here when it commits (`forget_session`, `forget_user`), and the
-live hub repeats that in every other process through Redis (`forget_for_event`), so a sign-out
-or an account change takes effect at once everywhere; the time limit bounds only a change made
-where no hub runs (the command line) or while Redis is unreachable.
+live hub repeats that in every other process through Redis (`forget_for_event`; the command
+line announces its changes there too), so a sign-out or an account change takes effect at once
+everywhere; a change no process hears of (no Redis, Redis unreachable, a row deleted by hand)
+lasts until the time limit or the live hub's periodic re-check (`session_ids`), whichever
+comes first.
 
 A read that started before a change commits must not put the old state back: `generation()`
 is taken before the read and `put` refuses the result once anything was forgotten since.
@@ -108,6 +110,10 @@ class SessionCache:
         for session_id, (principal, _) in list(self._entries.items()):
             if principal.user_id == user_id:
                 self._entries.pop(session_id, None)
+
+    def session_ids(self) -> list[str]:
+        """The sessions held now (re-checked against the database with the live ones)."""
+        return list(self._entries.keys())
 
     def forget_for_event(self, event: str, payload: Any, rooms: Any) -> None:
         """Apply a live event of any process: session, account and assignment changes forget

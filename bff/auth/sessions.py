@@ -32,6 +32,7 @@ class Principal:
     username: str
     role: Role
     session_id: str
+    expires_at: datetime | None = None  # when the session ends (live connections end then)
 
     @property
     def is_admin(self) -> bool:
@@ -102,10 +103,21 @@ async def session_principal(session_id: str, cache: SessionCache | None = None) 
     expires_at = as_datetime(row["expires_at"]) if row else None
     if row is None or expires_at is None or expires_at <= datetime.now(UTC):
         raise ApiError(401, SESSION_EXPIRED)  # no such session, or an expired one
-    principal = Principal(row["id"], row["name"], row["username"], Role(row["role"]), session_id)
+    principal = Principal(
+        row["id"], row["name"], row["username"], Role(row["role"]), session_id, expires_at
+    )
     if cache is not None:
         cache.put(generation, principal, expires_at)
     return principal
+
+
+async def ended_sessions(session_ids: list[str]) -> set[str]:
+    """Which of session_ids have ended (deleted, expired or never existed): one query."""
+    if not session_ids:
+        return set()
+    now = datetime.now(UTC)
+    alive = await repository.sessions_expiring(session_ids)
+    return {sid for sid in session_ids if sid not in alive or as_datetime(alive[sid]) <= now}
 
 
 async def end_session(session_id: str, conn: BaseDBAsyncClient | None = None) -> None:

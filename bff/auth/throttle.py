@@ -1,40 +1,132 @@
-"""Brute-force protection for sign-in: failed attempts counted per username and per address."""
+"""Brute-force protection for sign-in that an attacker can neither race nor turn against others.
+
+Every attempt is counted before its password is checked (reserved, and given back when the
+password is right), against three limits per window (BFF_LOGIN_WINDOW_SECONDS):
+- per (username, address) pair, BFF_LOGIN_MAX_FAILURES: the primary limit, so an attacker
+  elsewhere cannot lock a clinician out;
+- per address, BFF_LOGIN_MAX_FAILURES_PER_ADDRESS: guessing many usernames from one place;
+- per username, BFF_LOGIN_MAX_FAILURES_PER_USERNAME, much higher: guessing from many addresses.
+  Beyond it attempts are slowed (each waits twice as long after the previous one, at most a
+  minute), never blocked, and not at all from an address the user signed in from before.
+Besides, this process checks at most MAX_CHECKING_PER_USERNAME passwords of one username and
+MAX_CHECKING_PER_ADDRESS of one address at once, and password checks wait in a bounded queue
+(`bff/auth/passwords.py`): a burst is refused at once (429 with Retry-After) instead of queueing
+in front of everyone else's sign-ins; from an address the user signed in from before a check
+always queues, ahead of the others.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from bff.auth.passwords import PasswordChecksBusy
 from bff.errors import ApiError
-from bff.throttle import FailureCounter, minutes_text
+from bff.throttle import FailureCounter, Limit, wait_text
 from config.settings import Settings
+
+MAX_CHECKING_PER_USERNAME = 2
+MAX_CHECKING_PER_ADDRESS = 4
+BUSY = "Too many sign-in attempts at once. Please try again in a moment."
+
+
+def _too_many(wait: int) -> ApiError:
+    return ApiError(
+        429,
+        f"Too many failed sign-in attempts. Please try again in {wait_text(wait)}.",
+        {"Retry-After": str(wait)},
+    )
+
+
+class Attempt:
+    """One sign-in attempt, counted until `succeeded` gives it back."""
+
+    def __init__(self, throttle: LoginThrottle, username: str, address: str) -> None:
+        self._throttle = throttle
+        self.username = username
+        self.address = address
+        self.reservation: str | None = None
+        self.known = False  # the user signed in from this address before
+
+    async def succeeded(self) -> None:
+        """The password was right: the attempt does not count, the pair starts afresh and the
+        address is remembered as the user's."""
+        await self._throttle.release(self)
+        await self._throttle.counter.clear(self._throttle.pair_key(self.username, self.address))
+        await self._throttle.counter.mark(self._throttle.known_key(self.username, self.address))
 
 
 class LoginThrottle:
-    """Counts failed sign-ins and refuses further attempts with 429 while over the limit."""
+    """Reserves each sign-in attempt, refusing with 429 while a limit is reached."""
 
     def __init__(self, settings: Settings) -> None:
-        self._counter = FailureCounter(settings, "bff-login", settings.login_window_seconds)
-        self._per_user = settings.login_max_failures
+        self.counter = FailureCounter(settings, "bff-login", settings.login_window_seconds)
+        self._per_pair = settings.login_max_failures
         self._per_address = settings.login_max_failures_per_address
+        self._per_username = settings.login_max_failures_per_username
+        self._checking_username: Counter[str] = Counter()
+        self._checking_address: Counter[str] = Counter()
 
-    def _keys(self, username: str, address: str) -> list[tuple[str, int]]:
-        return [
-            ("user:" + username.lower(), self._per_user),
-            ("addr:" + address, self._per_address),
+    @staticmethod
+    def pair_key(username: str, address: str) -> str:
+        """The key of one username from one address."""
+        return f"pair:{username}\n{address}"
+
+    @staticmethod
+    def known_key(username: str, address: str) -> str:
+        """The mark of an address the user signed in from."""
+        return f"known:{username}\n{address}"
+
+    def _limits(self, username: str, address: str, known: bool) -> list[Limit]:
+        limits = [
+            Limit(self.pair_key(username, address), self._per_pair),
+            Limit("addr:" + address, self._per_address),
         ]
+        if not known:
+            limits.append(Limit("user:" + username, self._per_username, backoff=True))
+        return limits
 
-    async def check(self, username: str, address: str) -> None:
-        """Raise 429 with Retry-After while either counter is over its limit."""
-        wait = await self._counter.blocked(self._keys(username, address))
-        if wait is not None:
-            raise ApiError(
-                429,
-                f"Too many failed sign-in attempts. Please try again in {minutes_text(wait)}.",
-                {"Retry-After": str(wait)},
+    async def release(self, attempt: Attempt) -> None:
+        """Give an attempt's reservation back (it is not counted as a failure)."""
+        keys = [limit.key for limit in self._limits(attempt.username, attempt.address, False)]
+        await self.counter.release(attempt.reservation, keys)
+        attempt.reservation = None
+
+    @asynccontextmanager
+    async def attempt(self, username: str, address: str) -> AsyncIterator[Attempt]:
+        """Reserve one attempt (429 when a limit is reached or too many are being checked);
+        the body checks the password and calls `succeeded` when it was right."""
+        if (
+            self._checking_username[username] >= MAX_CHECKING_PER_USERNAME
+            or self._checking_address[address] >= MAX_CHECKING_PER_ADDRESS
+        ):
+            raise ApiError(429, BUSY, {"Retry-After": "1"})
+        self._checking_username[username] += 1
+        self._checking_address[address] += 1
+        try:
+            known = await self.counter.marked(self.known_key(username, address))
+            attempt = Attempt(self, username, address)
+            attempt.known = known
+            attempt.reservation, wait = await self.counter.reserve(
+                self._limits(username, address, known)
             )
+            if wait is not None:
+                raise _too_many(wait)
+            try:
+                yield attempt
+            except PasswordChecksBusy:
+                await self.release(attempt)  # never checked: it does not count
+                raise ApiError(429, BUSY, {"Retry-After": "1"}) from None
+        finally:
+            for checking, key in (
+                (self._checking_username, username),
+                (self._checking_address, address),
+            ):
+                checking[key] -= 1
+                if checking[key] <= 0:
+                    del checking[key]
 
-    async def failed(self, username: str, address: str) -> None:
-        """Count one failed attempt."""
-        await self._counter.failed(self._keys(username, address))
-
-    async def succeeded(self, username: str) -> None:
-        """Forget the username's failures after a successful sign-in."""
-        await self._counter.clear("user:" + username.lower(), self._per_user)
+    async def aclose(self) -> None:
+        """Release the counters' connections."""
+        await self.counter.aclose()

@@ -20,7 +20,7 @@ from bff.emergency.schemas import EmergencyView
 from bff.errors import ApiError
 from bff.files.service import folder_listing
 from bff.live.events import ADMINS, EMERGENCY_OPENED, publish
-from bff.throttle import FailureCounter, minutes_text
+from bff.throttle import FailureCounter, Limit, minutes_text
 from bff.tokens import repository as tokens
 from bff.tokens.models import TokenStatus
 from bff.tokens.signing import signature_matches
@@ -35,8 +35,11 @@ class VerifyThrottle:
         self._per_address = settings.verify_max_failures_per_address
         self._per_token = settings.verify_max_failures_per_token
 
-    def _keys(self, token_id: str, address: str) -> list[tuple[str, int]]:
-        return [("addr:" + address, self._per_address), ("token:" + token_id, self._per_token)]
+    def _keys(self, token_id: str, address: str) -> list[Limit]:
+        return [
+            Limit("addr:" + address, self._per_address),
+            Limit("token:" + token_id, self._per_token),
+        ]
 
     async def check(self, token_id: str, address: str) -> None:
         """429 while the address or the token is over its limit."""

@@ -161,6 +161,6 @@ async def view_link(container: str, folder: str, blob: str) -> ViewLink:
 @bp.get("/<container>/<folder>/<blob>/view")
 @allow(ANY_ROLE, Scope.FOLDER, link=("container", "folder", "blob"), emergency=True)
 async def view_file(container: str, folder: str, blob: str) -> Response:
-    """Stream a file (HTTP Range supported) by a signed link, the auth query, the header, or a
-    responder's emergency grant for this folder."""
+    """Stream a file (HTTP Range supported) by a signed link, the header, the auth query (only
+    with BFF_ALLOW_TOKEN_IN_URL), or a responder's emergency grant for this folder."""
     return await _serve(container, folder, blob, "file_view")

@@ -18,6 +18,10 @@ session:revoked, users:changed and assignments:changed also make every process f
 cached sessions and assignments they name (bff/auth/session_cache.py), this one as soon as the
 change commits.
 
+A process with no live hub (the command line) announces what it publishes through Redis when
+BFF_REDIS_URL is set (`announced`), so running processes forget and disconnect at once; without
+Redis they find out within BFF_LIVE_SESSION_CHECK_SECONDS (bff/live/server.py).
+
 Recipients are worked out when the event is sent, after the change has committed, from the
 assignments as they are then: a nurse without the folder never receives its file events, and an
 assignment added or removed changes that at once. Publishing never blocks or fails the request.
@@ -26,12 +30,18 @@ assignment added or removed changes that at once. Publishing never blocks or fai
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any
+from urllib.parse import urlsplit
 
-from bff.db import on_commit
+import socketio
+
+from bff.db import in_transaction, on_commit
 from bff.services import running_services
+from config.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +83,33 @@ def session_room(session_id: str) -> str:
 Rooms = list[str] | Callable[[], Awaitable[list[str]]]
 
 
+# Events published outside an app (the command line) inside `announced`, once committed.
+_OUTSIDE: ContextVar[list[tuple[str, dict[str, Any], Rooms]] | None] = ContextVar(
+    "bff_outside_events", default=None
+)
+
+
+def redis_channel(redis_url: str) -> str:
+    """The pub/sub channel: Redis channels ignore the database number, so it names it."""
+    database = urlsplit(redis_url).path.strip("/") or "0"
+    return f"bff-live:{database}"
+
+
 def publish(event: str, payload: dict[str, Any], rooms: Rooms) -> None:
     """Send event to rooms once the current transaction commits."""
     services = running_services()
-    if services is None:
-        return  # the command line: nobody is connected to this process
+    if services is None:  # the command line: nobody is connected to this process
+        pending = _OUTSIDE.get()
+        if pending is not None:
+
+            async def keep() -> None:
+                pending.append((event, payload, rooms))
+
+            if in_transaction():
+                on_commit(keep)
+            else:
+                pending.append((event, payload, rooms))
+        return
     cache, send = services.session_cache, services.live.send
 
     async def deliver() -> None:
@@ -93,3 +125,37 @@ def publish(event: str, payload: dict[str, Any], rooms: Rooms) -> None:
         await send(event, payload, targets)
 
     on_commit(deliver)
+
+
+@contextlib.asynccontextmanager
+async def announced(settings: Settings) -> AsyncIterator[None]:
+    """Outside a running app (the command line): what is published inside is sent through
+    Redis to every running process at the end, when BFF_REDIS_URL is set."""
+    pending: list[tuple[str, dict[str, Any], Rooms]] = []
+    token = _OUTSIDE.set(pending)
+    try:
+        yield
+    finally:
+        _OUTSIDE.reset(token)
+        if pending and settings.redis_url:
+            await _send_through_redis(settings.redis_url, pending)
+
+
+async def _send_through_redis(
+    redis_url: str, events: list[tuple[str, dict[str, Any], Rooms]]
+) -> None:
+    manager = socketio.AsyncRedisManager(
+        redis_url,
+        channel=redis_channel(redis_url),
+        write_only=True,
+        redis_options={"socket_connect_timeout": 1, "socket_timeout": 2},
+    )
+    try:
+        for event, payload, rooms in events:
+            targets = await rooms() if callable(rooms) else rooms
+            await manager.emit(event, payload, namespace="/", room=targets)
+    except Exception as exc:  # noqa: BLE001 - the change is made; processes re-check anyway
+        log.warning("Could not announce %d change(s) through Redis: %s", len(events), exc)
+    finally:
+        with contextlib.suppress(Exception):
+            await manager.redis.aclose()

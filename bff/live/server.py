@@ -5,6 +5,12 @@ session the connection is refused. Each connection joins its user's room, its se
 and, for admins, the admins room. With BFF_REDIS_URL set, events fan out through Redis to every
 process (python-socketio's Redis manager); without it, one process delivers them itself.
 
+A connection lasts no longer than its session: each one ends (with `session:revoked`) when its
+session expires, and every BFF_LIVE_SESSION_CHECK_SECONDS each process re-checks the sessions
+of its connections and of its session cache in one query, ending those that are gone however
+they ended (the command line without Redis, a change made while Redis was down, a row deleted
+by hand).
+
 Transports: clients should use the websocket transport (the web app does). Long-polling needs
 every request of a connection to reach the same process, so with several workers or instances
 it would need sticky sessions; websocket-only needs none.
@@ -15,17 +21,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import socketio
 from hypercorn.middleware import ProxyFixMiddleware
 from quart import Quart
 
 from bff.auth.session_cache import SessionCache
-from bff.auth.sessions import authenticate
+from bff.auth.sessions import authenticate, ended_sessions
 from bff.errors import ApiError
-from bff.live.events import ADMINS, SESSION_REVOKED, session_room, user_room
+from bff.live.events import ADMINS, SESSION_REVOKED, redis_channel, session_room, user_room
 from bff.services import app_services
 from config.settings import Settings
 
@@ -84,12 +90,6 @@ class RedisManager(_DisconnectOnRevoke, socketio.AsyncRedisManager):  # type: ig
                     await connection.aclose()
 
 
-def _channel(redis_url: str) -> str:
-    """The pub/sub channel: Redis channels ignore the database number, so it names it."""
-    database = urlsplit(redis_url).path.strip("/") or "0"
-    return f"bff-live:{database}"
-
-
 class LiveHub:
     """The Socket.IO server of one process and its fire-and-forget sender."""
 
@@ -98,7 +98,7 @@ class LiveHub:
         if settings.redis_url:
             manager = RedisManager(
                 settings.redis_url,
-                channel=_channel(settings.redis_url),
+                channel=redis_channel(settings.redis_url),
                 redis_options={"socket_connect_timeout": 1, "socket_timeout": 2},
             )
             manager.session_cache = session_cache
@@ -110,7 +110,12 @@ class LiveHub:
             async_mode="asgi", client_manager=manager, logger=False, engineio_logger=False
         )
         self._tasks: set[asyncio.Task[None]] = set()
+        # This process's connections: sid -> session id, and the timers ending them at expiry.
+        self._sessions: dict[str, str] = {}
+        self._expiry: dict[str, asyncio.TimerHandle] = {}
+        self._checker: asyncio.Task[None] | None = None
         self.sio.on("connect", self._connect)
+        self.sio.on("disconnect", self._disconnect)
 
     async def _connect(self, sid: str, environ: dict[str, Any], auth: Any) -> None:
         token = auth.get("token") if isinstance(auth, dict) else None
@@ -127,6 +132,54 @@ class LiveHub:
         await self.sio.enter_room(sid, session_room(principal.session_id))
         if principal.is_admin:
             await self.sio.enter_room(sid, ADMINS)
+        self._sessions[sid] = principal.session_id
+        if principal.expires_at is not None:
+            delay = (principal.expires_at - datetime.now(UTC)).total_seconds()
+            self._expiry[sid] = asyncio.get_running_loop().call_later(
+                max(0.0, delay), self._expired, sid
+            )
+
+    def _expired(self, sid: str) -> None:
+        self._expiry.pop(sid, None)
+        self._spawn(self._end_connections([sid], "expired"))
+
+    async def _disconnect(self, sid: str, *args: Any) -> None:
+        self._sessions.pop(sid, None)
+        timer = self._expiry.pop(sid, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _end_connections(self, sids: list[str], reason: str) -> None:
+        """Tell these connections of this process that their session ended, and close them."""
+        for sid in sids:
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await self.sio.emit(SESSION_REVOKED, {"reason": reason}, to=sid, ignore_queue=True)
+                await self.sio.disconnect(sid, ignore_queue=True)
+
+    async def check_sessions(self) -> int:
+        """End the connections and forget the cached sessions whose session has ended, in one
+        query; return how many connections ended."""
+        cached = self.session_cache.session_ids() if self.session_cache is not None else []
+        ended = await ended_sessions(sorted(set(self._sessions.values()) | set(cached)))
+        if self.session_cache is not None:
+            for session_id in ended:
+                self.session_cache.forget_session(session_id)
+        sids = [sid for sid, session_id in list(self._sessions.items()) if session_id in ended]
+        await self._end_connections(sids, "ended")
+        return len(sids)
+
+    async def _check_periodically(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.live_session_check_seconds)
+            try:
+                await self.check_sessions()
+            except Exception as exc:  # noqa: BLE001 - e.g. the database is down: next time
+                log.warning("Live session check failed: %s", type(exc).__name__)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _emit(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
         try:
@@ -141,9 +194,16 @@ class LiveHub:
         if not self.sio.manager_initialized:
             self.sio.manager_initialized = True
             self.sio.manager.initialize()
+        self._checker = asyncio.get_running_loop().create_task(self._check_periodically())
 
     async def close(self) -> None:
         """Let pending events go out briefly, then release the Redis connections."""
+        if self._checker is not None:
+            self._checker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checker
+        for timer in self._expiry.values():
+            timer.cancel()
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=SEND_TIMEOUT)
         manager = self.sio.manager
@@ -152,9 +212,7 @@ class LiveHub:
 
     async def send(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
         """Start delivering event to rooms without waiting for it."""
-        task = asyncio.get_running_loop().create_task(self._emit(event, payload, rooms))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._emit(event, payload, rooms))
 
 
 def start_live(app: Quart, settings: Settings, session_cache: SessionCache) -> LiveHub:

@@ -170,20 +170,21 @@ async def test_logout_all_ends_every_session(client: Client, settings: Settings)
     assert (await client.get("/api/auth/me", headers=other.headers)).status_code == 200
 
 
-async def test_throttles_failed_logins_per_username(database_url: str, run_dir) -> None:
+async def test_throttles_failed_logins_per_username_and_address(database_url: str, run_dir) -> None:
     settings = make_settings(database_url, run_dir, login_max_failures=3)
     async for app in started_app(settings):
         client = app.test_client()
         await make_user(Role.NURSE, username="target")
-        for i in range(3):
-            assert (await login(client, "target", "bad", addr=f"10.9.0.{i}")).status_code == 401
-        blocked = await login(client, "target", PASSWORD, addr="10.9.0.99")
+        for _ in range(3):
+            assert (await login(client, "target", "bad", addr="10.9.0.1")).status_code == 401
+        blocked = await login(client, "target", PASSWORD, addr="10.9.0.1")
         assert blocked.status_code == 429
         assert int(blocked.headers["Retry-After"]) > 0
         assert "Too many failed sign-in attempts" in (await blocked.get_json())["message"]
-        # another username from the same addresses is unaffected
+        # another username from the same address, and the user elsewhere, are unaffected
         await make_user(Role.NURSE, username="bystander")
         assert (await login(client, "bystander", addr="10.9.0.1")).status_code == 200
+        assert (await login(client, "target", addr="10.9.0.2")).status_code == 200
 
 
 async def test_throttles_failed_logins_per_address(database_url: str, run_dir) -> None:
@@ -216,16 +217,19 @@ async def test_throttle_counters_shared_through_redis(database_url: str, run_dir
 
     redis_url = "redis://127.0.0.1:6379/11"
     username = "shared-" + secrets.token_hex(4)
+    address = f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250)}"
     settings = make_settings(database_url, run_dir, redis_url=redis_url, login_max_failures=2)
     async for app_a in started_app(settings):
         await make_user(Role.NURSE, username=username)
         other = make_settings(database_url, run_dir, redis_url=redis_url, login_max_failures=2)
         from bff.app import create_app
+        from bff.services import app_services
 
         app_b = create_app(other, bootstrap_admin=False)
         for _ in range(2):
-            await login(app_a.test_client(), username, "bad")
-        assert (await login(app_b.test_client(), username)).status_code == 429
+            await login(app_a.test_client(), username, "bad", addr=address)
+        assert (await login(app_b.test_client(), username, addr=address)).status_code == 429
+        await app_services(app_b).login_throttle.aclose()
 
 
 async def test_redis_down_does_not_block_login(database_url: str, run_dir) -> None:

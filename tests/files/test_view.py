@@ -1,13 +1,15 @@
-"""Viewing files: signed links, the auth query, byte ranges, safe headers, deletion."""
+"""Viewing files: signed links, the auth query (when enabled), ranges, safe headers, deletion."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from bff.audit.models import AuditLog
 from bff.auth import links
+from tests.conftest import make_settings, started_app
 from tests.files.conftest import Ward
 
 CONTENT = bytes(range(256)) * 40  # 10,240 bytes
@@ -94,15 +96,38 @@ async def test_a_link_stops_working_when_the_folder_is_unassigned(ward: Ward) ->
     assert response.status_code == 404
 
 
-async def test_the_auth_query_of_the_spec_also_opens_a_file(ward: Ward) -> None:
+async def test_the_session_token_in_the_url_is_refused_by_default(ward: Ward) -> None:
+    """Issue 15 point 8: `?auth=<session token>` would put an 8-hour credential into browser
+    history and proxy logs; unless BFF_ALLOW_TOKEN_IN_URL enables it, it opens nothing."""
+    assert not ward.settings.allow_token_in_url
     assert (await ward.upload(ward.nurse, "a.txt", b"alpha")).status_code == 201
     response = await ward.client.get(
         ward.url("a.txt", "view"), query_string={"t": "1", "auth": ward.assistant.token}
     )
-    assert response.status_code == 200
-    assert await response.get_data() == b"alpha"
-    bad = await ward.client.get(ward.url("a.txt", "view"), query_string={"auth": "nope"})
-    assert bad.status_code == 401
+    assert response.status_code == 401
+    assert b"alpha" not in await response.get_data()
+    assert await AuditLog.filter(operation="file_view").count() == 0
+
+
+async def test_the_auth_query_of_the_spec_opens_a_file_when_enabled(
+    database_url: str, run_dir: Path, tmp_path: Path
+) -> None:
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", allow_token_in_url=True
+    )
+    async for app in started_app(settings):
+        ward = await Ward(app, settings).setup()
+        assert (await ward.upload(ward.nurse, "a.txt", b"alpha")).status_code == 201
+        response = await ward.client.get(
+            ward.url("a.txt", "view"), query_string={"t": "1", "auth": ward.assistant.token}
+        )
+        assert response.status_code == 200
+        assert await response.get_data() == b"alpha"
+        bad = await ward.client.get(ward.url("a.txt", "view"), query_string={"auth": "nope"})
+        assert bad.status_code == 401
+        # only the view routes take it: everything else still needs the header
+        listing = await ward.client.get(ward.url(), query_string={"auth": ward.assistant.token})
+        assert listing.status_code == 401
 
 
 async def test_views_of_other_folders_and_missing_files(ward: Ward) -> None:
