@@ -321,8 +321,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Stream a file (HTTP Range supported) by a signed link, the auth query, the header, or a
-         * @description responder's emergency grant for this folder.
+         * Stream a file (HTTP Range supported) by a signed link, the header, the auth query (only
+         * @description with BFF_ALLOW_TOKEN_IN_URL), or a responder's emergency grant for this folder.
          */
         get: operations["get_view_file"];
         put?: never;
