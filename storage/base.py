@@ -7,6 +7,7 @@ backend can be handed a name that escapes the root. Backends implement the `_`-p
 from __future__ import annotations
 
 import mimetypes
+import re
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable
@@ -23,6 +24,11 @@ MAX_NAME_BYTES = 255
 # caller may use such a name, so a half-written upload can never be seen or overwritten.
 TEMP_PREFIX = ".upload-"
 TEMP_SUFFIX = ".part"
+# Uploads are written under this top-level folder first (`{root}/.bff-staging/{key}`) and moved
+# to their name only when the index commits (bff/files/staging.py). No container, folder or file
+# may be named so, listings never show it, and `reindex` never sees what is in it.
+STAGING_DIR = ".bff-staging"
+_STAGED_KEY = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")  # fullmatch
 # Bidirectional overrides make a name display differently from what it is ("cod.exe" shown
 # as "exe.doc"), so they count as control characters here.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -106,6 +112,8 @@ def validate_name(segment: str, what: str = "name") -> str:
             problem += " (even percent-encoded)"
     if problem is None and is_temp_name(segment):
         problem = f"must not start with {TEMP_PREFIX!r} (reserved)"
+    if problem is None and segment == STAGING_DIR:
+        problem = f"must not be {STAGING_DIR!r} (reserved)"
     if problem is not None:
         raise InvalidName(f"Invalid {what}: it {problem}.")
     return segment
@@ -118,6 +126,13 @@ def is_valid_name(segment: str) -> bool:
     except InvalidName:
         return False
     return True
+
+
+def validate_staged_key(key: str) -> str:
+    """Return key if it can name a staged object (lower-case letters, digits, '-')."""
+    if not isinstance(key, str) or not _STAGED_KEY.fullmatch(key):
+        raise InvalidName("Invalid staging key.")
+    return key
 
 
 def check_range(offset: int, length: int | None) -> None:
@@ -289,6 +304,38 @@ class Storage(ABC):
         """Delete a file; NotFound if it does not exist."""
         await self._delete(*self._file(container, folder, name))
 
+    # The staging area: objects written before they may be seen, then moved to their name.
+
+    async def write_staged(
+        self, key: str, chunks: AsyncIterable[bytes], *, content_type: str | None = None
+    ) -> int:
+        """Store the bytes of chunks as staged object key (never listed); return the size.
+
+        As atomic as `write`: the staged object exists only once the stream has ended.
+        """
+        async with aclosing(_checked(chunks)) as checked:
+            return await self._write_staged(validate_staged_key(key), checked, content_type)
+
+    async def publish_staged(self, key: str, container: str, folder: str, name: str) -> None:
+        """Move staged object key to the file's name, replacing any previous file.
+
+        Local disk renames (atomic); S3 copies server-side, then deletes the staged object.
+        NotFound if the staged object does not exist.
+        """
+        await self._publish_staged(validate_staged_key(key), *self._file(container, folder, name))
+
+    async def stat_staged(self, key: str) -> FileInfo:
+        """Size and last-modified time of staged object key; NotFound if absent."""
+        return await self._stat_staged(validate_staged_key(key))
+
+    async def delete_staged(self, key: str) -> bool:
+        """Delete staged object key; whether it existed."""
+        return await self._delete_staged(validate_staged_key(key))
+
+    async def list_staged(self) -> list[FileInfo]:
+        """Every staged object (name: its key), sorted by key."""
+        return sorted(await self._list_staged(), key=lambda info: info.name)
+
     async def create_container(self, container: str) -> None:
         """Create an empty container (no error if it exists)."""
         await self._create_container(validate_name(container, "container name"))
@@ -353,6 +400,23 @@ class Storage(ABC):
 
     @abstractmethod
     async def _delete(self, container: str, folder: str, name: str) -> None: ...
+
+    @abstractmethod
+    async def _write_staged(
+        self, key: str, chunks: AsyncIterator[bytes], content_type: str | None
+    ) -> int: ...
+
+    @abstractmethod
+    async def _publish_staged(self, key: str, container: str, folder: str, name: str) -> None: ...
+
+    @abstractmethod
+    async def _stat_staged(self, key: str) -> FileInfo: ...
+
+    @abstractmethod
+    async def _delete_staged(self, key: str) -> bool: ...
+
+    @abstractmethod
+    async def _list_staged(self) -> list[FileInfo]: ...
 
     @abstractmethod
     async def _create_container(self, container: str) -> None: ...

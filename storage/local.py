@@ -20,6 +20,7 @@ import aiofiles
 
 from storage.base import (
     CHUNK_SIZE,
+    STAGING_DIR,
     TEMP_PREFIX,
     TEMP_SUFFIX,
     FileInfo,
@@ -202,9 +203,16 @@ class LocalStorage(Storage):
         content_type: str | None,
     ) -> int:
         # Local disk keeps no content type: stat and listings infer it from the name.
-        directory = self._path(container, folder)
+        return await self._write_into(self._path(container, folder), name, chunks)
+
+    async def _write_into(
+        self, directory: Path, name: str, chunks: AsyncIterator[bytes], *, direct: bool = False
+    ) -> int:
+        """Write a file through a hidden temporary beside it, or (direct) under its own name,
+        where nothing reads it before it is complete (a staged object: a crash mid-write
+        leaves it under its key, which the staging sweep knows)."""
         await self._mkdir(directory)
-        temp = directory / f"{TEMP_PREFIX}{secrets.token_hex(12)}{TEMP_SUFFIX}"
+        temp = directory / (name if direct else f"{TEMP_PREFIX}{secrets.token_hex(12)}{TEMP_SUFFIX}")
         size = 0
         try:
             with _translate("the upload", missing_is_not_found=False):
@@ -242,6 +250,35 @@ class LocalStorage(Storage):
         path = self._path(container, folder, name)
         await self._run("The file", _stat_file, path)  # refuses directories
         await self._run("The file", path.unlink)
+
+    @property
+    def _staging(self) -> Path:
+        return self.root / STAGING_DIR
+
+    async def _write_staged(
+        self, key: str, chunks: AsyncIterator[bytes], content_type: str | None
+    ) -> int:
+        return await self._write_into(self._staging, key, chunks, direct=True)
+
+    async def _publish_staged(self, key: str, container: str, folder: str, name: str) -> None:
+        # One rename within the root's file system: the file appears whole or not at all.
+        directory = self._path(container, folder)
+        await self._mkdir(directory)
+        await self._run("The staged file", _replace_durably, self._staging / key, directory / name)
+
+    async def _stat_staged(self, key: str) -> FileInfo:
+        st = await self._run("The staged file", _stat_file, self._staging / key)
+        return _info(key, st)
+
+    async def _delete_staged(self, key: str) -> bool:
+        try:
+            await self._run("The staged file", (self._staging / key).unlink)
+        except NotFound:
+            return False
+        return True
+
+    async def _list_staged(self) -> list[FileInfo]:
+        return await self._run("the staging folder", _files, self._staging)
 
     async def _create_container(self, container: str) -> None:
         await self._mkdir(self._path(container))

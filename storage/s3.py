@@ -24,6 +24,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from storage.base import (
     CHUNK_SIZE,
+    STAGING_DIR,
     FileInfo,
     NotFound,
     ReadStream,
@@ -37,6 +38,7 @@ from storage.base import (
 log = logging.getLogger(__name__)
 
 MIN_PART_SIZE = 5 * 1024 * 1024  # S3's minimum for every part but the last
+COPY_LIMIT = 5 * 1024 * 1024 * 1024  # the largest object one CopyObject may copy
 PART_SIZE = 8 * 1024 * 1024
 _MISSING_CODES = {"NoSuchKey", "404", "NotFound"}
 _CONTENT_RANGE = re.compile(r"bytes \d+-\d+/(\d+)")
@@ -81,6 +83,7 @@ class S3Storage(Storage):
         part_size: int = PART_SIZE,
         chunk_size: int = CHUNK_SIZE,
         session: Any = None,
+        copy_limit: int = COPY_LIMIT,
     ) -> None:
         """session: an aiobotocore session to share (it caches the parsed service model)."""
         if not bucket:
@@ -94,6 +97,7 @@ class S3Storage(Storage):
         self.region = region
         self.part_size = part_size
         self.chunk_size = chunk_size
+        self.copy_limit = copy_limit
         self._session = session
         self._stack: AsyncExitStack | None = None
         self._s3: Any = None
@@ -254,7 +258,11 @@ class S3Storage(Storage):
         content_type: str | None,
     ) -> int:
         await self._create_folder(container, folder)
-        key = self._key(container, folder, name)
+        return await self._write_key(self._key(container, folder, name), chunks, content_type)
+
+    async def _write_key(
+        self, key: str, chunks: AsyncIterator[bytes], content_type: str | None
+    ) -> int:
         target = {"Bucket": self.bucket, "Key": key}
         extra = {"ContentType": content_type} if content_type else {}
         part_size = self.part_size
@@ -326,6 +334,99 @@ class S3Storage(Storage):
             await self._client.delete_object(
                 Bucket=self.bucket, Key=self._key(container, folder, name)
             )
+
+    def _staged_key(self, key: str) -> str:
+        return f"{self.prefix}{STAGING_DIR}/{key}"
+
+    async def _write_staged(
+        self, key: str, chunks: AsyncIterator[bytes], content_type: str | None
+    ) -> int:
+        return await self._write_key(self._staged_key(key), chunks, content_type)
+
+    async def _stat_staged(self, key: str) -> FileInfo:
+        with _translate("The staged file"):
+            head = await self._client.head_object(Bucket=self.bucket, Key=self._staged_key(key))
+        return FileInfo(
+            name=key,
+            size=int(head["ContentLength"]),
+            last_modified=head["LastModified"],
+            content_type=self._content_type(key, head.get("ContentType")),
+        )
+
+    async def _publish_staged(self, key: str, container: str, folder: str, name: str) -> None:
+        # S3 has no rename: a server-side copy (the content type goes with it), then the staged
+        # object is deleted. The file appears whole when the copy completes.
+        size = (await self._stat_staged(key)).size
+        await self._create_folder(container, folder)
+        source = {"Bucket": self.bucket, "Key": self._staged_key(key)}
+        target = {"Bucket": self.bucket, "Key": self._key(container, folder, name)}
+        with _translate("The staged file"):
+            if size <= self.copy_limit:
+                await self._client.copy_object(**target, CopySource=source)
+            else:
+                await self._copy_in_parts(source, target, size)
+            await self._client.delete_object(**source)
+
+    async def _copy_in_parts(self, source: dict[str, str], target: dict[str, str], size: int) -> None:
+        """Copy an object too large for one CopyObject (a multipart upload of copied ranges)."""
+        head = await self._client.head_object(**source)
+        extra = {"ContentType": head["ContentType"]} if head.get("ContentType") else {}
+        created = await self._client.create_multipart_upload(**target, **extra)
+        upload_id = str(created["UploadId"])
+        try:
+            parts = []
+            for number, start in enumerate(range(0, size, self.part_size), 1):
+                last = min(size, start + self.part_size) - 1
+                copied = await self._client.upload_part_copy(
+                    **target,
+                    UploadId=upload_id,
+                    PartNumber=number,
+                    CopySource=source,
+                    CopySourceRange=f"bytes={start}-{last}",
+                )
+                parts.append({"ETag": copied["CopyPartResult"]["ETag"], "PartNumber": number})
+            await self._client.complete_multipart_upload(
+                **target, UploadId=upload_id, MultipartUpload={"Parts": parts}
+            )
+        except BaseException:
+            await self._abort(target["Key"], upload_id)
+            raise
+
+    async def _delete_staged(self, key: str) -> bool:
+        full = self._staged_key(key)
+        with _translate("The staged file"):
+            # A write that died mid-stream leaves an unfinished multipart upload, not an object.
+            uploads = await self._client.list_multipart_uploads(Bucket=self.bucket, Prefix=full)
+            for upload in uploads.get("Uploads", []):
+                if upload["Key"] == full:
+                    await self._abort(full, upload["UploadId"])
+            try:
+                await self._client.head_object(Bucket=self.bucket, Key=full)
+            except ClientError as exc:
+                if _error_code(exc) in _MISSING_CODES:
+                    return False
+                raise
+            await self._client.delete_object(Bucket=self.bucket, Key=full)
+        return True
+
+    async def _list_staged(self) -> list[FileInfo]:
+        prefix = self._staged_key("")
+        infos = []
+        paginator = self._client.get_paginator("list_objects_v2")
+        with _translate("The staging folder"):
+            async for page in paginator.paginate(Bucket=self.bucket, Prefix=prefix):
+                for entry in page.get("Contents", []):
+                    name = entry["Key"][len(prefix) :]
+                    if "/" not in name and name:
+                        infos.append(
+                            FileInfo(
+                                name=name,
+                                size=int(entry["Size"]),
+                                last_modified=entry["LastModified"],
+                                content_type=None,
+                            )
+                        )
+        return infos
 
     async def _put_marker(self, key: str) -> None:
         with _translate("The folder"):
