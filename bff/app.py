@@ -26,6 +26,7 @@ from bff.emergency.routes import bp as emergency_bp
 from bff.emergency.service import VerifyThrottle
 from bff.errors import error_response, register_error_handlers
 from bff.files.routes import bp as files_bp
+from bff.files.staging import Sweeper, arm_crash_point
 from bff.ids import IdConverter
 from bff.live.server import start_live
 from bff.services import AppServices, attach_services
@@ -102,6 +103,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     session_cache = SessionCache(settings.session_cache_seconds)
     storage = open_storage(settings.storage_url)
     login_throttle = LoginThrottle(settings)
+    sweeper = Sweeper(storage, settings)
+    arm_crash_point(settings)
     attach_services(
         app,
         AppServices(
@@ -162,6 +165,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         _widen_default_executor()
         await init_db(settings)
         await storage.start()
+        sweeper.start()  # removes what uploads that never committed left (a crash)
         if bootstrap_admin:
             created = await ensure_admin(settings)
             if created:
@@ -176,6 +180,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
 
     @app.after_serving
     async def _stop() -> None:
+        await sweeper.stop()
         await storage.close()
         await login_throttle.aclose()
         await close_db()

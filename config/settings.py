@@ -64,6 +64,15 @@ class Settings(BaseSettings):
     emergency_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 15
     verify_max_failures_per_address: Annotated[int, Field(ge=1)] = 20
     verify_max_failures_per_token: Annotated[int, Field(ge=1)] = 10
+    # Uploads are staged and become files only when indexed (bff/files/staging.py). What an
+    # upload older than this left without committing is removed (an upload still streaming
+    # after this long is refused at its end), checked on start and every sweep interval.
+    upload_staging_grace_seconds: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] = 3600
+    upload_sweep_seconds: Annotated[float, Field(gt=0, le=24 * 3600)] = 300
+    # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
+    # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
+    testing: bool = False
+    test_crash_at: str = ""
 
     @field_validator("database_url")
     @classmethod

@@ -212,7 +212,8 @@ class LocalStorage(Storage):
         where nothing reads it before it is complete (a staged object: a crash mid-write
         leaves it under its key, which the staging sweep knows)."""
         await self._mkdir(directory)
-        temp = directory / (name if direct else f"{TEMP_PREFIX}{secrets.token_hex(12)}{TEMP_SUFFIX}")
+        hidden = f"{TEMP_PREFIX}{secrets.token_hex(12)}{TEMP_SUFFIX}"
+        temp = directory / (name if direct else hidden)
         size = 0
         try:
             with _translate("the upload", missing_is_not_found=False):

@@ -367,7 +367,9 @@ class S3Storage(Storage):
                 await self._copy_in_parts(source, target, size)
             await self._client.delete_object(**source)
 
-    async def _copy_in_parts(self, source: dict[str, str], target: dict[str, str], size: int) -> None:
+    async def _copy_in_parts(
+        self, source: dict[str, str], target: dict[str, str], size: int
+    ) -> None:
         """Copy an object too large for one CopyObject (a multipart upload of copied ranges)."""
         head = await self._client.head_object(**source)
         extra = {"ContentType": head["ContentType"]} if head.get("ContentType") else {}

@@ -27,6 +27,8 @@ from config.settings import Settings, load_settings
 from tools.devserver import kill_group, start_moto, throwaway_postgres
 
 TABLES = [
+    "pending_uploads",
+    "leases",
     "emergency_grants",
     "smart_tokens",
     "files",

@@ -30,3 +30,31 @@ class StoredFile(Model):
         table = "files"
         unique_together = (("folder", "name"),)
         indexes = (("folder_id", "extension"),)
+
+
+class PendingUpload(Model):
+    """An upload whose bytes are staged but not yet indexed (one row per staged object)."""
+
+    id = fields.IntField(primary_key=True)
+    container = fields.CharField(max_length=255)
+    folder = fields.CharField(max_length=255)
+    # The storage name the staged object gets when the upload commits.
+    name = fields.CharField(max_length=255)
+    staging_key = fields.CharField(max_length=100, unique=True)
+    started_at = fields.DatetimeField(db_index=True)
+    # Which process wrote it (host:pid), for an operator reading the table.
+    instance = fields.CharField(max_length=255)
+
+    class Meta:
+        table = "pending_uploads"
+
+
+class Lease(Model):
+    """A named job only one process runs at a time: held by holder until expires_at."""
+
+    name = fields.CharField(max_length=64, primary_key=True)
+    holder = fields.CharField(max_length=255)
+    expires_at = fields.DatetimeField()
+
+    class Meta:
+        table = "leases"

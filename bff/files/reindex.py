@@ -1,7 +1,9 @@
 """Reindexing: make the file index (and the containers and folders) match what storage holds.
 
-For files written by other tools, and for an index row left behind by a crash between an
-upload's two steps (bytes first, index second).
+For files written by other tools, and for index rows whose bytes vanished. Never for uploads
+that did not commit: their bytes sit in the storage's staging area, which storage listings never
+show, or (after a crash between the move and the commit) under a name a pending upload still
+holds, which is skipped here and removed by the staging sweep (bff/files/staging.py).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class ReindexReport:
     files_updated: int = 0
     files_removed: int = 0
     skipped: list[str] = field(default_factory=list)
+    unfinished: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """A short human-readable summary."""
@@ -46,6 +49,7 @@ class ReindexReport:
             f"Files updated: {self.files_updated}",
             f"Files removed (no longer in storage): {self.files_removed}",
             *(f"Skipped (name not allowed): {name}" for name in self.skipped),
+            *(f"Skipped (upload not committed): {name}" for name in self.unfinished),
         ]
 
 
@@ -87,8 +91,16 @@ def _differs(row: StoredFile, values: dict[str, Any]) -> bool:
     )
 
 
-async def _reindex_folder(folder: Folder, infos: list[FileInfo], report: ReindexReport) -> None:
-    desired = _desired(infos)
+async def _reindex_folder(
+    container: str, folder: Folder, infos: list[FileInfo], report: ReindexReport
+) -> None:
+    # A name an unfinished upload holds is not a file yet (its upload may still fail, or died
+    # between moving its bytes and committing): the staging sweep decides about it.
+    unfinished = await repository.pending_names(container, folder.name)
+    for info in infos:
+        if info.name in unfinished:
+            report.unfinished.append(f"{container}/{folder.name}/{info.name}")
+    desired = _desired([info for info in infos if info.name not in unfinished])
     rows = await repository.files_by_name(folder.id)
     async with transaction() as conn:
         gone = [r.id for name, r in rows.items() if name not in desired]
@@ -127,7 +139,10 @@ async def reindex(storage: Storage) -> ReindexReport:
                 report.folders_added.append(f"{container_name}/{folder_name}")
             seen.add(folder.id)
             await _reindex_folder(
-                folder, await storage.list_files(container_name, folder_name), report
+                container_name,
+                folder,
+                await storage.list_files(container_name, folder_name),
+                report,
             )
     # Folders no longer in storage: their files are gone too.
     vanished = sorted(await repository.indexed_folder_ids() - seen)

@@ -5,13 +5,16 @@ The statistics read only the caller's assigned folders (they take the caller's u
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.exceptions import IntegrityError
+from tortoise.expressions import Q
 
 from bff.containers.models import Folder
-from bff.db import fetch
-from bff.files.models import StoredFile
+from bff.db import fetch, transaction
+from bff.files.models import Lease, PendingUpload, StoredFile
 
 _BATCH = 500  # rows per statement when inserting or deleting many
 
@@ -106,3 +109,105 @@ async def delete_files_of_folders(folder_ids: list[int]) -> int:
             folder_id__in=folder_ids[start : start + _BATCH]
         ).delete()
     return removed
+
+
+# Pending uploads (bff/files/staging.py) and the lease of the job that sweeps them.
+
+
+async def add_pending(
+    container: str, folder: str, names_and_keys: list[tuple[str, str]], instance: str, now: datetime
+) -> list[PendingUpload]:
+    """Record staged objects about to be written (committed at once, before any byte)."""
+    async with transaction() as conn:
+        return [
+            await PendingUpload.create(
+                container=container,
+                folder=folder,
+                name=name,
+                staging_key=key,
+                started_at=now,
+                instance=instance,
+                using_db=conn,
+            )
+            for name, key in names_and_keys
+        ]
+
+
+async def locked_pending(conn: BaseDBAsyncClient, ids: list[int]) -> list[PendingUpload]:
+    """Pending uploads by id that still exist, locked until transaction conn ends."""
+    query = PendingUpload.filter(id__in=ids).using_db(conn).select_for_update()
+    return list(await query)
+
+
+async def delete_pending(conn: BaseDBAsyncClient | None, ids: list[int]) -> None:
+    """Forget pending uploads (inside transaction conn, or alone)."""
+    query = PendingUpload.filter(id__in=ids)
+    await (query.using_db(conn) if conn is not None else query).delete()
+
+
+async def stale_pending_ids(started_before: datetime) -> list[int]:
+    """Pending uploads started before a time, oldest first."""
+    rows = await PendingUpload.filter(started_at__lt=started_before).order_by("id").values("id")
+    return [int(row["id"]) for row in rows]
+
+
+async def claim_stale_pending(conn: BaseDBAsyncClient, pending_id: int) -> PendingUpload | None:
+    """A pending upload locked for the sweep, or None if gone or held by its upload (on
+    PostgreSQL an upload committing holds its row: SKIP LOCKED passes over it)."""
+    query = PendingUpload.filter(id=pending_id).using_db(conn)
+    return await query.select_for_update(skip_locked=True).first()
+
+
+async def pending_staging_keys() -> set[str]:
+    """The staging keys of every pending upload."""
+    return {str(key) for key in await PendingUpload.all().values_list("staging_key", flat=True)}
+
+
+async def pending_names(container: str, folder: str) -> set[str]:
+    """Storage names of a folder that only an unfinished upload holds so far."""
+    names = await PendingUpload.filter(container=container, folder=folder).values_list(
+        "name", flat=True
+    )
+    return {str(name) for name in names}
+
+
+async def lock_folder(conn: BaseDBAsyncClient, folder_id: int) -> None:
+    """Lock a folder's row until transaction conn ends."""
+    await Folder.filter(id=folder_id).using_db(conn).select_for_update().first()
+
+
+async def locked_folder(conn: BaseDBAsyncClient, container: str, folder: str) -> Folder | None:
+    """A folder by names, locked until transaction conn ends (serialises commits of its
+    files with the sweep)."""
+    found = await Folder.filter(container__name=container, name=folder).using_db(conn).first()
+    if found is None:
+        return None
+    return await Folder.filter(id=found.id).using_db(conn).select_for_update().first()
+
+
+async def indexed_row_for(
+    conn: BaseDBAsyncClient, folder_id: int, name: str, rtf_original_of: str | None
+) -> StoredFile | None:
+    """The index row that accounts for a stored name: the file's own row, or for a kept RTF
+    original (rtf_original_of: the RTF's name) the row of its converted text."""
+    query = StoredFile.filter(folder_id=folder_id).using_db(conn)
+    if rtf_original_of is not None:
+        return await query.filter(original_rtf_name=rtf_original_of).first()
+    return await query.filter(name=name).first()
+
+
+async def take_lease(name: str, holder: str, now: datetime, until: datetime) -> bool:
+    """Hold lease name until a time if it is free, expired or already ours; whether we do."""
+    free = Q(name=name) & (Q(holder=holder) | Q(expires_at__lt=now))
+    if await Lease.filter(free).update(holder=holder, expires_at=until):
+        return True
+    try:
+        await Lease.create(name=name, holder=holder, expires_at=until)
+    except IntegrityError:
+        return False  # another process holds it
+    return True
+
+
+async def release_lease(name: str, holder: str) -> None:
+    """Give lease name back if we hold it."""
+    await Lease.filter(name=name, holder=holder).delete()

@@ -1,25 +1,27 @@
 """Uploads: one streamed file stored as a profile image, an RTF (kept, and converted to text)
 or as it is, then indexed, audited and announced.
 
-Bytes are written first and indexed second, so an index row never names a file that is not
-whole. Whether an existing file may be replaced is decided once the whole form has been read
-(`overwrite` may come in the query string or as a field before or after the file), just before
-the new bytes become visible.
+Bytes are written to the storage's staging area first, under a pending upload recorded in the
+database, and moved to their name inside the transaction that indexes them (bff/files/staging.py):
+a file is visible exactly when its index row is, and a failed or crashed upload leaves nothing
+anyone can see. Whether an existing file may be replaced is decided by the index once the whole
+form has been read (`overwrite` may come in the query string or as a field before or after the
+file), and again under lock when the upload commits.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from bff.audit.service import Actor, record
 from bff.containers.models import Folder
 from bff.db import transaction
 from bff.errors import ApiError
-from bff.files import repository
+from bff.files import repository, staging
 from bff.files.images import INVALID_IMAGE, InvalidImage, process_profile_image
-from bff.files.models import StoredFile
+from bff.files.models import PendingUpload, StoredFile
 from bff.files.multipart import FIELDS_FIRST, UploadForm
 from bff.files.names import (
     PROFILE_IMAGE_NAME,
@@ -41,6 +43,7 @@ from storage.base import MAX_NAME_BYTES, Storage
 PROFILE_IMAGE_LIMIT = 10 * 1024 * 1024
 PROFILE_TOO_LARGE = "Profile image must be less than 10MB"
 FORM_OVERHEAD = 64 * 1024  # multipart boundaries, headers and the small text fields
+UPLOAD_EXPIRED = "The upload took too long and was discarded. Upload the file again."
 _IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"BM")
 
 
@@ -66,42 +69,88 @@ class _Stored:
 
 
 async def _index(
-    folder: Folder, stored: _Stored, storage: Storage, actor: Actor, operation: str
-) -> StoredFile:
-    """Index a file just written (audited and announced), then drop the kept original of a
-    converted RTF it replaced."""
-    info = await storage.stat(folder.container.name, folder.name, stored.name)
-    values = {
-        "content_type": stored.content_type,
-        "size": info.size,
-        "last_modified": info.last_modified,
-        "extension": extension_of(stored.name),
-        "is_profile_image": stored.is_profile_image,
-        "converted_from_rtf": stored.original_rtf_name is not None,
-        "original_rtf_name": stored.original_rtf_name,
-    }
-    async with transaction() as conn:
-        previous = await repository.locked_file(conn, folder.id, stored.name)
-        stale_original = previous.original_rtf_name if previous else None
-        if previous is None:
-            row = await repository.create_file(conn, folder, stored.name, values)
-        else:
-            await repository.update_file(conn, previous, values)
-            row = previous
-        announce(PROFILE_CHANGED if stored.is_profile_image else FILE_UPLOADED, folder, stored.name)
-        details = f"converted from {stored.original_rtf_name}" if stored.original_rtf_name else ""
-        await record(
-            conn,
-            actor,
-            operation,
-            container=folder.container.name,
-            folder=folder.name,
-            blob=stored.name,
-            details=details + (" (replaced)" if previous else ""),
-        )
-    if stale_original != stored.original_rtf_name:
+    folder: Folder,
+    stored: _Stored,
+    pending: list[PendingUpload],
+    storage: Storage,
+    actor: Actor,
+    operation: str,
+    may_replace: bool,
+) -> tuple[StoredFile, bool]:
+    """Move the staged objects to their names and index the file, in one transaction (audited
+    and announced); then drop the kept original of a converted RTF it replaced. Returns the
+    row and whether it replaced a file."""
+    container = folder.container.name
+    try:
+        async with transaction() as conn:
+            await staging.claim(conn, pending, folder.id)
+            previous = await repository.locked_file(conn, folder.id, stored.name)
+            if previous is not None and not may_replace:
+                raise _clash(stored.name)  # another upload of the name committed first
+            await staging.publish(conn, storage, pending)
+            info = await storage.stat(container, folder.name, stored.name)
+            values = {
+                "content_type": stored.content_type,
+                "size": info.size,
+                "last_modified": info.last_modified,
+                "extension": extension_of(stored.name),
+                "is_profile_image": stored.is_profile_image,
+                "converted_from_rtf": stored.original_rtf_name is not None,
+                "original_rtf_name": stored.original_rtf_name,
+            }
+            stale_original = previous.original_rtf_name if previous else None
+            if previous is None:
+                row = await repository.create_file(conn, folder, stored.name, values)
+            else:
+                await repository.update_file(conn, previous, values)
+                row = previous
+            event = PROFILE_CHANGED if stored.is_profile_image else FILE_UPLOADED
+            announce(event, folder, stored.name)
+            original = stored.original_rtf_name
+            details = f"converted from {original}" if original else ""
+            await record(
+                conn,
+                actor,
+                operation,
+                container=container,
+                folder=folder.name,
+                blob=stored.name,
+                details=details + (" (replaced)" if previous else ""),
+            )
+    except staging.UploadExpired:
+        raise ApiError(503, UPLOAD_EXPIRED) from None
+    staging.crash_point("after_commit")
+    if stale_original not in (None, stored.original_rtf_name):
         await drop_original(storage, folder, stale_original)
-    return row
+    return row, previous is not None
+
+
+async def _stage_and_index(
+    folder: Folder,
+    objects: list[tuple[str, AsyncIterator[bytes], str]],
+    stored: _Stored,
+    storage: Storage,
+    actor: Actor,
+    operation: str,
+    may_replace: Callable[[], bool],
+) -> tuple[StoredFile, bool]:
+    """Write objects (name, bytes, content type) to the staging area under a pending upload,
+    then index them; whatever fails before the commit leaves nothing (bff/files/staging.py).
+    may_replace is asked once the bytes are in (the form may say so after the file)."""
+    pending = await staging.begin(folder.container.name, folder.name, [o[0] for o in objects])
+    committed = False
+    try:
+        for row, (_, chunks, content_type) in zip(pending, objects, strict=True):
+            await storage.write_staged(
+                row.staging_key, staging.watched(chunks), content_type=content_type
+            )
+        staging.crash_point("after_write")
+        result = await _index(folder, stored, pending, storage, actor, operation, may_replace())
+        committed = True
+    finally:
+        if not committed:
+            await staging.abandon(storage, pending)
+    return result
 
 
 async def _once(data: bytes) -> AsyncIterator[bytes]:
@@ -195,10 +244,10 @@ async def upload(
         target = text_name_for(name)
         if len(original_rtf_key(name).encode()) > MAX_NAME_BYTES:
             raise ApiError(400, RTF_NAME_TOO_LONG)
-    replaced = False
+    may_replace = is_profile or overwrite or _flag(part.fields, "overwrite")
 
     async def before_end(trailing: dict[str, str]) -> None:
-        nonlocal replaced
+        nonlocal may_replace
         if trailing.get("filename", "").strip() not in ("", name):
             raise ApiError(400, FIELDS_FIRST)
         if _flag(trailing, "isProfileImage") and not is_profile:
@@ -207,30 +256,40 @@ async def upload(
             raise _LateProfile(kept.data())
         if not is_profile and name == PROFILE_IMAGE_NAME:
             raise ApiError(400, PROFILE_NAME_RESERVED)
-        replaced = await storage.exists(folder.container.name, folder.name, target)
-        allowed = is_profile or overwrite or _flag(part.fields, "overwrite")
-        if replaced and not (allowed or _flag(trailing, "overwrite")):
+        may_replace = may_replace or _flag(trailing, "overwrite")
+        # The index decides: a name only an unfinished (or crashed) upload holds is free.
+        if not may_replace and await repository.file_named(folder.id, target) is not None:
             raise _clash(target)
 
     try:
         if is_profile:
             data = await form.read(PROFILE_IMAGE_LIMIT, PROFILE_TOO_LARGE, before_end)
-            row = await _store_profile(folder, data, storage, actor)
+            row, replaced = await _store_profile(folder, data, storage, actor)
             message = f"Profile image processed and saved as {PROFILE_IMAGE_NAME}"
         else:
             chunks = form.chunks(max_bytes, too_large(max_bytes), before_end)
             if kept is not None:
                 chunks = kept.tee(chunks)
             if is_rtf:
-                row = await _store_rtf(folder, name, await _collect(chunks), storage, actor)
+                data = await _collect(chunks)
+                row, replaced = await _store_rtf(
+                    folder, name, data, storage, actor, may_replace=may_replace
+                )
                 message = f"RTF file converted and saved as {target}"
             else:
-                row = await _store_plain(folder, name, chunks, part.content_type, storage, actor)
+                row, replaced = await _store_plain(
+                    folder,
+                    name,
+                    chunks,
+                    part.content_type,
+                    storage,
+                    actor,
+                    may_replace=lambda: may_replace,
+                )
                 message = "File uploaded successfully"
     except _LateProfile as late:
         is_profile, target = True, PROFILE_IMAGE_NAME
-        replaced = await storage.exists(folder.container.name, folder.name, target)
-        row = await _store_profile(folder, late.data, storage, actor)
+        row, replaced = await _store_profile(folder, late.data, storage, actor)
         message = f"Profile image processed and saved as {PROFILE_IMAGE_NAME}"
     return UploadResponse(
         message=message,
@@ -243,6 +302,10 @@ async def upload(
     )
 
 
+def _always() -> bool:
+    return True
+
+
 async def _store_plain(
     folder: Folder,
     name: str,
@@ -250,44 +313,56 @@ async def _store_plain(
     declared_type: str | None,
     storage: Storage,
     actor: Actor,
-) -> StoredFile:
+    *,
+    may_replace: Callable[[], bool] = _always,
+) -> tuple[StoredFile, bool]:
     """Store a file as it is, typed by its name (or as declared)."""
     content_type = content_type_for(name, declared_type)
-    await storage.write(folder.container.name, folder.name, name, chunks, content_type=content_type)
-    return await _index(folder, _Stored(name, content_type), storage, actor, "file_upload")
+    stored = _Stored(name, content_type)
+    objects = [(name, chunks, content_type)]
+    return await _stage_and_index(
+        folder, objects, stored, storage, actor, "file_upload", may_replace
+    )
 
 
-async def _store_profile(folder: Folder, data: bytes, storage: Storage, actor: Actor) -> StoredFile:
+async def _store_profile(
+    folder: Folder, data: bytes, storage: Storage, actor: Actor
+) -> tuple[StoredFile, bool]:
     """Process an image into the folder's profile image (replacing any previous one)."""
     try:
         jpeg = await asyncio.to_thread(process_profile_image, data)
     except InvalidImage as exc:
         raise ApiError(400, str(exc)) from None
-    await storage.write(
-        folder.container.name,
-        folder.name,
-        PROFILE_IMAGE_NAME,
-        _once(jpeg),
-        content_type="image/jpeg",
-    )
     stored = _Stored(PROFILE_IMAGE_NAME, "image/jpeg", is_profile_image=True)
-    return await _index(folder, stored, storage, actor, "profile_upload")
+    objects = [(PROFILE_IMAGE_NAME, _once(jpeg), "image/jpeg")]
+    return await _stage_and_index(
+        folder, objects, stored, storage, actor, "profile_upload", _always
+    )
 
 
 async def _store_rtf(
-    folder: Folder, name: str, data: bytes, storage: Storage, actor: Actor
-) -> StoredFile:
+    folder: Folder,
+    name: str,
+    data: bytes,
+    storage: Storage,
+    actor: Actor,
+    *,
+    may_replace: bool = True,
+) -> tuple[StoredFile, bool]:
     """Keep an RTF's original bytes and list its text as {basename}.txt."""
     try:
         text = await asyncio.to_thread(convert_rtf, data)
     except InvalidRtf as exc:
         raise ApiError(422, str(exc)) from None
     target = text_name_for(name)
-    where = (folder.container.name, folder.name)
-    await storage.write(*where, original_rtf_key(name), _once(data), content_type="application/rtf")
-    await storage.write(*where, target, _once(text.encode()), content_type=TEXT_CONTENT_TYPE)
+    objects = [
+        (original_rtf_key(name), _once(data), "application/rtf"),
+        (target, _once(text.encode()), TEXT_CONTENT_TYPE),
+    ]
     stored = _Stored(target, TEXT_CONTENT_TYPE, original_rtf_name=name)
-    return await _index(folder, stored, storage, actor, "file_upload")
+    return await _stage_and_index(
+        folder, objects, stored, storage, actor, "file_upload", lambda: may_replace
+    )
 
 
 async def store_file(
@@ -297,7 +372,7 @@ async def store_file(
     if error := file_name_error(name):
         raise ApiError(400, error)
     if profile:
-        return await _store_profile(folder, data, storage, actor)
+        return (await _store_profile(folder, data, storage, actor))[0]
     if extension_of(name) == "rtf":
-        return await _store_rtf(folder, name, data, storage, actor)
-    return await _store_plain(folder, name, _once(data), None, storage, actor)
+        return (await _store_rtf(folder, name, data, storage, actor))[0]
+    return (await _store_plain(folder, name, _once(data), None, storage, actor))[0]

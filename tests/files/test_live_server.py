@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from storage.base import is_temp_name
+from storage.base import STAGING_DIR
 from tools.devserver import ServerProcess, local_env
 
 ADMIN_PASSWORD = "live-server-admin-pass"
@@ -124,11 +124,13 @@ async def test_a_50mb_upload_is_streamed_not_held_in_memory(live: ServerProcess)
         assert actual.hexdigest() == expected.hexdigest()
 
 
-def _partial_files(folder: Path) -> dict[str, int]:
-    """In-progress uploads in a folder of local storage, with their sizes so far."""
-    sizes = {}
-    for path in folder.iterdir():
-        if is_temp_name(path.name):
+def _partial_files(staging: Path) -> dict[str, int]:
+    """In-progress uploads in local storage's staging area, with their sizes so far."""
+    sizes: dict[str, int] = {}
+    if not staging.exists():
+        return sizes
+    for path in staging.iterdir():
+        if path.is_file():
             with contextlib.suppress(FileNotFoundError):  # finished or removed meanwhile
                 sizes[path.name] = path.stat().st_size
     return sizes
@@ -146,6 +148,7 @@ async def test_a_dropped_upload_leaves_nothing_behind(live: ServerProcess) -> No
         f"Content-Length: {len(head) + 20 * MB + len(FORM_TAIL)}\r\n\r\n"
     ).encode()
     folder = live.storage_path / folder_path
+    staging = live.storage_path / STAGING_DIR
     reader, writer = await asyncio.open_connection("127.0.0.1", live.port)
     writer.write(request + head)
     for index in range(5):  # 5 of the promised 20 MB, then the connection drops
@@ -153,14 +156,14 @@ async def test_a_dropped_upload_leaves_nothing_behind(live: ServerProcess) -> No
         await writer.drain()
     # The drop must come while the server is writing the file: its partial file is in storage.
     deadline = time.monotonic() + 30
-    while not any(size >= MB for size in _partial_files(folder).values()):
-        assert time.monotonic() < deadline, f"no partial file appeared: {_partial_files(folder)}"
+    while not any(size >= MB for size in _partial_files(staging).values()):
+        assert time.monotonic() < deadline, f"no partial file appeared: {_partial_files(staging)}"
         await asyncio.sleep(0.05)
     writer.transport.abort()
     with contextlib.suppress(OSError):
         await writer.wait_closed()
     deadline = time.monotonic() + 10
-    while _partial_files(folder):
+    while _partial_files(staging):
         assert time.monotonic() < deadline, "a partial upload was left in storage"
         await asyncio.sleep(0.1)
     assert not (folder / "dropped.bin").exists()

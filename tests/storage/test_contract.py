@@ -431,6 +431,8 @@ async def test_publish_copies_in_parts_past_the_copy_limit(backend: Backend) -> 
     payload = data(11 * MiB + 7)
     await storage.write_staged("k-5", stream(payload), content_type="application/pdf")
     await storage.publish_staged("k-5", "clinic", "patient-1", "big.pdf")
-    assert hashlib.sha256(await read(storage, "big.pdf")).digest() == hashlib.sha256(payload).digest()
+    assert (
+        hashlib.sha256(await read(storage, "big.pdf")).digest() == hashlib.sha256(payload).digest()
+    )
     assert (await storage.stat("clinic", "patient-1", "big.pdf")).content_type == "application/pdf"
     assert await backend.everything() == ["clinic/patient-1/big.pdf"]

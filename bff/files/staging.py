@@ -1,0 +1,236 @@
+"""Staged uploads: an upload's bytes become a file only when its index row commits.
+
+1. `begin` records a pending upload (container, folder, name, staging key, start, instance) and
+   commits it before any byte is written;
+2. the bytes go to the storage's staging area under that key (never listed, never reindexed);
+3. `commit_objects`, inside the transaction that indexes the file, locks the pending rows and
+   the folder, moves each staged object to its name and deletes the rows. If anything fails
+   before the commit, `abandon` removes the staged objects and rows.
+
+A process that dies mid-way leaves only pending rows and staged objects (or, if it died
+between the move and the commit, a moved object no index row accounts for). `sweep` (on start
+and every BFF_UPLOAD_SWEEP_SECONDS, in one process at a time: a lease row) removes those once
+they are older than BFF_UPLOAD_STAGING_GRACE_SECONDS. Names held only by pending uploads are
+free: an upload's 409 asks the index, never the storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from bff.db import transaction
+from bff.files import repository
+from bff.files.models import PendingUpload
+from bff.files.names import RTF_ORIGINAL_PREFIX
+from config.settings import Settings
+from storage.base import NotFound, Storage, StorageError
+
+log = logging.getLogger(__name__)
+
+INSTANCE = f"{socket.gethostname()}:{os.getpid()}"
+SWEEP_LEASE = "upload-sweep"
+# Test-only fault points (BFF_TEST_CRASH_AT, honoured only with BFF_TESTING=true): the process
+# exits at once, the way SIGKILL would end it, when an upload reaches the named point.
+CRASH_POINTS = (
+    "before_pending",  # the form is read up to the file, nothing recorded yet
+    "before_write",  # the pending row is committed, no byte written
+    "mid_write",  # 9 MiB of a larger file passed to storage (S3: its first part sent)
+    "after_write",  # the staged object is whole, the index transaction not begun
+    "after_publish",  # moved to its name inside the index transaction, not committed
+    "after_commit",  # committed, the response not sent
+)
+MID_WRITE_BYTES = 9 * 1024 * 1024  # past S3's first 8 MiB part and local disk's 1 MiB buffers
+_crash_at: str | None = None
+
+
+def arm_crash_point(settings: Settings) -> None:
+    """Read the test-only fault point from settings (ignored unless BFF_TESTING is on)."""
+    global _crash_at  # one process-wide test switch
+    _crash_at = settings.test_crash_at if settings.testing and settings.test_crash_at else None
+
+
+def crash_point(name: str) -> None:
+    """End the process at once if the tests armed this point."""
+    if _crash_at == name:
+        os._exit(137)
+
+
+def watched(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """chunks, ending the process midway through if the tests armed "mid_write"."""
+    return _crash_midway(chunks) if _crash_at == "mid_write" else chunks
+
+
+async def _crash_midway(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    passed = 0
+    async for chunk in chunks:
+        yield chunk
+        passed += len(chunk)
+        if passed >= MID_WRITE_BYTES:
+            await asyncio.sleep(0.2)  # let the storage finish what it has under way
+            crash_point("mid_write")
+
+
+def staging_key() -> str:
+    """A fresh, unguessable staging key."""
+    return secrets.token_hex(16)
+
+
+async def begin(container: str, folder: str, names: list[str]) -> list[PendingUpload]:
+    """Record the staged objects an upload is about to write (committed before any byte)."""
+    crash_point("before_pending")
+    rows = await repository.add_pending(
+        container, folder, [(name, staging_key()) for name in names], INSTANCE, datetime.now(UTC)
+    )
+    crash_point("before_write")
+    return rows
+
+
+async def abandon(storage: Storage, rows: list[PendingUpload]) -> None:
+    """Remove an uncommitted upload's staged objects, then its rows (best effort: the sweep
+    removes whatever this cannot)."""
+    try:
+        for row in rows:
+            await storage.delete_staged(row.staging_key)
+        await repository.delete_pending(None, [row.id for row in rows])
+    except (StorageError, OSError, ConnectionError):
+        log.warning("Could not remove a failed upload's staged objects; the sweep will.")
+
+
+class UploadExpired(Exception):
+    """The upload's pending rows are gone: it outlived the grace period and was swept."""
+
+
+async def claim(conn: BaseDBAsyncClient, rows: list[PendingUpload], folder_id: int) -> None:
+    """Inside the index transaction conn: lock the upload's pending rows (UploadExpired if the
+    sweep took them), then its folder (in the sweep's order), so neither runs beside it."""
+    claimed = await repository.locked_pending(conn, [row.id for row in rows])
+    if len(claimed) != len(rows):
+        raise UploadExpired
+    await repository.lock_folder(conn, folder_id)
+
+
+async def publish(conn: BaseDBAsyncClient, storage: Storage, rows: list[PendingUpload]) -> None:
+    """Inside the index transaction conn, after `claim`: move each staged object to its name
+    and delete the rows, so the move counts only if conn commits."""
+    for row in rows:
+        await storage.publish_staged(row.staging_key, row.container, row.folder, row.name)
+    crash_point("after_publish")
+    await repository.delete_pending(conn, [row.id for row in rows])
+
+
+@dataclass
+class SweepReport:
+    """What a sweep removed."""
+
+    uploads: int = 0  # pending rows of uploads that never committed
+    staged: int = 0  # staged objects (of those rows, or with no row at all)
+    moved: int = 0  # objects moved to their name whose index transaction never committed
+    ran: bool = True  # False: another process holds the lease
+
+
+async def _sweep_one(storage: Storage, pending_id: int, report: SweepReport) -> None:
+    async with transaction() as conn:
+        row = await repository.claim_stale_pending(conn, pending_id)
+        if row is None:
+            return
+        if await storage.delete_staged(row.staging_key):
+            report.staged += 1
+        # Locked, so no upload of this folder commits while we decide about the name.
+        folder = await repository.locked_folder(conn, row.container, row.folder)
+        original_of = (
+            row.name.removeprefix(RTF_ORIGINAL_PREFIX)
+            if row.name.startswith(RTF_ORIGINAL_PREFIX)
+            else None
+        )
+        indexed = (
+            None
+            if folder is None
+            else await repository.indexed_row_for(conn, folder.id, row.name, original_of)
+        )
+        if indexed is None:
+            # Moved to its name by a transaction that never committed: nobody was told of it.
+            with contextlib.suppress(NotFound):
+                await storage.delete(row.container, row.folder, row.name)
+                report.moved += 1
+        elif original_of is None:
+            # An overwrite that died between the move and the commit: the old bytes are gone,
+            # so make the row describe the bytes the file now has.
+            try:
+                info = await storage.stat(row.container, row.folder, row.name)
+            except NotFound:
+                info = None
+            if info is not None and info.size != indexed.size:
+                await repository.update_file(
+                    conn, indexed, {"size": info.size, "last_modified": info.last_modified}
+                )
+        await repository.delete_pending(conn, [row.id])
+        report.uploads += 1
+
+
+async def sweep(storage: Storage, grace_seconds: float) -> SweepReport:
+    """Remove what uploads older than the grace period left without committing; one process
+    at a time (the others return ran=False)."""
+    now = datetime.now(UTC)
+    if not await repository.take_lease(SWEEP_LEASE, INSTANCE, now, now + timedelta(minutes=10)):
+        return SweepReport(ran=False)
+    report = SweepReport()
+    try:
+        cutoff = now - timedelta(seconds=grace_seconds)
+        for pending_id in await repository.stale_pending_ids(cutoff):
+            await _sweep_one(storage, pending_id, report)
+        # Staged objects no row names: an upload swept while it was still writing.
+        known = await repository.pending_staging_keys()
+        for info in await storage.list_staged():
+            stray = info.name not in known and info.last_modified < cutoff
+            if stray and await storage.delete_staged(info.name):
+                report.staged += 1
+    finally:
+        await repository.release_lease(SWEEP_LEASE, INSTANCE)
+    if report.uploads or report.staged:
+        log.info(
+            "Upload sweep: %d unfinished uploads, %d staged objects, %d moved objects removed",
+            report.uploads,
+            report.staged,
+            report.moved,
+        )
+    return report
+
+
+class Sweeper:
+    """Runs `sweep` on start and then every interval, until stopped."""
+
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        self._storage = storage
+        self._grace = settings.upload_staging_grace_seconds
+        self._interval = settings.upload_sweep_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start sweeping in the background."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await sweep(self._storage, self._grace)
+            except Exception:  # keep sweeping; the next run retries
+                log.warning("Upload sweep failed; retrying later.", exc_info=True)
+            await asyncio.sleep(self._interval)
+
+    async def stop(self) -> None:
+        """Stop sweeping (waits for a sweep in progress to be cancelled)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
