@@ -1,0 +1,134 @@
+"""Staged uploads on each backend: what a crashed upload leaves is invisible, frees its name,
+is never reindexed, and is removed by the sweep (one process at a time).
+
+The states a crash leaves are built here directly (a pending row, a staged object, an object
+moved to its name whose transaction never committed); tests/files/test_crash_recovery.py
+makes them by killing a real server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+from bff.files import repository, staging
+from bff.files.models import PendingUpload
+from bff.files.reindex import reindex
+from tests.files.conftest import Ward
+
+LONG_AGO = datetime.now(UTC) - timedelta(days=1)
+
+
+async def _once(data: bytes) -> AsyncIterator[bytes]:
+    yield data
+
+
+async def _crashed_upload(ward: Ward, name: str, data: bytes, *, moved: bool) -> PendingUpload:
+    """What a server killed mid-upload leaves: a pending row and a staged object, or (moved)
+    the object already under its name and no index row."""
+    container, folder = ward.container.name, ward.folder.name
+    [row] = await repository.add_pending(
+        container, folder, [(name, staging.staging_key())], "x:1", LONG_AGO
+    )
+    await ward.storage.write_staged(row.staging_key, _once(data))
+    if moved:
+        await ward.storage.publish_staged(row.staging_key, container, folder, name)
+    return row
+
+
+async def _stored_names(ward: Ward) -> list[str]:
+    files = await ward.storage.list_files(ward.container.name, ward.folder.name)
+    return [info.name for info in files]
+
+
+async def test_a_name_only_a_crashed_upload_holds_is_free(any_ward: Ward) -> None:
+    ward = any_ward
+    await _crashed_upload(ward, "scan.pdf", b"never acknowledged", moved=True)
+    await _crashed_upload(ward, "notes.txt", b"never acknowledged", moved=False)
+    assert (await ward.listing(ward.nurse))["blobs"] == []
+    for name in ("scan.pdf", "notes.txt"):
+        response = await ward.upload(ward.nurse, name, b"the retry")
+        assert response.status_code == 201, await response.get_data()
+        assert (await response.get_json())["replaced"] is False
+    listed = {b["name"]: b["contentLength"] for b in (await ward.listing(ward.nurse))["blobs"]}
+    assert listed == {"scan.pdf": 9, "notes.txt": 9}
+    assert await ward.stored("scan.pdf") == b"the retry"
+    # The sweep later leaves the retries alone.
+    await staging.sweep(ward.storage, 60)
+    assert await ward.stored("scan.pdf") == b"the retry"
+    assert await PendingUpload.all().count() == 0
+
+
+async def test_the_sweep_removes_what_crashed_uploads_left(any_ward: Ward) -> None:
+    ward = any_ward
+    await ward.upload(ward.nurse, "kept.txt", b"acknowledged")
+    await _crashed_upload(ward, "moved.pdf", b"moved, never committed", moved=True)
+    await _crashed_upload(ward, "staged.pdf", b"staged, never committed", moved=False)
+    await ward.storage.write_staged("stray", _once(b"no row names me"))
+    fresh = await repository.add_pending(
+        ward.container.name, ward.folder.name, [("busy.pdf", "busy")], "x:2", datetime.now(UTC)
+    )
+    await ward.storage.write_staged("busy", _once(b"still streaming"))
+    assert sorted(await _stored_names(ward)) == ["kept.txt", "moved.pdf"]
+
+    report = await staging.sweep(ward.storage, 60)
+
+    assert (report.uploads, report.moved) == (2, 1)
+    assert await _stored_names(ward) == ["kept.txt"]
+    # The stray is younger than the grace period, like the upload still streaming: both stay.
+    assert [i.name for i in await ward.storage.list_staged()] == ["busy", "stray"]
+    assert [r.id for r in await PendingUpload.all()] == [fresh[0].id]
+    await repository.delete_pending(None, [fresh[0].id])
+    await staging.sweep(ward.storage, 0)
+    assert await ward.storage.list_staged() == []
+    assert [b["name"] for b in (await ward.listing(ward.nurse))["blobs"]] == ["kept.txt"]
+
+
+async def test_reindex_never_resurrects_an_uncommitted_upload(any_ward: Ward) -> None:
+    ward = any_ward
+    await _crashed_upload(ward, "moved.pdf", b"moved, never committed", moved=True)
+    await _crashed_upload(ward, "staged.pdf", b"staged, never committed", moved=False)
+    report = await reindex(ward.storage)
+    assert report.files_added == 0
+    assert report.unfinished == [f"{ward.container.name}/{ward.folder.name}/moved.pdf"]
+    assert (await ward.listing(ward.nurse))["blobs"] == []
+    await staging.sweep(ward.storage, 60)
+    assert (await reindex(ward.storage)).files_added == 0
+    assert await _stored_names(ward) == []
+
+
+async def test_an_overwrite_that_died_before_its_commit_leaves_a_true_listing(
+    any_ward: Ward,
+) -> None:
+    ward = any_ward
+    await ward.upload(ward.nurse, "scan.pdf", b"first")
+    await _crashed_upload(ward, "scan.pdf", b"the longer replacement", moved=True)
+    await staging.sweep(ward.storage, 60)
+    [blob] = (await ward.listing(ward.nurse))["blobs"]
+    assert blob["contentLength"] == len(await ward.stored("scan.pdf") or b"")
+
+
+async def test_one_process_sweeps_at_a_time(any_ward: Ward) -> None:
+    ward = any_ward
+    await _crashed_upload(ward, "moved.pdf", b"moved, never committed", moved=True)
+    now = datetime.now(UTC)
+    assert await repository.take_lease(
+        staging.SWEEP_LEASE, "other:1", now, now + timedelta(minutes=1)
+    )
+    report = await staging.sweep(ward.storage, 60)
+    assert not report.ran
+    assert await _stored_names(ward) == ["moved.pdf"]
+    # An expired lease is taken over.
+    await repository.take_lease(staging.SWEEP_LEASE, "other:1", now, now - timedelta(seconds=1))
+    assert (await staging.sweep(ward.storage, 60)).ran
+    assert await _stored_names(ward) == []
+
+
+async def test_a_failed_upload_leaves_no_staged_object_or_row(any_ward: Ward) -> None:
+    ward = any_ward
+    await ward.upload(ward.nurse, "scan.pdf", b"first")
+    response = await ward.upload(ward.nurse, "scan.pdf", b"second")  # no overwrite: 409
+    assert response.status_code == 409
+    assert await ward.storage.list_staged() == []
+    assert await PendingUpload.all().count() == 0
+    assert await ward.stored("scan.pdf") == b"first"
