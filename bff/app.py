@@ -26,7 +26,7 @@ from bff.emergency.routes import bp as emergency_bp
 from bff.emergency.service import VerifyThrottle
 from bff.errors import error_response, register_error_handlers
 from bff.files.routes import bp as files_bp
-from bff.files.staging import Sweeper, arm_crash_point
+from bff.files.staging import Sweeper, configure_staging
 from bff.ids import IdConverter
 from bff.live.server import start_live
 from bff.services import AppServices, attach_services
@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     storage = open_storage(settings.storage_url)
     login_throttle = LoginThrottle(settings)
     sweeper = Sweeper(storage, settings)
-    arm_crash_point(settings)
+    configure_staging(settings)
     attach_services(
         app,
         AppServices(

@@ -65,9 +65,9 @@ class Settings(BaseSettings):
     verify_max_failures_per_address: Annotated[int, Field(ge=1)] = 20
     verify_max_failures_per_token: Annotated[int, Field(ge=1)] = 10
     # Uploads are staged and become files only when indexed (bff/files/staging.py). What an
-    # upload older than this left without committing is removed (an upload still streaming
-    # after this long is refused at its end), checked on start and every sweep interval.
-    upload_staging_grace_seconds: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] = 3600
+    # upload silent this long left without committing (a crash) is removed, checked on start
+    # and every sweep interval; a live upload refreshes its record every quarter of this.
+    upload_staging_grace_seconds: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] = 600
     upload_sweep_seconds: Annotated[float, Field(gt=0, le=24 * 3600)] = 300
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).

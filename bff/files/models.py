@@ -41,7 +41,9 @@ class PendingUpload(Model):
     # The storage name the staged object gets when the upload commits.
     name = fields.CharField(max_length=255)
     staging_key = fields.CharField(max_length=100, unique=True)
-    started_at = fields.DatetimeField(db_index=True)
+    started_at = fields.DatetimeField()
+    # Refreshed while the bytes stream in: the sweep takes only uploads silent for its grace.
+    alive_at = fields.DatetimeField(db_index=True)
     # Which process wrote it (host:pid), for an operator reading the table.
     instance = fields.CharField(max_length=255)
 

@@ -94,26 +94,26 @@ def _differs(row: StoredFile, values: dict[str, Any]) -> bool:
 async def _reindex_folder(
     container: str, folder: Folder, infos: list[FileInfo], report: ReindexReport
 ) -> None:
-    # A name an unfinished upload holds is not a file yet (its upload may still fail, or died
-    # between moving its bytes and committing): the staging sweep decides about it.
+    # A name only an unfinished upload holds is not a file yet (its upload may still fail, or
+    # died between moving its bytes and committing): the staging sweep decides about it. An
+    # indexed name stays as it is.
     unfinished = await repository.pending_names(container, folder.name)
-    for info in infos:
-        if info.name in unfinished:
-            report.unfinished.append(f"{container}/{folder.name}/{info.name}")
-    desired = _desired([info for info in infos if info.name not in unfinished])
+    desired = _desired(infos)
     rows = await repository.files_by_name(folder.id)
     async with transaction() as conn:
         gone = [r.id for name, r in rows.items() if name not in desired]
         if gone:
             await repository.delete_files(conn, gone)
             report.files_removed += len(gone)
-        new = {n: v for n, v in desired.items() if n not in rows}
+        held = sorted(n for n in desired if n in unfinished and n not in rows)
+        report.unfinished += [f"{container}/{folder.name}/{name}" for name in held]
+        new = {n: v for n, v in desired.items() if n not in rows and n not in unfinished}
         if new:
             await repository.add_files(conn, folder, new)
             report.files_added += len(new)
         for name, values in desired.items():
             row = rows.get(name)
-            if row is not None and _differs(row, values):
+            if row is not None and name not in unfinished and _differs(row, values):
                 values = {**values, "content_type": row.content_type}  # keep the uploaded type
                 await repository.update_file(conn, row, values)
                 report.files_updated += 1

@@ -126,6 +126,7 @@ async def add_pending(
                 name=name,
                 staging_key=key,
                 started_at=now,
+                alive_at=now,
                 instance=instance,
                 using_db=conn,
             )
@@ -145,9 +146,14 @@ async def delete_pending(conn: BaseDBAsyncClient | None, ids: list[int]) -> None
     await (query.using_db(conn) if conn is not None else query).delete()
 
 
-async def stale_pending_ids(started_before: datetime) -> list[int]:
-    """Pending uploads started before a time, oldest first."""
-    rows = await PendingUpload.filter(started_at__lt=started_before).order_by("id").values("id")
+async def touch_pending(ids: list[int], now: datetime) -> None:
+    """Mark pending uploads as still streaming."""
+    await PendingUpload.filter(id__in=ids).update(alive_at=now)
+
+
+async def stale_pending_ids(silent_since: datetime) -> list[int]:
+    """Pending uploads not heard of since a time, oldest first."""
+    rows = await PendingUpload.filter(alive_at__lt=silent_since).order_by("id").values("id")
     return [int(row["id"]) for row in rows]
 
 

@@ -51,11 +51,14 @@ CRASH_POINTS = (
 )
 MID_WRITE_BYTES = 9 * 1024 * 1024  # past S3's first 8 MiB part and local disk's 1 MiB buffers
 _crash_at: str | None = None
+_heartbeat_seconds = 60.0
 
 
-def arm_crash_point(settings: Settings) -> None:
-    """Read the test-only fault point from settings (ignored unless BFF_TESTING is on)."""
-    global _crash_at  # one process-wide test switch
+def configure_staging(settings: Settings) -> None:
+    """Read the heartbeat interval (a quarter of the grace period) and the test-only fault
+    point (ignored unless BFF_TESTING is on) for this process."""
+    global _crash_at, _heartbeat_seconds  # process-wide, like the settings they come from
+    _heartbeat_seconds = max(0.1, min(60.0, settings.upload_staging_grace_seconds / 4))
     _crash_at = settings.test_crash_at if settings.testing and settings.test_crash_at else None
 
 
@@ -95,6 +98,29 @@ async def begin(container: str, folder: str, names: list[str]) -> list[PendingUp
     return rows
 
 
+@contextlib.asynccontextmanager
+async def heartbeat(rows: list[PendingUpload]) -> AsyncIterator[None]:
+    """While the body runs (the bytes streaming in), keep the pending rows fresh, so the
+    sweep never takes an upload that is still alive however long it lasts."""
+    ids = [row.id for row in rows]
+
+    async def beat() -> None:
+        while True:
+            await asyncio.sleep(_heartbeat_seconds)
+            try:
+                await repository.touch_pending(ids, datetime.now(UTC))
+            except Exception:  # a database hiccup: the next beat retries
+                log.warning("Could not refresh a pending upload.", exc_info=True)
+
+    task = asyncio.get_running_loop().create_task(beat())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
 async def abandon(storage: Storage, rows: list[PendingUpload]) -> None:
     """Remove an uncommitted upload's staged objects, then its rows (best effort: the sweep
     removes whatever this cannot)."""
@@ -107,7 +133,7 @@ async def abandon(storage: Storage, rows: list[PendingUpload]) -> None:
 
 
 class UploadExpired(Exception):
-    """The upload's pending rows are gone: it outlived the grace period and was swept."""
+    """The upload's pending rows are gone: it was silent for the grace period and swept."""
 
 
 async def claim(conn: BaseDBAsyncClient, rows: list[PendingUpload], folder_id: int) -> None:
@@ -178,7 +204,7 @@ async def _sweep_one(storage: Storage, pending_id: int, report: SweepReport) -> 
 
 
 async def sweep(storage: Storage, grace_seconds: float) -> SweepReport:
-    """Remove what uploads older than the grace period left without committing; one process
+    """Remove what uploads silent for the grace period left without committing; one process
     at a time (the others return ran=False)."""
     now = datetime.now(UTC)
     if not await repository.take_lease(SWEEP_LEASE, INSTANCE, now, now + timedelta(minutes=10)):

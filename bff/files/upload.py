@@ -43,7 +43,7 @@ from storage.base import MAX_NAME_BYTES, Storage
 PROFILE_IMAGE_LIMIT = 10 * 1024 * 1024
 PROFILE_TOO_LARGE = "Profile image must be less than 10MB"
 FORM_OVERHEAD = 64 * 1024  # multipart boundaries, headers and the small text fields
-UPLOAD_EXPIRED = "The upload took too long and was discarded. Upload the file again."
+UPLOAD_EXPIRED = "The upload was interrupted and discarded. Upload the file again."
 _IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"BM")
 
 
@@ -140,10 +140,11 @@ async def _stage_and_index(
     pending = await staging.begin(folder.container.name, folder.name, [o[0] for o in objects])
     committed = False
     try:
-        for row, (_, chunks, content_type) in zip(pending, objects, strict=True):
-            await storage.write_staged(
-                row.staging_key, staging.watched(chunks), content_type=content_type
-            )
+        async with staging.heartbeat(pending):
+            for row, (_, chunks, content_type) in zip(pending, objects, strict=True):
+                await storage.write_staged(
+                    row.staging_key, staging.watched(chunks), content_type=content_type
+                )
         staging.crash_point("after_write")
         result = await _index(folder, stored, pending, storage, actor, operation, may_replace())
         committed = True

@@ -86,15 +86,17 @@ async def test_the_sweep_removes_what_crashed_uploads_left(any_ward: Ward) -> No
 
 async def test_reindex_never_resurrects_an_uncommitted_upload(any_ward: Ward) -> None:
     ward = any_ward
+    await ward.upload(ward.nurse, "kept.txt", b"acknowledged")
+    await _crashed_upload(ward, "kept.txt", b"a retry that died before its move", moved=False)
     await _crashed_upload(ward, "moved.pdf", b"moved, never committed", moved=True)
     await _crashed_upload(ward, "staged.pdf", b"staged, never committed", moved=False)
     report = await reindex(ward.storage)
-    assert report.files_added == 0
+    assert (report.files_added, report.files_removed) == (0, 0)
     assert report.unfinished == [f"{ward.container.name}/{ward.folder.name}/moved.pdf"]
-    assert (await ward.listing(ward.nurse))["blobs"] == []
+    assert [b["name"] for b in (await ward.listing(ward.nurse))["blobs"]] == ["kept.txt"]
     await staging.sweep(ward.storage, 60)
     assert (await reindex(ward.storage)).files_added == 0
-    assert await _stored_names(ward) == []
+    assert await _stored_names(ward) == ["kept.txt"]
 
 
 async def test_an_overwrite_that_died_before_its_commit_leaves_a_true_listing(
