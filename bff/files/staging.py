@@ -203,11 +203,14 @@ async def _sweep_one(storage: Storage, pending_id: int, report: SweepReport) -> 
         report.uploads += 1
 
 
-async def sweep(storage: Storage, grace_seconds: float) -> SweepReport:
+async def sweep(storage: Storage, grace_seconds: float, lease_seconds: float = 60) -> SweepReport:
     """Remove what uploads silent for the grace period left without committing; one process
-    at a time (the others return ran=False)."""
+    at a time (the others return ran=False). The lease outlives a process that dies holding it
+    by lease_seconds at most; a sweep that outlasts it is still safe beside another (each
+    pending row is claimed under lock), only duplicated."""
     now = datetime.now(UTC)
-    if not await repository.take_lease(SWEEP_LEASE, INSTANCE, now, now + timedelta(minutes=10)):
+    until = now + timedelta(seconds=lease_seconds)
+    if not await repository.take_lease(SWEEP_LEASE, INSTANCE, now, until):
         return SweepReport(ran=False)
     report = SweepReport()
     try:
@@ -239,6 +242,7 @@ class Sweeper:
         self._storage = storage
         self._grace = settings.upload_staging_grace_seconds
         self._interval = settings.upload_sweep_seconds
+        self._lease = min(600.0, max(1.0, 2 * self._interval))
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -248,7 +252,7 @@ class Sweeper:
     async def _run(self) -> None:
         while True:
             try:
-                await sweep(self._storage, self._grace)
+                await sweep(self._storage, self._grace, self._lease)
             except Exception:  # keep sweeping; the next run retries
                 log.warning("Upload sweep failed; retrying later.", exc_info=True)
             await asyncio.sleep(self._interval)
