@@ -55,7 +55,13 @@ def cluster(
         database_url=cluster_db,
         redis_url=redis.url,
         storage_url=f"s3://{bucket}/records?endpoint_url={s3_endpoint}&region={REGION}",
-        settings={"admin_password": ADMIN_PASSWORD, "login_max_failures": "3"},
+        settings={
+            "admin_password": ADMIN_PASSWORD,
+            "login_max_failures": "3",
+            # What a killed instance's uploads left is swept within seconds, not minutes.
+            "upload_staging_grace_seconds": "2",
+            "upload_sweep_seconds": "0.5",
+        },
     )
     running.start()
     try:

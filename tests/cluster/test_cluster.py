@@ -8,6 +8,7 @@ import itertools
 import os
 import secrets
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 import socketio
@@ -132,6 +133,52 @@ class Ears:
         return True
 
 
+async def _bucket_and_index(cluster: Cluster, folder_path: str) -> tuple[set[str], set[str]]:
+    """A folder's objects in the bucket (with anything staged or half-uploaded anywhere) and
+    what the index lists of it, with pending uploads, as sets of names."""
+    import asyncpg  # type: ignore[import-untyped]
+    from aiobotocore.session import get_session
+
+    parts = urlsplit(cluster.storage_url)
+    endpoint = parse_qs(parts.query)["endpoint_url"][0]
+    async with get_session().create_client(
+        "s3", endpoint_url=endpoint, region_name="us-east-1"
+    ) as s3:
+        listed = await s3.list_objects_v2(Bucket=parts.hostname, Prefix="records/")
+        uploads = await s3.list_multipart_uploads(Bucket=parts.hostname)
+    keys = [e["Key"].removeprefix("records/") for e in listed.get("Contents", [])]
+    objects = {k.removeprefix(folder_path + "/") for k in keys if k.startswith(folder_path + "/")}
+    objects.discard("")  # the folder's marker
+    objects |= {k for k in keys if k.startswith(".bff-staging/")}
+    objects |= {f"multipart:{u['Key']}" for u in uploads.get("Uploads", [])}
+    container, folder = folder_path.split("/")
+    conn = await asyncpg.connect(cluster.database_url)
+    try:
+        rows = await conn.fetch(
+            "SELECT x.name FROM files x JOIN folders f ON f.id = x.folder_id JOIN containers c "
+            "ON c.id = f.container_id WHERE c.name = $1 AND f.name = $2",
+            container,
+            folder,
+        )
+        pending = await conn.fetch("SELECT staging_key FROM pending_uploads")
+    finally:
+        await conn.close()
+    return objects, {r["name"] for r in rows} | {f"pending:{r[0]}" for r in pending}
+
+
+async def _settled(cluster: Cluster, folder_path: str, seconds: float = 30) -> bool:
+    """Whether the bucket and the index agree within seconds (the sweep's grace is 2 s)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        objects, indexed = await _bucket_and_index(cluster, folder_path)
+        if objects == indexed:
+            return True
+        if asyncio.get_running_loop().time() > deadline:
+            print("bucket versus index:", objects ^ indexed)
+            return False
+        await asyncio.sleep(0.3)
+
+
 async def test_a_crashed_instance_loses_no_acknowledged_upload(cluster: Cluster) -> None:
     async with aiohttp.ClientSession() as http:
         admin, _, folder = await _setup(http, cluster)
@@ -192,6 +239,14 @@ async def test_a_crashed_instance_loses_no_acknowledged_upload(cluster: Cluster)
             for name, size in listed.items():  # whatever is listed is whole, never partial
                 if name in payloads:
                     assert size == len(payloads[name]), name
+            # Bucket versus index: once the sweep has run, every object of the folder is a
+            # listed file (the failed uploads left nothing), and their names are free again.
+            assert await _settled(cluster, folder.removeprefix("/api/blobs/")), "orphans left"
+            for name in (n for n in failed if n not in listed):
+                retry = await call(
+                    http, "POST", cluster.base + folder, admin, data=_form(name, b"y")
+                )
+                assert retry["blob"]["name"] == name
             # The clients reconnected to the surviving instance and still hear uploads.
             await call(http, "POST", cluster.base + folder, admin, data=_form("after.bin", b"x"))
             for ear in ears:
