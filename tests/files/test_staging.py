@@ -8,12 +8,15 @@ makes them by killing a real server.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from bff.files import repository, staging
 from bff.files.models import PendingUpload
 from bff.files.reindex import reindex
+from tests.conftest import make_settings
 from tests.files.conftest import Ward
 
 LONG_AGO = datetime.now(UTC) - timedelta(days=1)
@@ -134,3 +137,25 @@ async def test_a_failed_upload_leaves_no_staged_object_or_row(any_ward: Ward) ->
     assert await ward.storage.list_staged() == []
     assert await PendingUpload.all().count() == 0
     assert await ward.stored("scan.pdf") == b"first"
+
+
+async def test_a_live_upload_is_never_swept_however_long_it_lasts(
+    any_ward: Ward, database_url: str, run_dir: Path
+) -> None:
+    ward = any_ward
+    grace = 0.4
+    staging.configure_staging(
+        make_settings(database_url, run_dir, upload_staging_grace_seconds=grace)
+    )
+    try:
+        rows = await repository.add_pending(
+            ward.container.name, ward.folder.name, [("slow.pdf", "slow")], "x:3", datetime.now(UTC)
+        )
+        async with staging.heartbeat(rows):  # streaming for 5 grace periods
+            for _ in range(10):
+                await asyncio.sleep(grace / 2)
+                assert (await staging.sweep(ward.storage, grace)).uploads == 0
+        await asyncio.sleep(grace * 1.5)  # then its process dies: silent past the grace
+        assert (await staging.sweep(ward.storage, grace)).uploads == 1
+    finally:
+        staging.configure_staging(ward.settings)
