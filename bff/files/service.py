@@ -2,10 +2,10 @@
 (the API shape, the live event, dropping a converted RTF's kept original).
 
 Storage holds the bytes; the `files` table indexes them so listings and statistics never walk
-storage. Bytes are written first and indexed second (bff/files/upload.py), so an index row
-never names a file that is not whole; `reindex` (bff/files/reindex.py) repairs the other
-direction (files written by other tools, or an index row left behind by a crash between the
-two steps).
+storage. An upload's bytes are staged and moved to their name in the transaction that indexes
+them (bff/files/upload.py, bff/files/staging.py), so a file is visible exactly when its index
+row is; `reindex` (bff/files/reindex.py) takes in files written by other tools and drops rows
+whose bytes vanished.
 """
 
 from __future__ import annotations
