@@ -131,6 +131,11 @@ class WorkerPool:
         """The process ids of every live worker (idle or busy)."""
         return {w.pid for w in (*self._idle, *self._running)}
 
+    @property
+    def running_pids(self) -> set[int]:
+        """The process ids of the workers running a job now."""
+        return {w.pid for w in self._running}
+
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         """func(*args) in a worker process: its result, or the exception it raised there.
 

@@ -20,7 +20,10 @@ PROFILE_SIZE = (150, 150)
 # decoded scaled down first, so larger JPEGs pass too), a decompression bomb does not.
 MAX_PIXELS = 12_000_000
 MAX_DECODED_BYTES = 48 * 1024 * 1024  # width x height x bands x bytes per sample
-Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow's own guard, behind ours: warns above, errors at 2x
+# Pillow's own guard, checked when an image is opened (before `draft`), refuses any image of
+# more pixels than this: a JPEG this large still decodes at 1/8 scale within MAX_PIXELS.
+MAX_SOURCE_PIXELS = 100_000_000
+Image.MAX_IMAGE_PIXELS = MAX_SOURCE_PIXELS
 # Ordinary pixel formats, one byte per sample. Not: 16-bit greyscale (I;16*), 32-bit integer
 # (I) or float (F) images, which make no sense for a profile picture and cost 2-4x the memory.
 ACCEPTED_MODES = frozenset({"1", "L", "LA", "La", "P", "PA", "RGB", "RGBA", "RGBa", "CMYK", "YCbCr"})
