@@ -28,14 +28,33 @@ SLOW_PARAGRAPH = rb"{\b Visit} note: patient stable, BP 120/80, no change. Caf\'
 
 
 def _png(width: int, height: int, depth: int, colour_type: int, row: bytes) -> bytes:
-    """A PNG of identical rows, written by hand (Pillow cannot write every variant)."""
+    """A PNG of identical rows, written by hand (Pillow cannot write every variant, and is
+    slow to compress a bomb): the rows are compressed in blocks of 64 ending in a full flush,
+    which resets the compressor, so one compressed block repeated is a valid stream."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
+    def flushed(data: bytes) -> bytes:
+        compressor = zlib.compressobj(9)
+        return compressor.compress(data) + compressor.flush(zlib.Z_FULL_FLUSH)
+
+    line = b"\x00" + row  # filter type 0, then the row's samples
+    block, blocks = line * 64, height // 64
+    checksum = 1
+    for _ in range(blocks):
+        checksum = zlib.adler32(block, checksum)
+    rest = line * (height % 64)
+    checksum = zlib.adler32(rest, checksum)
+    head = flushed(block)
+    body = (
+        head[:2]  # the zlib header
+        + head[2:] * blocks
+        + flushed(rest)[2:]
+        + b"\x03\x00"  # an empty final block
+        + struct.pack(">I", checksum)
+    )
     header = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
-    pixels = zlib.compressobj(9)
-    body = b"".join(pixels.compress(b"\x00" + row) for _ in range(height)) + pixels.flush()
     return (
         b"\x89PNG\r\n\x1a\n"
         + chunk(b"IHDR", header)
@@ -46,7 +65,7 @@ def _png(width: int, height: int, depth: int, colour_type: int, row: bytes) -> b
 
 @functools.cache
 def png_bomb() -> bytes:
-    """6320x6320 pixels of one colour (the review's bomb): about 120 KB, 160 MB decoded."""
+    """6320x6320 pixels of one colour (the review's bomb): about 130 KB, 120 MB decoded."""
     return _png(6320, 6320, 8, 2, b"\x20\x40\x60" * 6320)
 
 
