@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bff.workers import WorkerBusy, WorkerPool, WorkerTimeout
+from bff.workers import WorkerBusy, WorkerFailed, WorkerPool, WorkerTimeout
 
 
 def _alive(pid: int) -> bool:
@@ -116,5 +116,5 @@ async def test_closing_ends_idle_and_busy_workers() -> None:
     await pool.close()
     assert not any(_alive(pid) for pid in pids)
     assert _children() <= before
-    with pytest.raises(Exception):  # noqa: B017, PT011 - the killed job fails one way or another
+    with pytest.raises(WorkerFailed):
         await busy

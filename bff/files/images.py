@@ -26,7 +26,9 @@ MAX_SOURCE_PIXELS = 100_000_000
 Image.MAX_IMAGE_PIXELS = MAX_SOURCE_PIXELS
 # Ordinary pixel formats, one byte per sample. Not: 16-bit greyscale (I;16*), 32-bit integer
 # (I) or float (F) images, which make no sense for a profile picture and cost 2-4x the memory.
-ACCEPTED_MODES = frozenset({"1", "L", "LA", "La", "P", "PA", "RGB", "RGBA", "RGBa", "CMYK", "YCbCr"})
+ACCEPTED_MODES = frozenset(
+    {"1", "L", "LA", "La", "P", "PA", "RGB", "RGBA", "RGBa", "CMYK", "YCbCr"}
+)
 ACCEPTED_FORMATS = frozenset({"JPEG", "PNG", "GIF", "BMP", "WEBP"})
 INVALID_IMAGE = "Please select a valid image file (JPEG, PNG, GIF, BMP, WebP)"
 TOO_MANY_PIXELS = (

@@ -33,7 +33,9 @@ def _png(width: int, height: int, depth: int, colour_type: int, row: bytes) -> b
     which resets the compressor, so one compressed block repeated is a valid stream."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     def flushed(data: bytes) -> bytes:
         compressor = zlib.compressobj(9)
@@ -56,10 +58,7 @@ def _png(width: int, height: int, depth: int, colour_type: int, row: bytes) -> b
     )
     header = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
     return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", body)
-        + chunk(b"IEND", b"")
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
     )
 
 
@@ -80,14 +79,16 @@ def slow_rtf(size: int) -> bytes:
 
 
 @asynccontextmanager
-async def ward_with(tmp_path: Path, database_url: str, run_dir: Path, **settings: Any) -> AsyncIterator[Ward]:
+async def ward_with(
+    tmp_path: Path, database_url: str, run_dir: Path, **settings: Any
+) -> AsyncIterator[Ward]:
     """A ward whose app has the given settings; asserts its workers end with it."""
-    values = make_settings(database_url, run_dir, storage_url=f"file://{tmp_path}/storage", **settings)
+    values = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", **settings
+    )
     seen: set[int] = set()
     async for app in started_app(values):
-        ward = await Ward(app, values).setup()
-        ward.seen_workers = seen  # type: ignore[attr-defined]
-        yield ward
+        yield await Ward(app, values).setup()
         seen |= app_services(app).workers.pids
     assert not any(_alive(pid) for pid in seen), "a worker process outlived the app"
 
