@@ -110,6 +110,31 @@ class _Worker:
             await self.kill()
 
 
+class Reservation:
+    """A place among a pool's jobs (WorkerPool.reserve), for one job."""
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self._pool: WorkerPool | None = pool
+
+    async def run(self, func: Callable[..., T], *args: Any) -> T:
+        """func(*args) in a worker process, in this place (see WorkerPool.run)."""
+        if self._pool is None:
+            raise RuntimeError("This place in the worker pool was released already.")
+        return await self._pool._run(func, args)
+
+    def release(self) -> None:
+        """Give the place back (once)."""
+        if self._pool is not None:
+            self._pool._release()
+            self._pool = None
+
+    def __enter__(self) -> Reservation:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+
+
 class WorkerPool:
     """Up to `workers` worker processes, `queue` jobs waiting, `seconds` per job."""
 
@@ -136,6 +161,20 @@ class WorkerPool:
         """The process ids of the workers running a job now."""
         return {w.pid for w in self._running}
 
+    def reserve(self) -> Reservation:
+        """A place among the jobs running or waiting, held until released (or the end of its
+        `with` block): take it before reading a job's input, so that requests over the bound
+        are refused before their bodies are read into memory. WorkerBusy when none is left."""
+        if self._closed:
+            raise WorkerFailed("The worker pool is closed.")
+        if self._pending >= self.workers + self.queue:
+            raise WorkerBusy
+        self._pending += 1
+        return Reservation(self)
+
+    def _release(self) -> None:
+        self._pending -= 1
+
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         """func(*args) in a worker process: its result, or the exception it raised there.
 
@@ -143,36 +182,34 @@ class WorkerPool:
         when it takes over `seconds` (the worker is killed and replaced); WorkerFailed when
         the worker died. A cancelled caller's job is killed with its worker.
         """
-        if self._closed:
-            raise WorkerFailed("The worker pool is closed.")
-        if self._pending >= self.workers + self.queue:
-            raise WorkerBusy
+        with self.reserve() as place:
+            return await place.run(func, *args)
+
+    async def _run(self, func: Callable[..., T], args: tuple[Any, ...]) -> T:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
-        self._pending += 1
-        try:
-            async with self._slots:
-                worker = self._idle.pop() if self._idle else await _Worker.start(self._preload)
-                self._running.add(worker)
-                try:
-                    result: T = await asyncio.wait_for(worker.run(func, args), self.seconds)
-                except BaseException as exc:
-                    # A job that did not answer (time out, crash, cancelled request) leaves its
-                    # worker in an unknown state: it is killed, and the next job starts anew.
-                    # An exception the job raised arrives as a whole answer: the worker is fine.
-                    self._running.discard(worker)
-                    if isinstance(exc, TimeoutError | WorkerFailed | asyncio.CancelledError):
-                        await asyncio.shield(worker.kill())
-                        if isinstance(exc, TimeoutError):
-                            raise WorkerTimeout from None
-                    else:
-                        self._keep(worker)
-                    raise
+        async with self._slots:
+            if self._closed:
+                raise WorkerFailed("The worker pool is closed.")
+            worker = self._idle.pop() if self._idle else await _Worker.start(self._preload)
+            self._running.add(worker)
+            try:
+                result: T = await asyncio.wait_for(worker.run(func, args), self.seconds)
+            except BaseException as exc:
+                # A job that did not answer (time out, crash, cancelled request) leaves its
+                # worker in an unknown state: it is killed, and the next job starts anew.
+                # An exception the job raised arrives as a whole answer: the worker is fine.
                 self._running.discard(worker)
-                self._keep(worker)
-                return result
-        finally:
-            self._pending -= 1
+                if isinstance(exc, TimeoutError | WorkerFailed | asyncio.CancelledError):
+                    await asyncio.shield(worker.kill())
+                    if isinstance(exc, TimeoutError):
+                        raise WorkerTimeout from None
+                else:
+                    self._keep(worker)
+                raise
+            self._running.discard(worker)
+            self._keep(worker)
+            return result
 
     def _keep(self, worker: _Worker) -> None:
         if self._closed:

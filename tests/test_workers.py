@@ -91,6 +91,20 @@ async def test_jobs_beyond_the_workers_and_the_queue_are_refused_at_once() -> No
         await pool.close()
 
 
+async def test_a_reserved_place_counts_until_it_is_released() -> None:
+    pool = WorkerPool(1, 1, 30)
+    try:
+        with pool.reserve() as first, pool.reserve():
+            with pytest.raises(WorkerBusy):
+                pool.reserve()
+            assert await first.run(int, "3") == 3  # a place runs its job without a new check
+            with pytest.raises(WorkerBusy):
+                await pool.run(int, "4")
+        assert await pool.run(int, "5") == 5  # both places were given back
+    finally:
+        await pool.close()
+
+
 async def test_a_cancelled_job_is_killed_with_its_worker() -> None:
     pool = WorkerPool(1, 0, 30)
     try:

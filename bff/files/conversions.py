@@ -5,21 +5,23 @@ RTF nor a huge image holds the server's core or memory: a profile image becomes 
 Each refusal is an ApiError a person can read: 400 for an image that cannot or must not be
 decoded, 422 for an RTF that is not one or that took longer than BFF_CONVERSION_SECONDS to
 convert (the upload is refused; nothing of it is stored), 503 with Retry-After when
-BFF_CONVERSION_WORKERS conversions run and BFF_CONVERSION_QUEUE more wait already.
+BFF_CONVERSION_WORKERS conversions run and BFF_CONVERSION_QUEUE more wait already (checked
+before the upload's bytes are read).
 Outside a running app (the command line's demo) the work runs in a thread of the caller.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from bff.errors import ApiError
 from bff.files.images import InvalidImage, process_profile_image
 from bff.files.rtf import InvalidRtf, convert_rtf
 from bff.services import running_services
-from bff.workers import WorkerBusy, WorkerFailed, WorkerTimeout
+from bff.workers import Reservation, WorkerBusy, WorkerFailed, WorkerTimeout
 
 T = TypeVar("T")
 
@@ -44,35 +46,51 @@ def rtf_too_large(max_bytes: int) -> str:
     )
 
 
-async def _run(func: Callable[[bytes], T], data: bytes) -> T:
+class Conversion:
+    """One conversion's place in the worker pool, held from before its upload is read."""
+
+    def __init__(self, place: Reservation | None) -> None:
+        self._place = place
+
+    async def _run(self, func: Callable[[bytes], T], data: bytes) -> T:
+        if self._place is None:  # outside a running app
+            return await asyncio.to_thread(func, data)
+        return await self._place.run(func, data)
+
+    async def profile_jpeg(self, data: bytes) -> bytes:
+        """The 150x150 JPEG of an uploaded image, or a 400."""
+        try:
+            return await self._run(process_profile_image, data)
+        except InvalidImage as exc:
+            raise ApiError(400, str(exc)) from None
+        except WorkerTimeout:
+            raise ApiError(400, IMAGE_TOO_SLOW) from None
+        except WorkerFailed:
+            raise ApiError(400, IMAGE_FAILED) from None
+
+    async def rtf_text(self, data: bytes) -> str:
+        """The plain text of an RTF document, or a 422."""
+        try:
+            return await self._run(convert_rtf, data)
+        except InvalidRtf as exc:
+            raise ApiError(422, str(exc)) from None
+        except WorkerTimeout:
+            raise ApiError(422, RTF_TOO_SLOW) from None
+        except WorkerFailed:
+            raise ApiError(422, RTF_FAILED) from None
+
+
+@contextmanager
+def conversion() -> Iterator[Conversion]:
+    """A place for one conversion, or a 503 at once when the pool's queue is full: taken before
+    an upload's bytes are read, so that uploads beyond the bound are not held in memory."""
     services = running_services()
     if services is None:
-        return await asyncio.to_thread(func, data)
+        yield Conversion(None)
+        return
     try:
-        return await services.workers.run(func, data)
+        place = services.workers.reserve()
     except WorkerBusy:
         raise ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS}) from None
-
-
-async def profile_jpeg(data: bytes) -> bytes:
-    """The 150x150 JPEG of an uploaded image, or a 400 (503 when busy)."""
-    try:
-        return await _run(process_profile_image, data)
-    except InvalidImage as exc:
-        raise ApiError(400, str(exc)) from None
-    except WorkerTimeout:
-        raise ApiError(400, IMAGE_TOO_SLOW) from None
-    except WorkerFailed:
-        raise ApiError(400, IMAGE_FAILED) from None
-
-
-async def rtf_text(data: bytes) -> str:
-    """The plain text of an RTF document, or a 422 (503 when busy)."""
-    try:
-        return await _run(convert_rtf, data)
-    except InvalidRtf as exc:
-        raise ApiError(422, str(exc)) from None
-    except WorkerTimeout:
-        raise ApiError(422, RTF_TOO_SLOW) from None
-    except WorkerFailed:
-        raise ApiError(422, RTF_FAILED) from None
+    with place:
+        yield Conversion(place)

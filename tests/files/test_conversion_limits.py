@@ -175,7 +175,7 @@ async def test_conversions_beyond_the_queue_are_503_with_retry_after(
     tmp_path: Path, database_url: str, run_dir: Path
 ) -> None:
     async with ward_with(
-        tmp_path, database_url, run_dir, conversion_workers=1, conversion_queue=0
+        tmp_path, database_url, run_dir, conversion_workers=1, conversion_queue=0, rtf_max_mb=1
     ) as ward:
         pool = app_services(ward.app).workers
         sleep: Callable[[float], None] = time.sleep
@@ -194,6 +194,10 @@ async def test_conversions_beyond_the_queue_are_503_with_retry_after(
         assert time.monotonic() - started < 1.5  # refused at once, not after a wait
         image = await ward.upload(ward.nurse, "a.png", png_16bit(10), isProfileImage="true")
         assert image.status_code == 503
+        # Refused before its body is read (else it would be 413): a burst of uploads waiting
+        # for a conversion is not held in memory.
+        long = await ward.upload(ward.nurse, "long.rtf", slow_rtf(MB + 1000))
+        assert long.status_code == 503
         await _nothing_stored(ward)
         await busy
         accepted = await ward.upload(ward.nurse, "notes.rtf", slow_rtf(1000))
