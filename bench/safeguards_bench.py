@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import shutil
 import statistics
@@ -78,7 +79,8 @@ class ServerAt(ServerProcess):
         """The server's child processes (conversion workers)."""
         found: list[int] = []
         for task in Path(f"/proc/{self.pid}/task").iterdir():
-            found += [int(pid) for pid in (task / "children").read_text().split()]
+            with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+                found += [int(pid) for pid in (task / "children").read_text().split()]
         return found
 
 

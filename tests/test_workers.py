@@ -4,6 +4,7 @@ and replaced on time-out or cancellation, and leaving no process behind when clo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -26,7 +27,8 @@ def _children() -> set[int]:
     """The process ids of this process's children."""
     found: set[int] = set()
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        found |= {int(pid) for pid in (task / "children").read_text().split()}
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            found |= {int(pid) for pid in (task / "children").read_text().split()}
     return found
 
 
