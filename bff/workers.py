@@ -150,6 +150,7 @@ class WorkerPool:
         self._slots: asyncio.Semaphore | None = None
         self._pending = 0  # jobs running or waiting for a slot
         self._closed = False
+        self._ending: set[asyncio.Task[None]] = set()
 
     @property
     def pids(self) -> set[int]:
@@ -212,8 +213,10 @@ class WorkerPool:
             return result
 
     def _keep(self, worker: _Worker) -> None:
-        if self._closed:
-            asyncio.get_running_loop().create_task(worker.close())
+        if self._closed:  # a job that ended as the pool closed: its worker ends too
+            ending = asyncio.get_running_loop().create_task(worker.close())
+            self._ending.add(ending)
+            ending.add_done_callback(self._ending.discard)
         else:
             self._idle.append(worker)
 
@@ -222,7 +225,9 @@ class WorkerPool:
         self._closed = True
         idle, self._idle = self._idle, []
         busy = list(self._running)
-        await asyncio.gather(*(w.close() for w in idle), *(w.kill() for w in busy))
+        await asyncio.gather(
+            *(w.close() for w in idle), *(w.kill() for w in busy), *list(self._ending)
+        )
 
 
 def _frame(data: bytes) -> bytes:
