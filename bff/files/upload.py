@@ -9,7 +9,6 @@ the new bytes become visible.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -18,7 +17,8 @@ from bff.containers.models import Folder
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.files import repository
-from bff.files.images import INVALID_IMAGE, InvalidImage, process_profile_image
+from bff.files.conversions import Conversion, conversion, rtf_too_large
+from bff.files.images import INVALID_IMAGE
 from bff.files.models import StoredFile
 from bff.files.multipart import FIELDS_FIRST, UploadForm
 from bff.files.names import (
@@ -32,7 +32,6 @@ from bff.files.names import (
     original_rtf_key,
     text_name_for,
 )
-from bff.files.rtf import InvalidRtf, convert_rtf
 from bff.files.schemas import ProfileImageProcessing, RtfConversion, UploadResponse
 from bff.files.service import announce, blob_out, drop_original
 from bff.live.events import FILE_UPLOADED, PROFILE_CHANGED
@@ -108,10 +107,13 @@ async def _once(data: bytes) -> AsyncIterator[bytes]:
     yield data
 
 
-async def _collect(chunks: AsyncIterator[bytes]) -> bytes:
+async def _collect(chunks: AsyncIterator[bytes], limit: int, too_large: str) -> bytes:
+    """The whole of chunks in memory; a 413 as soon as they exceed limit."""
     data = bytearray()
     async for chunk in chunks:
         data += chunk
+        if len(data) > limit:
+            raise ApiError(413, too_large)
     return bytes(data)
 
 
@@ -177,6 +179,7 @@ async def upload(
     form: UploadForm,
     *,
     max_bytes: int,
+    rtf_max_bytes: int,
     overwrite: bool,
     actor: Actor,
     storage: Storage,
@@ -214,15 +217,18 @@ async def upload(
 
     try:
         if is_profile:
-            data = await form.read(PROFILE_IMAGE_LIMIT, PROFILE_TOO_LARGE, before_end)
-            row = await _store_profile(folder, data, storage, actor)
+            with conversion() as converting:
+                data = await form.read(PROFILE_IMAGE_LIMIT, PROFILE_TOO_LARGE, before_end)
+                row = await _store_profile(folder, data, storage, actor, converting)
             message = f"Profile image processed and saved as {PROFILE_IMAGE_NAME}"
         else:
             chunks = form.chunks(max_bytes, too_large(max_bytes), before_end)
             if kept is not None:
                 chunks = kept.tee(chunks)
             if is_rtf:
-                row = await _store_rtf(folder, name, await _collect(chunks), storage, actor)
+                with conversion() as converting:
+                    data = await _collect(chunks, rtf_max_bytes, rtf_too_large(rtf_max_bytes))
+                    row = await _store_rtf(folder, name, data, storage, actor, converting)
                 message = f"RTF file converted and saved as {target}"
             else:
                 row = await _store_plain(folder, name, chunks, part.content_type, storage, actor)
@@ -230,7 +236,8 @@ async def upload(
     except _LateProfile as late:
         is_profile, target = True, PROFILE_IMAGE_NAME
         replaced = await storage.exists(folder.container.name, folder.name, target)
-        row = await _store_profile(folder, late.data, storage, actor)
+        with conversion() as converting:
+            row = await _store_profile(folder, late.data, storage, actor, converting)
         message = f"Profile image processed and saved as {PROFILE_IMAGE_NAME}"
     return UploadResponse(
         message=message,
@@ -257,12 +264,11 @@ async def _store_plain(
     return await _index(folder, _Stored(name, content_type), storage, actor, "file_upload")
 
 
-async def _store_profile(folder: Folder, data: bytes, storage: Storage, actor: Actor) -> StoredFile:
+async def _store_profile(
+    folder: Folder, data: bytes, storage: Storage, actor: Actor, converting: Conversion
+) -> StoredFile:
     """Process an image into the folder's profile image (replacing any previous one)."""
-    try:
-        jpeg = await asyncio.to_thread(process_profile_image, data)
-    except InvalidImage as exc:
-        raise ApiError(400, str(exc)) from None
+    jpeg = await converting.profile_jpeg(data)
     await storage.write(
         folder.container.name,
         folder.name,
@@ -275,13 +281,10 @@ async def _store_profile(folder: Folder, data: bytes, storage: Storage, actor: A
 
 
 async def _store_rtf(
-    folder: Folder, name: str, data: bytes, storage: Storage, actor: Actor
+    folder: Folder, name: str, data: bytes, storage: Storage, actor: Actor, converting: Conversion
 ) -> StoredFile:
     """Keep an RTF's original bytes and list its text as {basename}.txt."""
-    try:
-        text = await asyncio.to_thread(convert_rtf, data)
-    except InvalidRtf as exc:
-        raise ApiError(422, str(exc)) from None
+    text = await converting.rtf_text(data)  # before anything is written: a refusal stores nothing
     target = text_name_for(name)
     where = (folder.container.name, folder.name)
     await storage.write(*where, original_rtf_key(name), _once(data), content_type="application/rtf")
@@ -297,7 +300,9 @@ async def store_file(
     if error := file_name_error(name):
         raise ApiError(400, error)
     if profile:
-        return await _store_profile(folder, data, storage, actor)
+        with conversion() as converting:
+            return await _store_profile(folder, data, storage, actor, converting)
     if extension_of(name) == "rtf":
-        return await _store_rtf(folder, name, data, storage, actor)
+        with conversion() as converting:
+            return await _store_rtf(folder, name, data, storage, actor, converting)
     return await _store_plain(folder, name, _once(data), None, storage, actor)
