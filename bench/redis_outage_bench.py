@@ -6,7 +6,8 @@ processes A and B on one SQLite file (or PostgreSQL with --postgres) sharing it,
 default session cache (BFF_SESSION_CACHE_SECONDS=10) and session check (30 s). Then:
 
 - during the outage (Redis killed): a nurse signs in on A, her session is read on B (cached
-  there if B caches), she signs out on A, and the time until B answers 401 is measured;
+  there if B caches) and opens a socket on B, she signs out on A, and the times until B
+  answers 401 and until B's socket gets session:revoked are measured;
 - after Redis returns: the same probe, started repeatedly from 0.2 s after the restart;
 - live delivery: from the restart, an upload on A every 0.25 s until an admin's socket on B
   receives its file:uploaded; and when that socket receives live:resync (if ever).
@@ -38,7 +39,9 @@ NURSE = {"username": "outage.nurse", "password": "outage-nurse-password"}
 GIVE_UP = 15.0  # seconds a probe waits for the 401
 
 
-async def call(http: aiohttp.ClientSession, method: str, url: str, token: str = "", **kw: Any) -> Any:
+async def call(
+    http: aiohttp.ClientSession, method: str, url: str, token: str = "", **kw: Any
+) -> Any:
     headers = {"x-auth-token": token} if token else {}
     async with http.request(method, url, headers=headers, **kw) as response:
         if response.status >= 400:
@@ -51,18 +54,38 @@ async def me_status(http: aiohttp.ClientSession, base: str, token: str) -> int:
         return response.status
 
 
-async def revocation_window(http: aiohttp.ClientSession, a: str, b: str) -> float:
-    """Sign in on A, read the session on B twice, sign out on A: seconds until B refuses."""
+async def revocation_window(http: aiohttp.ClientSession, a: str, b: str) -> tuple[float, float]:
+    """Sign in on A, read the session on B twice and open a socket there with it, sign out on
+    A: seconds until B refuses the token, and until B's socket gets session:revoked."""
     token = (await call(http, "POST", f"{a}/api/auth/login", json=NURSE))["token"]
     for _ in range(2):
         assert await me_status(http, b, token) == 200
-    await call(http, "POST", f"{a}/api/auth/logout", token)
-    started = time.monotonic()
-    while await me_status(http, b, token) != 401:
-        if time.monotonic() - started > GIVE_UP:
-            return float("inf")
-        await asyncio.sleep(0.01)
-    return time.monotonic() - started
+    revoked = asyncio.Event()
+    socket = socketio.AsyncClient(reconnection=False)
+    socket.on("session:revoked", lambda *_: revoked.set())
+    await socket.connect(b, auth={"token": token}, transports=["websocket"])
+    try:
+        await call(http, "POST", f"{a}/api/auth/logout", token)
+        started = time.monotonic()
+        refused = float("inf")
+        while time.monotonic() - started < GIVE_UP:
+            if await me_status(http, b, token) == 401:
+                refused = time.monotonic() - started
+                break
+            await asyncio.sleep(0.01)
+        try:
+            await asyncio.wait_for(revoked.wait(), max(0.0, GIVE_UP - (time.monotonic() - started)))
+            ended = time.monotonic() - started
+        except TimeoutError:
+            ended = float("inf")
+        return refused, ended
+    finally:
+        with contextlib.suppress(Exception):
+            await socket.disconnect()
+
+
+def show(window: tuple[float, float]) -> str:
+    return f"token refused after {window[0]:.3f} s, socket ended after {window[1]:.3f} s"
 
 
 async def upload(http: aiohttp.ClientSession, a: str, token: str, name: str) -> None:
@@ -118,13 +141,13 @@ async def run(outage: float, database_url: str) -> None:
             folders = f"{a}/api/admin/containers/ward-o/folders"
             await call(http, "POST", folders, admin, json={"name": "p-1"})
             await socket.connect(b, auth={"token": admin}, transports=["websocket"])
-            print(f"before the outage: revocation window {await revocation_window(http, a, b):.3f} s")
+            print(f"before the outage: {show(await revocation_window(http, a, b))}")
 
             redis.stop()
             down = time.monotonic()
             await asyncio.sleep(1)
-            during = [await revocation_window(http, a, b) for _ in range(3)]
-            print("during the outage: revocation windows " + ", ".join(f"{w:.3f}" for w in during) + " s")
+            for _ in range(3):
+                print(f"during the outage: {show(await revocation_window(http, a, b))}")
             await asyncio.sleep(max(0.0, outage - (time.monotonic() - down)))
 
             redis.start()
@@ -135,7 +158,7 @@ async def run(outage: float, database_url: str) -> None:
             while time.monotonic() - back < 15:
                 offset = time.monotonic() - back
                 window = await revocation_window(http, a, b)
-                print(f"after Redis returned: sign-out at +{offset:.1f} s, window {window:.3f} s")
+                print(f"after Redis returned: sign-out at +{offset:.1f} s: {show(window)}")
                 await asyncio.sleep(0.5)
             print(f"live events A->B again {await live:.2f} s after Redis returned")
             if resync:

@@ -196,8 +196,9 @@ class LiveHub:
         self._sessions: dict[str, str] = {}
         self._expiry: dict[str, asyncio.TimerHandle] = {}
         self._checker: asyncio.Task[None] | None = None
-        # With Redis: whether this process is subscribed (hears other processes) right now.
-        self.link_up = not settings.redis_url
+        # With Redis: whether this process is subscribed (hears other processes) right now;
+        # None until the first attempt.
+        self.link_up: bool | None = None if settings.redis_url else True
         self._link_lost_at: float | None = None
         self._link_changed = asyncio.Event()
         self.sio.on("connect", self._connect)
