@@ -25,6 +25,7 @@ from bff.docs import bp as docs_bp
 from bff.emergency.routes import bp as emergency_bp
 from bff.emergency.service import VerifyThrottle
 from bff.errors import error_response, register_error_handlers
+from bff.files.conversions import WORKER_MODULES
 from bff.files.routes import bp as files_bp
 from bff.files.staging import Sweeper, configure_staging
 from bff.ids import IdConverter
@@ -35,6 +36,7 @@ from bff.tokens.routes import bp as tokens_bp
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
+from bff.workers import WorkerPool
 from config.settings import Settings, load_settings
 from storage import open_storage
 
@@ -103,6 +105,12 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     session_cache = SessionCache(settings.session_cache_seconds)
     storage = open_storage(settings.storage_url)
     login_throttle = LoginThrottle(settings)
+    workers = WorkerPool(
+        settings.conversion_workers,
+        settings.conversion_queue,
+        settings.conversion_seconds,
+        preload=WORKER_MODULES,
+    )
     sweeper = Sweeper(storage, settings)
     configure_staging(settings)
     attach_services(
@@ -114,6 +122,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
             login_throttle=login_throttle,
             verify_throttle=VerifyThrottle(settings),
             live=start_live(app, settings, session_cache),
+            workers=workers,
         ),
     )
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
@@ -180,6 +189,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
 
     @app.after_serving
     async def _stop() -> None:
+        await workers.close()
         await sweeper.stop()
         await storage.close()
         await login_throttle.aclose()

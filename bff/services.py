@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from bff.auth.throttle import LoginThrottle
     from bff.emergency.service import VerifyThrottle
     from bff.live.server import LiveHub
+    from bff.workers import WorkerPool
     from config.settings import Settings
     from storage.base import Storage
 
@@ -29,6 +30,7 @@ class AppServices:
     login_throttle: LoginThrottle
     verify_throttle: VerifyThrottle
     live: LiveHub
+    workers: WorkerPool  # conversions off the server process (bff/workers.py)
 
 
 def attach_services(app: Quart, services: AppServices) -> None:

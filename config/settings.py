@@ -42,6 +42,13 @@ class Settings(BaseSettings):
     # (one query): a session ended where no running process announces it ends within this.
     live_session_check_seconds: Annotated[float, Field(gt=0, le=60)] = 30
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
+    # Conversions (profile images, RTF to text) run in worker processes (bff/workers.py): at
+    # most this many at once, this many more waiting (beyond: 503), each killed after this long.
+    conversion_workers: Annotated[int, Field(ge=1, le=16)] = 2
+    conversion_queue: Annotated[int, Field(ge=0, le=1000)] = 8
+    conversion_seconds: Annotated[float, Field(gt=0, le=600)] = 60
+    # Largest RTF converted to text (about 0.5 s of CPU per MB); larger RTFs are refused (413).
+    rtf_max_mb: Annotated[int, Field(ge=1, le=10_000)] = 20
     view_link_seconds: Annotated[int, Field(ge=10, le=3600)] = 300
     # Whether file views also accept the session token itself as `?auth=` (an old client's
     # way; it puts an 8-hour credential into browser history and proxy logs). Off by default.
@@ -113,6 +120,11 @@ class Settings(BaseSettings):
     def max_upload_bytes(self) -> int:
         """The upload size limit in bytes."""
         return self.max_upload_mb * 1024 * 1024
+
+    @property
+    def rtf_max_bytes(self) -> int:
+        """The RTF conversion size limit in bytes."""
+        return self.rtf_max_mb * 1024 * 1024
 
     @property
     def is_sqlite(self) -> bool:

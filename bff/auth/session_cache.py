@@ -7,9 +7,15 @@ BFF_SESSION_CACHE_SECONDS at most and never past the session's own expiry. Whate
 changes a session forgets it here when it commits (`forget_session`, `forget_user`), and the
 live hub repeats that in every other process through Redis (`forget_for_event`; the command
 line announces its changes there too), so a sign-out or an account change takes effect at once
-everywhere; a change no process hears of (no Redis, Redis unreachable, a row deleted by hand)
-lasts until the time limit or the live hub's periodic re-check (`session_ids`), whichever
+everywhere; a change no process hears of (the command line without Redis, a row deleted by
+hand) lasts until the time limit or the live hub's periodic re-check (`session_ids`), whichever
 comes first.
+
+With Redis, the cache is trusted only while this process is subscribed to it: while the link is
+down the process cannot hear other processes' changes, so the live hub calls `distrust` and
+every request reads its session and assignments from the database until `trust` (when the link
+is back; both forget everything held). That is fail safe: an outage costs queries, never a
+signed-out token that still works.
 
 A read that started before a change commits must not put the old state back: `generation()`
 is taken before the read and `put` refuses the result once anything was forgotten since.
@@ -39,6 +45,7 @@ class SessionCache:
 
     def __init__(self, seconds: float, max_entries: int = MAX_ENTRIES) -> None:
         self.enabled = seconds > 0
+        self.trusted = True  # False while the Redis link is down: nothing is read or kept
         self._entries: TTLCache[str, tuple[Principal, datetime]] = TTLCache(
             maxsize=max_entries, ttl=seconds or 1, timer=time.monotonic
         )
@@ -67,7 +74,7 @@ class SessionCache:
 
     def get(self, session_id: str) -> Principal | None:
         """The cached principal of a session still within its expiry, or None."""
-        entry = self._entries.get(session_id)
+        entry = self._entries.get(session_id) if self.trusted else None
         if entry is None:
             return None
         principal, expires_at = entry
@@ -82,16 +89,16 @@ class SessionCache:
 
     def put(self, generation: int, principal: Principal, expires_at: datetime) -> None:
         """Remember a principal read since `generation`, unless something was forgotten since."""
-        if self.enabled and generation == self._generation:
+        if self.enabled and self.trusted and generation == self._generation:
             self._entries[principal.session_id] = (principal, expires_at)
 
     def assignments(self, user_id: int) -> Assignments | None:
         """A user's cached assignments, or None."""
-        return self._assignments.get(user_id)
+        return self._assignments.get(user_id) if self.trusted else None
 
     def put_assignments(self, generation: int, user_id: int, assignments: Assignments) -> None:
         """Remember a user's assignments read since `generation` (as `put`)."""
-        if self.enabled and generation == self._generation:
+        if self.enabled and self.trusted and generation == self._generation:
             self._assignments[user_id] = assignments
 
     def forget_assignments(self, user_id: int) -> None:
@@ -110,6 +117,23 @@ class SessionCache:
         for session_id, (principal, _) in list(self._entries.items()):
             if principal.user_id == user_id:
                 self._entries.pop(session_id, None)
+
+    def distrust(self) -> None:
+        """The changes of other processes can no longer be heard (the Redis link is down):
+        forget everything, and neither answer from nor fill the cache until `trust`."""
+        self.trusted = False
+        self._forget_all()
+
+    def trust(self) -> None:
+        """Other processes' changes are heard again: start caching afresh. What was read
+        before (during the outage, changes unheard) is refused by `put` and forgotten."""
+        self._forget_all()
+        self.trusted = True
+
+    def _forget_all(self) -> None:
+        self._generation += 1
+        self._entries.clear()
+        self._assignments.clear()
 
     def session_ids(self) -> list[str]:
         """The sessions held now (re-checked against the database with the live ones)."""

@@ -122,6 +122,7 @@ async def upload(
         folder_row,
         form,
         max_bytes=limit,
+        rtf_max_bytes=services.settings.rtf_max_bytes,
         overwrite=query_args.overwrite,
         actor=current_actor(),
         storage=services.storage,

@@ -11,7 +11,6 @@ file), and again under lock when the upload commits.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
@@ -20,7 +19,8 @@ from bff.containers.models import Folder
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.files import repository, staging
-from bff.files.images import INVALID_IMAGE, InvalidImage, process_profile_image
+from bff.files.conversions import Conversion, conversion, rtf_too_large
+from bff.files.images import INVALID_IMAGE
 from bff.files.models import PendingUpload, StoredFile
 from bff.files.multipart import FIELDS_FIRST, UploadForm
 from bff.files.names import (
@@ -34,7 +34,6 @@ from bff.files.names import (
     original_rtf_key,
     text_name_for,
 )
-from bff.files.rtf import InvalidRtf, convert_rtf
 from bff.files.schemas import ProfileImageProcessing, RtfConversion, UploadResponse
 from bff.files.service import announce, blob_out, drop_original
 from bff.live.events import FILE_UPLOADED, PROFILE_CHANGED
@@ -158,10 +157,13 @@ async def _once(data: bytes) -> AsyncIterator[bytes]:
     yield data
 
 
-async def _collect(chunks: AsyncIterator[bytes]) -> bytes:
+async def _collect(chunks: AsyncIterator[bytes], limit: int, too_large: str) -> bytes:
+    """The whole of chunks in memory; a 413 as soon as they exceed limit."""
     data = bytearray()
     async for chunk in chunks:
         data += chunk
+        if len(data) > limit:
+            raise ApiError(413, too_large)
     return bytes(data)
 
 
@@ -227,6 +229,7 @@ async def upload(
     form: UploadForm,
     *,
     max_bytes: int,
+    rtf_max_bytes: int,
     overwrite: bool,
     actor: Actor,
     storage: Storage,
@@ -264,18 +267,20 @@ async def upload(
 
     try:
         if is_profile:
-            data = await form.read(PROFILE_IMAGE_LIMIT, PROFILE_TOO_LARGE, before_end)
-            row, replaced = await _store_profile(folder, data, storage, actor)
+            with conversion() as converting:
+                data = await form.read(PROFILE_IMAGE_LIMIT, PROFILE_TOO_LARGE, before_end)
+                row, replaced = await _store_profile(folder, data, storage, actor, converting)
             message = f"Profile image processed and saved as {PROFILE_IMAGE_NAME}"
         else:
             chunks = form.chunks(max_bytes, too_large(max_bytes), before_end)
             if kept is not None:
                 chunks = kept.tee(chunks)
             if is_rtf:
-                data = await _collect(chunks)
-                row, replaced = await _store_rtf(
-                    folder, name, data, storage, actor, may_replace=may_replace
-                )
+                with conversion() as converting:
+                    data = await _collect(chunks, rtf_max_bytes, rtf_too_large(rtf_max_bytes))
+                    row, replaced = await _store_rtf(
+                        folder, name, data, storage, actor, converting, may_replace=may_replace
+                    )
                 message = f"RTF file converted and saved as {target}"
             else:
                 row, replaced = await _store_plain(
@@ -290,7 +295,8 @@ async def upload(
                 message = "File uploaded successfully"
     except _LateProfile as late:
         is_profile, target = True, PROFILE_IMAGE_NAME
-        row, replaced = await _store_profile(folder, late.data, storage, actor)
+        with conversion() as converting:
+            row, replaced = await _store_profile(folder, late.data, storage, actor, converting)
         message = f"Profile image processed and saved as {PROFILE_IMAGE_NAME}"
     return UploadResponse(
         message=message,
@@ -327,13 +333,10 @@ async def _store_plain(
 
 
 async def _store_profile(
-    folder: Folder, data: bytes, storage: Storage, actor: Actor
+    folder: Folder, data: bytes, storage: Storage, actor: Actor, converting: Conversion
 ) -> tuple[StoredFile, bool]:
     """Process an image into the folder's profile image (replacing any previous one)."""
-    try:
-        jpeg = await asyncio.to_thread(process_profile_image, data)
-    except InvalidImage as exc:
-        raise ApiError(400, str(exc)) from None
+    jpeg = await converting.profile_jpeg(data)
     stored = _Stored(PROFILE_IMAGE_NAME, "image/jpeg", is_profile_image=True)
     objects = [(PROFILE_IMAGE_NAME, _once(jpeg), "image/jpeg")]
     return await _stage_and_index(
@@ -347,14 +350,12 @@ async def _store_rtf(
     data: bytes,
     storage: Storage,
     actor: Actor,
+    converting: Conversion,
     *,
     may_replace: bool = True,
 ) -> tuple[StoredFile, bool]:
     """Keep an RTF's original bytes and list its text as {basename}.txt."""
-    try:
-        text = await asyncio.to_thread(convert_rtf, data)
-    except InvalidRtf as exc:
-        raise ApiError(422, str(exc)) from None
+    text = await converting.rtf_text(data)  # before anything is written: a refusal stores nothing
     target = text_name_for(name)
     objects = [
         (original_rtf_key(name), _once(data), "application/rtf"),
@@ -373,7 +374,9 @@ async def store_file(
     if error := file_name_error(name):
         raise ApiError(400, error)
     if profile:
-        return (await _store_profile(folder, data, storage, actor))[0]
+        with conversion() as converting:
+            return (await _store_profile(folder, data, storage, actor, converting))[0]
     if extension_of(name) == "rtf":
-        return (await _store_rtf(folder, name, data, storage, actor))[0]
+        with conversion() as converting:
+            return (await _store_rtf(folder, name, data, storage, actor, converting))[0]
     return (await _store_plain(folder, name, _once(data), None, storage, actor))[0]

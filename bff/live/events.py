@@ -14,6 +14,8 @@ reacts by refetching what it shows. Names and payloads:
 - emergency:opened {tokenId, container, folder}: admins (an alert)
 - audit:created {id, operation}: admins
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
+- live:resync {}: every connection of a process whose Redis link came back (after an outage,
+  or at start): events of other processes may have been lost meanwhile, so refetch everything
 session:revoked, users:changed and assignments:changed also make every process forget the
 cached sessions and assignments they name (bff/auth/session_cache.py), this one as soon as the
 change commits.
@@ -59,6 +61,7 @@ TOKEN_DELETED = "token:deleted"
 EMERGENCY_OPENED = "emergency:opened"
 AUDIT_CREATED = "audit:created"
 SESSION_REVOKED = "session:revoked"
+LIVE_RESYNC = "live:resync"
 
 ALL_EVENTS = {
     name: value

@@ -11,6 +11,14 @@ of its connections and of its session cache in one query, ending those that are 
 they ended (the command line without Redis, a change made while Redis was down, a row deleted
 by hand).
 
+The Redis link (python-socketio's manager, with our own listen loop): it is "up" once this
+process is subscribed, and "down" from the moment the subscription fails or stops answering
+pings. While it is down this process cannot hear other processes' sign-outs and changes, so
+its session cache is not trusted (every request reads the database) and the session check
+runs every second; it reconnects every half second. When the link comes back the cache starts
+afresh, the sessions of this process's connections are re-checked at once, and every
+connection gets `live:resync`, so clients refetch what events of other processes they missed.
+
 Transports: clients should use the websocket transport (the web app does). Long-polling needs
 every request of a connection to reach the same process, so with several workers or instances
 it would need sticky sessions; websocket-only needs none.
@@ -21,23 +29,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import socketio
 from hypercorn.middleware import ProxyFixMiddleware
 from quart import Quart
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import authenticate, ended_sessions
 from bff.errors import ApiError
-from bff.live.events import ADMINS, SESSION_REVOKED, redis_channel, session_room, user_room
+from bff.live.events import (
+    ADMINS,
+    LIVE_RESYNC,
+    SESSION_REVOKED,
+    redis_channel,
+    session_room,
+    user_room,
+)
 from bff.services import app_services
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
 
 SEND_TIMEOUT = 3.0  # seconds an emit may take before it is given up (Redis down)
+RECONNECT_SECONDS = 0.5  # between attempts to subscribe again while the Redis link is down
+PING_IDLE_SECONDS = 1.0  # a quiet subscription is pinged after this long
+PING_ANSWER_SECONDS = 2.0  # a ping unanswered this long means the link is down
+OUTAGE_CHECK_SECONDS = 1.0  # the session check's period while the Redis link is down
 
 
 class _DisconnectOnRevoke:
@@ -62,9 +85,60 @@ class LocalManager(_DisconnectOnRevoke, socketio.AsyncManager):  # type: ignore[
 
 
 class RedisManager(_DisconnectOnRevoke, socketio.AsyncRedisManager):  # type: ignore[misc]
-    """Several processes: every event goes through Redis; each process handles its own clients."""
+    """Several processes: every event goes through Redis; each process handles its own clients.
+
+    Listening replaces python-socketio's loop, which retries after 1, 2, 4, 8, 16... seconds
+    and never says whether it is subscribed: this one retries every RECONNECT_SECONDS, pings a
+    quiet subscription (a connection that stops answering is down, not just quiet), and calls
+    `on_link(True)` once Redis confirms the subscription, `on_link(False)` when it is lost.
+    """
 
     session_cache: SessionCache | None = None
+    on_link: Callable[[bool], Awaitable[None]] | None = None
+
+    async def _redis_listen_with_retries(self) -> AsyncIterator[dict[str, Any]]:
+        channel = self.channel.encode()
+        while True:
+            pubsub = None
+            try:
+                if self.redis is None:
+                    self._redis_connect()
+                # Our own subscription (the publisher may replace self.redis when it fails).
+                pubsub = self.redis.pubsub()
+                await pubsub.subscribe(self.channel)
+                heard = pinged = time.monotonic()
+                while True:
+                    message = await pubsub.get_message(timeout=PING_IDLE_SECONDS)
+                    now = time.monotonic()
+                    if message is None:
+                        if pinged <= heard and now - heard >= PING_IDLE_SECONDS:
+                            await pubsub.ping()
+                            pinged = now
+                        elif pinged > heard and now - pinged >= PING_ANSWER_SECONDS:
+                            raise ConnectionError("Redis did not answer a ping")
+                        continue
+                    heard = now
+                    if message["type"] == "subscribe" and message["channel"] == channel:
+                        await self._link(True)
+                    elif message["type"] == "message":
+                        yield message
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - any failure: the link is down, retry
+                await self._link(False)
+                await asyncio.sleep(RECONNECT_SECONDS)
+            finally:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+
+    async def _link(self, up: bool) -> None:
+        if self.on_link is None:
+            return
+        try:
+            await self.on_link(up)
+        except Exception:
+            log.exception("Handling the Redis link %s failed", "coming up" if up else "going down")
 
     async def _handle_emit(self, message: dict[str, Any]) -> None:
         if self.session_cache is not None:  # a change made in any process, this one included
@@ -99,9 +173,17 @@ class LiveHub:
             manager = RedisManager(
                 settings.redis_url,
                 channel=redis_channel(settings.redis_url),
-                redis_options={"socket_connect_timeout": 1, "socket_timeout": 2},
+                # No silent reconnection inside redis-py: the listen loop must see every drop.
+                redis_options={
+                    "socket_connect_timeout": 1,
+                    "socket_timeout": 2,
+                    "retry": Retry(NoBackoff(), 0),
+                },
             )
             manager.session_cache = session_cache
+            manager.on_link = self._on_link
+            if session_cache is not None:  # not until this process hears the others
+                session_cache.distrust()
         else:
             manager = LocalManager()
         self.settings = settings
@@ -114,6 +196,11 @@ class LiveHub:
         self._sessions: dict[str, str] = {}
         self._expiry: dict[str, asyncio.TimerHandle] = {}
         self._checker: asyncio.Task[None] | None = None
+        # With Redis: whether this process is subscribed (hears other processes) right now;
+        # None until the first attempt.
+        self.link_up: bool | None = None if settings.redis_url else True
+        self._link_lost_at: float | None = None
+        self._link_changed = asyncio.Event()
         self.sio.on("connect", self._connect)
         self.sio.on("disconnect", self._disconnect)
 
@@ -168,9 +255,49 @@ class LiveHub:
         await self._end_connections(sids, "ended")
         return len(sids)
 
+    async def _on_link(self, up: bool) -> None:
+        """The Redis link came up or went down (called by the manager's listen loop)."""
+        if up == self.link_up:
+            return
+        self.link_up = up
+        self._link_changed.set()
+        if not up:
+            self._link_lost_at = time.monotonic()
+            log.warning(
+                "Redis link lost: sessions are read from the database on every request "
+                "until it is back"
+            )
+            if self.session_cache is not None:
+                self.session_cache.distrust()
+            return
+        if self.session_cache is not None:
+            self.session_cache.trust()
+        if self._link_lost_at is not None:
+            log.warning("Redis link back after %.1f s", time.monotonic() - self._link_lost_at)
+            self._link_lost_at = None
+        self._spawn(self._resync())
+
+    async def _resync(self) -> None:
+        """After the link (re)gained: end the connections whose session ended meanwhile, and
+        tell the others to refetch (events of other processes may have been lost)."""
+        try:
+            await self.check_sessions()
+        except Exception as exc:  # noqa: BLE001 - e.g. the database is down: the next check
+            log.warning("Live session check failed: %s", type(exc).__name__)
+        with contextlib.suppress(Exception):
+            await self.sio.emit(LIVE_RESYNC, {}, ignore_queue=True)
+
     async def _check_periodically(self) -> None:
         while True:
-            await asyncio.sleep(self.settings.live_session_check_seconds)
+            # While the Redis link is down nothing tells this process of other processes'
+            # sign-outs: its connections are re-checked every OUTAGE_CHECK_SECONDS then.
+            period = self.settings.live_session_check_seconds
+            if not self.link_up:
+                period = min(period, OUTAGE_CHECK_SECONDS)
+            self._link_changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._link_changed.wait(), period)
+                continue  # the link changed: start a new period of the right length
             try:
                 await self.check_sessions()
             except Exception as exc:  # noqa: BLE001 - e.g. the database is down: next time

@@ -44,6 +44,20 @@ async function tryUpload(base, token, name) {
   }
 }
 
+/** Wait (at most 90 s) until a restarted instance answers its readiness check. */
+async function waitUntilServing(base) {
+  const giveUp = Date.now() + 90_000;
+  while (Date.now() < giveUp) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`${base} did not come back within 90 s`);
+}
+
 test('files acknowledged while the live connection fails over all appear without a reload', async () => {
   const base = cluster.base;
   const { token } = await api(base, 'POST', '/auth/login', { body: ADMIN });
@@ -75,13 +89,20 @@ test('files acknowledged while the live connection fails over all appear without
     const before = cluster.pids[index];
     const other = cluster.instances[1 - index];
     cluster.kill(index);
+    // 200 ms of uploads, longer (up to 20 s) until one is acknowledged on a loaded machine.
     const until = Date.now() + 200;
-    while (Date.now() < until) {
+    const giveUp = Date.now() + 20_000;
+    let acknowledgedNow = 0;
+    while ((Date.now() < until || acknowledgedNow === 0) && Date.now() < giveUp) {
       const name = `note-${String(++sent).padStart(2, '0')}.txt`;
-      if (await tryUpload(other, token, name)) acknowledged.push(name);
+      if (await tryUpload(other, token, name)) {
+        acknowledged.push(name);
+        acknowledgedNow += 1;
+      }
     }
     await cluster.waitFor(new RegExp(`instance ${index} died: restarted`), 90_000);
     assert.notEqual(cluster.pids[index], before);
+    await waitUntilServing(cluster.instances[index]); // the next round uploads to it
   }
   assert.ok(acknowledged.length >= 2, `only ${acknowledged.length} of ${sent} uploads acknowledged`);
 

@@ -115,3 +115,28 @@ def test_assignments_are_forgotten_when_they_change_or_a_read_raced_a_change() -
     cache.forget_user(2)
     cache.put_assignments(before, 2, "stale")
     assert cache.assignments(2) is None
+
+
+def test_while_distrusted_nothing_is_answered_or_kept_and_older_reads_stay_out() -> None:
+    """The Redis link down: other processes' changes go unheard, so every request reads the
+    database; when it is back, a read made during the outage is not kept."""
+    cache = SessionCache(10)
+    cache.put(cache.generation(), principal(1, "a"), LATER)
+    cache.put_assignments(cache.generation(), 1, "assignments of 1")
+    cache.distrust()
+    assert cache.get("a") is None
+    assert cache.assignments(1) is None
+    during = cache.generation()
+    cache.put(during, principal(2, "b"), LATER)
+    cache.put_assignments(during, 2, "assignments of 2")
+    assert cache.session_ids() == []
+    cache.trust()
+    cache.put(during, principal(2, "b"), LATER)  # read before the link came back
+    cache.put_assignments(during, 2, "stale")
+    assert cache.get("a") is None  # nothing from before the outage either
+    assert cache.get("b") is None
+    assert cache.assignments(2) is None
+    cache.put(cache.generation(), principal(2, "b"), LATER)
+    cache.put_assignments(cache.generation(), 2, "assignments of 2")
+    assert cache.get("b") == principal(2, "b")
+    assert cache.assignments(2) == "assignments of 2"

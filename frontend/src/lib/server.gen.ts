@@ -6,6 +6,7 @@ export const LiveEvent = {
   EMERGENCY_OPENED: 'emergency:opened',
   FILE_DELETED: 'file:deleted',
   FILE_UPLOADED: 'file:uploaded',
+  LIVE_RESYNC: 'live:resync',
   PROFILE_CHANGED: 'profile:changed',
   SESSION_REVOKED: 'session:revoked',
   TOKEN_ASSIGNED: 'token:assigned',

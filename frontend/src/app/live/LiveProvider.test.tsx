@@ -155,6 +155,15 @@ describe('LiveProvider', () => {
     expect(before).toBe(1);
   });
 
+  it('refetches what is on screen on live:resync (the server lost its link to the other instances)', async () => {
+    const { client, count, socket } = await adminDashboard();
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    const before = count('GET', '/api/users/dashboard');
+    act(() => socket.serverEmit(LiveEvent.LIVE_RESYNC, {}));
+    await waitFor(() => expect(count('GET', '/api/users/dashboard')).toBe(before + 1));
+    expect(invalidate.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([[]]);
+  });
+
   it('puts new audit entries at the top of /audit-logs without pressing Refresh', async () => {
     const entry = (id: number, operation: string) => ({ id, name: 'Ada Admin', role: 'admin', operation, timestamp: '2025-01-02T10:00:00Z' });
     const logs = [entry(1, 'login')];

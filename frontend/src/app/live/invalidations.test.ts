@@ -52,6 +52,10 @@ describe('keysForEvent', () => {
     expect(keysForEvent(LiveEvent.AUDIT_CREATED, { id: 9, operation: 'login' }, ME)).toEqual([['audit-logs']]);
   });
 
+  it('live:resync: every query (events of other instances may have been lost)', () => {
+    expect(keysForEvent(LiveEvent.LIVE_RESYNC, {}, ME)).toEqual([[]]);
+  });
+
   it('lists every event but the alert and the session end as cache events', () => {
     expect(CACHE_EVENTS).not.toContain(LiveEvent.EMERGENCY_OPENED);
     expect(CACHE_EVENTS).not.toContain(LiveEvent.SESSION_REVOKED);

@@ -11,6 +11,9 @@ export interface LivePayload {
   [field: string]: unknown;
 }
 
+/** Matches every cached query. */
+const EVERYTHING: QueryKey = [];
+
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const id = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
 
@@ -60,6 +63,9 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
       return [tokenKeys.all];
     case LiveEvent.AUDIT_CREATED:
       return [auditKeys.all];
+    case LiveEvent.LIVE_RESYNC:
+      // The server's link to the other instances was down: any of their events may be lost.
+      return [EVERYTHING];
     case LiveEvent.EMERGENCY_OPENED:
     case LiveEvent.SESSION_REVOKED:
       return [];

@@ -1,0 +1,267 @@
+"""A small pool of worker processes for CPU- and memory-heavy work in the request path (image
+decoding, RTF conversion): at most `workers` jobs at once, at most `queue` more waiting (beyond
+that WorkerBusy at once, rather than a wait), each job killed with its process after `seconds`.
+
+The server process never runs the work itself, so a slow or huge job costs it neither a core
+nor memory. Workers start on first use (`python -m bff.workers`, at low priority), are reused,
+and are replaced after a job that timed out, crashed or was abandoned by its request. Jobs are
+pickled module-level functions and arguments; frames are length-prefixed pickles over the
+worker's stdin and stdout (the worker is our own code: its answers are trusted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import os
+import pickle
+import struct
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_HEADER = struct.Struct("!Q")
+_READY = b"ready"
+WORKER_NICENESS = 10  # below the server's priority: the server answers first
+START_SECONDS = 30.0  # a worker's own start-up (interpreter and imports), not part of a job
+
+
+class WorkerBusy(Exception):
+    """Every worker is busy and the wait queue is full."""
+
+
+class WorkerTimeout(Exception):
+    """The job ran out of time; its worker was killed."""
+
+
+class WorkerFailed(Exception):
+    """The worker process died during the job (killed, out of memory, crashed)."""
+
+
+class _Worker:
+    """One worker process and its pipes."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(cls, preload: Iterable[str]) -> _Worker:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bff.workers",
+            *preload,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        worker = cls(process)
+        try:
+            ready = await asyncio.wait_for(worker._read(), START_SECONDS)
+        except BaseException:
+            await worker.kill()
+            raise
+        if ready != _READY:
+            await worker.kill()
+            raise WorkerFailed("The worker process did not start.")
+        return worker
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    async def _read(self) -> bytes:
+        assert self.process.stdout is not None
+        try:
+            (size,) = _HEADER.unpack(await self.process.stdout.readexactly(_HEADER.size))
+            return await self.process.stdout.readexactly(size)
+        except asyncio.IncompleteReadError:
+            raise WorkerFailed("The worker process ended during the job.") from None
+
+    async def run(self, func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """func(*args) in this worker: its result, or the exception it raised."""
+        assert self.process.stdin is not None
+        frame = pickle.dumps((func, args), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            self.process.stdin.write(_HEADER.pack(len(frame)) + frame)
+            await self.process.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            raise WorkerFailed("The worker process ended during the job.") from None
+        ok, value = pickle.loads(await self._read())  # noqa: S301 - our own worker's answer
+        if not ok:
+            raise value
+        return value
+
+    async def kill(self) -> None:
+        """Kill the process and reap it."""
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        await self.process.wait()
+
+    async def close(self) -> None:
+        """Ask the process to end (end of its input), killing it if it does not at once."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            await asyncio.wait_for(self.process.wait(), 2)
+        except TimeoutError:
+            await self.kill()
+
+
+class Reservation:
+    """A place among a pool's jobs (WorkerPool.reserve), for one job."""
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self._pool: WorkerPool | None = pool
+
+    async def run(self, func: Callable[..., T], *args: Any) -> T:
+        """func(*args) in a worker process, in this place (see WorkerPool.run)."""
+        if self._pool is None:
+            raise RuntimeError("This place in the worker pool was released already.")
+        return await self._pool._run(func, args)
+
+    def release(self) -> None:
+        """Give the place back (once)."""
+        if self._pool is not None:
+            self._pool._release()
+            self._pool = None
+
+    def __enter__(self) -> Reservation:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+
+
+class WorkerPool:
+    """Up to `workers` worker processes, `queue` jobs waiting, `seconds` per job."""
+
+    def __init__(
+        self, workers: int, queue: int, seconds: float, preload: Iterable[str] = ()
+    ) -> None:
+        self.workers = workers
+        self.queue = queue
+        self.seconds = seconds
+        self._preload = tuple(preload)
+        self._idle: list[_Worker] = []
+        self._running: set[_Worker] = set()
+        self._slots: asyncio.Semaphore | None = None
+        self._pending = 0  # jobs running or waiting for a slot
+        self._closed = False
+        self._ending: set[asyncio.Task[None]] = set()
+
+    @property
+    def pids(self) -> set[int]:
+        """The process ids of every live worker (idle or busy)."""
+        return {w.pid for w in (*self._idle, *self._running)}
+
+    @property
+    def running_pids(self) -> set[int]:
+        """The process ids of the workers running a job now."""
+        return {w.pid for w in self._running}
+
+    def reserve(self) -> Reservation:
+        """A place among the jobs running or waiting, held until released (or the end of its
+        `with` block): take it before reading a job's input, so that requests over the bound
+        are refused before their bodies are read into memory. WorkerBusy when none is left."""
+        if self._closed:
+            raise WorkerFailed("The worker pool is closed.")
+        if self._pending >= self.workers + self.queue:
+            raise WorkerBusy
+        self._pending += 1
+        return Reservation(self)
+
+    def _release(self) -> None:
+        self._pending -= 1
+
+    async def run(self, func: Callable[..., T], *args: Any) -> T:
+        """func(*args) in a worker process: its result, or the exception it raised there.
+
+        WorkerBusy when `workers + queue` jobs are already running or waiting; WorkerTimeout
+        when it takes over `seconds` (the worker is killed and replaced); WorkerFailed when
+        the worker died. A cancelled caller's job is killed with its worker.
+        """
+        with self.reserve() as place:
+            return await place.run(func, *args)
+
+    async def _run(self, func: Callable[..., T], args: tuple[Any, ...]) -> T:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        async with self._slots:
+            if self._closed:
+                raise WorkerFailed("The worker pool is closed.")
+            worker = self._idle.pop() if self._idle else await _Worker.start(self._preload)
+            self._running.add(worker)
+            try:
+                result: T = await asyncio.wait_for(worker.run(func, args), self.seconds)
+            except BaseException as exc:
+                # A job that did not answer (time out, crash, cancelled request) leaves its
+                # worker in an unknown state: it is killed, and the next job starts anew.
+                # An exception the job raised arrives as a whole answer: the worker is fine.
+                self._running.discard(worker)
+                if isinstance(exc, TimeoutError | WorkerFailed | asyncio.CancelledError):
+                    await asyncio.shield(worker.kill())
+                    if isinstance(exc, TimeoutError):
+                        raise WorkerTimeout from None
+                else:
+                    self._keep(worker)
+                raise
+            self._running.discard(worker)
+            self._keep(worker)
+            return result
+
+    def _keep(self, worker: _Worker) -> None:
+        if self._closed:  # a job that ended as the pool closed: its worker ends too
+            ending = asyncio.get_running_loop().create_task(worker.close())
+            self._ending.add(ending)
+            ending.add_done_callback(self._ending.discard)
+        else:
+            self._idle.append(worker)
+
+    async def close(self) -> None:
+        """End every worker (idle ones asked to, busy ones killed) and refuse further jobs."""
+        self._closed = True
+        idle, self._idle = self._idle, []
+        busy = list(self._running)
+        await asyncio.gather(
+            *(w.close() for w in idle), *(w.kill() for w in busy), *list(self._ending)
+        )
+
+
+def _frame(data: bytes) -> bytes:
+    return _HEADER.pack(len(data)) + data
+
+
+def _serve(preload: list[str]) -> None:
+    """The worker's loop: read a job, answer (True, result) or (False, exception), until the
+    end of input."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    for module in preload:
+        importlib.import_module(module)
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print in a job must not corrupt the answers
+    stdout.write(_frame(_READY))
+    stdout.flush()
+    while True:
+        header = stdin.read(_HEADER.size)
+        if len(header) < _HEADER.size:
+            return
+        (size,) = _HEADER.unpack(header)
+        func, args = pickle.loads(stdin.read(size))  # noqa: S301 - from the server that started us
+        try:
+            answer = (True, func(*args))
+        except Exception as exc:  # noqa: BLE001 - every failure goes back to the caller
+            try:
+                pickle.dumps(exc)
+            except Exception:  # noqa: BLE001 - an exception that cannot travel
+                exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+            answer = (False, exc)
+        stdout.write(_frame(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)))
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    _serve(sys.argv[1:])

@@ -1,0 +1,136 @@
+"""The worker pool runs jobs in real worker processes: bounded at once and waiting, killed
+and replaced on time-out or cancellation, and leaving no process behind when closed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from bff.workers import WorkerBusy, WorkerFailed, WorkerPool, WorkerTimeout
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id exists (a reaped child does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _children() -> set[int]:
+    """The process ids of this process's children."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            found |= {int(pid) for pid in (task / "children").read_text().split()}
+    return found
+
+
+async def _started(pool: WorkerPool, count: int) -> set[int]:
+    """Wait until count workers are running jobs; their process ids."""
+    for _ in range(300):
+        if len(pool.running_pids) >= count:
+            return pool.running_pids
+        await asyncio.sleep(0.05)
+    raise AssertionError("the workers did not start")
+
+
+async def test_a_job_runs_in_a_reused_low_priority_process() -> None:
+    pool = WorkerPool(2, 2, 30)
+    try:
+        assert await pool.run(os.getpid) != os.getpid()
+        first = pool.pids
+        assert await pool.run(os.getpriority, os.PRIO_PROCESS, 0) > os.getpriority(
+            os.PRIO_PROCESS, 0
+        )
+        assert pool.pids == first  # the idle worker was reused
+        with pytest.raises(ValueError, match="invalid literal"):
+            await pool.run(int, "not a number")
+        assert pool.pids == first  # an exception the job raised leaves the worker usable
+    finally:
+        await pool.close()
+    assert not any(_alive(pid) for pid in first)
+
+
+async def test_a_job_over_time_is_killed_with_its_worker_and_replaced() -> None:
+    pool = WorkerPool(1, 0, 0.5)
+    try:
+        await pool.run(int, "1")  # the worker's start-up does not count against a job
+        [slow] = pool.pids
+        started = time.monotonic()
+        with pytest.raises(WorkerTimeout):
+            await pool.run(time.sleep, 30)
+        assert time.monotonic() - started < 5
+        assert not _alive(slow)  # killed and reaped, not left running or as a zombie
+        assert pool.pids == set()
+        assert await pool.run(int, "2") == 2  # a new worker takes its place
+        assert pool.pids and pool.pids != {slow}
+    finally:
+        await pool.close()
+
+
+async def test_jobs_beyond_the_workers_and_the_queue_are_refused_at_once() -> None:
+    pool = WorkerPool(1, 1, 30)
+    try:
+        running = asyncio.create_task(pool.run(time.sleep, 1))
+        await _started(pool, 1)
+        waiting = asyncio.create_task(pool.run(int, "7"))
+        await asyncio.sleep(0.05)
+        started = time.monotonic()
+        with pytest.raises(WorkerBusy):
+            await pool.run(int, "8")
+        assert time.monotonic() - started < 0.5  # refused, not queued
+        await running
+        assert await waiting == 7  # the queued job ran once a worker was free
+        assert await pool.run(int, "9") == 9  # and the pool takes jobs again
+    finally:
+        await pool.close()
+
+
+async def test_a_reserved_place_counts_until_it_is_released() -> None:
+    pool = WorkerPool(1, 1, 30)
+    try:
+        with pool.reserve() as first, pool.reserve():
+            with pytest.raises(WorkerBusy):
+                pool.reserve()
+            assert await first.run(int, "3") == 3  # a place runs its job without a new check
+            with pytest.raises(WorkerBusy):
+                await pool.run(int, "4")
+        assert await pool.run(int, "5") == 5  # both places were given back
+    finally:
+        await pool.close()
+
+
+async def test_a_cancelled_job_is_killed_with_its_worker() -> None:
+    pool = WorkerPool(1, 0, 30)
+    try:
+        job = asyncio.create_task(pool.run(time.sleep, 30))
+        [pid] = await _started(pool, 1)
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+        assert not _alive(pid)
+        assert pool.pids == set()
+    finally:
+        await pool.close()
+
+
+async def test_closing_ends_idle_and_busy_workers() -> None:
+    before = _children()
+    pool = WorkerPool(2, 0, 30)
+    busy = asyncio.create_task(pool.run(time.sleep, 30))
+    await _started(pool, 1)
+    await pool.run(int, "1")  # a second worker, idle after this
+    pids = pool.pids
+    assert len(pids) == 2
+    await pool.close()
+    assert not any(_alive(pid) for pid in pids)
+    assert _children() <= before
+    with pytest.raises(WorkerFailed):
+        await busy
