@@ -37,11 +37,15 @@ from bff.tokens.schemas import (
     REVOKE_REASONS,
     AssignToken,
     SmartTokenOut,
+    SunPersonalisation,
+    SunTag,
     TokenAssigned,
     TokenFolderLink,
+    TokenKind,
     TokenRegistered,
 )
 from bff.tokens.signing import new_token_id, verification_url
+from bff.tokens.tagkeys import new_file_read_key, seal, url_template
 from config.settings import Settings
 
 TOKEN_NOT_FOUND = "SmartToken not found"  # noqa: S105 - a message, not a secret
@@ -71,6 +75,10 @@ def token_out(token: SmartToken) -> SmartTokenOut:
         folderName=folder.name if folder else None,
         assignedAt=token.assigned_at,
         revokeReason=token.revoke_reason,
+        kind=TokenKind.SUN if token.is_sun else TokenKind.STATIC,
+        sunUid=token.sun_uid,
+        lastTapCounter=token.sun_counter,
+        lastTapAt=token.last_tap_at,
     )
 
 
@@ -97,23 +105,58 @@ async def _audit(
     await record(conn, actor, operation, container=container, folder=folder, details=text)
 
 
-async def register(secure_chip_id: str, settings: Settings, actor: Actor) -> TokenRegistered:
-    """Register an unclaimed device; 409 when its chip id is already registered."""
+async def register(
+    secure_chip_id: str, settings: Settings, actor: Actor, sun: SunTag | None = None
+) -> TokenRegistered:
+    """Register an unclaimed device; 409 when its chip id (or SUN tag UID) is registered.
+
+    A SUN tag's file-read key is sealed for the database; a generated one is returned here
+    once, with the URL template and offsets to write to the tag."""
     taken = f"A token with secure chip id '{secure_chip_id}' is already registered."
     if await repository.chip_registered(secure_chip_id):
         raise ApiError(409, taken)
+    uid = key = None
+    if sun is not None:
+        uid = sun.uid.upper()
+        uid_taken = f"A tag with UID {uid} is already registered."
+        if await repository.uid_registered(uid):
+            raise ApiError(409, uid_taken)
+        key = bytes.fromhex(sun.fileReadKey) if sun.fileReadKey else new_file_read_key()
     try:
         async with transaction() as conn:
-            token = await repository.create_token(conn, new_token_id(), secure_chip_id)
-            await _audit(conn, actor, "token_register", token, f"chip={secure_chip_id}")
+            sealed = seal(settings, bytes.fromhex(uid), key) if uid and key else None
+            token = await repository.create_token(
+                conn, new_token_id(), secure_chip_id, sun_uid=uid, sun_key=sealed
+            )
+            details = f"chip={secure_chip_id}" + (f"; SUN tag uid={uid}" if uid else "")
+            await _audit(conn, actor, "token_register", token, details)
             _announce(TOKEN_REGISTERED, token.token_id)
     except IntegrityError:
+        if uid is not None and await repository.uid_registered(uid):
+            raise ApiError(409, f"A tag with UID {uid} is already registered.") from None
         raise ApiError(409, taken) from None
+    if uid is None or key is None:
+        return TokenRegistered(
+            message="Token registered successfully",
+            smartTokenId=token.token_id,
+            secureChipId=token.secure_chip_id,
+            kind=TokenKind.STATIC,
+            verificationUrl=verification_url(settings, token.token_id),
+        )
+    template = url_template(settings)
     return TokenRegistered(
-        message="Token registered successfully",
+        message="SUN tag registered successfully",
         smartTokenId=token.token_id,
         secureChipId=token.secure_chip_id,
-        verificationUrl=verification_url(settings, token.token_id),
+        kind=TokenKind.SUN,
+        verificationUrl=template.url,
+        sun=SunPersonalisation(
+            uid=uid,
+            fileReadKey=None if sun and sun.fileReadKey else key.hex().upper(),
+            urlTemplate=template.url,
+            piccDataOffset=template.picc_data_offset,
+            macOffset=template.mac_offset,
+        ),
     )
 
 
