@@ -10,6 +10,7 @@ reactivated token starts with none: the responder scans again.
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, date, datetime
 
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -30,7 +31,7 @@ from bff.live.events import (
     TOKEN_REVOKED,
     publish,
 )
-from bff.tokens import repository
+from bff.tokens import repository, sun
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.schemas import (
     DELETE_REASONS,
@@ -45,7 +46,7 @@ from bff.tokens.schemas import (
     TokenRegistered,
 )
 from bff.tokens.signing import new_token_id, verification_url
-from bff.tokens.tagkeys import new_file_read_key, seal, url_template
+from bff.tokens.tagkeys import KeyUnavailable, new_file_read_key, open_sealed, seal, url_template
 from config.settings import Settings
 
 TOKEN_NOT_FOUND = "SmartToken not found"  # noqa: S105 - a message, not a secret
@@ -300,3 +301,29 @@ async def delete(token_id: str, reason: str, actor: Actor) -> None:
         await grants.end_token_grants(conn, token.id)
         await repository.delete_token(conn, token.id)
         _announce(TOKEN_DELETED, token.token_id)
+
+
+async def simulated_tap(token_id: str, settings: Settings, counter: int | None = None) -> str:
+    """A fresh tap URL of a SUN tag registered here, as the tag itself would write it (for
+    development and demos). Refused for static tokens and keys this deployment cannot open."""
+    token = await repository.token_by_token_id(token_id.strip().upper())
+    if token is None:
+        raise ApiError(404, TOKEN_NOT_FOUND)
+    if token.sun_uid is None or token.sun_key is None:
+        raise ApiError(409, "This token has a static link, not a SUN tag: there is no tap.")
+    uid = bytes.fromhex(token.sun_uid)
+    try:
+        key = open_sealed(settings, uid, token.sun_key)
+    except KeyUnavailable:
+        raise ApiError(
+            409, "This tag's key was not sealed by this deployment (another BFF_TOKEN_KEY)."
+        ) from None
+    if counter is None:
+        counter = (token.sun_counter or 0) + 1
+    if not 0 <= counter <= sun.COUNTER_MAX:
+        raise ApiError(400, f"A tap counter is between 0 and {sun.COUNTER_MAX}.")
+    picc = sun.encrypt_picc_data(
+        settings.sdm_meta_read_key_bytes(), uid, counter, secrets.token_bytes(5)
+    )
+    mac = sun.sdm_mac(key, uid, counter)
+    return url_template(settings).url_for(picc, mac)

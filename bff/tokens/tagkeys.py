@@ -71,6 +71,11 @@ class UrlTemplate:
     picc_data_offset: int
     mac_offset: int
 
+    def url_for(self, picc_data: bytes, mac: bytes) -> str:
+        """The URL with a tap's encrypted PICCData and truncated MAC in place."""
+        base = self.url[: -(PICC_HEX + len("?s=") + MAC_HEX)]
+        return f"{base}{picc_data.hex().upper()}?s={mac.hex().upper()}"
+
 
 def url_template(settings: Settings) -> UrlTemplate:
     """The SUN URL with placeholders, and its SDM offsets."""
