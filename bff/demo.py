@@ -139,10 +139,12 @@ async def _demo_tag(settings: Settings) -> list[str]:
     """One SUN SmartToken (a simulated NTAG 424 DNA tag) given to a demo patient."""
     token = await tokens.token_by_sun_uid(DEMO_TAG_UID)
     if token is None:
+        container, folder = DEMO_TAG_FOLDER
+        if folder in await token_service.assigned_folders(container):
+            return []  # an admin gave that patient another token: leave it be
         made = await token_service.register(
             DEMO_TAG_CHIP, settings, SYSTEM, SunTag(uid=DEMO_TAG_UID)
         )
-        container, folder = DEMO_TAG_FOLDER
         await token_service.assign(
             AssignToken(
                 tokenId=made.smartTokenId,
