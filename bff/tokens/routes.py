@@ -37,9 +37,10 @@ class TokenChanged(Message):
 @validate_request(RegisterToken)
 @validate_response(TokenRegistered, 201)
 async def register_token(data: RegisterToken) -> tuple[TokenRegistered, int]:
-    """Register a device as an unclaimed token; its verification URL is shown only here."""
+    """Register a device as an unclaimed token: with `sun`, an NTAG 424 DNA tag (its URL
+    template, SDM offsets and any generated key are shown only here), else a static link."""
     settings = app_services().settings
-    return await service.register(data.secureChipId, settings, current_actor()), 201
+    return await service.register(data.secureChipId, settings, current_actor(), data.sun), 201
 
 
 @bp.get("/unclaimed")

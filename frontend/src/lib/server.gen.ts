@@ -4,6 +4,7 @@ export const LiveEvent = {
   ASSIGNMENTS_CHANGED: 'assignments:changed',
   AUDIT_CREATED: 'audit:created',
   EMERGENCY_OPENED: 'emergency:opened',
+  EMERGENCY_REFUSED: 'emergency:refused',
   FILE_DELETED: 'file:deleted',
   FILE_UPLOADED: 'file:uploaded',
   LIVE_RESYNC: 'live:resync',
