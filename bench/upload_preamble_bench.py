@@ -1,0 +1,143 @@
+"""Upload-limit benchmark: a chunked upload (no Content-Length) that puts a large preamble before
+the first multipart boundary, followed by a tiny file, against a real server process.
+
+Before every byte of the body counted, the preamble was not counted and was held in memory:
+the request was accepted (201) and the server grew by the preamble's size. Prints the answer's
+status, how long it took and the server's peak memory growth, then the same for a body of the
+same size sent with Content-Length.
+
+Usage: .venv/bin/python bench/upload_preamble_bench.py [--preamble-mb 200] [--max-upload-mb 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+# Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.devserver import ServerProcess, local_env
+
+MB = 1024 * 1024
+BOUNDARY = "bench-preamble-boundary-9c1e"
+ADMIN_PASSWORD = "bench-admin-password"
+PIECE = b"p" * (256 * 1024)  # the preamble is sent in pieces of this size
+
+
+def _post_json(server: ServerProcess, path: str, body: dict[str, str], token: str = "") -> dict:
+    request = urllib.request.Request(
+        server.base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **({"x-auth-token": token} if token else {})},
+    )
+    with urllib.request.urlopen(request) as response:  # noqa: S310 - our own server
+        result: dict = json.loads(response.read())
+        return result
+
+
+def _prepare(server: ServerProcess) -> tuple[str, str]:
+    """An admin token and a container/folder path to upload into."""
+    token = _post_json(
+        server, "/api/auth/login", {"username": "admin", "password": ADMIN_PASSWORD}
+    )["token"]
+    _post_json(server, "/api/admin/containers", {"name": "bench-ward"}, token)
+    _post_json(server, "/api/admin/containers/bench-ward/folders", {"name": "patient-1"}, token)
+    return token, "bench-ward/patient-1"
+
+
+def _tail(name: str) -> bytes:
+    return (
+        f'\r\n--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+        f"Content-Type: text/plain\r\n\r\nhello\r\n--{BOUNDARY}--\r\n"
+    ).encode()
+
+
+async def _send(
+    server: ServerProcess, token: str, folder: str, name: str, preamble_mb: int, chunked: bool
+) -> tuple[int, float, int]:
+    """Send the upload; stop sending once the server answers. (status, seconds, peak growth)."""
+    tail = _tail(name)
+    pieces = preamble_mb * MB // len(PIECE)
+    length = "" if chunked else f"Content-Length: {pieces * len(PIECE) + len(tail)}\r\n"
+    framing = "Transfer-Encoding: chunked\r\n" if chunked else ""
+    head = (
+        f"POST /api/blobs/{folder} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        f"x-auth-token: {token}\r\n"
+        f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n{length}{framing}\r\n"
+    ).encode()
+
+    def frame(data: bytes) -> bytes:
+        return b"%x\r\n%s\r\n" % (len(data), data) if chunked else data
+
+    server.reset_peak()
+    before = server.memory("VmRSS")
+    start = time.perf_counter()
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    answer = asyncio.ensure_future(reader.readline())
+    writer.write(head)
+    with contextlib.suppress(ConnectionError):
+        for _ in range(pieces):
+            if answer.done():
+                break
+            writer.write(frame(PIECE))
+            await writer.drain()
+        if not answer.done():
+            writer.write(frame(tail) + (b"0\r\n\r\n" if chunked else b""))
+            await writer.drain()
+    status_line = await answer
+    elapsed = time.perf_counter() - start
+    growth = server.memory("VmHWM") - before
+    writer.transport.abort()
+    status = int(status_line.split()[1]) if status_line else 0
+    return status, elapsed, growth
+
+
+async def _listing(server: ServerProcess, token: str, folder: str) -> list[str]:
+    request = urllib.request.Request(
+        f"{server.base}/api/blobs/{folder}", headers={"x-auth-token": token}
+    )
+    with urllib.request.urlopen(request) as response:  # noqa: S310 - our own server
+        return [blob["name"] for blob in json.loads(response.read())["blobs"]]
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preamble-mb", type=int, default=200)
+    parser.add_argument("--max-upload-mb", type=int, default=50)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bff-preamble-bench-") as root:
+        env = local_env(
+            Path(root), admin_password=ADMIN_PASSWORD, max_upload_mb=str(args.max_upload_mb)
+        )
+        server = ServerProcess(env)
+        try:
+            token, folder = _prepare(server)
+            print(
+                f"BFF_MAX_UPLOAD_MB={args.max_upload_mb}, a {args.preamble_mb} MB preamble "
+                "before a 5-byte file"
+            )
+            for chunked in (True, False):
+                name = f"after-preamble-{'chunked' if chunked else 'length'}.txt"
+                status, seconds, growth = asyncio.run(
+                    _send(server, token, folder, name, args.preamble_mb, chunked)
+                )
+                stored = name in asyncio.run(_listing(server, token, folder))
+                framing = "chunked (no Content-Length)" if chunked else "with Content-Length"
+                print(
+                    f"{framing}: status {status} in {seconds:.2f} s, server peak memory growth "
+                    f"{growth / MB:+.1f} MB, file stored: {'yes' if stored else 'no'}"
+                )
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
