@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+import aiohttp
 
 # Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -31,24 +31,20 @@ ADMIN_PASSWORD = "bench-admin-password"
 PIECE = b"p" * (256 * 1024)  # the preamble is sent in pieces of this size
 
 
-def _post_json(server: ServerProcess, path: str, body: dict[str, str], token: str = "") -> dict:
-    request = urllib.request.Request(
-        server.base + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", **({"x-auth-token": token} if token else {})},
-    )
-    with urllib.request.urlopen(request) as response:  # noqa: S310 - our own server
-        result: dict = json.loads(response.read())
-        return result
-
-
-def _prepare(server: ServerProcess) -> tuple[str, str]:
+async def _prepare(session: aiohttp.ClientSession, server: ServerProcess) -> tuple[str, str]:
     """An admin token and a container/folder path to upload into."""
-    token = _post_json(
-        server, "/api/auth/login", {"username": "admin", "password": ADMIN_PASSWORD}
-    )["token"]
-    _post_json(server, "/api/admin/containers", {"name": "bench-ward"}, token)
-    _post_json(server, "/api/admin/containers/bench-ward/folders", {"name": "patient-1"}, token)
+    async with session.post(
+        f"{server.base}/api/auth/login", json={"username": "admin", "password": ADMIN_PASSWORD}
+    ) as response:
+        token: str = (await response.json())["token"]
+    for path, body in (
+        ("/api/admin/containers", {"name": "bench-ward"}),
+        ("/api/admin/containers/bench-ward/folders", {"name": "patient-1"}),
+    ):
+        async with session.post(
+            server.base + path, json=body, headers={"x-auth-token": token}
+        ) as response:
+            assert response.status == 201
     return token, "bench-ward/patient-1"
 
 
@@ -99,12 +95,32 @@ async def _send(
     return status, elapsed, growth
 
 
-async def _listing(server: ServerProcess, token: str, folder: str) -> list[str]:
-    request = urllib.request.Request(
-        f"{server.base}/api/blobs/{folder}", headers={"x-auth-token": token}
-    )
-    with urllib.request.urlopen(request) as response:  # noqa: S310 - our own server
-        return [blob["name"] for blob in json.loads(response.read())["blobs"]]
+async def _listing(session: aiohttp.ClientSession, server: ServerProcess, token: str) -> list[str]:
+    async with session.get(
+        f"{server.base}/api/blobs/bench-ward/patient-1", headers={"x-auth-token": token}
+    ) as response:
+        return [blob["name"] for blob in (await response.json())["blobs"]]
+
+
+async def run(args: argparse.Namespace, server: ServerProcess) -> None:
+    """Send the upload chunked, then with a Content-Length, and print what happened."""
+    async with aiohttp.ClientSession() as session:
+        token, folder = await _prepare(session, server)
+        print(
+            f"BFF_MAX_UPLOAD_MB={args.max_upload_mb}, a {args.preamble_mb} MB preamble "
+            "before a 5-byte file"
+        )
+        for chunked in (True, False):
+            name = f"after-preamble-{'chunked' if chunked else 'length'}.txt"
+            status, seconds, growth = await _send(
+                server, token, folder, name, args.preamble_mb, chunked
+            )
+            stored = name in await _listing(session, server, token)
+            framing = "chunked (no Content-Length)" if chunked else "with Content-Length"
+            print(
+                f"{framing}: status {status} in {seconds:.2f} s, server peak memory growth "
+                f"{growth / MB:+.1f} MB, file stored: {'yes' if stored else 'no'}"
+            )
 
 
 def main() -> None:
@@ -119,22 +135,7 @@ def main() -> None:
         )
         server = ServerProcess(env)
         try:
-            token, folder = _prepare(server)
-            print(
-                f"BFF_MAX_UPLOAD_MB={args.max_upload_mb}, a {args.preamble_mb} MB preamble "
-                "before a 5-byte file"
-            )
-            for chunked in (True, False):
-                name = f"after-preamble-{'chunked' if chunked else 'length'}.txt"
-                status, seconds, growth = asyncio.run(
-                    _send(server, token, folder, name, args.preamble_mb, chunked)
-                )
-                stored = name in asyncio.run(_listing(server, token, folder))
-                framing = "chunked (no Content-Length)" if chunked else "with Content-Length"
-                print(
-                    f"{framing}: status {status} in {seconds:.2f} s, server peak memory growth "
-                    f"{growth / MB:+.1f} MB, file stored: {'yes' if stored else 'no'}"
-                )
+            asyncio.run(run(args, server))
         finally:
             server.stop()
 

@@ -70,14 +70,18 @@ class _Response(asyncio.Protocol):
     def __init__(self) -> None:
         self.data = bytearray()
         self.closed = asyncio.Event()
+        self.answered = asyncio.Event()
         self.can_write = asyncio.Event()
         self.can_write.set()
 
     def data_received(self, data: bytes) -> None:
         self.data += data
+        if _complete(bytes(self.data)):
+            self.answered.set()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed.set()
+        self.answered.set()
         self.can_write.set()
 
     def pause_writing(self) -> None:
@@ -118,9 +122,7 @@ async def _post(
         if response.closed.is_set() or response.data:
             break  # answered before the whole body was sent
         transport.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
-    async with asyncio.timeout(60):
-        while not (response.closed.is_set() or _complete(bytes(response.data))):
-            await asyncio.sleep(0.01)
+    await asyncio.wait_for(response.answered.wait(), 60)
     transport.abort()
     head_bytes, _, body = bytes(response.data).partition(b"\r\n\r\n")
     status = int(head_bytes.split()[1])
