@@ -34,6 +34,7 @@ export const AUDIT_OPERATIONS = [
   'container_unassign',
   'folder_assign',
   'folder_unassign',
+  'folder_list',
   'file_list',
   'file_upload',
   'file_view',
@@ -41,6 +42,8 @@ export const AUDIT_OPERATIONS = [
   'profile_upload',
   'profile_view',
   'profile_delete',
+  'access_denied',
+  'token_list',
   'token_register',
   'token_assign',
   'token_unlink',
@@ -49,5 +52,6 @@ export const AUDIT_OPERATIONS = [
   'token_delete',
   'emergency_access',
   'emergency_refused',
+  'emergency_end',
   'demo_load',
 ] as const;
