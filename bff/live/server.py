@@ -11,6 +11,10 @@ of its connections and of its session cache in one query, ending those that are 
 they ended (the command line without Redis, a change made while Redis was down, a row deleted
 by hand).
 
+Clients only connect (with their token) and answer pings: a message from a client over
+CLIENT_MESSAGE_LIMIT bytes ends its connection (Engine.IO's limit, 1 MB by default, let any
+signed-in client make the server hold and parse large messages).
+
 Transports: clients should use the websocket transport (the web app does). Long-polling needs
 every request of a connection to reach the same process, so with several workers or instances
 it would need sticky sessions; websocket-only needs none.
@@ -38,6 +42,7 @@ from config.settings import Settings
 log = logging.getLogger(__name__)
 
 SEND_TIMEOUT = 3.0  # seconds an emit may take before it is given up (Redis down)
+CLIENT_MESSAGE_LIMIT = 16 * 1024  # bytes of one message from a client (its token is ~100)
 
 
 class _DisconnectOnRevoke:
@@ -107,7 +112,11 @@ class LiveHub:
         self.settings = settings
         self.session_cache = session_cache
         self.sio = socketio.AsyncServer(
-            async_mode="asgi", client_manager=manager, logger=False, engineio_logger=False
+            async_mode="asgi",
+            client_manager=manager,
+            logger=False,
+            engineio_logger=False,
+            max_http_buffer_size=CLIENT_MESSAGE_LIMIT,
         )
         self._tasks: set[asyncio.Task[None]] = set()
         # This process's connections: sid -> session id, and the timers ending them at expiry.
