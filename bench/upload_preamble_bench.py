@@ -4,7 +4,7 @@ the first multipart boundary, followed by a tiny file, against a real server pro
 Before every byte of the body counted, the preamble was not counted and was held in memory:
 the request was accepted (201) and the server grew by the preamble's size. Prints the answer's
 status, how long it took and the server's peak memory growth, then the same for a body of the
-same size sent with Content-Length.
+same size sent with Content-Length, then for a chunked JSON body of that size sent to sign-in.
 
 Usage: .venv/bin/python bench/upload_preamble_bench.py [--preamble-mb 200] [--max-upload-mb 50]
 """
@@ -55,23 +55,19 @@ def _tail(name: str) -> bytes:
     ).encode()
 
 
-async def _send(
-    server: ServerProcess, token: str, folder: str, name: str, preamble_mb: int, chunked: bool
+async def _post_raw(
+    server: ServerProcess, path: str, headers: str, body: list[bytes], chunked: bool
 ) -> tuple[int, float, int]:
-    """Send the upload; stop sending once the server answers. (status, seconds, peak growth)."""
-    tail = _tail(name)
-    pieces = preamble_mb * MB // len(PIECE)
-    length = "" if chunked else f"Content-Length: {pieces * len(PIECE) + len(tail)}\r\n"
-    framing = "Transfer-Encoding: chunked\r\n" if chunked else ""
+    """POST body (a list of pieces) on a raw connection, chunked or with a Content-Length;
+    stop sending once the server answers. (status, seconds, the server's peak memory growth)."""
+    framing = (
+        "Transfer-Encoding: chunked\r\n"
+        if chunked
+        else f"Content-Length: {sum(len(piece) for piece in body)}\r\n"
+    )
     head = (
-        f"POST /api/blobs/{folder} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-        f"x-auth-token: {token}\r\n"
-        f"Content-Type: multipart/form-data; boundary={BOUNDARY}\r\n{length}{framing}\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{headers}{framing}\r\n"
     ).encode()
-
-    def frame(data: bytes) -> bytes:
-        return b"%x\r\n%s\r\n" % (len(data), data) if chunked else data
-
     server.reset_peak()
     before = server.memory("VmRSS")
     start = time.perf_counter()
@@ -79,13 +75,10 @@ async def _send(
     answer = asyncio.ensure_future(reader.readline())
     writer.write(head)
     with contextlib.suppress(ConnectionError):
-        for _ in range(pieces):
+        for piece in [*body, b""] if chunked else body:
             if answer.done():
                 break
-            writer.write(frame(PIECE))
-            await writer.drain()
-        if not answer.done():
-            writer.write(frame(tail) + (b"0\r\n\r\n" if chunked else b""))
+            writer.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
             await writer.drain()
     status_line = await answer
     elapsed = time.perf_counter() - start
@@ -93,6 +86,15 @@ async def _send(
     writer.transport.abort()
     status = int(status_line.split()[1]) if status_line else 0
     return status, elapsed, growth
+
+
+async def _send(
+    server: ServerProcess, token: str, folder: str, name: str, preamble_mb: int, chunked: bool
+) -> tuple[int, float, int]:
+    """The upload with a preamble of preamble_mb before its file part."""
+    headers = f"x-auth-token: {token}\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\n"
+    body = [PIECE] * (preamble_mb * MB // len(PIECE)) + [_tail(name)]
+    return await _post_raw(server, f"/api/blobs/{folder}", headers, body, chunked)
 
 
 async def _listing(session: aiohttp.ClientSession, server: ServerProcess, token: str) -> list[str]:
@@ -121,6 +123,15 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
                 f"{framing}: status {status} in {seconds:.2f} s, server peak memory growth "
                 f"{growth / MB:+.1f} MB, file stored: {'yes' if stored else 'no'}"
             )
+        # JSON bodies have the app-wide 1MB limit, also when chunked and without a session.
+        body = [b'{"username": "' + PIECE] * (args.preamble_mb * MB // len(PIECE))
+        status, seconds, growth = await _post_raw(
+            server, "/api/auth/login", "Content-Type: application/json\r\n", body, True
+        )
+        print(
+            f"sign-in with a chunked {args.preamble_mb} MB JSON body, no session: status "
+            f"{status} in {seconds:.2f} s, server peak memory growth {growth / MB:+.1f} MB"
+        )
 
 
 def main() -> None:

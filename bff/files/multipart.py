@@ -74,6 +74,7 @@ class UploadForm:
         self._max_body = max_file + FORM_OVERHEAD
         self._too_large = too_large
         self._received = 0
+        self._pending = memoryview(b"")
         self._ended = False
         self.size = 0
         self.part: FilePart | None = None
@@ -93,6 +94,13 @@ class UploadForm:
             if len(self._decoder.buffer) > FORM_OVERHEAD:
                 # Held back from a preamble, part headers or an epilogue: never file bytes.
                 raise ApiError(413, self._too_large)
+            if self._pending:
+                # The decoder gets at most FORM_OVERHEAD at a time, so the check above holds
+                # however the body arrived (the streamed body may hand over up to 1MB at once).
+                piece = self._pending[:FORM_OVERHEAD]  # no copy: the decoder extends a bytearray
+                self._decoder.receive_data(piece)  # type: ignore[arg-type]
+                self._pending = self._pending[FORM_OVERHEAD:]
+                continue
             try:
                 async with asyncio.timeout(self._idle_timeout):
                     chunk = await anext(self._body)
@@ -105,7 +113,7 @@ class UploadForm:
                 self._received += len(chunk)
                 if self._received > self._max_body:
                     raise ApiError(413, self._too_large)
-                self._decoder.receive_data(chunk)
+                self._pending = memoryview(chunk)
 
     async def _field_value(self) -> str:
         value = bytearray()
