@@ -86,7 +86,7 @@ async def emergency_view() -> EmergencyView:
 async def end_emergency() -> Response:
     """End emergency access now."""
     access = await _access()
-    await service.end(access)
+    await service.end(access, access.actor(client_address()))
     response = Response('{"message":"Emergency access ended."}', content_type="application/json")
     response.delete_cookie(COOKIE, path="/")
     return response

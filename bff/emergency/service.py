@@ -193,6 +193,15 @@ async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:
     )
 
 
-async def end(access: EmergencyAccess) -> None:
-    """The responder closes access before it expires."""
-    await repository.delete_grant(access.grant_id)
+async def end(access: EmergencyAccess, actor: Actor) -> None:
+    """The responder closes access before it expires (audited with the grant's folder)."""
+    async with transaction() as conn:
+        await repository.delete_grant(conn, access.grant_id)
+        await record(
+            conn,
+            actor,
+            "emergency_end",
+            container=access.container,
+            folder=access.folder,
+            details=f"token={access.token_id}; ended by the responder",
+        )

@@ -20,7 +20,7 @@ from bff.files import repository
 from bff.files.conversions import Conversion, conversion, rtf_too_large
 from bff.files.images import INVALID_IMAGE
 from bff.files.models import StoredFile
-from bff.files.multipart import FIELDS_FIRST, UploadForm
+from bff.files.multipart import FIELDS_FIRST, FORM_OVERHEAD, UploadForm
 from bff.files.names import (
     PROFILE_IMAGE_NAME,
     PROFILE_NAME_RESERVED,
@@ -39,7 +39,6 @@ from storage.base import MAX_NAME_BYTES, Storage
 
 PROFILE_IMAGE_LIMIT = 10 * 1024 * 1024
 PROFILE_TOO_LARGE = "Profile image must be less than 10MB"
-FORM_OVERHEAD = 64 * 1024  # multipart boundaries, headers and the small text fields
 _IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"BM")
 
 

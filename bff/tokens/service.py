@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
-from bff.audit.service import Actor, record
+from bff.audit.service import Actor, record, record_alone
 from bff.containers.service import get_container, get_folder
 from bff.db import transaction
 from bff.emergency import repository as grants
@@ -161,16 +161,23 @@ async def register(
     )
 
 
-async def list_tokens(*, claimed: bool) -> list[SmartTokenOut]:
-    """Unclaimed tokens, or claimed ones (assigned and revoked), newest first."""
+async def list_tokens(actor: Actor, *, claimed: bool) -> list[SmartTokenOut]:
+    """Unclaimed tokens, or claimed ones (assigned and revoked), newest first (audited: claimed
+    tokens carry patient names and dates of birth)."""
     statuses = [TokenStatus.ASSIGNED, TokenStatus.REVOKED] if claimed else [TokenStatus.UNCLAIMED]
-    return [token_out(t) for t in await repository.tokens_with_status(statuses)]
+    tokens = [token_out(t) for t in await repository.tokens_with_status(statuses)]
+    kind = "assigned and revoked" if claimed else "unclaimed"
+    await record_alone(actor, "token_list", details=f"{kind} tokens: {len(tokens)}")
+    return tokens
 
 
-async def assigned_folders(container_name: str) -> dict[str, TokenFolderLink]:
-    """Folder name to the token linked to it, for one container."""
+async def assigned_folders(container_name: str, actor: Actor) -> dict[str, TokenFolderLink]:
+    """Folder name to the token linked to it, for one container (audited: patient names)."""
     container = await get_container(container_name)
     tokens = await repository.tokens_in_container(container.id)
+    await record_alone(
+        actor, "token_list", container=container.name, details="tokens of the container's folders"
+    )
     return {
         t.folder.name: TokenFolderLink(
             tokenId=t.token_id, patientName=t.patient_name, status=t.status.value

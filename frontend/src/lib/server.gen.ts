@@ -36,6 +36,7 @@ export const AUDIT_OPERATIONS = [
   'container_unassign',
   'folder_assign',
   'folder_unassign',
+  'folder_list',
   'file_list',
   'file_upload',
   'file_view',
@@ -43,6 +44,8 @@ export const AUDIT_OPERATIONS = [
   'profile_upload',
   'profile_view',
   'profile_delete',
+  'access_denied',
+  'token_list',
   'token_register',
   'token_assign',
   'token_unlink',
@@ -51,5 +54,6 @@ export const AUDIT_OPERATIONS = [
   'token_delete',
   'emergency_access',
   'emergency_refused',
+  'emergency_end',
   'demo_load',
 ] as const;
