@@ -140,7 +140,7 @@ async def _demo_tag(settings: Settings) -> list[str]:
     token = await tokens.token_by_sun_uid(DEMO_TAG_UID)
     if token is None:
         container, folder = DEMO_TAG_FOLDER
-        if folder in await token_service.assigned_folders(container):
+        if folder in await token_service.assigned_folders(container, SYSTEM):
             return []  # an admin gave that patient another token: leave it be
         made = await token_service.register(
             DEMO_TAG_CHIP, settings, SYSTEM, SunTag(uid=DEMO_TAG_UID)
