@@ -18,6 +18,9 @@ from bff.containers.models import Container, Folder
 from bff.files import repository as files
 from bff.files.names import PROFILE_IMAGE_NAME
 from bff.files.upload import store_file
+from bff.tokens import repository as tokens
+from bff.tokens import service as token_service
+from bff.tokens.schemas import AssignToken, SunTag
 from bff.users import repository as users
 from bff.users.bootstrap import SYSTEM, create_user, ensure_admin
 from bff.users.models import Role
@@ -39,6 +42,11 @@ ASSIGNED = {
     "nurse.demo": {"north-clinic": CONTAINERS["north-clinic"][:3]},
     "assistant.demo": {"north-clinic": CONTAINERS["north-clinic"][:2]},
 }
+# The demo's SmartToken: a simulated NTAG 424 DNA tag (no hardware) for one patient.
+DEMO_TAG_CHIP = "demo-sun-tag"
+DEMO_TAG_UID = "04DE3000DE3001"
+DEMO_TAG_FOLDER = ("north-clinic", "patient-001")
+DEMO_TAG_PATIENT = "Demo Patient (synthetic)"
 VISIT_NOTES = (
     rb"{\rtf1\ansi\deff0{\fonttbl{\f0 Helvetica;}}\f0\fs24 "
     rb"{\b Visit notes (synthetic demo data)}\par "
@@ -123,7 +131,37 @@ async def load_demo(settings: Settings, storage: Storage) -> list[str]:
             folder_ids = [folders[(container_name, name)].id for name in folder_names]
             await assignments.ensure_assigned(user.id, containers[container_name].id, folder_ids)
     lines.append(f"Open {settings.public_url} and sign in.")
+    lines.extend(await _demo_tag(settings))
     return lines
+
+
+async def _demo_tag(settings: Settings) -> list[str]:
+    """One SUN SmartToken (a simulated NTAG 424 DNA tag) given to a demo patient."""
+    token = await tokens.token_by_sun_uid(DEMO_TAG_UID)
+    if token is None:
+        container, folder = DEMO_TAG_FOLDER
+        if folder in await token_service.assigned_folders(container, SYSTEM):
+            return []  # an admin gave that patient another token: leave it be
+        made = await token_service.register(
+            DEMO_TAG_CHIP, settings, SYSTEM, SunTag(uid=DEMO_TAG_UID)
+        )
+        await token_service.assign(
+            AssignToken(
+                tokenId=made.smartTokenId,
+                containerName=container,
+                folderName=folder,
+                patientName=DEMO_TAG_PATIENT,
+            ),
+            SYSTEM,
+        )
+        token_id = made.smartTokenId
+    else:
+        token_id = token.token_id
+    return [
+        f"A SmartToken (SUN tag, replay-proof) opens {'/'.join(DEMO_TAG_FOLDER)} in an "
+        "emergency. Tap it (each command prints a fresh tap URL):",
+        f"  python -m bff tokens simulate-tap {token_id}",
+    ]
 
 
 async def _sample_files(folder: Folder, index: int, storage: Storage) -> None:

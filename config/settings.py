@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Annotated
@@ -66,6 +67,9 @@ class Settings(BaseSettings):
     # SmartTokens: the key signing verification links, the emergency grant's lifetime, and
     # failed verifications allowed per window, per client address and per token.
     token_key: str = ""
+    # NTAG 424 DNA SUN taps: the deployment's SDM meta-read key (32 hex), which decrypts the
+    # UID and tap counter every tag of this deployment writes into its URL.
+    sdm_meta_read_key: str = ""
     # Behind a reverse proxy: how many proxy hops to trust for X-Forwarded-For/-Proto (0: none).
     trusted_proxy_hops: Annotated[int, Field(ge=0, le=5)] = 0
     emergency_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 15
@@ -109,6 +113,13 @@ class Settings(BaseSettings):
             raise ValueError("must be at least 32 bytes long")
         return value
 
+    @field_validator("sdm_meta_read_key")
+    @classmethod
+    def _check_sdm_meta_read_key(cls, value: str) -> str:
+        if value and not re.fullmatch(r"[0-9A-Fa-f]{32}", value):
+            raise ValueError("must be 32 hexadecimal characters (an AES-128 key)")
+        return value.upper()
+
     @model_validator(mode="after")
     def _fill_public_url(self) -> Settings:
         if not self.public_url:
@@ -143,10 +154,18 @@ class Settings(BaseSettings):
             return self.token_key
         return _persistent_secret(self.var_dir / "token_key")
 
+    def sdm_meta_read_key_bytes(self) -> bytes:
+        """The SUN meta-read key: BFF_SDM_META_READ_KEY, else one kept in
+        var/sdm_meta_read_key."""
+        if self.sdm_meta_read_key:
+            return bytes.fromhex(self.sdm_meta_read_key)
+        return bytes.fromhex(_persistent_secret(self.var_dir / "sdm_meta_read_key", hex_bytes=16))
+
 
 @functools.lru_cache(maxsize=64)
-def _persistent_secret(path: Path) -> str:
-    """Read a generated secret from path, creating it (mode 0600) on first use.
+def _persistent_secret(path: Path, hex_bytes: int = 0) -> str:
+    """Read a generated secret from path, creating it (mode 0600) on first use: hex_bytes
+    random bytes as hex when given, else 48 as URL-safe text.
 
     Remembered per path: every request checks a token signature with it."""
     try:
@@ -154,7 +173,7 @@ def _persistent_secret(path: Path) -> str:
     except FileNotFoundError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    value = secrets.token_urlsafe(48)
+    value = secrets.token_hex(hex_bytes).upper() if hex_bytes else secrets.token_urlsafe(48)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another process created it first: use theirs

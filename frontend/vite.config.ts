@@ -30,5 +30,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Whole-app screen tests take a few seconds on a loaded 2-core machine; 5 s (the default) flaked.
+    testTimeout: 20_000,
   },
 });

@@ -4,6 +4,7 @@ are also run beside their domains' tests.)"""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,8 +30,9 @@ HELP = {
     ("audit", "verify"): [],
     ("storage",): ["reindex"],
     ("storage", "reindex"): [],
-    ("tokens",): ["register"],
-    ("tokens", "register"): ["--chip", "--count"],
+    ("tokens",): ["register", "simulate-tap"],
+    ("tokens", "register"): ["--chip", "--count", "--sun-uid", "--file-read-key", "--sun-csv"],
+    ("tokens", "simulate-tap"): ["TOKEN_ID", "--counter"],
     ("demo",): [],
     ("web-constants",): [],
 }
@@ -94,6 +96,7 @@ def test_a_missing_option_is_a_usage_error() -> None:
         ["storage", "reindex"],
         ["demo"],
         ["tokens", "register", "--chip", "C"],
+        ["tokens", "simulate-tap", "T"],
         ["web-constants"],
     ],
     ids=lambda args: " ".join(args[:2]),
@@ -131,10 +134,18 @@ def test_the_demo_loads_once_and_its_files_are_indexed(tmp_path: Path) -> None:
     assert lines[1].startswith("  admin admin  password: ")
     for username in ("dr.demo", "nurse.demo", "assistant.demo"):
         assert any(username in line and "password: " in line for line in lines)
+    tap = [line.split()[-1] for line in lines if "python -m bff tokens simulate-tap" in line]
+    assert len(tap) == 1
     second = bff(tmp_path, "demo")
     assert second.returncode == 0, second.stderr
     assert "password:" not in second.stdout
     assert second.stdout.count("(exists; password unchanged)") == 3
+    assert f"python -m bff tokens simulate-tap {tap[0]}" in second.stdout  # the same tag
+    tapped = bff(tmp_path, "tokens", "simulate-tap", tap[0])
+    assert tapped.returncode == 0, tapped.stderr
+    assert re.fullmatch(
+        r"http://127\.0\.0\.1:8000/patients/verify/[0-9A-F]{32}\?s=[0-9A-F]{16}\n", tapped.stdout
+    )
     reindex = bff(tmp_path, "storage", "reindex")  # what the demo stored is what it indexed
     assert reindex.returncode == 0, reindex.stderr
     assert "Files added: 0\n" in reindex.stdout and "Files removed" in reindex.stdout

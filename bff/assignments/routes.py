@@ -46,7 +46,12 @@ async def list_containers(query_args: ListQuery) -> ContainersResponse:
 async def list_folders(container: str, query_args: ListQuery) -> FoldersResponse:
     """Folders of a container the caller may see (all for admins), searchable and paged."""
     names, total = await containers.list_folders(
-        current_principal(), container, query_args.q, query_args.page, query_args.pageSize
+        current_principal(),
+        current_actor(),
+        container,
+        query_args.q,
+        query_args.page,
+        query_args.pageSize,
     )
     return FoldersResponse(
         folders=names, total=total, page=query_args.page, pageSize=query_args.pageSize

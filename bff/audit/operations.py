@@ -20,6 +20,7 @@ OPERATIONS: tuple[str, ...] = (
     "container_unassign",
     "folder_assign",
     "folder_unassign",
+    "folder_list",
     # Patient files
     "file_list",
     "file_upload",
@@ -28,7 +29,10 @@ OPERATIONS: tuple[str, ...] = (
     "profile_upload",
     "profile_view",
     "profile_delete",
+    # Refused access by signed-in staff (a role not allowed, or not assigned: 403 or 404)
+    "access_denied",
     # SmartTokens and emergency access
+    "token_list",
     "token_register",
     "token_assign",
     "token_unlink",
@@ -37,6 +41,7 @@ OPERATIONS: tuple[str, ...] = (
     "token_delete",
     "emergency_access",
     "emergency_refused",
+    "emergency_end",
     # Command-line tools
     "demo_load",
 )

@@ -65,6 +65,12 @@ def entry_hash(prev_hash: str, entry: AuditLog) -> str:
     return hashlib.sha256(prev_hash.encode() + encoded).hexdigest()
 
 
+def _text(value: str, length: int) -> str:
+    """A value cut to its column: names from refused URLs may be of any length, and PostgreSQL
+    refuses NUL in text."""
+    return value[:length].replace("\x00", "\ufffd")
+
+
 def _entry(
     actor: Actor, operation: str, container: str, folder: str, blob: str, details: str
 ) -> AuditLog:
@@ -76,14 +82,14 @@ def _entry(
     return AuditLog(
         timestamp=datetime.now(UTC),
         user_id=actor.user_id,
-        name=actor.name[:100],
+        name=_text(actor.name, 100),
         role=actor.role,
         operation=operation,
-        container_name=container,
-        folder_name=folder,
-        blob_name=blob[:255],
+        container_name=_text(container, 63),
+        folder_name=_text(folder, 100),
+        blob_name=_text(blob, 255),
         client_address=actor.client_address[:64],
-        details=details[:500],
+        details=_text(details, 500),
     )
 
 

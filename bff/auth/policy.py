@@ -2,7 +2,9 @@
 
 `@allow(roles, scope=...)` authenticates the caller (401), checks the role table of spec
 section 6 (403) and, for non-admins, that the container or folder named in the URL is assigned
-to them (404, so unassigned resources stay invisible). `@public` marks the few open routes.
+to them (404, so unassigned resources stay invisible). Each refusal of a signed-in caller is
+audited here (`access_denied`, with the URL's container, folder and file). `@public` marks the
+few open routes.
 `check_every_route_has_policy` refuses to start an app with an undeclared route.
 """
 
@@ -17,12 +19,14 @@ from typing import Any, ParamSpec, TypeVar
 from quart import Quart, g, request
 
 from bff.assignments.access import caller_assignments
+from bff.audit.service import record_alone
 from bff.auth.links import verify_link
 from bff.auth.sessions import Principal, authenticate, session_principal
 from bff.containers.service import CONTAINER_NOT_FOUND, FOLDER_NOT_FOUND
 from bff.emergency.grants import COOKIE as EMERGENCY_COOKIE
 from bff.emergency.grants import active_grant
 from bff.errors import ApiError
+from bff.request_context import current_actor
 from bff.services import app_services
 from bff.users.models import Role
 
@@ -75,6 +79,19 @@ async def _check_scope(principal: Principal, scope: Scope, params: dict[str, Any
             raise ApiError(404, CONTAINER_NOT_FOUND)
     elif scope is Scope.FOLDER and not assignments.has_folder(container, str(params.get("folder"))):
         raise ApiError(404, FOLDER_NOT_FOUND)
+
+
+async def _audit_refusal(refusal: ApiError, params: dict[str, Any]) -> None:
+    """Record a signed-in caller's refused request with what its URL names (batched)."""
+    rule = request.url_rule.rule if request.url_rule is not None else request.path
+    await record_alone(
+        current_actor(),
+        "access_denied",
+        container=str(params.get("container", "")),
+        folder=str(params.get("folder", "")),
+        blob=str(params.get("blob", "")),
+        details=f"{refusal.status} {request.method} {rule}",
+    )
 
 
 def _url_token() -> str | None:
@@ -137,10 +154,14 @@ def allow(
             link_path = None if link is None else tuple(str(kwargs[name]) for name in link)
             principal = await _caller(link_path)
             g.principal = principal
-            if principal.role not in roles:
-                raise ApiError(403, FORBIDDEN)
-            if scope is not Scope.NONE and not principal.is_admin:
-                await _check_scope(principal, scope, dict(kwargs))
+            try:
+                if principal.role not in roles:
+                    raise ApiError(403, FORBIDDEN)
+                if scope is not Scope.NONE and not principal.is_admin:
+                    await _check_scope(principal, scope, dict(kwargs))
+            except ApiError as refusal:
+                await _audit_refusal(refusal, dict(kwargs))
+                raise
             return await func(*args, **kwargs)
 
         setattr(wrapper, POLICY_ATTR, policy)

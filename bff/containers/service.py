@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tortoise.exceptions import IntegrityError
 
-from bff.audit.service import Actor, record
+from bff.audit.service import Actor, record, record_alone
 from bff.auth.sessions import Principal
 from bff.containers import repository
 from bff.containers.models import Container, Folder
@@ -76,8 +76,19 @@ async def list_containers(
 
 
 async def list_folders(
-    principal: Principal, container_name: str, q: str, page: int, page_size: int | None
+    principal: Principal,
+    actor: Actor,
+    container_name: str,
+    q: str,
+    page: int,
+    page_size: int | None,
 ) -> tuple[list[str], int]:
-    """Folders of a container the caller may see: all for admins, assigned ones for staff."""
+    """Folders of a container the caller may see: all for admins, assigned ones for staff
+    (audited: folder names are patient data)."""
     container = await get_container(container_name)
-    return await repository.readable_folders(principal, container, q, page, page_size)
+    names, total = await repository.readable_folders(principal, container, q, page, page_size)
+    search = f"search {q!r}, " if q else ""
+    await record_alone(
+        actor, "folder_list", container=container.name, details=f"{search}page {page}"
+    )
+    return names, total

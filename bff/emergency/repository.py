@@ -36,9 +36,9 @@ async def open_grant(
     )
 
 
-async def delete_grant(grant_id: str) -> None:
-    """Delete one grant."""
-    await EmergencyGrant.filter(id=grant_id).delete()
+async def delete_grant(conn: BaseDBAsyncClient, grant_id: str) -> None:
+    """Delete one grant inside transaction conn."""
+    await EmergencyGrant.filter(id=grant_id).using_db(conn).delete()
 
 
 async def end_token_grants(conn: BaseDBAsyncClient, token_pk: int) -> None:

@@ -12,7 +12,7 @@ from bff.emergency.schemas import EmergencyView
 from bff.errors import ApiError
 from bff.request_context import client_address
 from bff.services import app_services
-from bff.tokens.signing import SIGNATURE, TOKEN_ID
+from bff.tokens.signing import SIGNATURE, SUN_MAC, TOKEN_ID
 from bff.web import index_page
 
 bp = Blueprint("emergency", __name__)
@@ -26,17 +26,27 @@ EMERGENCY_PAGE = "/emergency"
 async def verify(token_id: str) -> Response:
     """Scanned from a SmartToken: open an emergency grant and go to the emergency page.
 
+    A static link is `{token id}?s={signature in four groups of eight}`; an NTAG 424 DNA tap
+    is `{encrypted PICCData, 32 hex}?s={truncated SDMMAC, 16 hex}`, good once.
+
     Malformed links get the web app's verification page, which explains what is wrong.
     Whatever else fails, the responder lands on the same neutral page.
     """
     signature = request.args.get("s", "")
-    if not (TOKEN_ID.fullmatch(token_id) and SIGNATURE.fullmatch(signature)):
+    if not TOKEN_ID.fullmatch(token_id):
         return await index_page()
     services = app_services()
     settings = services.settings
-    grant = await service.verify(
-        token_id, signature, client_address(), settings, services.verify_throttle
-    )
+    if SIGNATURE.fullmatch(signature):
+        grant = await service.verify(
+            token_id, signature, client_address(), settings, services.verify_throttle
+        )
+    elif SUN_MAC.fullmatch(signature):  # an NTAG 424 DNA tap: the path is its PICCData
+        grant = await service.verify_sun(
+            token_id, signature, client_address(), settings, services.verify_throttle
+        )
+    else:
+        return await index_page()
     response = Response("", status=303, headers={"Location": EMERGENCY_PAGE})
     if grant is None:
         response.delete_cookie(COOKIE, path="/")
@@ -76,7 +86,7 @@ async def emergency_view() -> EmergencyView:
 async def end_emergency() -> Response:
     """End emergency access now."""
     access = await _access()
-    await service.end(access)
+    await service.end(access, access.actor(client_address()))
     response = Response('{"message":"Emergency access ended."}', content_type="application/json")
     response.delete_cookie(COOKIE, path="/")
     return response

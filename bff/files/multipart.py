@@ -1,5 +1,10 @@
 """Streaming reader of a multipart/form-data upload: text fields, then one file, never all in RAM.
 
+Every byte of the body counts against the form's limit (the upload limit plus FORM_OVERHEAD),
+whether or not the client declared a Content-Length: the preamble, part headers, fields and
+epilogue as well as the file. What the decoder holds between events (a preamble, part headers,
+an epilogue) may not exceed FORM_OVERHEAD, so memory stays bounded whatever the body holds.
+
 The file part is handed out as an async stream of chunks that ends only once the whole form
 has been read and checked, so a storage write fed by it commits only for a complete, valid
 request: a dropped connection, a truncated body or a second file leaves nothing behind.
@@ -19,6 +24,7 @@ from bff.errors import ApiError
 
 FormCheck = Callable[[dict[str, str]], Awaitable[None]]
 FIELD_LIMIT = 4096  # bytes of one text field
+FORM_OVERHEAD = 64 * 1024  # multipart boundaries, part headers and the small text fields
 MAX_PARTS = 16
 
 
@@ -47,7 +53,17 @@ class UploadForm:
     the stream ends, so a refusal there still leaves nothing stored.
     """
 
-    def __init__(self, body: AsyncIterator[bytes], content_type: str, idle_timeout: float) -> None:
+    def __init__(
+        self,
+        body: AsyncIterator[bytes],
+        content_type: str,
+        idle_timeout: float,
+        *,
+        max_file: int,
+        too_large: str,
+    ) -> None:
+        """`max_file` is the upload limit: the whole body may be `max_file + FORM_OVERHEAD`
+        bytes; past that, or past FORM_OVERHEAD held outside the file, ApiError(413, too_large)."""
         mimetype, options = parse_options_header(content_type or "")
         boundary = options.get("boundary", "")
         if mimetype != "multipart/form-data" or not boundary or len(boundary) > 200:
@@ -55,6 +71,10 @@ class UploadForm:
         self._body = body
         self._decoder = MultipartDecoder(boundary.encode("latin-1"), max_parts=MAX_PARTS)
         self._idle_timeout = idle_timeout
+        self._max_body = max_file + FORM_OVERHEAD
+        self._too_large = too_large
+        self._received = 0
+        self._pending = memoryview(b"")
         self._ended = False
         self.size = 0
         self.part: FilePart | None = None
@@ -71,6 +91,16 @@ class UploadForm:
                 return event
             if self._ended:
                 raise ApiError(400, INCOMPLETE)
+            if len(self._decoder.buffer) > FORM_OVERHEAD:
+                # Held back from a preamble, part headers or an epilogue: never file bytes.
+                raise ApiError(413, self._too_large)
+            if self._pending:
+                # The decoder gets at most FORM_OVERHEAD at a time, so the check above holds
+                # however the body arrived (the streamed body may hand over up to 1MB at once).
+                piece = self._pending[:FORM_OVERHEAD]  # no copy: the decoder extends a bytearray
+                self._decoder.receive_data(piece)  # type: ignore[arg-type]
+                self._pending = self._pending[FORM_OVERHEAD:]
+                continue
             try:
                 async with asyncio.timeout(self._idle_timeout):
                     chunk = await anext(self._body)
@@ -80,7 +110,10 @@ class UploadForm:
             except TimeoutError:
                 raise ApiError(408, TIMED_OUT) from None
             else:
-                self._decoder.receive_data(chunk)
+                self._received += len(chunk)
+                if self._received > self._max_body:
+                    raise ApiError(413, self._too_large)
+                self._pending = memoryview(chunk)
 
     async def _field_value(self) -> str:
         value = bytearray()

@@ -117,7 +117,13 @@ async def upload(
     limit = services.settings.max_upload_bytes
     upload_service.check_declared_size(request.content_length, limit)
     folder_row = await get_folder(container, folder)
-    form = UploadForm(streamed_body(), request.headers.get("Content-Type", ""), UPLOAD_IDLE_TIMEOUT)
+    form = UploadForm(
+        streamed_body(),
+        request.headers.get("Content-Type", ""),
+        UPLOAD_IDLE_TIMEOUT,
+        max_file=limit,
+        too_large=upload_service.too_large(limit),
+    )
     result = await upload_service.upload(
         folder_row,
         form,

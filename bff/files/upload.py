@@ -22,7 +22,7 @@ from bff.files import repository, staging
 from bff.files.conversions import Conversion, conversion, rtf_too_large
 from bff.files.images import INVALID_IMAGE
 from bff.files.models import PendingUpload, StoredFile
-from bff.files.multipart import FIELDS_FIRST, UploadForm
+from bff.files.multipart import FIELDS_FIRST, FORM_OVERHEAD, UploadForm
 from bff.files.names import (
     PROFILE_IMAGE_NAME,
     PROFILE_NAME_RESERVED,
@@ -41,7 +41,6 @@ from storage.base import MAX_NAME_BYTES, Storage
 
 PROFILE_IMAGE_LIMIT = 10 * 1024 * 1024
 PROFILE_TOO_LARGE = "Profile image must be less than 10MB"
-FORM_OVERHEAD = 64 * 1024  # multipart boundaries, headers and the small text fields
 UPLOAD_EXPIRED = "The upload was interrupted and discarded. Upload the file again."
 _IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"BM")
 

@@ -12,6 +12,8 @@ reacts by refetching what it shows. Names and payloads:
 - token:assigned {tokenId, container, folder}: admins
 - token:reassigned {tokenId, previousTokenId, container, folder}: admins
 - emergency:opened {tokenId, container, folder}: admins (an alert)
+- emergency:refused {tokenId, reason}: admins (an alert), when a refused scan or tap names a
+  registered token (reason: replayed, bad MAC, token revoked...; never sent to the responder)
 - audit:created {id, operation}: admins
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
 - live:resync {}: every connection of a process whose Redis link came back (after an outage,
@@ -59,6 +61,7 @@ TOKEN_REVOKED = "token:revoked"
 TOKEN_REACTIVATED = "token:reactivated"
 TOKEN_DELETED = "token:deleted"
 EMERGENCY_OPENED = "emergency:opened"
+EMERGENCY_REFUSED = "emergency:refused"
 AUDIT_CREATED = "audit:created"
 SESSION_REVOKED = "session:revoked"
 LIVE_RESYNC = "live:resync"

@@ -19,6 +19,10 @@ runs every second; it reconnects every half second. When the link comes back the
 afresh, the sessions of this process's connections are re-checked at once, and every
 connection gets `live:resync`, so clients refetch what events of other processes they missed.
 
+Clients only connect (with their token) and answer pings: a message from a client over
+CLIENT_MESSAGE_LIMIT bytes ends its connection (Engine.IO's limit, 1 MB by default, let any
+signed-in client make the server hold and parse large messages).
+
 Transports: clients should use the websocket transport (the web app does). Long-polling needs
 every request of a connection to reach the same process, so with several workers or instances
 it would need sticky sessions; websocket-only needs none.
@@ -61,6 +65,7 @@ RECONNECT_SECONDS = 0.5  # between attempts to subscribe again while the Redis l
 PING_IDLE_SECONDS = 1.0  # a quiet subscription is pinged after this long
 PING_ANSWER_SECONDS = 2.0  # a ping unanswered this long means the link is down
 OUTAGE_CHECK_SECONDS = 1.0  # the session check's period while the Redis link is down
+CLIENT_MESSAGE_LIMIT = 16 * 1024  # bytes of one message from a client (its token is ~100)
 
 
 class _DisconnectOnRevoke:
@@ -189,7 +194,11 @@ class LiveHub:
         self.settings = settings
         self.session_cache = session_cache
         self.sio = socketio.AsyncServer(
-            async_mode="asgi", client_manager=manager, logger=False, engineio_logger=False
+            async_mode="asgi",
+            client_manager=manager,
+            logger=False,
+            engineio_logger=False,
+            max_http_buffer_size=CLIENT_MESSAGE_LIMIT,
         )
         self._tasks: set[asyncio.Task[None]] = set()
         # This process's connections: sid -> session id, and the timers ending them at expiry.

@@ -3,7 +3,7 @@ from tortoise.migrations import operations as ops
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('bff', '0003_smart_tokens')]
+    dependencies = [('bff', '0004_sun_tokens')]
 
     initial = False
 

@@ -35,7 +35,18 @@ class SmartToken(Model):
     assigned_at = fields.DatetimeField(null=True)
     revoke_reason = fields.CharField(max_length=200, null=True)
     revoked_at = fields.DatetimeField(null=True)
+    # NTAG 424 DNA SUN tags (none for static-link tokens): the 7-byte UID in hex, the tag's SDM
+    # file-read key sealed (bff/tokens/tagkeys.py), the last accepted tap counter and its time.
+    sun_uid = fields.CharField(max_length=14, unique=True, null=True)
+    sun_key = fields.CharField(max_length=128, null=True)
+    sun_counter = fields.IntField(null=True)
+    last_tap_at = fields.DatetimeField(null=True)
     folder_id: int | None
+
+    @property
+    def is_sun(self) -> bool:
+        """Whether taps are SUN messages (else the token has a static signed link)."""
+        return self.sun_uid is not None
 
     class Meta:
         table = "smart_tokens"

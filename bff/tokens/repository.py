@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import Q
 
 from bff.tokens.models import SmartToken, TokenStatus
 
@@ -12,9 +15,41 @@ async def chip_registered(secure_chip_id: str) -> bool:
     return await SmartToken.exists(secure_chip_id=secure_chip_id)
 
 
-async def create_token(conn: BaseDBAsyncClient, token_id: str, secure_chip_id: str) -> SmartToken:
-    """Insert an unclaimed token inside transaction conn."""
-    return await SmartToken.create(token_id=token_id, secure_chip_id=secure_chip_id, using_db=conn)
+async def uid_registered(sun_uid: str) -> bool:
+    """Whether a SUN tag with this UID (upper-case hex) is registered."""
+    return await SmartToken.exists(sun_uid=sun_uid)
+
+
+async def create_token(
+    conn: BaseDBAsyncClient,
+    token_id: str,
+    secure_chip_id: str,
+    sun_uid: str | None = None,
+    sun_key: str | None = None,
+) -> SmartToken:
+    """Insert an unclaimed token inside transaction conn (a SUN tag with its sealed key)."""
+    return await SmartToken.create(
+        token_id=token_id,
+        secure_chip_id=secure_chip_id,
+        sun_uid=sun_uid,
+        sun_key=sun_key,
+        using_db=conn,
+    )
+
+
+async def token_by_sun_uid(sun_uid: str) -> SmartToken | None:
+    """A SUN tag's token by its UID, with its folder and container loaded."""
+    return await SmartToken.get_or_none(sun_uid=sun_uid).select_related("folder__container")
+
+
+async def accept_tap(conn: BaseDBAsyncClient, token_pk: int, counter: int, at: datetime) -> bool:
+    """Record a tap's counter if it is above the last accepted one, in one statement; False
+    when it is not (a replay). Two taps with one counter: the second waits for the first's
+    row lock and then finds the counter no longer above (PostgreSQL re-checks the condition
+    on the updated row; SQLite runs one writer at a time)."""
+    query = SmartToken.filter(Q(sun_counter__isnull=True) | Q(sun_counter__lt=counter), id=token_pk)
+    updated = await query.using_db(conn).update(sun_counter=counter, last_tap_at=at)
+    return updated == 1
 
 
 async def token_with_folder(token_pk: int, conn: BaseDBAsyncClient | None = None) -> SmartToken:

@@ -37,9 +37,10 @@ class TokenChanged(Message):
 @validate_request(RegisterToken)
 @validate_response(TokenRegistered, 201)
 async def register_token(data: RegisterToken) -> tuple[TokenRegistered, int]:
-    """Register a device as an unclaimed token; its verification URL is shown only here."""
+    """Register a device as an unclaimed token: with `sun`, an NTAG 424 DNA tag (its URL
+    template, SDM offsets and any generated key are shown only here), else a static link."""
     settings = app_services().settings
-    return await service.register(data.secureChipId, settings, current_actor()), 201
+    return await service.register(data.secureChipId, settings, current_actor(), data.sun), 201
 
 
 @bp.get("/unclaimed")
@@ -47,7 +48,7 @@ async def register_token(data: RegisterToken) -> tuple[TokenRegistered, int]:
 @validate_response(TokenList)
 async def unclaimed_tokens() -> TokenList:
     """Tokens not yet given to a patient."""
-    return TokenList(tokens=await service.list_tokens(claimed=False))
+    return TokenList(tokens=await service.list_tokens(current_actor(), claimed=False))
 
 
 @bp.get("/assigned")
@@ -55,7 +56,7 @@ async def unclaimed_tokens() -> TokenList:
 @validate_response(TokenList)
 async def assigned_tokens() -> TokenList:
     """Tokens given to patients: active (assigned) and revoked."""
-    return TokenList(tokens=await service.list_tokens(claimed=True))
+    return TokenList(tokens=await service.list_tokens(current_actor(), claimed=True))
 
 
 @bp.get("/assigned-folders/<container>")
@@ -63,7 +64,8 @@ async def assigned_tokens() -> TokenList:
 @validate_response(AssignedFolders)
 async def assigned_folders(container: str) -> AssignedFolders:
     """Which folders of a container are linked to a token, and to which."""
-    return AssignedFolders(assignedFolders=await service.assigned_folders(container))
+    folders = await service.assigned_folders(container, current_actor())
+    return AssignedFolders(assignedFolders=folders)
 
 
 @bp.post("/assign")

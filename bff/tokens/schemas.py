@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import BaseModel, StringConstraints, field_validator
@@ -29,8 +30,27 @@ TokenId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, 
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)]
 
 
+class TokenKind(StrEnum):
+    """How a token's taps are checked."""
+
+    SUN = "sun"  # NTAG 424 DNA: a fresh encrypted, MACed URL on every tap (replay-proof)
+    STATIC = "static"  # a fixed signed link (not replay-proof); tokens registered before SUN
+
+
+HexKey = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[0-9A-Fa-f]{32}$")]
+
+
+class SunTag(BaseModel):
+    """An NTAG 424 DNA tag: its 7-byte UID, and its SDM file-read key when personalised
+    elsewhere (else the server generates one)."""
+
+    uid: Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[0-9A-Fa-f]{14}$")]
+    fileReadKey: HexKey | None = None
+
+
 class RegisterToken(BaseModel):
-    """POST /patients/admin/register: a new device by its secure chip id."""
+    """POST /patients/admin/register: a new device by its secure chip id; with `sun`, an
+    NTAG 424 DNA tag (replay-proof), else a static signed link."""
 
     secureChipId: Annotated[
         str,
@@ -38,15 +58,31 @@ class RegisterToken(BaseModel):
             strip_whitespace=True, min_length=1, max_length=128, pattern=r"^[A-Za-z0-9._:-]+$"
         ),
     ]
+    sun: SunTag | None = None
+
+
+class SunPersonalisation(BaseModel):
+    """What to write to a SUN tag: the NDEF URL with placeholders and the SDM offsets in the
+    NDEF file (the URL written whole, one URI record with identifier code 0x00). The
+    generated file-read key is shown here once; a key given at registration is not echoed."""
+
+    uid: str
+    fileReadKey: str | None
+    urlTemplate: str
+    piccDataOffset: int
+    macOffset: int
 
 
 class TokenRegistered(BaseModel):
-    """A registered device and the verification URL to write to it (shown once)."""
+    """A registered device and what to write to it (shown once): the verification URL of a
+    static token, or the URL template of a SUN tag with its personalisation data."""
 
     message: str
     smartTokenId: str
     secureChipId: str
+    kind: TokenKind
     verificationUrl: str
+    sun: SunPersonalisation | None = None
 
 
 class SmartTokenOut(BaseModel):
@@ -62,6 +98,10 @@ class SmartTokenOut(BaseModel):
     folderName: str | None
     assignedAt: datetime | None
     revokeReason: str | None
+    kind: TokenKind
+    sunUid: str | None
+    lastTapCounter: int | None
+    lastTapAt: datetime | None
 
 
 class TokenList(BaseModel):

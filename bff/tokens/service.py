@@ -10,12 +10,13 @@ reactivated token starts with none: the responder scans again.
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, date, datetime
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
-from bff.audit.service import Actor, record
+from bff.audit.service import Actor, record, record_alone
 from bff.containers.service import get_container, get_folder
 from bff.db import transaction
 from bff.emergency import repository as grants
@@ -30,18 +31,22 @@ from bff.live.events import (
     TOKEN_REVOKED,
     publish,
 )
-from bff.tokens import repository
+from bff.tokens import repository, sun
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.schemas import (
     DELETE_REASONS,
     REVOKE_REASONS,
     AssignToken,
     SmartTokenOut,
+    SunPersonalisation,
+    SunTag,
     TokenAssigned,
     TokenFolderLink,
+    TokenKind,
     TokenRegistered,
 )
 from bff.tokens.signing import new_token_id, verification_url
+from bff.tokens.tagkeys import KeyUnavailable, new_file_read_key, open_sealed, seal, url_template
 from config.settings import Settings
 
 TOKEN_NOT_FOUND = "SmartToken not found"  # noqa: S105 - a message, not a secret
@@ -71,6 +76,10 @@ def token_out(token: SmartToken) -> SmartTokenOut:
         folderName=folder.name if folder else None,
         assignedAt=token.assigned_at,
         revokeReason=token.revoke_reason,
+        kind=TokenKind.SUN if token.is_sun else TokenKind.STATIC,
+        sunUid=token.sun_uid,
+        lastTapCounter=token.sun_counter,
+        lastTapAt=token.last_tap_at,
     )
 
 
@@ -97,36 +106,78 @@ async def _audit(
     await record(conn, actor, operation, container=container, folder=folder, details=text)
 
 
-async def register(secure_chip_id: str, settings: Settings, actor: Actor) -> TokenRegistered:
-    """Register an unclaimed device; 409 when its chip id is already registered."""
+async def register(
+    secure_chip_id: str, settings: Settings, actor: Actor, sun: SunTag | None = None
+) -> TokenRegistered:
+    """Register an unclaimed device; 409 when its chip id (or SUN tag UID) is registered.
+
+    A SUN tag's file-read key is sealed for the database; a generated one is returned here
+    once, with the URL template and offsets to write to the tag."""
     taken = f"A token with secure chip id '{secure_chip_id}' is already registered."
     if await repository.chip_registered(secure_chip_id):
         raise ApiError(409, taken)
+    uid = key = None
+    if sun is not None:
+        uid = sun.uid.upper()
+        uid_taken = f"A tag with UID {uid} is already registered."
+        if await repository.uid_registered(uid):
+            raise ApiError(409, uid_taken)
+        key = bytes.fromhex(sun.fileReadKey) if sun.fileReadKey else new_file_read_key()
     try:
         async with transaction() as conn:
-            token = await repository.create_token(conn, new_token_id(), secure_chip_id)
-            await _audit(conn, actor, "token_register", token, f"chip={secure_chip_id}")
+            sealed = seal(settings, bytes.fromhex(uid), key) if uid and key else None
+            token = await repository.create_token(
+                conn, new_token_id(), secure_chip_id, sun_uid=uid, sun_key=sealed
+            )
+            details = f"chip={secure_chip_id}" + (f"; SUN tag uid={uid}" if uid else "")
+            await _audit(conn, actor, "token_register", token, details)
             _announce(TOKEN_REGISTERED, token.token_id)
     except IntegrityError:
+        if uid is not None and await repository.uid_registered(uid):
+            raise ApiError(409, f"A tag with UID {uid} is already registered.") from None
         raise ApiError(409, taken) from None
+    if uid is None or key is None:
+        return TokenRegistered(
+            message="Token registered successfully",
+            smartTokenId=token.token_id,
+            secureChipId=token.secure_chip_id,
+            kind=TokenKind.STATIC,
+            verificationUrl=verification_url(settings, token.token_id),
+        )
+    template = url_template(settings)
     return TokenRegistered(
-        message="Token registered successfully",
+        message="SUN tag registered successfully",
         smartTokenId=token.token_id,
         secureChipId=token.secure_chip_id,
-        verificationUrl=verification_url(settings, token.token_id),
+        kind=TokenKind.SUN,
+        verificationUrl=template.url,
+        sun=SunPersonalisation(
+            uid=uid,
+            fileReadKey=None if sun and sun.fileReadKey else key.hex().upper(),
+            urlTemplate=template.url,
+            piccDataOffset=template.picc_data_offset,
+            macOffset=template.mac_offset,
+        ),
     )
 
 
-async def list_tokens(*, claimed: bool) -> list[SmartTokenOut]:
-    """Unclaimed tokens, or claimed ones (assigned and revoked), newest first."""
+async def list_tokens(actor: Actor, *, claimed: bool) -> list[SmartTokenOut]:
+    """Unclaimed tokens, or claimed ones (assigned and revoked), newest first (audited: claimed
+    tokens carry patient names and dates of birth)."""
     statuses = [TokenStatus.ASSIGNED, TokenStatus.REVOKED] if claimed else [TokenStatus.UNCLAIMED]
-    return [token_out(t) for t in await repository.tokens_with_status(statuses)]
+    tokens = [token_out(t) for t in await repository.tokens_with_status(statuses)]
+    kind = "assigned and revoked" if claimed else "unclaimed"
+    await record_alone(actor, "token_list", details=f"{kind} tokens: {len(tokens)}")
+    return tokens
 
 
-async def assigned_folders(container_name: str) -> dict[str, TokenFolderLink]:
-    """Folder name to the token linked to it, for one container."""
+async def assigned_folders(container_name: str, actor: Actor) -> dict[str, TokenFolderLink]:
+    """Folder name to the token linked to it, for one container (audited: patient names)."""
     container = await get_container(container_name)
     tokens = await repository.tokens_in_container(container.id)
+    await record_alone(
+        actor, "token_list", container=container.name, details="tokens of the container's folders"
+    )
     return {
         t.folder.name: TokenFolderLink(
             tokenId=t.token_id, patientName=t.patient_name, status=t.status.value
@@ -257,3 +308,29 @@ async def delete(token_id: str, reason: str, actor: Actor) -> None:
         await grants.end_token_grants(conn, token.id)
         await repository.delete_token(conn, token.id)
         _announce(TOKEN_DELETED, token.token_id)
+
+
+async def simulated_tap(token_id: str, settings: Settings, counter: int | None = None) -> str:
+    """A fresh tap URL of a SUN tag registered here, as the tag itself would write it (for
+    development and demos). Refused for static tokens and keys this deployment cannot open."""
+    token = await repository.token_by_token_id(token_id.strip().upper())
+    if token is None:
+        raise ApiError(404, TOKEN_NOT_FOUND)
+    if token.sun_uid is None or token.sun_key is None:
+        raise ApiError(409, "This token has a static link, not a SUN tag: there is no tap.")
+    uid = bytes.fromhex(token.sun_uid)
+    try:
+        key = open_sealed(settings, uid, token.sun_key)
+    except KeyUnavailable:
+        raise ApiError(
+            409, "This tag's key was not sealed by this deployment (another BFF_TOKEN_KEY)."
+        ) from None
+    if counter is None:
+        counter = (token.sun_counter or 0) + 1
+    if not 0 <= counter <= sun.COUNTER_MAX:
+        raise ApiError(400, f"A tap counter is between 0 and {sun.COUNTER_MAX}.")
+    picc = sun.encrypt_picc_data(
+        settings.sdm_meta_read_key_bytes(), uid, counter, secrets.token_bytes(5)
+    )
+    mac = sun.sdm_mac(key, uid, counter)
+    return url_template(settings).url_for(picc, mac)

@@ -16,6 +16,7 @@ from config.settings import Settings
 
 TOKEN_ID = re.compile(r"[0-9A-F]{32}")
 SIGNATURE = re.compile(r"[0-9A-F]{8}(?:-[0-9A-F]{8}){3}")
+SUN_MAC = re.compile(r"[0-9A-F]{16}")  # an NTAG 424 DNA tap's `s`; its path is PICCData
 
 
 def new_token_id() -> str:

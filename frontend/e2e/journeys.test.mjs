@@ -463,12 +463,13 @@ test('an admin registers and assigns a SmartToken; a responder opens it; after a
   // Register: the verification URL is shown once, with Copy and a QR code.
   await page.getByRole('button', { name: 'Register Device' }).click();
   await page.getByLabel('Secure chip ID').fill(unique('chip-e2e'));
+  await page.getByLabel('Kind').selectOption('static');
   await page.getByRole('button', { name: 'Register', exact: true }).click();
   const registered = page.getByRole('dialog', { name: 'Device registered' });
   const verificationUrl = await registered.getByLabel('Verification URL', { exact: true }).inputValue();
   assert.match(verificationUrl, new RegExp(`^${server.base}/patients/verify/[0-9A-F]{32}\\?s=[0-9A-F]{8}(-[0-9A-F]{8}){3}$`));
   await registered.getByRole('img', { name: 'QR code of the verification URL' }).waitFor();
-  await registered.getByRole('button', { name: 'Copy' }).click();
+  await registered.getByRole('button', { name: 'Copy Verification URL' }).click();
   await registered.getByText('Verification URL copied').waitFor();
   assert.equal(await page.evaluate(() => window.navigator.clipboard.readText()), verificationUrl);
   await shot(page, 'smart-token-registered');
@@ -539,6 +540,68 @@ test('an admin registers and assigns a SmartToken; a responder opens it; after a
   assert.equal(await later.page.getByRole('img').count(), 0);
   await shot(later.page, 'emergency-access-revoked');
   await later.context.close();
+  await context.close();
+});
+
+test('a SUN tag: a phone opens a simulated tap once, the same URL again is refused, and the admin sees both alerts live', async () => {
+  const ward = await arrangeTokenFolder();
+  const { context, page, problems } = await newPage();
+  await signIn(page, ADMIN);
+  await page.goto('/admin/smart-tokens');
+  await page.getByRole('heading', { name: 'SmartToken Management' }).waitFor();
+  await page.getByText('Live updates on').waitFor();
+
+  // Register the tag (SUN is the default kind): the template, offsets and generated key once.
+  const uid = randomBytes(7).toString('hex').toUpperCase();
+  await page.getByRole('button', { name: 'Register Device' }).click();
+  await page.getByLabel('Secure chip ID').fill(unique('sun-e2e'));
+  await page.getByLabel('Tag UID').fill(uid);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  const registered = page.getByRole('dialog', { name: 'SUN tag registered' });
+  const template = await registered.getByLabel('NDEF URL template', { exact: true }).inputValue();
+  assert.equal(template, `${server.base}/patients/verify/${'0'.repeat(32)}?s=${'0'.repeat(16)}`);
+  assert.match(await registered.getByLabel('SDM file-read key', { exact: true }).inputValue(), /^[0-9A-F]{32}$/);
+  await shot(page, 'sun-tag-registered');
+  await registered.getByRole('button', { name: 'Done' }).click();
+  const admin = await adminApi();
+  const { tokens } = await api(server.base, 'GET', '/patients/admin/unclaimed', { token: admin.token, root: true });
+  const tokenId = tokens.find((t) => t.sunUid === uid).smartTokenId;
+  await api(server.base, 'POST', '/patients/admin/assign', {
+    token: admin.token,
+    root: true,
+    body: { tokenId, containerName: ward, folderName: TOKEN_FOLDER, patientName: PATIENT.name },
+  });
+  await admin.logout();
+  const short = `${tokenId.slice(0, 8)}...${tokenId.slice(-8)}`;
+  await page.getByRole('tab', { name: /Assigned Tokens/ }).click();
+  const row = page.getByRole('row').filter({ hasText: short });
+  await row.getByText('SUN tag', { exact: true }).waitFor();
+  await row.getByText('never tapped').waitFor();
+
+  // A phone taps the tag (simulated: no NFC hardware here) and opens the emergency page.
+  const tap = server.cli('tokens', 'simulate-tap', tokenId).trim();
+  assert.match(tap, new RegExp(`^${server.base}/patients/verify/[0-9A-F]{32}\\?s=[0-9A-F]{16}$`));
+  const phone = await newResponderPage();
+  await phone.page.goto(tap);
+  await phone.page.waitForURL('**/emergency');
+  await phone.page.getByRole('heading', { name: PATIENT.name, level: 1 }).waitFor();
+  await shot(phone.page, 'sun-tap-responder');
+  await page.getByText(`Emergency access opened for ${ward}/${TOKEN_FOLDER}`).waitFor();
+  await row.getByText('#1', { exact: true }).waitFor();
+  await phone.context.close();
+
+  // The same URL again (a copied link, a browser history): the neutral page, and an alert.
+  const replay = await newResponderPage();
+  await replay.page.goto(tap);
+  await replay.page.waitForURL('**/emergency');
+  await replay.page.getByRole('heading', { name: NEUTRAL }).waitFor();
+  assert.equal(await replay.page.getByText(/replay/i).count(), 0);
+  await shot(replay.page, 'sun-tap-replayed');
+  await page.getByText(`Emergency access refused for token ${short}: replayed`).waitFor();
+  await shot(page, 'sun-tap-admin-alerts');
+  assert.deepEqual(phone.problems, []);
+  assert.deepEqual(problems, []);
+  await replay.context.close();
   await context.close();
 });
 

@@ -61,6 +61,12 @@ export async function startServer({ admin }) {
   return {
     base,
     log: () => log,
+    /** `python -m bff args` on this server's database and keys; returns its standard output. */
+    cli(...args) {
+      const result = spawnSync(python, ['-m', 'bff', ...args], { cwd: repo, env, encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`python -m bff ${args.join(' ')} failed: ${result.stderr}`);
+      return result.stdout;
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
@@ -80,9 +86,10 @@ export async function startServer({ admin }) {
   };
 }
 
-/** A JSON call to the API, for arranging data the journeys need. */
-export async function api(base, method, path, { token, body } = {}) {
-  const response = await fetch(`${base}/api${path}`, {
+/** A JSON call to the API (or, with root, a path at the server root such as /patients/admin/...),
+ * for arranging data the journeys need. */
+export async function api(base, method, path, { token, body, root = false } = {}) {
+  const response = await fetch(`${base}${root ? '' : '/api'}${path}`, {
     method,
     headers: { 'Content-Type': 'application/json', ...(token ? { 'x-auth-token': token } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -170,7 +170,10 @@ async def test_decompression_bombs_are_refused(ward: Ward) -> None:
 
 async def test_profile_images_over_10mb_are_413(ward: Ward) -> None:
     response = await ward.upload(
-        ward.nurse, "huge.jpg", b"\xff\xd8" + b"\x00" * (10 * 1024 * 1024), isProfileImage="true"
+        ward.nurse,
+        "huge.jpg",
+        b"\xff\xd8\xff" + b"\x00" * (10 * 1024 * 1024),  # a JPEG's first bytes, then too many
+        isProfileImage="true",
     )
     assert response.status_code == 413
     assert (await response.get_json())["message"] == "Profile image must be less than 10MB"

@@ -9,6 +9,7 @@ have arrived too. Nothing is proved by waiting a while.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from io import BytesIO
 
 import pytest
@@ -19,6 +20,7 @@ from bff.assignments.models import FolderAssignment
 from bff.users.models import Role, User
 from tests.factories import StaffMember, assign, make_container, make_folder, make_staff
 from tests.live.conftest import Listener, LiveServer
+from tests.sun_tag import SimulatedTag, path_of
 
 
 async def _marker(live: LiveServer, admin: StaffMember, listener: Listener, user: User) -> None:
@@ -209,6 +211,52 @@ async def test_admins_hear_tokens_users_and_emergency_alerts(live: LiveServer) -
     await _marker(live, admin, nurse_ears, nurse.user)
     heard = set(nurse_ears.names())
     assert not heard & {"token:registered", "token:assigned", "emergency:opened", "users:changed"}
+
+
+async def test_admins_hear_a_replayed_sun_tap_refused(live: LiveServer) -> None:
+    admin = await make_staff(live.settings, Role.ADMIN)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    admin_ears = await live.listener(admin.token)
+    nurse_ears = await live.listener(nurse.token)
+    container = await make_container()
+    await make_folder(container, "patient-1")
+    client = live.app.test_client()
+    uid = secrets.token_bytes(7)
+    registered = await client.post(
+        "/patients/admin/register",
+        json={"secureChipId": "live-sun", "sun": {"uid": uid.hex()}},
+        headers=admin.headers,
+    )
+    made = await registered.get_json()
+    token_id, personal = made["smartTokenId"], made["sun"]
+    await client.post(
+        "/patients/admin/assign",
+        json={
+            "tokenId": token_id,
+            "containerName": container.name,
+            "folderName": "patient-1",
+            "patientName": "Live Patient",
+        },
+        headers=admin.headers,
+    )
+    tag = SimulatedTag(
+        uid=uid,
+        meta_read_key=live.settings.sdm_meta_read_key_bytes(),
+        file_read_key=bytes.fromhex(personal["fileReadKey"]),
+        template=personal["urlTemplate"],
+        picc_data_offset=personal["piccDataOffset"],
+        mac_offset=personal["macOffset"],
+    )
+    url = path_of(tag.tap())
+    assert (await live.app.test_client().get(url)).status_code == 303
+    assert (await admin_ears.wait_for("emergency:opened"))["tokenId"] == token_id
+    assert (await live.app.test_client().get(url)).status_code == 303  # the same URL again
+    assert await admin_ears.wait_for("emergency:refused") == {
+        "tokenId": token_id,
+        "reason": "replayed",
+    }
+    await _marker(live, admin, nurse_ears, nurse.user)
+    assert not set(nurse_ears.names()) & {"emergency:opened", "emergency:refused"}
 
 
 def test_the_web_app_shares_the_event_names() -> None:

@@ -5,7 +5,7 @@ import { getToken, setToken } from '../../lib/session';
 import { trackedViewerWindowCount, trackViewerWindow } from '../../lib/viewerWindows';
 import { io, lastSocket, sockets } from '../../test/socketMock';
 import { ADMIN, makeToken, makeUser, makeUserSummary, mockApi, NURSE, renderApp, signIn } from '../../test/utils';
-import { emergencyMessage, retryDelay } from './LiveProvider';
+import { emergencyMessage, refusedMessage, retryDelay } from './LiveProvider';
 
 const stats = { totalUsers: 1, doctors: 1, nurses: 0, assistants: 0 };
 
@@ -218,6 +218,13 @@ describe('LiveProvider', () => {
     expect(toast.closest('[aria-live]')).toHaveAttribute('aria-label', 'Notifications');
   });
 
+  it('alerts an admin when a tap is refused', async () => {
+    const { socket } = await adminDashboard();
+    act(() => socket.serverEmit(LiveEvent.EMERGENCY_REFUSED, { tokenId: 'AAAAAAAA11111111BBBBBBBB22222222', reason: 'replayed' }));
+    const toast = await screen.findByText('Emergency access refused for token AAAAAAAA...22222222: replayed');
+    expect(toast.closest('[role="alert"]')).not.toBeNull();
+  });
+
   it('shows no emergency notification to staff', async () => {
     arrangeApi();
     signIn(NURSE);
@@ -225,8 +232,10 @@ describe('LiveProvider', () => {
     await screen.findByRole('heading', { name: `Welcome, ${NURSE.name}` });
     act(() => lastSocket().serverConnect());
     act(() => lastSocket().serverEmit(LiveEvent.EMERGENCY_OPENED, { tokenId: 'T', container: 'ward-a', folder: 'p-1' }));
+    act(() => lastSocket().serverEmit(LiveEvent.EMERGENCY_REFUSED, { tokenId: 'T', reason: 'replayed' }));
     await screen.findByText('Live updates on');
     expect(screen.queryByText(/Emergency access opened/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Emergency access refused/)).not.toBeInTheDocument();
   });
 
   it('disconnects on logout, before the logout request (its session:revoked is not an expiry)', async () => {
@@ -265,5 +274,9 @@ describe('live helpers', () => {
   it('words the emergency alert from its payload', () => {
     expect(emergencyMessage({ tokenId: 'T', container: 'ward-a', folder: 'p-1' })).toBe('Emergency access opened for ward-a/p-1');
     expect(emergencyMessage(null)).toBe('Emergency access opened for unknown/unknown');
+    expect(refusedMessage({ tokenId: 'AAAAAAAA11111111BBBBBBBB22222222', reason: 'replayed' })).toBe(
+      'Emergency access refused for token AAAAAAAA...22222222: replayed',
+    );
+    expect(refusedMessage(null)).toBe('Emergency access refused for token unknown: unknown reason');
   });
 });

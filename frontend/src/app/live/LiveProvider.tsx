@@ -10,6 +10,7 @@ import { validateToken } from '../../features/auth/api/validate-token';
 import { API_ORIGIN, ApiError } from '../../lib/api/client';
 import { LiveEvent } from '../../lib/server.gen';
 import { expireSession } from '../../lib/session';
+import { shortTokenId } from '../../lib/smartTokens';
 import { useSession } from '../../lib/sessionContext';
 import { CACHE_EVENTS, keysForEvent, type LivePayload } from './invalidations';
 
@@ -59,6 +60,14 @@ export function emergencyMessage(payload: unknown): string {
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
   const name = (value: unknown) => (typeof value === 'string' && value ? value : 'unknown');
   return `Emergency access opened for ${name(p.container)}/${name(p.folder)}`;
+}
+
+/** The admin's alert when a scan or tap naming a registered token was refused (a replayed
+ * SUN tap, a forged MAC, a revoked token...): the responder saw only the neutral page. */
+export function refusedMessage(payload: unknown): string {
+  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+  const text = (value: unknown, fallback: string) => (typeof value === 'string' && value ? value : fallback);
+  return `Emergency access refused for token ${shortTokenId(text(p.tokenId, 'unknown'))}: ${text(p.reason, 'unknown reason')}`;
 }
 
 const asPayload = (value: unknown): LivePayload =>
@@ -130,6 +139,12 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     }
     socket.on(LiveEvent.EMERGENCY_OPENED, (payload: unknown) => {
       if (isAdmin) notify('info', emergencyMessage(payload));
+      for (const queryKey of keysForEvent(LiveEvent.EMERGENCY_OPENED, asPayload(payload), userId)) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    });
+    socket.on(LiveEvent.EMERGENCY_REFUSED, (payload: unknown) => {
+      if (isAdmin) notify('error', refusedMessage(payload));
     });
     socket.on(LiveEvent.SESSION_REVOKED, () => {
       stopped = true;

@@ -58,8 +58,9 @@ describe('keysForEvent', () => {
 
   it('lists every event but the alert and the session end as cache events', () => {
     expect(CACHE_EVENTS).not.toContain(LiveEvent.EMERGENCY_OPENED);
+    expect(CACHE_EVENTS).not.toContain(LiveEvent.EMERGENCY_REFUSED);
     expect(CACHE_EVENTS).not.toContain(LiveEvent.SESSION_REVOKED);
-    expect(CACHE_EVENTS).toHaveLength(Object.keys(LiveEvent).length - 2);
+    expect(CACHE_EVENTS).toHaveLength(Object.keys(LiveEvent).length - 3);
     for (const event of CACHE_EVENTS) expect(keysForEvent(event, FOLDER_EVENT, ME).length).toBeGreaterThan(0);
   });
 });

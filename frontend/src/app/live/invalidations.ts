@@ -67,6 +67,9 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
       // The server's link to the other instances was down: any of their events may be lost.
       return [EVERYTHING];
     case LiveEvent.EMERGENCY_OPENED:
+      // A SUN tap moved its token's last tap counter and time.
+      return [tokenKeys.all];
+    case LiveEvent.EMERGENCY_REFUSED:
     case LiveEvent.SESSION_REVOKED:
       return [];
   }
@@ -74,5 +77,6 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
 
 /** Every event that only invalidates queries (the others have their own handlers). */
 export const CACHE_EVENTS: readonly LiveEventName[] = Object.values(LiveEvent).filter(
-  (event) => event !== LiveEvent.EMERGENCY_OPENED && event !== LiveEvent.SESSION_REVOKED,
+  (event) =>
+    event !== LiveEvent.EMERGENCY_OPENED && event !== LiveEvent.EMERGENCY_REFUSED && event !== LiveEvent.SESSION_REVOKED,
 );

@@ -19,6 +19,11 @@ export const TOKEN_MSG = {
   registered: 'Token registered successfully',
   urlOnce: 'This verification URL is shown only once. Write it to the device (or print the QR code) before closing.',
   copied: 'Verification URL copied',
+  uidFormat: 'The tag UID is 14 hexadecimal characters (7 bytes)',
+  keyFormat: 'The file-read key is 32 hexadecimal characters (or leave it empty)',
+  keyOnce:
+    'The generated file-read key is shown only once. Write the URL template, offsets and key to the tag (or keep them safely) before closing.',
+  templateOnce: 'Write the URL template and offsets to the tag with its SDM file-read key before closing.',
   copyFailed: 'Could not copy: select the address and copy it by hand.',
   empty: {
     unclaimed: 'No unclaimed tokens. Register a device to add one.',

@@ -617,7 +617,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a device as an unclaimed token; its verification URL is shown only here. */
+        /**
+         * Register a device as an unclaimed token: with `sun`, an NTAG 424 DNA tag (its URL
+         * @description template, SDM offsets and any generated key are shown only here), else a static link.
+         */
         post: operations["post_register_token"];
         delete?: never;
         options?: never;
@@ -831,6 +834,11 @@ export interface components {
             createdAt: string;
             /** Foldername */
             folderName: string | null;
+            kind: components["schemas"]["TokenKind"];
+            /** Lasttapat */
+            lastTapAt: string | null;
+            /** Lasttapcounter */
+            lastTapCounter: number | null;
             /** Patientdateofbirth */
             patientDateOfBirth: string | null;
             /** Patientname */
@@ -843,6 +851,8 @@ export interface components {
             smartTokenId: string;
             /** Status */
             status: string;
+            /** Sunuid */
+            sunUid: string | null;
         };
         /**
          * SummaryStats
@@ -861,6 +871,38 @@ export interface components {
             totalFiles: number;
         };
         /**
+         * SunPersonalisation
+         * @description What to write to a SUN tag: the NDEF URL with placeholders and the SDM offsets in the
+         *     NDEF file (the URL written whole, one URI record with identifier code 0x00). The
+         *     generated file-read key is shown here once; a key given at registration is not echoed.
+         */
+        SunPersonalisation: {
+            /** Filereadkey */
+            fileReadKey: string | null;
+            /** Macoffset */
+            macOffset: number;
+            /** Piccdataoffset */
+            piccDataOffset: number;
+            /** Uid */
+            uid: string;
+            /** Urltemplate */
+            urlTemplate: string;
+        };
+        /**
+         * SunTag
+         * @description An NTAG 424 DNA tag: its 7-byte UID, and its SDM file-read key when personalised
+         *     elsewhere (else the server generates one).
+         */
+        SunTag: {
+            /**
+             * Filereadkey
+             * @default null
+             */
+            fileReadKey: string | null;
+            /** Uid */
+            uid: string;
+        };
+        /**
          * TokenFolderLink
          * @description The token linked to a folder.
          */
@@ -872,6 +914,12 @@ export interface components {
             /** Tokenid */
             tokenId: string;
         };
+        /**
+         * TokenKind
+         * @description How a token's taps are checked.
+         * @enum {string}
+         */
+        TokenKind: "sun" | "static";
         /**
          * TokenUser
          * @description The user object a session token carries.
@@ -2030,23 +2078,31 @@ export interface operations {
                 "application/json": {
                     /** Securechipid */
                     secureChipId: string;
+                    /** @default null */
+                    sun?: components["schemas"]["SunTag"] | null;
                 };
             };
         };
         responses: {
-            /** @description A registered device and the verification URL to write to it (shown once). */
+            /**
+             * @description A registered device and what to write to it (shown once): the verification URL of a
+             *     static token, or the URL template of a SUN tag with its personalisation data.
+             */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        kind: components["schemas"]["TokenKind"];
                         /** Message */
                         message: string;
                         /** Securechipid */
                         secureChipId: string;
                         /** Smarttokenid */
                         smartTokenId: string;
+                        /** @default null */
+                        sun: components["schemas"]["SunPersonalisation"] | null;
                         /** Verificationurl */
                         verificationUrl: string;
                     };

@@ -13,9 +13,32 @@ function TokenId({ id }: { id: string }) {
   );
 }
 
+/** How the token's taps are checked: a SUN tag is replay-proof, a static link is not. */
+function Kind({ token }: { token: SmartToken }) {
+  return token.kind === 'sun' ? (
+    <span className="badge badge-sun" title={token.sunUid ? `Tag UID ${token.sunUid}` : undefined}>
+      SUN tag
+    </span>
+  ) : (
+    <span className="badge badge-static">static link (not replay-proof)</span>
+  );
+}
+
+/** A SUN tag's last accepted tap: its counter and time. */
+function LastTap({ token }: { token: SmartToken }) {
+  if (token.kind !== 'sun') return <>—</>;
+  if (token.lastTapCounter === null) return <span className="muted">never tapped</span>;
+  return (
+    <>
+      <div>#{token.lastTapCounter}</div>
+      {token.lastTapAt ? <div className="muted small">{formatDateTime(token.lastTapAt)}</div> : null}
+    </>
+  );
+}
+
 export function UnclaimedTable({ tokens, onAssign }: { tokens: SmartToken[]; onAssign: (t: SmartToken) => void }) {
   return (
-    <Table caption="Unclaimed tokens" columns={['Token ID', 'Secure chip ID', 'Registered']} actions>
+    <Table caption="Unclaimed tokens" columns={['Token ID', 'Secure chip ID', 'Kind', 'Registered']} actions>
       {tokens.map((t) => (
         <tr key={t.smartTokenId}>
           <td>
@@ -23,6 +46,9 @@ export function UnclaimedTable({ tokens, onAssign }: { tokens: SmartToken[]; onA
           </td>
           <td>
             <code>{t.secureChipId}</code>
+          </td>
+          <td>
+            <Kind token={t} />
           </td>
           <td>{formatDateTime(t.createdAt)}</td>
           <td className="row-actions">
@@ -47,7 +73,7 @@ interface AssignedTableProps {
 
 export function AssignedTable({ tokens, onRevoke, onReactivate, onDelete, reactivating }: AssignedTableProps) {
   return (
-    <Table caption="Assigned tokens" columns={['Token ID', 'Patient', 'Patient folder', 'Assigned', 'Status']} actions>
+    <Table caption="Assigned tokens" columns={['Token ID', 'Kind', 'Patient', 'Patient folder', 'Assigned', 'Last tap', 'Status']} actions>
       {tokens.map((t) => {
         const short = shortTokenId(t.smartTokenId);
         const revoked = t.status === 'revoked';
@@ -57,6 +83,9 @@ export function AssignedTable({ tokens, onRevoke, onReactivate, onDelete, reacti
               <TokenId id={t.smartTokenId} />
             </td>
             <td>
+              <Kind token={t} />
+            </td>
+            <td>
               <div>{t.patientName ?? UNKNOWN_PATIENT}</div>
               {t.patientDateOfBirth ? (
                 <div className="muted small">Born {formatDateOnly(t.patientDateOfBirth)}</div>
@@ -64,6 +93,9 @@ export function AssignedTable({ tokens, onRevoke, onReactivate, onDelete, reacti
             </td>
             <td>{t.containerName && t.folderName ? `${t.containerName} / ${t.folderName}` : '—'}</td>
             <td>{t.assignedAt ? formatDateTime(t.assignedAt) : '—'}</td>
+            <td>
+              <LastTap token={t} />
+            </td>
             <td>
               <span className={revoked ? 'badge badge-revoked' : 'badge badge-active'}>{revoked ? 'Revoked' : 'Active'}</span>
               {revoked && t.revokeReason ? <div className="muted small">{t.revokeReason}</div> : null}
