@@ -16,7 +16,6 @@ import hashlib
 import os
 import random
 import signal
-import sqlite3
 import sys
 import tempfile
 import time
@@ -28,7 +27,14 @@ import aiohttp
 from aiobotocore.session import get_session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tools.devserver import ServerProcess, kill_group, local_env, start_moto, throwaway_postgres
+from tools.devserver import (
+    ServerProcess,
+    kill_group,
+    local_env,
+    query_database,
+    start_moto,
+    throwaway_postgres,
+)
 
 PASSWORD = "crash-bench-admin-pass"
 BOUNDARY = "crash-bench-7f3a"
@@ -63,16 +69,7 @@ class Bench:
         self.failed: set[str] = set()
 
     async def query(self, sql: str) -> list[tuple[Any, ...]]:
-        if self.database_url.startswith("sqlite://"):
-            with contextlib.closing(sqlite3.connect(self.database_url[9:])) as db:
-                return list(db.execute(sql).fetchall())
-        import asyncpg  # type: ignore[import-untyped]
-
-        conn = await asyncpg.connect(self.database_url)
-        try:
-            return [tuple(r) for r in await conn.fetch(sql)]
-        finally:
-            await conn.close()
+        return await query_database(self.database_url, sql)
 
     async def pending(self) -> int:
         """Pending uploads recorded (0 on a version without them, for a before/after run)."""

@@ -12,11 +12,13 @@ import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 # The local PostgreSQL server's maintenance database (trust auth on this machine).
@@ -213,6 +215,21 @@ async def throwaway_postgres(prefix: str) -> AsyncIterator[str]:
         yield url
     finally:
         await drop_postgres_database(name)
+
+
+async def query_database(database_url: str, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of one query on a server's database (SQLite file or PostgreSQL), read from
+    outside the server, as a test or a benchmark checks what it stored."""
+    if database_url.startswith("sqlite://"):
+        with contextlib.closing(sqlite3.connect(database_url.removeprefix("sqlite://"))) as db:
+            return list(db.execute(sql).fetchall())
+    import asyncpg
+
+    conn = await asyncpg.connect(database_url)
+    try:
+        return [tuple(row) for row in await conn.fetch(sql)]
+    finally:
+        await conn.close()
 
 
 async def start_server(

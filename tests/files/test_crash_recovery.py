@@ -13,7 +13,6 @@ import contextlib
 import hashlib
 import os
 import secrets
-import sqlite3
 import subprocess
 import sys
 import time
@@ -28,7 +27,7 @@ from aiobotocore.session import AioSession
 
 from bff.files.staging import CRASH_POINTS
 from tests.conftest import REGION
-from tools.devserver import REPO, ServerProcess, local_env, throwaway_postgres
+from tools.devserver import REPO, ServerProcess, local_env, query_database, throwaway_postgres
 
 ADMIN_PASSWORD = "crash-recovery-admin-pass"
 BOUNDARY = "crash-boundary-5c1e"
@@ -67,16 +66,7 @@ class Site:
         return len(await self._query("SELECT id FROM pending_uploads"))
 
     async def _query(self, sql: str) -> list[tuple[Any, ...]]:
-        if self.database_url.startswith("sqlite://"):
-            with contextlib.closing(sqlite3.connect(self.database_url[9:])) as db:
-                return list(db.execute(sql).fetchall())
-        import asyncpg  # type: ignore[import-untyped]
-
-        conn = await asyncpg.connect(self.database_url)
-        try:
-            return [tuple(r) for r in await conn.fetch(sql)]
-        finally:
-            await conn.close()
+        return await query_database(self.database_url, sql)
 
     async def indexed(self) -> set[str]:
         """What the index accounts for: each file, and each converted RTF's kept original."""
