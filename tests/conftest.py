@@ -24,7 +24,7 @@ from tortoise import Tortoise, connections
 from bff.app import create_app
 from bff.db import migrate
 from config.settings import Settings, load_settings
-from tools.devserver import kill_group, start_moto, throwaway_postgres
+from tools.devserver import RedisProcess, kill_group, running_redis, start_moto, throwaway_postgres
 
 TABLES = [
     "pending_uploads",
@@ -116,6 +116,13 @@ def client(app: Quart) -> Client:
 
 
 REGION = "us-east-1"
+
+
+@pytest.fixture
+def redis() -> Iterator[RedisProcess]:
+    """A Redis of the test's own (its channel carries no one else's events; it may stop it)."""
+    with running_redis() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +152,17 @@ class RedisProcess:
             self.process.kill()
             self.process.wait()
             self.process = None
+
+
+@contextlib.contextmanager
+def running_redis() -> Iterator[RedisProcess]:
+    """A RedisProcess started for the block and killed after it."""
+    server = RedisProcess()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def kill_group(process: subprocess.Popen[bytes]) -> None:

@@ -21,7 +21,7 @@ from bff.users.models import Role
 from tests.auth.test_login import login
 from tests.conftest import make_settings, started_app
 from tests.factories import PASSWORD, make_user
-from tools.devserver import RedisProcess
+from tools.devserver import running_redis
 
 
 async def _burst(client: Client, attempts: list[tuple[str, str]]) -> list[Any]:
@@ -49,12 +49,8 @@ def counters(request: pytest.FixtureRequest) -> Iterator[str]:
     if request.param == "memory":
         yield ""
         return
-    redis = RedisProcess()
-    redis.start()
-    try:
+    with running_redis() as redis:
         yield redis.url
-    finally:
-        redis.stop()
 
 
 async def test_a_burst_for_one_user_gets_at_most_the_limit_of_password_checks(

@@ -13,19 +13,15 @@ import pytest
 
 from tests.conftest import REGION
 from tools.devcluster import Cluster
-from tools.devserver import RedisProcess
+from tools.devserver import RedisProcess, running_redis
 
 ADMIN_PASSWORD = "cluster-admin-password"
 
 
 @pytest.fixture(scope="module")
 def redis() -> Iterator[RedisProcess]:
-    server = RedisProcess()
-    server.start()
-    try:
+    with running_redis() as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

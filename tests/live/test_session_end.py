@@ -8,7 +8,7 @@ import asyncio
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from bff.users.models import Role
 from tests.conftest import make_settings
 from tests.factories import make_staff
 from tests.live.conftest import Listener, LiveServer, run_live
-from tools.devserver import REPO, RedisProcess, ServerProcess, local_env
+from tools.devserver import REPO, ServerProcess, local_env
 
 ADMIN_PASSWORD = "session-end-admin-pw"
 
@@ -99,17 +99,6 @@ async def test_the_check_is_one_query_for_every_connection(quick_checks: LiveSer
     hub = app_services(live.app).live
     assert await hub.check_sessions() == 0  # the others are alive
     assert all(tab.client.connected for tab in tabs[3:])
-
-
-@pytest.fixture
-def redis() -> Iterator[RedisProcess]:
-    """A Redis of this test's own (its channel carries no one else's events)."""
-    server = RedisProcess()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _reset_password(env: dict[str, str]) -> str:

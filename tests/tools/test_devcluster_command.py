@@ -14,23 +14,12 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from queue import Empty, Queue
 
 import pytest
 
 from tools.devserver import REPO, RedisProcess, free_port
-
-
-@pytest.fixture
-def redis() -> Iterator[RedisProcess]:
-    server = RedisProcess()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 class Output:
