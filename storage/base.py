@@ -28,6 +28,9 @@ TEMP_SUFFIX = ".part"
 # to their name only when the index commits (bff/files/staging.py). No container, folder or file
 # may be named so, listings never show it, and `reindex` never sees what is in it.
 STAGING_DIR = ".bff-staging"
+# Every name starting so is the product's own (staging, file versions, trash, audit checkpoints):
+# no container, folder or file a person names may start with it, and listings never show one.
+RESERVED_PREFIX = ".bff-"
 _STAGED_KEY = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")  # fullmatch
 # Bidirectional overrides make a name display differently from what it is ("cod.exe" shown
 # as "exe.doc"), so they count as control characters here.
@@ -112,8 +115,8 @@ def validate_name(segment: str, what: str = "name") -> str:
             problem += " (even percent-encoded)"
     if problem is None and is_temp_name(segment):
         problem = f"must not start with {TEMP_PREFIX!r} (reserved)"
-    if problem is None and segment == STAGING_DIR:
-        problem = f"must not be {STAGING_DIR!r} (reserved)"
+    if problem is None and segment.startswith(RESERVED_PREFIX):
+        problem = f"must not start with {RESERVED_PREFIX!r} (reserved)"
     if problem is not None:
         raise InvalidName(f"Invalid {what}: it {problem}.")
     return segment

@@ -413,6 +413,11 @@ async def test_staging_names_are_reserved(backend: Backend) -> None:
         await storage.write(".bff-staging", "patient-1", "a.txt", stream(b"x"))
     with pytest.raises(InvalidName):
         await storage.write("clinic", "patient-1", ".bff-staging", stream(b"x"))
+    for reserved in (".bff-versions", ".bff-trash", ".bff-audit", ".bff-anything-new"):
+        with pytest.raises(InvalidName):
+            await storage.write("clinic", reserved, "a.txt", stream(b"x"))
+        with pytest.raises(InvalidName):
+            await storage.write("clinic", "patient-1", reserved, stream(b"x"))
 
 
 async def test_failed_staged_write_leaves_nothing(backend: Backend) -> None:
