@@ -93,15 +93,8 @@ def _segment_problem(segment: str) -> str | None:
     return None
 
 
-def validate_name(segment: str, what: str = "name") -> str:
-    """Return segment if it is a safe single path segment, else raise InvalidName.
-
-    Rejects empty names, '.', '..', '/', '\\', control characters, names over 255 UTF-8 bytes
-    and the reserved temporary-upload names. Percent-encoded forms are checked too ('..%2F',
-    '%2e%2e', '%00'), so a layer that decodes a name once more later cannot be tricked.
-    """
-    if not isinstance(segment, str):
-        raise InvalidName(f"The {what} must be text.")
+def _name_problem(segment: str) -> str | None:
+    """Why segment is not a safe path segment (also percent-decoded), or None."""
     problem = _segment_problem(segment)
     decoded = segment
     for _ in range(3):  # nested encodings such as %252F
@@ -115,11 +108,48 @@ def validate_name(segment: str, what: str = "name") -> str:
             problem += " (even percent-encoded)"
     if problem is None and is_temp_name(segment):
         problem = f"must not start with {TEMP_PREFIX!r} (reserved)"
+    return problem
+
+
+def validate_name(segment: str, what: str = "name") -> str:
+    """Return segment if it is a safe single path segment, else raise InvalidName.
+
+    Rejects empty names, '.', '..', '/', '\\', control characters, names over 255 UTF-8 bytes,
+    the temporary-upload names and the product's reserved names ('.bff-...'). Percent-encoded
+    forms are checked too ('..%2F', '%2e%2e', '%00'), so a layer that decodes a name once more
+    later cannot be tricked.
+    """
+    if not isinstance(segment, str):
+        raise InvalidName(f"The {what} must be text.")
+    problem = _name_problem(segment)
     if problem is None and segment.startswith(RESERVED_PREFIX):
         problem = f"must not start with {RESERVED_PREFIX!r} (reserved)"
     if problem is not None:
         raise InvalidName(f"Invalid {what}: it {problem}.")
     return segment
+
+
+def is_valid_segment(segment: str) -> bool:
+    """Whether segment may be part of an object key (reserved names included)."""
+    return _name_problem(segment) is None
+
+
+def validate_key(key: str) -> tuple[str, ...]:
+    """The segments of an object key ('a/b/c'), each a safe segment; reserved names allowed.
+
+    Keys address every stored object, the product's own included (versions, trash, audit
+    checkpoints); the staging area and temporary uploads are not objects. InvalidName otherwise.
+    """
+    if not isinstance(key, str) or not key:
+        raise InvalidName("An object key must be non-empty text.")
+    segments = tuple(key.split("/"))
+    for segment in segments:
+        problem = _name_problem(segment)
+        if problem is not None:
+            raise InvalidName(f"Invalid object key: a segment {problem}.")
+    if segments[0] == STAGING_DIR:
+        raise InvalidName(f"Invalid object key: {STAGING_DIR!r} holds no objects.")
+    return segments
 
 
 def is_valid_name(segment: str) -> bool:
@@ -339,6 +369,45 @@ class Storage(ABC):
         """Every staged object (name: its key), sorted by key."""
         return sorted(await self._list_staged(), key=lambda info: info.name)
 
+    # Whole-store access by object key ('container/folder/name', '.bff-audit/...'): for backup,
+    # restore and the product's own records. Never for a name a person typed: use the methods
+    # above, which refuse reserved names.
+
+    async def walk(self, prefix: str = "") -> AsyncIterator[FileInfo]:
+        """Every stored object under prefix (whole segments; '' for all), name = its full key.
+
+        Streams (one directory or listing page at a time). Staging, temporary uploads and empty
+        folders are not objects. No order is promised.
+        """
+        segments = validate_key(prefix) if prefix else ()
+        async for info in self._walk(segments):
+            yield info
+
+    async def open_object(
+        self, key: str, *, offset: int = 0, length: int | None = None
+    ) -> ReadStream:
+        """Stream an object's bytes like `open`; NotFound if absent."""
+        check_range(offset, length)
+        return await self._open_object(validate_key(key), offset, length, self.chunk_size)
+
+    async def stat_object(self, key: str) -> FileInfo:
+        """Size, content type and last-modified time of an object (name: its key); NotFound."""
+        return await self._stat_object(validate_key(key))
+
+    async def write_object(
+        self, key: str, chunks: AsyncIterable[bytes], *, content_type: str | None = None
+    ) -> int:
+        """Store an object as atomically as `write`; return its size."""
+        segments = validate_key(key)
+        async with aclosing(_checked(chunks)) as checked:
+            return await self._write_object(
+                segments, checked, content_type or guess_content_type(segments[-1])
+            )
+
+    async def delete_object(self, key: str) -> bool:
+        """Delete an object; whether it existed."""
+        return await self._delete_object(validate_key(key))
+
     async def create_container(self, container: str) -> None:
         """Create an empty container (no error if it exists)."""
         await self._create_container(validate_name(container, "container name"))
@@ -426,6 +495,25 @@ class Storage(ABC):
 
     @abstractmethod
     async def _create_folder(self, container: str, folder: str) -> None: ...
+
+    @abstractmethod
+    def _walk(self, prefix: tuple[str, ...]) -> AsyncIterator[FileInfo]: ...
+
+    @abstractmethod
+    async def _open_object(
+        self, key: tuple[str, ...], offset: int, length: int | None, chunk_size: int
+    ) -> ReadStream: ...
+
+    @abstractmethod
+    async def _stat_object(self, key: tuple[str, ...]) -> FileInfo: ...
+
+    @abstractmethod
+    async def _write_object(
+        self, key: tuple[str, ...], chunks: AsyncIterator[bytes], content_type: str | None
+    ) -> int: ...
+
+    @abstractmethod
+    async def _delete_object(self, key: tuple[str, ...]) -> bool: ...
 
 
 async def _checked(chunks: AsyncIterable[bytes]) -> AsyncGenerator[bytes, None]:

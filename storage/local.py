@@ -31,6 +31,7 @@ from storage.base import (
     guess_content_type,
     is_temp_name,
     is_valid_name,
+    is_valid_segment,
 )
 
 WRITE_BUFFER = 1024 * 1024  # coalesce small incoming chunks into fewer, larger disk writes
@@ -87,6 +88,27 @@ def _files(path: Path) -> list[FileInfo]:
     except _MISSING:
         return []
     return infos
+
+
+def _entries(path: Path) -> tuple[list[tuple[str, os.stat_result]], list[str]]:
+    """The regular files (with their stat) and subdirectories of a directory, for walking;
+    temporary uploads, names no key may hold and symbolic links are left out."""
+    files, directories = [], []
+    try:
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if is_temp_name(entry.name) or not is_valid_segment(entry.name):
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        directories.append(entry.name)
+                    elif entry.is_file(follow_symlinks=False):
+                        files.append((entry.name, entry.stat(follow_symlinks=False)))
+                except FileNotFoundError:  # deleted while listing
+                    continue
+    except _MISSING:
+        return [], []
+    return sorted(files), sorted(directories)
 
 
 def _stat_file(path: Path) -> os.stat_result:
@@ -160,7 +182,14 @@ class LocalStorage(Storage):
         length: int | None,
         chunk_size: int,
     ) -> ReadStream:
-        path = self._path(container, folder, name)
+        return await self._open_path(
+            self._path(container, folder, name), offset, length, chunk_size
+        )
+
+    async def _open_path(
+        self, path: Path, offset: int, length: int | None, chunk_size: int
+    ) -> ReadStream:
+        name = path.name
         with _translate("The file"):
             handle = await aiofiles.open(path, "rb")
         try:
@@ -286,3 +315,37 @@ class LocalStorage(Storage):
 
     async def _create_folder(self, container: str, folder: str) -> None:
         await self._mkdir(self._path(container, folder))
+
+    async def _walk(self, prefix: tuple[str, ...]) -> AsyncIterator[FileInfo]:
+        pending = [prefix]  # depth first, one directory listed at a time
+        while pending:
+            segments = pending.pop()
+            files, directories = await self._run("the storage", _entries, self._path(*segments))
+            for name, st in files:
+                yield _info("/".join((*segments, name)), st)
+            pending.extend(
+                (*segments, d) for d in reversed(directories) if segments or d != STAGING_DIR
+            )
+
+    async def _open_object(
+        self, key: tuple[str, ...], offset: int, length: int | None, chunk_size: int
+    ) -> ReadStream:
+        return await self._open_path(self._path(*key), offset, length, chunk_size)
+
+    async def _stat_object(self, key: tuple[str, ...]) -> FileInfo:
+        st = await self._run("The object", _stat_file, self._path(*key))
+        return _info("/".join(key), st)
+
+    async def _write_object(
+        self, key: tuple[str, ...], chunks: AsyncIterator[bytes], content_type: str | None
+    ) -> int:
+        return await self._write_into(self._path(*key[:-1]), key[-1], chunks)
+
+    async def _delete_object(self, key: tuple[str, ...]) -> bool:
+        path = self._path(*key)
+        try:
+            await self._run("The object", _stat_file, path)
+            await self._run("The object", path.unlink)
+        except NotFound:
+            return False
+        return True

@@ -33,6 +33,7 @@ from storage.base import (
     guess_content_type,
     is_temp_name,
     is_valid_name,
+    is_valid_segment,
 )
 
 log = logging.getLogger(__name__)
@@ -181,10 +182,11 @@ class S3Storage(Storage):
         return infos
 
     async def _head(self, container: str, folder: str, name: str) -> dict[str, Any]:
-        with _translate("The file"):
-            head: dict[str, Any] = await self._client.head_object(
-                Bucket=self.bucket, Key=self._key(container, folder, name)
-            )
+        return await self._head_key(self._key(container, folder, name), "The file")
+
+    async def _head_key(self, key: str, what: str) -> dict[str, Any]:
+        with _translate(what):
+            head: dict[str, Any] = await self._client.head_object(Bucket=self.bucket, Key=key)
         return head
 
     @staticmethod
@@ -194,7 +196,10 @@ class S3Storage(Storage):
         return guess_content_type(name)
 
     async def _stat(self, container: str, folder: str, name: str) -> FileInfo:
-        head = await self._head(container, folder, name)
+        return await self._stat_key(self._key(container, folder, name), name)
+
+    async def _stat_key(self, key: str, name: str) -> FileInfo:
+        head = await self._head_key(key, "The file")
         last_modified: datetime = head["LastModified"]
         return FileInfo(
             name=name,
@@ -212,10 +217,17 @@ class S3Storage(Storage):
         length: int | None,
         chunk_size: int,
     ) -> ReadStream:
+        return await self._open_key(
+            self._key(container, folder, name), name, offset, length, chunk_size
+        )
+
+    async def _open_key(
+        self, key: str, name: str, offset: int, length: int | None, chunk_size: int
+    ) -> ReadStream:
         if length == 0:
-            info = await self._stat(container, folder, name)
+            info = await self._stat_key(key, name)
             return _empty(info.size, info.content_type)
-        request: dict[str, Any] = {"Bucket": self.bucket, "Key": self._key(container, folder, name)}
+        request: dict[str, Any] = {"Bucket": self.bucket, "Key": key}
         if offset or length is not None:
             last = "" if length is None else str(offset + length - 1)
             request["Range"] = f"bytes={offset}-{last}"
@@ -227,7 +239,7 @@ class S3Storage(Storage):
                     raise
                 response = None  # the range starts at or past the end
         if response is None:
-            info = await self._stat(container, folder, name)
+            info = await self._stat_key(key, name)
             return _empty(info.size, info.content_type)
         body = response["Body"]
         match = _CONTENT_RANGE.match(response.get("ContentRange") or "")
@@ -429,6 +441,55 @@ class S3Storage(Storage):
                             )
                         )
         return infos
+
+    async def _walk(self, prefix: tuple[str, ...]) -> AsyncIterator[FileInfo]:
+        start = self._key(*prefix) + "/" if prefix else self.prefix
+        staging = self._staged_key("")
+        paginator = self._client.get_paginator("list_objects_v2")
+        with _translate("The listing"):
+            async for page in paginator.paginate(Bucket=self.bucket, Prefix=start):
+                for entry in page.get("Contents", []):
+                    full: str = entry["Key"]
+                    key = full[len(self.prefix) :]
+                    # Folder markers end in '/', so they fail the segment check as well.
+                    if full.startswith(staging) or not all(
+                        is_valid_segment(s) for s in key.split("/")
+                    ):
+                        continue
+                    yield FileInfo(
+                        name=key,
+                        size=int(entry["Size"]),
+                        last_modified=entry["LastModified"],
+                        content_type=guess_content_type(key),
+                    )
+
+    async def _open_object(
+        self, key: tuple[str, ...], offset: int, length: int | None, chunk_size: int
+    ) -> ReadStream:
+        return await self._open_key(self._key(*key), key[-1], offset, length, chunk_size)
+
+    async def _stat_object(self, key: tuple[str, ...]) -> FileInfo:
+        info = await self._stat_key(self._key(*key), key[-1])
+        return FileInfo(
+            name="/".join(key),
+            size=info.size,
+            last_modified=info.last_modified,
+            content_type=info.content_type,
+        )
+
+    async def _write_object(
+        self, key: tuple[str, ...], chunks: AsyncIterator[bytes], content_type: str | None
+    ) -> int:
+        return await self._write_key(self._key(*key), chunks, content_type)
+
+    async def _delete_object(self, key: tuple[str, ...]) -> bool:
+        try:
+            await self._head_key(self._key(*key), "The object")
+        except NotFound:
+            return False
+        with _translate("The object"):
+            await self._client.delete_object(Bucket=self.bucket, Key=self._key(*key))
+        return True
 
     async def _put_marker(self, key: str) -> None:
         with _translate("The folder"):

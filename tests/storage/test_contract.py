@@ -441,3 +441,74 @@ async def test_publish_copies_in_parts_past_the_copy_limit(backend: Backend) -> 
     )
     assert (await storage.stat("clinic", "patient-1", "big.pdf")).content_type == "application/pdf"
     assert await backend.everything() == ["clinic/patient-1/big.pdf"]
+
+
+async def walked(storage: Storage, prefix: str = "") -> dict[str, int]:
+    """Every object key under prefix with its size."""
+    return {info.name: info.size async for info in storage.walk(prefix)}
+
+
+async def test_walk_lists_every_object_but_staging_temp_files_and_markers(
+    backend: Backend,
+) -> None:
+    storage = backend.storage
+    await storage.write("clinic", "patient-1", "a.txt", stream(b"aa"))
+    await storage.write("clinic", "patient-2", "b.pdf", stream(b"bbb"))
+    await storage.create_folder("clinic", "empty")
+    await storage.write_object(".bff-audit/checkpoints/1.json", stream(b"{}"))
+    await storage.write_object("clinic/patient-1/.bff-versions/a.txt/v1", stream(b"old"))
+    await storage.write_staged("k1", stream(b"staged"))
+    assert await walked(storage) == {
+        "clinic/patient-1/a.txt": 2,
+        "clinic/patient-2/b.pdf": 3,
+        ".bff-audit/checkpoints/1.json": 2,
+        "clinic/patient-1/.bff-versions/a.txt/v1": 3,
+    }
+    assert await walked(storage, "clinic/patient-1") == {
+        "clinic/patient-1/a.txt": 2,
+        "clinic/patient-1/.bff-versions/a.txt/v1": 3,
+    }
+    assert await walked(storage, ".bff-audit") == {".bff-audit/checkpoints/1.json": 2}
+    assert await walked(storage, "nowhere") == {}
+    # The product's own objects never show in a folder's listing.
+    assert [f.name for f in await storage.list_files("clinic", "patient-1")] == ["a.txt"]
+
+
+async def test_objects_round_trip_by_key(backend: Backend) -> None:
+    storage = backend.storage
+    payload = data(300_000)
+    key = "clinic/patient-1/.bff-trash/x.pdf/1"
+    assert await storage.write_object(key, stream(payload[:1000], payload[1000:])) == len(payload)
+    info = await storage.stat_object(key)
+    assert (info.name, info.size, info.content_type) == (key, len(payload), None)
+    async with await storage.open_object(key, offset=10, length=5) as body:
+        assert await body.read_all() == payload[10:15]
+    # An object written by key under a person's names is an ordinary file.
+    await storage.write_object("clinic/patient-1/plain.txt", stream(b"hi"))
+    assert await read(storage, "plain.txt") == b"hi"
+    assert await storage.delete_object(key) is True
+    assert await storage.delete_object(key) is False
+    with pytest.raises(NotFound):
+        await storage.open_object(key)
+    with pytest.raises(NotFound):
+        await storage.stat_object(key)
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "a//b", "../x", "a/../b", "a/%2e%2e/b", ".bff-staging/k1", "a/.upload-x.part"]
+)
+async def test_object_keys_are_validated(backend: Backend, bad: str) -> None:
+    storage = backend.storage
+    with pytest.raises(InvalidName):
+        await storage.write_object(bad, stream(b"x"))
+    with pytest.raises(InvalidName):
+        await storage.open_object(bad)
+    with pytest.raises(InvalidName):
+        await storage.delete_object(bad)
+
+
+async def test_failed_object_write_leaves_nothing(backend: Backend) -> None:
+    storage = backend.storage
+    with pytest.raises(DroppedUpload):
+        await storage.write_object(".bff-audit/x", failing([b"partial"]))
+    assert await walked(storage) == {}
