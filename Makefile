@@ -56,7 +56,8 @@ test-sqlite: install-dev nginx frontend
 	$(BIN)/pytest -q
 
 test-postgres: install-dev nginx frontend
-	# The cluster and fuzz tests bring their own databases: once (in test-sqlite) is enough.
+	# The cluster and fuzz tests bring their own databases: once (in test-sqlite) is enough; and
+	# tests/conftest.py leaves out every test that uses no database (they ran in test-sqlite).
 	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster --ignore=tests/test_fuzz.py
 
 test: lint typecheck test-sqlite test-postgres test-frontend

@@ -2,7 +2,9 @@
 before every test, and a real app started per test through its own start-up hooks.
 
 BFF_TEST_DATABASE=postgres runs the suite on PostgreSQL at 127.0.0.1:5432 (a database named
-bff_test_<random> is created and dropped); anything else runs it on a SQLite file.
+bff_test_<random> is created and dropped); anything else runs it on a SQLite file. On PostgreSQL
+only the tests that use a database run (the `database_url` fixture or the `database` marker):
+the others ran in SQLite's phase already and would only repeat it.
 """
 
 from __future__ import annotations
@@ -168,3 +170,18 @@ async def storage_app(
         settings = make_settings(database_url, run_dir, storage_url=url)
     async for app in started_app(settings):
         yield app
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL's run, leave out the tests that never touch the database under test."""
+    if os.environ.get("BFF_TEST_DATABASE") != "postgres":
+        return
+    keep, drop = [], []
+    for item in items:
+        uses = "database_url" in getattr(item, "fixturenames", ()) or item.get_closest_marker(
+            "database"
+        )
+        (keep if uses else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

@@ -29,6 +29,9 @@ from bff.files.staging import CRASH_POINTS
 from tests.conftest import REGION
 from tools.devserver import REPO, ServerProcess, local_env, query_database, throwaway_postgres
 
+# It reads BFF_TEST_DATABASE itself: PostgreSQL's phase must run it too.
+pytestmark = pytest.mark.database
+
 ADMIN_PASSWORD = "crash-recovery-admin-pass"
 BOUNDARY = "crash-boundary-5c1e"
 MB = 1024 * 1024

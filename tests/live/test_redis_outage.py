@@ -23,6 +23,9 @@ import pytest
 from tests.live.conftest import Listener
 from tools.devserver import RedisProcess, ServerProcess, local_env, throwaway_postgres
 
+# It reads BFF_TEST_DATABASE itself: PostgreSQL's phase must run it too.
+pytestmark = pytest.mark.database
+
 ADMIN_PASSWORD = "redis-outage-admin-pw"
 NURSE = {"username": "outage.nurse", "password": "outage-nurse-pw"}
 # python-socketio's own loop retried 1, 3, 7, 15 s after the loss: a Redis back after 8 s
