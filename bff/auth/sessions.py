@@ -76,6 +76,8 @@ async def open_session(
         "iat": int(now.timestamp()),
         "exp": int(expires.timestamp()),
     }
+    if restricted:
+        payload["mfaEnrolment"] = True  # the web app shows only the enrolment screen
     return jwt.encode(payload, settings.signing_key(), algorithm=ALGORITHM)
 
 
