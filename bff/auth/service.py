@@ -30,11 +30,12 @@ async def login(
     async with throttle.attempt(username, address) as attempt:  # counted before the check
         user = await users.user_by_username(username)
         stored = user.password_hash if user else None
+        # Asked before the password check, so a right password answers as soon as it is checked.
+        second_step = user is not None and await mfa.has_factor(user.id)
         ok = await verify_password(stored, password, queue=attempt.known)
         if user is None or not ok:
             await record_alone(Actor(None, username[:100], "", address), "login_failed")
             raise ApiError(401, LOGIN_FAILED)
-        second_step = await mfa.has_factor(user.id)
         if second_step:
             # Only the code's success starts the count afresh: wrong codes after right
             # passwords keep counting.

@@ -7,7 +7,19 @@ from datetime import datetime
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
 
+from bff.db import fetch
 from bff.mfa.models import MfaChallenge, Passkey, RecoveryCode, TotpFactor
+
+# Every sign-in asks this: one plain query.
+HAS_FACTOR = (
+    "SELECT 1 AS one FROM mfa_totp WHERE user_id = ? AND secret IS NOT NULL "
+    "UNION ALL SELECT 1 AS one FROM mfa_passkeys WHERE user_id = ? LIMIT 1"
+)
+
+
+async def has_factor(user_id: int) -> bool:
+    """Whether a user has a confirmed authenticator or a passkey (one query)."""
+    return bool(await fetch(HAS_FACTOR, user_id, user_id))
 
 
 async def totp_of(user_id: int, conn: BaseDBAsyncClient | None = None) -> TotpFactor | None:

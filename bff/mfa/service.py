@@ -125,7 +125,7 @@ def matching_step(seed: str, code: str, at: float | None = None) -> int | None:
 
 async def has_factor(user_id: int) -> bool:
     """Whether a user has a confirmed authenticator or a passkey."""
-    return bool(await repository.users_with_factor([user_id]))
+    return await repository.has_factor(user_id)
 
 
 async def methods_of(user_id: int) -> list[str]:
