@@ -5,13 +5,18 @@ import type { MfaLoginRequest, MfaLoginResponse } from '../../../lib/api/types';
 import { setToken } from '../../../lib/session';
 import { getPasskeyAssertion } from '../../../lib/webauthn';
 
+// No session yet: a 401 here is a wrong code or an expired mfaToken, never an expired session.
 export function loginMfa(body: MfaLoginRequest): Promise<MfaLoginResponse> {
-  return apiRequest<MfaLoginResponse>('/auth/login/mfa', { method: 'POST', body });
+  return apiRequest<MfaLoginResponse>('/auth/login/mfa', { method: 'POST', body, ignoreUnauthorized: true });
 }
 
 /** Ask the server for request options, let the browser's passkey sign them, send the assertion. */
 export async function loginWithPasskey(mfaToken: string): Promise<MfaLoginResponse> {
-  const options = await apiRequest<unknown>('/auth/login/mfa/webauthn/options', { method: 'POST', body: { mfaToken } });
+  const options = await apiRequest<unknown>('/auth/login/mfa/webauthn/options', {
+    method: 'POST',
+    body: { mfaToken },
+    ignoreUnauthorized: true,
+  });
   const webauthn = await getPasskeyAssertion(options);
   return loginMfa({ mfaToken, webauthn });
 }
