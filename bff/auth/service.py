@@ -44,7 +44,7 @@ async def login(
             await attempt.succeeded()
     if second_step:
         mfa_token, methods = await mfa.start_second_step(user)
-        return MfaRequiredResponse(mfaRequired=True, mfaToken=mfa_token, methods=methods)  # type: ignore[arg-type]
+        return MfaRequiredResponse(mfaRequired=True, mfaToken=mfa_token, methods=methods)
     restricted = user.role.value in settings.mfa_roles
     async with transaction() as conn:
         token = await open_session(user, settings, address, conn, restricted=restricted)
