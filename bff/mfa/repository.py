@@ -10,6 +10,8 @@ from tortoise.expressions import Q
 from bff.db import fetch
 from bff.mfa.models import MfaChallenge, Passkey, RecoveryCode, TotpFactor
 
+MAX_CHALLENGES_PER_USER = 5  # second steps open at once per user (older ones are dropped)
+
 # Every sign-in asks this: one plain query.
 HAS_FACTOR = (
     "SELECT 1 AS one FROM mfa_totp WHERE user_id = ? AND secret IS NOT NULL "
@@ -150,6 +152,11 @@ async def create_challenge(
     await MfaChallenge.create(
         id=challenge_id, user_id=user_id, purpose=purpose, expires_at=expires_at
     )
+    # Right passwords are not counted by the throttle: bound what they can pile up per user.
+    newest = MfaChallenge.filter(user_id=user_id, purpose=purpose).order_by("-expires_at")
+    stale = await newest.offset(MAX_CHALLENGES_PER_USER).values_list("id", flat=True)
+    if stale:
+        await MfaChallenge.filter(id__in=list(stale)).delete()
 
 
 async def live_challenge(challenge_id: str, purpose: str, now: datetime) -> MfaChallenge | None:

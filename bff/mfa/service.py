@@ -73,6 +73,7 @@ REGISTER_SECONDS = 300  # a passkey must be created within 5 minutes of its opti
 RECOVERY_CODES = 10
 TOTP_DIGITS = 6
 MAX_CREDENTIAL_BYTES = 64 * 1024  # a WebAuthn credential's JSON, at most
+MAX_PASSKEYS = 10  # per user
 
 MFA_EXPIRED = "Your sign-in has expired. Please sign in again."
 CODE_WRONG = "That code is not right. Please try again."
@@ -85,6 +86,7 @@ CONFIRM_WRONG = "That code does not match. Check the time on your device and try
 NO_TOTP = "No authenticator is set up."
 PASSKEY_NOT_FOUND = "Passkey not found"
 PASSKEY_EXISTS = "This passkey is already registered."
+TOO_MANY_PASSKEYS = f"You can have at most {MAX_PASSKEYS} passkeys. Remove one first."
 NO_REGISTRATION = "Start adding a passkey first."
 IDENTITY_REQUIRED = "Enter a current code from your authenticator, or your password."
 IDENTITY_WRONG = "That code or password is not right."
@@ -347,6 +349,8 @@ async def passkey_registration_options(principal: Principal, settings: Settings)
     """WebAuthn creation options for a new passkey of the caller."""
     rp_id, _ = relying_party(settings)
     existing = await repository.passkeys_of(principal.user_id)
+    if len(existing) >= MAX_PASSKEYS:
+        raise ApiError(409, TOO_MANY_PASSKEYS)
     options = generate_registration_options(
         rp_id=rp_id,
         rp_name=ISSUER,

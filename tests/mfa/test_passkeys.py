@@ -160,3 +160,14 @@ async def test_remove_a_passkey(client: Client, settings: Settings) -> None:
     assert (await call(client, "DELETE", url, nurse.token, json=body)).status_code == 200
     status = await (await call(client, "GET", "/api/auth/mfa", nurse.token)).get_json()
     assert status == {"totp": False, "passkeys": [], "recoveryCodesLeft": 0}
+
+
+async def test_passkeys_per_user_are_bounded(client: Client, settings: Settings) -> None:
+    nurse = await make_staff(settings, Role.NURSE)
+    for i in range(service.MAX_PASSKEYS):
+        await Passkey.create(
+            user_id=nurse.user.id, credential_id=f"cred-{i}", public_key="x", label=f"Key {i}"
+        )
+    refused = await call(client, "POST", "/api/auth/mfa/webauthn/register/options", nurse.token)
+    assert refused.status_code == 409
+    assert (await refused.get_json())["message"] == service.TOO_MANY_PASSKEYS

@@ -254,3 +254,14 @@ async def test_admin_reset(client: Client, settings: Settings) -> None:
     entry = await AuditLog.filter(operation="mfa_reset").first()
     assert entry is not None and entry.user_id == admin.user.id
     assert f"user={nurse.user.username}" in entry.details
+
+
+async def test_open_second_steps_are_bounded_per_user(client: Client, settings: Settings) -> None:
+    """Right passwords are not throttled, so each user keeps only the newest few mfaTokens."""
+    nurse = await make_staff(settings, Role.NURSE)
+    secret, _, _ = await enrol_totp(client, nurse.token)
+    tokens = [await mfa_token_for(client, nurse.user.username) for _ in range(8)]
+    assert await MfaChallenge.filter(user_id=nurse.user.id).count() == 5
+    oldest = await second_step(client, tokens[0], code=code(secret, 1))
+    assert oldest.status_code == 401
+    assert (await second_step(client, tokens[-1], code=code(secret, 1))).status_code == 200
