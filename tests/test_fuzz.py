@@ -38,7 +38,7 @@ SECRETS = [
     "neighbour-report.txt",
 ]
 # Operations that would end the fuzzer's own session (then everything after is a 401).
-EXCLUDED = r"^/api/auth/logout|^/api/users/\{user_id\}$"
+EXCLUDED = r"^/api/auth/logout|^/api/users/\{user_id\}(/mfa)?$"
 CHECKS = "not_a_server_error,response_schema_conformance,errors_are_messages"
 
 
