@@ -218,6 +218,7 @@ ID_REQUESTS: dict[tuple[str, str], dict[str, Any]] = {
         "json": {"name": "Someone", "username": "someone", "role": "nurse"}
     },
     ("DELETE", "/api/assignments/<int:assignment_id>"): {"params": {"type": "folder"}},
+    ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): {"json": {"password": ADMIN_PASSWORD}},
 }
 
 
