@@ -76,6 +76,7 @@ test('a doctor must set up an authenticator, then signs in with codes computed h
   const first = totp(secret);
   await page.getByLabel('Code from the app').fill(first);
   await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByRole('list', { name: 'Recovery codes' }).waitFor();
   const codes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
   assert.equal(codes.length, 10);
   await page.getByRole('button', { name: 'Continue' }).click();
