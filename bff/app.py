@@ -30,6 +30,7 @@ from bff.files.routes import bp as files_bp
 from bff.files.staging import Sweeper, configure_staging
 from bff.ids import IdConverter
 from bff.live.server import start_live
+from bff.mfa.routes import bp as mfa_bp
 from bff.services import AppServices, attach_services
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
@@ -144,6 +145,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         audit_bp,
         tokens_bp,
         emergency_bp,
+        mfa_bp,
         docs_bp,
     ):
         app.register_blueprint(bp)

@@ -17,6 +17,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 VAR_DIR = Path("var")
+MFA_ROLES = ("admin", "doctor", "nurse", "assistant")  # the staff roles (bff/users/models.py)
 
 
 class SettingsError(Exception):
@@ -55,6 +56,11 @@ class Settings(BaseSettings):
     # way; it puts an 8-hour credential into browser history and proxy logs). Off by default.
     allow_token_in_url: bool = False
     secret_key: str = ""
+    # Second factors (bff/mfa/): roles whose members must have one (comma-separated; a member
+    # without one signs in to a session that can only enrol), and the key sealing TOTP seeds
+    # (default: derived from BFF_SECRET_KEY). Changing either key makes enrolled seeds unusable.
+    mfa_required_roles: str = ""
+    mfa_key: str = ""
     admin_username: str = "admin"
     admin_password: str = ""
     var_dir: Path = VAR_DIR
@@ -113,6 +119,22 @@ class Settings(BaseSettings):
             raise ValueError("must be at least 32 bytes long")
         return value
 
+    @field_validator("mfa_required_roles")
+    @classmethod
+    def _check_mfa_required_roles(cls, value: str) -> str:
+        roles = [role.strip().lower() for role in value.split(",") if role.strip()]
+        unknown = [role for role in roles if role not in MFA_ROLES]
+        if unknown:
+            raise ValueError(f"unknown role {unknown[0]!r} (roles: {', '.join(MFA_ROLES)})")
+        return ",".join(roles)
+
+    @field_validator("mfa_key")
+    @classmethod
+    def _check_mfa_key(cls, value: str) -> str:
+        if value and len(value.encode()) < 32:
+            raise ValueError("must be at least 32 bytes long")
+        return value
+
     @field_validator("sdm_meta_read_key")
     @classmethod
     def _check_sdm_meta_read_key(cls, value: str) -> str:
@@ -147,6 +169,15 @@ class Settings(BaseSettings):
         if self.secret_key:
             return self.secret_key
         return _persistent_secret(self.var_dir / "secret_key")
+
+    @property
+    def mfa_roles(self) -> frozenset[str]:
+        """The roles whose members must have a second factor."""
+        return frozenset(role for role in self.mfa_required_roles.split(",") if role)
+
+    def mfa_sealing_secret(self) -> str:
+        """The secret TOTP seeds are sealed under: BFF_MFA_KEY, else BFF_SECRET_KEY's."""
+        return self.mfa_key or self.signing_key()
 
     def token_signing_key(self) -> str:
         """The SmartToken link secret: BFF_TOKEN_KEY, else one kept in var/token_key."""

@@ -29,6 +29,10 @@ from config.settings import Settings, load_settings
 from tools.devserver import RedisProcess, kill_group, running_redis, start_moto, throwaway_postgres
 
 TABLES = [
+    "mfa_challenges",
+    "mfa_recovery_codes",
+    "mfa_passkeys",
+    "mfa_totp",
     "pending_uploads",
     "leases",
     "emergency_grants",

@@ -38,7 +38,7 @@ SECRETS = [
     "neighbour-report.txt",
 ]
 # Operations that would end the fuzzer's own session (then everything after is a 401).
-EXCLUDED = r"^/api/auth/logout|^/api/users/\{user_id\}$"
+EXCLUDED = r"^/api/auth/logout|^/api/users/\{user_id\}(/mfa)?$"
 CHECKS = "not_a_server_error,response_schema_conformance,errors_are_messages"
 
 
@@ -218,6 +218,7 @@ ID_REQUESTS: dict[tuple[str, str], dict[str, Any]] = {
         "json": {"name": "Someone", "username": "someone", "role": "nurse"}
     },
     ("DELETE", "/api/assignments/<int:assignment_id>"): {"params": {"type": "folder"}},
+    ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): {"json": {"password": ADMIN_PASSWORD}},
 }
 
 

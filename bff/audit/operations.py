@@ -8,6 +8,14 @@ OPERATIONS: tuple[str, ...] = (
     "login_failed",
     "logout",
     "logout_all",
+    # Second factors (bff/mfa/): enrolment, removal, each second step's success and failure,
+    # new recovery codes, and an admin's reset
+    "mfa_enrol",
+    "mfa_remove",
+    "mfa_success",
+    "mfa_failed",
+    "mfa_recovery_codes",
+    "mfa_reset",
     # Users
     "user_create",
     "user_update",

@@ -22,6 +22,8 @@ class Session(Model):
     created_at = fields.DatetimeField(auto_now_add=True)
     expires_at = fields.DatetimeField(db_index=True)
     client_address = fields.CharField(max_length=64, default="")
+    # A session that may only set up a second factor (BFF_MFA_REQUIRED_ROLES, bff/mfa/).
+    restricted = fields.BooleanField(default=False)
 
     class Meta:
         table = "sessions"

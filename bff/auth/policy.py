@@ -4,7 +4,8 @@
 section 6 (403) and, for non-admins, that the container or folder named in the URL is assigned
 to them (404, so unassigned resources stay invisible). Each refusal of a signed-in caller is
 audited here (`access_denied`, with the URL's container, folder and file). `@public` marks the
-few open routes.
+few open routes. A restricted session (a role in BFF_MFA_REQUIRED_ROLES without a second
+factor) passes only routes declared `enrolment=True`; everything else is 403.
 `check_every_route_has_policy` refuses to start an app with an undeclared route.
 """
 
@@ -21,7 +22,7 @@ from quart import Quart, g, request
 from bff.assignments.access import caller_assignments
 from bff.audit.service import record_alone
 from bff.auth.links import verify_link
-from bff.auth.sessions import Principal, authenticate, session_principal
+from bff.auth.sessions import ENROL_FIRST, Principal, authenticate, session_principal
 from bff.containers.service import CONTAINER_NOT_FOUND, FOLDER_NOT_FOUND
 from bff.emergency.grants import COOKIE as EMERGENCY_COOKIE
 from bff.emergency.grants import active_grant
@@ -136,12 +137,14 @@ def allow(
     *,
     link: tuple[str, ...] | None = None,
     emergency: bool = False,
+    enrolment: bool = False,
 ) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
     """Require a signed-in caller with one of roles and, for non-admins, access to scope.
 
     `link` names the URL parameters a signed view link is bound to; only such routes accept
     credentials in the query string. `emergency` routes also serve a responder whose emergency
-    grant (a SmartToken) covers the folder in the URL, read-only.
+    grant (a SmartToken) covers the folder in the URL, read-only. `enrolment` routes also
+    serve a restricted session (one that must set up a second factor first).
     """
     policy = Policy(roles, scope)
 
@@ -155,6 +158,8 @@ def allow(
             principal = await _caller(link_path)
             g.principal = principal
             try:
+                if principal.restricted and not enrolment:
+                    raise ApiError(403, ENROL_FIRST)
                 if principal.role not in roles:
                     raise ApiError(403, FORBIDDEN)
                 if scope is not Scope.NONE and not principal.is_admin:

@@ -13,7 +13,7 @@ from bff.db import dialect, fetch
 
 # Every request without a cached session runs this: plain SQL, not built by the ORM each time.
 SESSION_QUERY = (
-    "SELECT s.expires_at, u.id, u.name, u.username, u.role FROM sessions s "
+    "SELECT s.expires_at, s.restricted, u.id, u.name, u.username, u.role FROM sessions s "
     "JOIN users u ON u.id = s.user_id WHERE s.id = ?"
 )
 
@@ -43,6 +43,7 @@ async def create_session(
     expires_at: datetime,
     client_address: str,
     now: datetime,
+    restricted: bool = False,
 ) -> None:
     """Insert a session, sweeping the user's expired ones so the table does not grow without
     bound."""
@@ -52,6 +53,7 @@ async def create_session(
         user_id=user_id,
         expires_at=expires_at,
         client_address=client_address,
+        restricted=restricted,
         using_db=conn,
     )
 
@@ -64,3 +66,16 @@ async def delete_session(conn: BaseDBAsyncClient | None, session_id: str) -> Non
 async def delete_user_sessions(conn: BaseDBAsyncClient | None, user_id: int) -> int:
     """Delete every session of a user; return how many there were."""
     return int(await Session.filter(user_id=user_id).using_db(conn).delete())
+
+
+async def delete_other_sessions(
+    conn: BaseDBAsyncClient | None, user_id: int, keep: str | None
+) -> list[str]:
+    """Delete every session of a user but `keep`; return the ids deleted."""
+    query = Session.filter(user_id=user_id)
+    if keep is not None:
+        query = query.exclude(id=keep)
+    ids = [str(sid) for sid in await query.using_db(conn).values_list("id", flat=True)]
+    if ids:
+        await Session.filter(id__in=ids).using_db(conn).delete()
+    return ids

@@ -11,7 +11,7 @@ from bff.auth import service
 from bff.auth.policy import ADMIN, ANY_ROLE, allow, current_principal, public
 from bff.auth.schemas import (
     LoginRequest,
-    LoginResponse,
+    LoginResult,
     LogoutAllResponse,
     MeResponse,
     TokenUser,
@@ -30,18 +30,20 @@ bp = Blueprint("auth", __name__, url_prefix="/api/auth")
 @bp.post("/login")
 @public
 @validate_request(LoginRequest)
-@validate_response(LoginResponse)
-async def login(data: LoginRequest) -> LoginResponse:
-    """Sign in with username and password; returns a session token."""
+@validate_response(LoginResult)
+async def login(data: LoginRequest) -> LoginResult:
+    """Sign in with username and password: a session token or, for a user with a second
+    factor, an mfaToken for POST /api/auth/login/mfa (or, for a role that needs a second
+    factor and has none, a session restricted to setting one up)."""
     services = app_services()
-    token, user = await service.login(
+    result = await service.login(
         data.username, data.password, client_address(), services.settings, services.login_throttle
     )
-    return LoginResponse(token=token, user=TokenUser.model_validate(user))
+    return LoginResult(root=result)
 
 
 @bp.get("/me")
-@allow(ANY_ROLE)
+@allow(ANY_ROLE, enrolment=True)
 @validate_response(MeResponse)
 async def me() -> MeResponse:
     """The signed-in user with their assignments."""
@@ -61,7 +63,7 @@ async def validate_token() -> ValidateResponse:
 
 
 @bp.post("/logout")
-@allow(ANY_ROLE)
+@allow(ANY_ROLE, enrolment=True)
 @validate_response(Message)
 async def logout() -> Message:
     """End this session."""

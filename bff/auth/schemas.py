@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, StringConstraints
+from pydantic import BaseModel, RootModel, StringConstraints
 
 from bff.users.schemas import UserOut
 
@@ -33,6 +33,26 @@ class LoginResponse(BaseModel):
 
     token: str
     user: TokenUser
+
+
+class EnrolmentLoginResponse(LoginResponse):
+    """A restricted session: the user's role needs a second factor and they have none yet,
+    so it may only set one up (BFF_MFA_REQUIRED_ROLES)."""
+
+    mfaEnrolmentRequired: bool
+
+
+class MfaRequiredResponse(BaseModel):
+    """The password was right and the user has a second factor: no session yet, but a
+    single-use mfaToken (5 minutes) for POST /api/auth/login/mfa."""
+
+    mfaRequired: bool
+    mfaToken: str
+    methods: list[Literal["totp", "webauthn", "recovery"]]
+
+
+class LoginResult(RootModel[EnrolmentLoginResponse | LoginResponse | MfaRequiredResponse]):
+    """POST /api/auth/login: a session, a restricted session, or the second step's token."""
 
 
 class ValidateResponse(BaseModel):

@@ -21,6 +21,7 @@ from config.settings import Settings
 ALGORITHM = "HS256"
 SESSION_EXPIRED = "Your session has expired. Please log in again."
 NOT_SIGNED_IN = "Authentication required. Please log in."
+ENROL_FIRST = "Set up a second factor before you continue."
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Principal:
     role: Role
     session_id: str
     expires_at: datetime | None = None  # when the session ends (live connections end then)
+    restricted: bool = False  # may only set up a second factor (BFF_MFA_REQUIRED_ROLES)
 
     @property
     def is_admin(self) -> bool:
@@ -52,13 +54,21 @@ def user_claims(user: User) -> dict[str, Any]:
 
 
 async def open_session(
-    user: User, settings: Settings, client_address: str, conn: BaseDBAsyncClient | None = None
+    user: User,
+    settings: Settings,
+    client_address: str,
+    conn: BaseDBAsyncClient | None = None,
+    *,
+    restricted: bool = False,
 ) -> str:
-    """Create a session row for user and return its signed token."""
+    """Create a session row for user and return its signed token; a restricted session may
+    only set up a second factor (bff/auth/policy.py)."""
     now = datetime.now(UTC)
     expires = now + timedelta(hours=settings.session_hours)
     session_id = secrets.token_hex(16)
-    await repository.create_session(conn, session_id, user.id, expires, client_address, now)
+    await repository.create_session(
+        conn, session_id, user.id, expires, client_address, now, restricted
+    )
     payload = {
         "sid": session_id,
         "sub": str(user.id),
@@ -66,6 +76,8 @@ async def open_session(
         "iat": int(now.timestamp()),
         "exp": int(expires.timestamp()),
     }
+    if restricted:
+        payload["mfaEnrolment"] = True  # the web app shows only the enrolment screen
     return jwt.encode(payload, settings.signing_key(), algorithm=ALGORITHM)
 
 
@@ -104,7 +116,13 @@ async def session_principal(session_id: str, cache: SessionCache | None = None) 
     if row is None or expires_at is None or expires_at <= datetime.now(UTC):
         raise ApiError(401, SESSION_EXPIRED)  # no such session, or an expired one
     principal = Principal(
-        row["id"], row["name"], row["username"], Role(row["role"]), session_id, expires_at
+        row["id"],
+        row["name"],
+        row["username"],
+        Role(row["role"]),
+        session_id,
+        expires_at,
+        bool(row["restricted"]),
     )
     if cache is not None:
         cache.put(generation, principal, expires_at)
@@ -133,3 +151,14 @@ async def end_all_sessions(
     ended = await repository.delete_user_sessions(conn, user_id)
     publish(SESSION_REVOKED, {"reason": reason}, [user_room(user_id)])
     return ended
+
+
+async def end_other_sessions(
+    user_id: int, keep: str | None, conn: BaseDBAsyncClient | None = None, reason: str = ""
+) -> int:
+    """Revoke every session of a user but `keep` (the caller's own); return how many ended.
+    Their live connections are told and closed, the kept session's are not."""
+    ended = await repository.delete_other_sessions(conn, user_id, keep)
+    if ended:
+        publish(SESSION_REVOKED, {"reason": reason}, [session_room(sid) for sid in ended])
+    return len(ended)

@@ -16,6 +16,8 @@ reacts by refetching what it shows. Names and payloads:
   registered token (reason: replayed, bad MAC, token revoked...; never sent to the responder)
 - audit:created {id, operation}: admins
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
+  (reasons: logout, logout-all, account-changed, account-deleted, expired, mfa-changed and
+  mfa-enrolled for the user's other sessions when a second factor changes, mfa-reset)
 - live:resync {}: every connection of a process whose Redis link came back (after an outage,
   or at start): events of other processes may have been lost meanwhile, so refetch everything
 session:revoked, users:changed and assignments:changed also make every process forget the

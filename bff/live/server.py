@@ -45,7 +45,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from bff.auth.session_cache import SessionCache
-from bff.auth.sessions import authenticate, ended_sessions
+from bff.auth.sessions import ENROL_FIRST, authenticate, ended_sessions
 from bff.errors import ApiError
 from bff.live.events import (
     ADMINS,
@@ -224,6 +224,8 @@ class LiveHub:
         except Exception as exc:  # noqa: BLE001 - e.g. the database is down: refuse, do not crash
             log.warning("Live connection refused: %s", type(exc).__name__)
             raise socketio.exceptions.ConnectionRefusedError("Please try again.") from None
+        if principal.restricted:  # may only set up a second factor: no live updates
+            raise socketio.exceptions.ConnectionRefusedError(ENROL_FIRST)
         await self.sio.enter_room(sid, user_room(principal.user_id))
         await self.sio.enter_room(sid, session_room(principal.session_id))
         if principal.is_admin:

@@ -6,6 +6,7 @@ from quart import Blueprint, Response
 from quart_schema import document_response, validate_request, validate_response
 
 from bff.auth.policy import ADMIN, allow
+from bff.mfa import service as mfa
 from bff.request_context import current_actor
 from bff.users import service
 from bff.users.schemas import (
@@ -69,3 +70,12 @@ async def delete_user(user_id: int) -> Message:
     """Delete a user, their sessions and their assignments."""
     name = await service.delete_user(user_id, current_actor())
     return Message(message=f"User {name} deleted successfully")
+
+
+@bp.delete("/users/<int:user_id>/mfa")
+@allow(ADMIN)
+@validate_response(Message)
+async def reset_second_factor(user_id: int) -> Message:
+    """Remove every second factor of a user (a lost phone) and end their sessions."""
+    name = await mfa.reset(user_id, current_actor())
+    return Message(message=f"Second factor reset for {name}")

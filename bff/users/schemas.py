@@ -41,10 +41,16 @@ class UserOut(_UserFields):
     folderAssignments: list[FolderAssignmentOut]
 
 
+class UserDetail(UserOut):
+    """A user on the admin's user page: also whether they have a second factor."""
+
+    secondFactor: bool
+
+
 class UserResponse(BaseModel):
     """One user."""
 
-    user: UserOut
+    user: UserDetail
 
 
 class UsersResponse(BaseModel):
@@ -62,6 +68,7 @@ class UserSummary(_UserFields):
     """
 
     folderCount: int
+    secondFactor: bool  # an authenticator or a passkey (bff/mfa/)
 
 
 class UserSummariesResponse(BaseModel):

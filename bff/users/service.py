@@ -10,6 +10,7 @@ from bff.auth.sessions import Principal, end_all_sessions
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.live.events import ADMINS, SESSION_REVOKED, USERS_CHANGED, publish, user_room
+from bff.mfa import repository as mfa
 from bff.users import bootstrap, repository
 from bff.users.models import Role, User
 from bff.users.schemas import (
@@ -17,6 +18,7 @@ from bff.users.schemas import (
     DashboardResponse,
     DashboardStats,
     UpdateUser,
+    UserDetail,
     UserOut,
     UserSummary,
 )
@@ -71,6 +73,7 @@ async def list_users() -> list[UserSummary]:
     users = await repository.users_by_name()
     counts = await assignments.folder_counts_by_user()
     containers = await assignments.container_assignments_by_user()
+    with_factor = await mfa.users_with_factor()
     return [
         UserSummary(
             id=u.id,
@@ -80,14 +83,18 @@ async def list_users() -> list[UserSummary]:
             role=u.role.value,
             containerAssignments=containers.get(u.id, []),
             folderCount=counts.get(u.id, 0),
+            secondFactor=u.id in with_factor,
         )
         for u in users
     ]
 
 
-async def get_user(user_id: int) -> UserOut:
-    """One user with assignments, or 404."""
-    return (await _users_out([await find_user(user_id)]))[0]
+async def get_user(user_id: int) -> UserDetail:
+    """One user with assignments and whether they have a second factor, or 404."""
+    user = (await _users_out([await find_user(user_id)]))[0]
+    return UserDetail(
+        **user.model_dump(), secondFactor=bool(await mfa.users_with_factor([user_id]))
+    )
 
 
 async def _check_username_free(username: str, except_id: int | None = None) -> None:

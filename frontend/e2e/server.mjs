@@ -21,7 +21,9 @@ function freePort() {
   });
 }
 
-export async function startServer({ admin }) {
+/** host 'localhost' serves the web app at http://localhost:PORT (BFF_PUBLIC_URL too), as
+ * passkeys need: WebAuthn accepts localhost, not 127.0.0.1, as an insecure origin. */
+export async function startServer({ admin, host = '127.0.0.1', env: extra = {} }) {
   const dir = mkdtempSync(join(tmpdir(), 'records-e2e-'));
   const port = await freePort();
   const env = {
@@ -34,6 +36,8 @@ export async function startServer({ admin }) {
     BFF_SECRET_KEY: 'e2e-'.padEnd(48, 'k'),
     BFF_ADMIN_USERNAME: admin.username,
     BFF_ADMIN_PASSWORD: admin.password,
+    BFF_PUBLIC_URL: `http://${host}:${port}`,
+    ...extra,
   };
   // serve reads config/hypercorn.toml relative to the working directory: run from the repo.
   const create = spawnSync(
@@ -46,12 +50,13 @@ export async function startServer({ admin }) {
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://${host}:${port}`;
+  const local = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the BFF exited early:\n${log}`);
     try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
+      if ((await fetch(`${local}/api/health`)).ok) break;
     } catch {
       // not listening yet
     }
@@ -60,6 +65,8 @@ export async function startServer({ admin }) {
   }
   return {
     base,
+    /** The same server at 127.0.0.1, for API calls from Node. */
+    local,
     log: () => log,
     /** `python -m bff args` on this server's database and keys; returns its standard output. */
     cli(...args) {

@@ -25,6 +25,8 @@ from bff.auth.policy import LIBRARY_ENDPOINTS
 from bff.auth.schemas import LoginResponse
 from bff.containers.schemas import ContainersResponse, FoldersResponse
 from bff.files.schemas import BlobList, UploadResponse, ViewLink
+from bff.mfa import service as mfa
+from bff.mfa.service import MFA_EXPIRED
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id
@@ -62,6 +64,17 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("POST", "/api/auth/logout"): (ANY, None),
     ("POST", "/api/auth/logout-all"): (ANY, None),
     ("POST", "/api/auth/register"): (ADMIN, None),
+    ("POST", "/api/auth/login/mfa"): (PUBLIC, None),
+    ("POST", "/api/auth/login/mfa/webauthn/options"): (PUBLIC, None),
+    ("GET", "/api/auth/mfa"): (ANY, None),
+    ("POST", "/api/auth/mfa/totp"): (ANY, None),
+    ("POST", "/api/auth/mfa/totp/confirm"): (ANY, None),
+    ("DELETE", "/api/auth/mfa/totp"): (ANY, None),
+    ("POST", "/api/auth/mfa/webauthn/register/options"): (ANY, None),
+    ("POST", "/api/auth/mfa/webauthn/register"): (ANY, None),
+    ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): (ANY, None),
+    ("POST", "/api/auth/mfa/recovery-codes"): (ANY, None),
+    ("DELETE", "/api/users/<int:user_id>/mfa"): (ADMIN, None),
     ("GET", "/api/users"): (ADMIN, None),
     ("GET", "/api/users/with-assignments"): (ADMIN, None),
     ("GET", "/api/users/dashboard"): (ADMIN, None),
@@ -214,6 +227,13 @@ def _body(
             "userId": world.subject_id,
             "folderNames": [world.params[variant]["folder"]],
         },
+        ("POST", "/api/auth/login/mfa"): lambda: {"mfaToken": "expired", "code": "123456"},
+        ("POST", "/api/auth/login/mfa/webauthn/options"): lambda: {"mfaToken": "expired"},
+        ("POST", "/api/auth/mfa/totp/confirm"): lambda: {"code": "123456"},
+        ("DELETE", "/api/auth/mfa/totp"): lambda: {"password": PASSWORD},
+        ("POST", "/api/auth/mfa/webauthn/register"): lambda: {"credential": {}, "label": "Key"},
+        ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): lambda: {"password": PASSWORD},
+        ("POST", "/api/auth/mfa/recovery-codes"): lambda: {"password": PASSWORD},
         ("POST", "/api/admin/containers"): lambda: {"name": f"new-ward-{fresh}"},
         ("POST", "/patients/admin/register"): lambda: {"secureChipId": f"chip-{fresh}"},
         ("POST", "/patients/admin/assign"): lambda: {
@@ -241,7 +261,7 @@ def _body(
 
 def _url(rule: str, params: dict[str, Any]) -> str:
     url = rule
-    params = {"filename": "swagger-ui.css", "path": "dashboard", **params}
+    params = {"filename": "swagger-ui.css", "path": "dashboard", "passkey_id": 1, **params}
     for key, value in params.items():
         url = (
             url.replace(f"<int:{key}>", str(value))
@@ -299,6 +319,10 @@ PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("GET", "/docs/init.js"): lambda call: _contains(call, "text/javascript", b"SwaggerUI"),
     ("GET", "/docs/assets/<path:filename>"): lambda call: _contains(call, "text/css", b".swagger"),
     ("POST", "/api/auth/login"): _login,
+    ("POST", "/api/auth/login/mfa"): lambda call: _equal(call.json(), {"message": MFA_EXPIRED}),
+    ("POST", "/api/auth/login/mfa/webauthn/options"): lambda call: _equal(
+        call.json(), {"message": MFA_EXPIRED}
+    ),
     ("GET", "/api/emergency/session"): lambda call: _equal(call.json(), NEUTRAL),
     ("DELETE", "/api/emergency/session"): lambda call: _equal(call.json(), NEUTRAL),
 }
@@ -381,6 +405,19 @@ ALLOWED_BODIES: dict[tuple[str, str], Callable[[Call], None]] = {
 }
 
 
+# Routes whose successful call needs state the matrix does not make (a live mfaToken, a pending
+# authenticator, fresh passkey options, a factor): past the policy, the domain's own answer.
+BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
+    ("POST", "/api/auth/login/mfa"): (401, MFA_EXPIRED),
+    ("POST", "/api/auth/login/mfa/webauthn/options"): (401, MFA_EXPIRED),
+    ("POST", "/api/auth/mfa/totp/confirm"): (400, mfa.NO_PENDING),
+    ("DELETE", "/api/auth/mfa/totp"): (404, mfa.NO_TOTP),
+    ("POST", "/api/auth/mfa/webauthn/register"): (400, mfa.NO_REGISTRATION),
+    ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): (404, mfa.PASSKEY_NOT_FOUND),
+    ("POST", "/api/auth/mfa/recovery-codes"): (400, mfa.NO_FACTOR),
+}
+
+
 def test_every_route_has_an_expectation(app: Quart) -> None:
     routes = {
         (method, rule.rule)
@@ -408,6 +445,9 @@ def _expected(
         return f"404 {message}", lambda call: _refused(call, 404, message)
     if rule in EMERGENCY_ONLY:
         return "404 without a grant", PUBLIC_SHAPES[route]
+    if route in BEYOND_POLICY:
+        status, message = BEYOND_POLICY[route]
+        return f"allowed, then {status}", lambda call: _refused(call, status, message)
     check = PUBLIC_SHAPES.get(route) or ALLOWED_BODIES.get(route)
 
     def allowed(call: Call) -> None:

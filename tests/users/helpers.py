@@ -20,6 +20,8 @@ USER_FIELDS = {
     "containerAssignments",
     "folderAssignments",
 }
+# GET and PUT /api/users/{id} also say whether the user has a second factor.
+USER_DETAIL_FIELDS = USER_FIELDS | {"secondFactor"}
 
 
 def assert_no_secrets(body: Any) -> None:

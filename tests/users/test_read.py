@@ -9,7 +9,7 @@ from bff.users.models import Role
 from bff.users.schemas import UsersResponse
 from config.settings import Settings
 from tests.factories import assign, make_container, make_folder, make_staff, make_user
-from tests.users.helpers import USER_FIELDS, json_body, make_admin
+from tests.users.helpers import USER_DETAIL_FIELDS, USER_FIELDS, json_body, make_admin
 
 # --- listing --------------------------------------------------------------------------------
 
@@ -36,6 +36,7 @@ async def test_users_list_has_containers_and_folder_counts(
         "role": "nurse",
         "containerAssignments": [{"id": ca.id, "containerName": "ward-a"}],
         "folderCount": 2,
+        "secondFactor": False,
     }
     assert users[admin.user.username]["containerAssignments"] == []
     assert users[admin.user.username]["folderCount"] == 0
@@ -133,7 +134,7 @@ async def test_get_user(client: Client, settings: Settings) -> None:
     response = await client.get(f"/api/users/{doctor.id}", headers=admin.headers)
     assert response.status_code == 200
     user = (await json_body(response))["user"]
-    assert set(user) == USER_FIELDS
+    assert set(user) == USER_DETAIL_FIELDS
     assert (user["id"], user["userId"], user["name"], user["role"]) == (
         doctor.id,
         doctor.id,

@@ -9,7 +9,13 @@ from bff.users.models import Role, User
 from config.settings import Settings
 from tests.factories import PASSWORD, make_staff, make_user
 from tests.helpers import audit_entries, error_message
-from tests.users.helpers import USER_FIELDS, assert_no_secrets, json_body, login_status, make_admin
+from tests.users.helpers import (
+    USER_DETAIL_FIELDS,
+    assert_no_secrets,
+    json_body,
+    login_status,
+    make_admin,
+)
 
 
 async def test_update_name_username_role(client: Client, settings: Settings) -> None:
@@ -22,7 +28,7 @@ async def test_update_name_username_role(client: Client, settings: Settings) -> 
     )
     assert response.status_code == 200
     user = (await json_body(response))["user"]
-    assert set(user) == USER_FIELDS
+    assert set(user) == USER_DETAIL_FIELDS
     assert (user["name"], user["username"], user["role"]) == ("Renamed", "new.name", "doctor")
     stored = await User.get(id=nurse.user.id)
     assert (stored.name, stored.username, stored.role) == ("Renamed", "new.name", Role.DOCTOR)

@@ -3,7 +3,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Loading } from '../components/States';
 import { ROLES } from '../lib/roles';
-import { ADMIN_ONLY, RequireRole } from './guards';
+import { ADMIN_ONLY, ENROLMENT_PATH, RequireRole } from './guards';
 import { AppLayout } from './layout/AppLayout';
 
 /** A path and the screen it shows. */
@@ -28,7 +28,11 @@ const STAFF_PAGES: Page[] = [
   ['/my-assignments', lazy(() => import('../features/assignments/routes/MyAssignmentsPage'))],
   ['/containers/:containerName', lazy(() => import('../features/assignments/routes/ContainerPage'))],
   ['/containers/:containerName/folders/:folderName', FolderPage],
+  ['/security', lazy(() => import('../features/security/routes/SecurityPage'))],
 ];
+
+/** A session restricted to setting up a second factor sees only this, outside the layout. */
+const EnrolmentPage = lazy(() => import('../features/security/routes/EnrolmentPage'));
 
 const ADMIN_PAGES: Page[] = [
   ['/users', lazy(() => import('../features/users/routes/UsersPage'))],
@@ -51,6 +55,7 @@ export function AppRoutes() {
       <Routes>
         {routes(PUBLIC_PAGES)}
         <Route element={<RequireRole roles={ROLES} />}>
+          <Route path={ENROLMENT_PATH} element={<EnrolmentPage />} />
           <Route element={<AppLayout />}>
             {routes(STAFF_PAGES)}
             <Route element={<RequireRole roles={ADMIN_ONLY} />}>{routes(ADMIN_PAGES)}</Route>

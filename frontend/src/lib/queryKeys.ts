@@ -56,3 +56,9 @@ export const auditKeys = {
 export const emergencyKeys = {
   session: ['emergency', 'session'] as const,
 };
+
+/** The signed-in user's own second factors (GET /api/auth/mfa). */
+export const mfaKeys = {
+  all: ['mfa'] as const,
+  status: () => ['mfa', 'status'] as const,
+};

@@ -55,6 +55,22 @@ function decodeBase64Url(part: string): string {
   return new TextDecoder().decode(bytes);
 }
 
+function claimsOf(token: string | null): Record<string, unknown> | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims: unknown = JSON.parse(decodeBase64Url(payload));
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a session token is restricted to setting up a second factor (a role that needs one). */
+export function enrolmentRequired(token: string | null): boolean {
+  return claimsOf(token)?.mfaEnrolment === true;
+}
+
 /** The user a session token carries, or null when the token is missing or unreadable. */
 export function userFromToken(token: string | null): TokenUser | null {
   if (!token) return null;

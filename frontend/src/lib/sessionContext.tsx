@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import type { TokenUser } from './api/types';
 import {
   EXPIRED_PATH,
+  enrolmentRequired,
   expireSession,
   getToken,
   setSessionExpiredHandler,
@@ -16,9 +17,11 @@ interface Session {
   token: string | null;
   /** The user the token carries; null without a token or with an unreadable one. */
   user: TokenUser | null;
+  /** The session may only set up a second factor (the user's role needs one). */
+  enrolmentRequired: boolean;
 }
 
-const SessionContext = createContext<Session>({ token: null, user: null });
+const SessionContext = createContext<Session>({ token: null, user: null, enrolmentRequired: false });
 
 export function useSession(): Session {
   return useContext(SessionContext);
@@ -57,6 +60,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [user, queryClient]);
 
-  const value = useMemo(() => ({ token, user }), [token, user]);
+  const value = useMemo(() => ({ token, user, enrolmentRequired: enrolmentRequired(token) }), [token, user]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

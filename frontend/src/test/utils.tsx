@@ -61,10 +61,10 @@ function base64Url(value: string): string {
 }
 
 /** A token shaped like the BFF's (a JWT whose payload carries the user); unsigned here. */
-export function makeToken(user: { id: number; name: string; username: string; role: Role }): string {
+export function makeToken(user: { id: number; name: string; username: string; role: Role }, claims: Record<string, unknown> = {}): string {
   const header = base64Url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
   const payload = base64Url(
-    JSON.stringify({ sid: 'test', sub: String(user.id), user: { ...user, userId: user.id }, exp: 4102444800 }),
+    JSON.stringify({ sid: 'test', sub: String(user.id), user: { ...user, userId: user.id }, exp: 4102444800, ...claims }),
   );
   return `${header}.${payload}.signature`;
 }
@@ -93,7 +93,7 @@ export function makeUser(overrides: Partial<User> & { id: number }): User {
 
 /** A user as GET /api/users lists them: containers and a folder count. */
 export function makeUserSummary(overrides: Partial<UserSummary> & { id: number }): UserSummary {
-  return { ...userBase(overrides.id), folderCount: 0, ...overrides };
+  return { ...userBase(overrides.id), folderCount: 0, secondFactor: false, ...overrides };
 }
 
 function LocationProbe() {

@@ -1,5 +1,6 @@
 /** Top bar: sidebar toggle, product name, live-updates state, the signed-in user and role, logout controls. */
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useLogout } from '../../features/auth/api/logout';
 import { RoleBadge } from '../../components/States';
 import { LiveIndicator } from '../live/LiveIndicator';
@@ -47,6 +48,9 @@ export function TopBar({ collapsed, onToggleSidebar }: TopBarProps) {
             <RoleBadge role={user.role} />
           </>
         ) : null}
+        <Link className="btn btn-ghost" to="/security">
+          Security
+        </Link>
         <button type="button" className="btn btn-ghost" onClick={() => void run(false)} disabled={busy}>
           Logout
         </button>

@@ -165,8 +165,46 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with username and password; returns a session token. */
+        /**
+         * Sign in with username and password: a session token or, for a user with a second
+         * @description factor, an mfaToken for POST /api/auth/login/mfa (or, for a role that needs a second
+         *     factor and has none, a session restricted to setting one up).
+         */
         post: operations["post_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The second sign-in step: the mfaToken with a TOTP code, a recovery code or a passkey. */
+        post: operations["post_login_mfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/mfa/webauthn/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** WebAuthn request options for the second step (navigator.credentials.get). */
+        post: operations["post_login_passkey_options"];
         delete?: never;
         options?: never;
         head?: never;
@@ -218,6 +256,129 @@ export interface paths {
         get: operations["get_me"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's second factors. */
+        get: operations["get_mfa_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ten new recovery codes replacing the old ones (needs a current code or the password). */
+        post: operations["post_regenerate_recovery_codes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up an authenticator: a new pending secret (nothing changes until
+         * @description confirmed).
+         */
+        post: operations["post_start_totp"];
+        /** Remove the authenticator (needs a current code or the password). */
+        delete: operations["delete_remove_totp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the pending authenticator with a code from it; returns recovery codes. */
+        post: operations["post_confirm_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/webauthn/{passkey_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a passkey (needs a current code or the password). */
+        delete: operations["delete_remove_passkey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/webauthn/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register the passkey the browser created with the options just issued. */
+        post: operations["post_register_passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/webauthn/register/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** WebAuthn creation options for a new passkey (navigator.credentials.create). */
+        post: operations["post_passkey_options"];
         delete?: never;
         options?: never;
         head?: never;
@@ -433,6 +594,23 @@ export interface paths {
         post?: never;
         /** Delete a user, their sessions and their assignments. */
         delete: operations["delete_delete_user"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove every second factor of a user (a lost phone) and end their sessions. */
+        delete: operations["delete_reset_second_factor"];
         options?: never;
         head?: never;
         patch?: never;
@@ -767,6 +945,18 @@ export interface components {
             totalUsers: number;
         };
         /**
+         * EnrolmentLoginResponse
+         * @description A restricted session: the user's role needs a second factor and they have none yet,
+         *     so it may only set one up (BFF_MFA_REQUIRED_ROLES).
+         */
+        EnrolmentLoginResponse: {
+            /** Mfaenrolmentrequired */
+            mfaEnrolmentRequired: boolean;
+            /** Token */
+            token: string;
+            user: components["schemas"]["TokenUser"];
+        };
+        /**
          * FolderAssignmentOut
          * @description A folder assigned to a user.
          */
@@ -793,6 +983,45 @@ export interface components {
             folderName: string;
             /** Totalfiles */
             totalFiles: number;
+        };
+        /**
+         * LoginResponse
+         * @description A new session token and its user.
+         */
+        LoginResponse: {
+            /** Token */
+            token: string;
+            user: components["schemas"]["TokenUser"];
+        };
+        /**
+         * MfaRequiredResponse
+         * @description The password was right and the user has a second factor: no session yet, but a
+         *     single-use mfaToken (5 minutes) for POST /api/auth/login/mfa.
+         */
+        MfaRequiredResponse: {
+            /** Methods */
+            methods: ("totp" | "webauthn" | "recovery")[];
+            /** Mfarequired */
+            mfaRequired: boolean;
+            /** Mfatoken */
+            mfaToken: string;
+        };
+        /**
+         * PasskeyOut
+         * @description One passkey of the caller.
+         */
+        PasskeyOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+            /** Label */
+            label: string;
+            /** Lastusedat */
+            lastUsedAt: string | null;
         };
         /**
          * ProfileImageProcessing
@@ -937,6 +1166,31 @@ export interface components {
             username: string;
         };
         /**
+         * UserDetail
+         * @description A user on the admin's user page: also whether they have a second factor.
+         */
+        UserDetail: {
+            /** Containerassignments */
+            containerAssignments: components["schemas"]["ContainerAssignmentOut"][];
+            /** Folderassignments */
+            folderAssignments: components["schemas"]["FolderAssignmentOut"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "admin" | "doctor" | "nurse" | "assistant";
+            /** Secondfactor */
+            secondFactor: boolean;
+            /** Userid */
+            userId: number;
+            /** Username */
+            username: string;
+        };
+        /**
          * UserOut
          * @description A user as the web app sees it, with every folder assigned to them (never the password).
          */
@@ -981,6 +1235,8 @@ export interface components {
              * @enum {string}
              */
             role: "admin" | "doctor" | "nurse" | "assistant";
+            /** Secondfactor */
+            secondFactor: boolean;
             /** Userid */
             userId: number;
             /** Username */
@@ -1318,7 +1574,46 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A new session token and its user. */
+            /** @description POST /api/auth/login: a session, a restricted session, or the second step's token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentLoginResponse"] | components["schemas"]["LoginResponse"] | components["schemas"]["MfaRequiredResponse"];
+                };
+            };
+        };
+    };
+    post_login_mfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Code
+                     * @default null
+                     */
+                    code?: string | null;
+                    /** Mfatoken */
+                    mfaToken: string;
+                    /**
+                     * Webauthn
+                     * @default null
+                     */
+                    webauthn?: {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A session token and its user, as a plain sign-in. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1332,6 +1627,23 @@ export interface operations {
                 };
             };
         };
+    };
+    post_login_passkey_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Mfatoken */
+                    mfaToken: string;
+                };
+            };
+        };
+        responses: never;
     };
     post_logout: {
         parameters: {
@@ -1402,6 +1714,282 @@ export interface operations {
                 };
             };
         };
+    };
+    get_mfa_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET /api/auth/mfa. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Passkeys */
+                        passkeys: components["schemas"]["PasskeyOut"][];
+                        /** Recoverycodesleft */
+                        recoveryCodesLeft: number;
+                        /** Totp */
+                        totp: boolean;
+                    };
+                };
+            };
+        };
+    };
+    post_regenerate_recovery_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Code
+                     * @default null
+                     */
+                    code?: string | null;
+                    /**
+                     * Password
+                     * @default null
+                     */
+                    password?: string | null;
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description New single-use recovery codes (shown once); `token`: a full session, when confirmed
+             *     from a restricted one.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Recoverycodes */
+                        recoveryCodes: string[];
+                        /**
+                         * Token
+                         * @default null
+                         */
+                        token: string | null;
+                    };
+                };
+            };
+        };
+    };
+    post_start_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description POST /api/auth/mfa/totp: a pending authenticator seed, to show as a QR code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Otpauthurl */
+                        otpauthUrl: string;
+                        /** Secret */
+                        secret: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_remove_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Code
+                     * @default null
+                     */
+                    code?: string | null;
+                    /**
+                     * Password
+                     * @default null
+                     */
+                    password?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_confirm_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Code */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description New single-use recovery codes (shown once); `token`: a full session, when confirmed
+             *     from a restricted one.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Recoverycodes */
+                        recoveryCodes: string[];
+                        /**
+                         * Token
+                         * @default null
+                         */
+                        token: string | null;
+                    };
+                };
+            };
+        };
+    };
+    delete_remove_passkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkey_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Code
+                     * @default null
+                     */
+                    code?: string | null;
+                    /**
+                     * Password
+                     * @default null
+                     */
+                    password?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_register_passkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Credential */
+                    credential: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Label
+                     * @default Passkey
+                     */
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description A registered passkey; recoveryCodes when it is the first factor, token when registered
+             *     from a restricted session.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Id */
+                        id: number;
+                        /** Label */
+                        label: string;
+                        /**
+                         * Recoverycodes
+                         * @default null
+                         */
+                        recoveryCodes: string[] | null;
+                        /**
+                         * Token
+                         * @default null
+                         */
+                        token: string | null;
+                    };
+                };
+            };
+        };
+    };
+    post_passkey_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
     };
     post_register: {
         parameters: {
@@ -1748,7 +2336,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        user: components["schemas"]["UserOut"];
+                        user: components["schemas"]["UserDetail"];
                     };
                 };
             };
@@ -1791,13 +2379,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        user: components["schemas"]["UserOut"];
+                        user: components["schemas"]["UserDetail"];
                     };
                 };
             };
         };
     };
     delete_delete_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_reset_second_factor: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,11 +1,13 @@
-/** /login: username and password; the expired-session notice; server message or fallbacks. */
+/** /login: username and password; the expired-session notice; server message or fallbacks; then, for a user with a second factor, the second step. */
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../../lib/sessionContext';
 import { Banner } from '../../../components/Banner';
 import { Field } from '../../../components/Field';
 import { ApiError } from '../../../lib/api/client';
-import { useLogin } from '../api/login';
+import type { MfaRequired } from '../../../lib/api/types';
+import { needsSecondStep, useLogin } from '../api/login';
+import { SecondStep } from '../components/SecondStep';
 
 export const MSG = {
   required: 'Please enter both username and password.',
@@ -31,6 +33,7 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [second, setSecond] = useState<MfaRequired | null>(null);
 
   if (user && !login.isPending) return <Navigate to="/dashboard" replace />;
 
@@ -44,7 +47,10 @@ export default function LoginPage() {
     login.mutate(
       { username: username.trim(), password },
       {
-        onSuccess: () => navigate('/dashboard', { replace: true }),
+        onSuccess: (data) => {
+          if (needsSecondStep(data)) setSecond(data);
+          else navigate('mfaEnrolmentRequired' in data ? '/security/setup' : '/dashboard', { replace: true });
+        },
         onError: (err) => setError(loginError(err)),
       },
     );
@@ -59,6 +65,18 @@ export default function LoginPage() {
         <Banner kind="error" onClose={() => setError(null)}>
           {error}
         </Banner>
+        {second ? (
+          <SecondStep
+            mfaToken={second.mfaToken}
+            methods={second.methods}
+            onDone={() => navigate('/dashboard', { replace: true })}
+            onRestart={(message) => {
+              setSecond(null);
+              setPassword('');
+              setError(message);
+            }}
+          />
+        ) : (
         <form onSubmit={submit} noValidate>
           <Field
             id="login-username"
@@ -82,6 +100,7 @@ export default function LoginPage() {
             {login.isPending ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        )}
       </main>
     </div>
   );

@@ -4,6 +4,7 @@ import { ErrorState, PageHeader } from '../../../components/States';
 import { useIdParam } from '../../../lib/useIdParam';
 import { useUser } from '../api/get-user';
 import { useUpdateUser } from '../api/update-user';
+import { ResetSecondFactor } from '../components/ResetSecondFactor';
 import { UserForm } from '../components/UserForm';
 import { USER_FORM_MSG } from '../messages';
 import { useSaveUser } from '../useSaveUser';
@@ -23,7 +24,12 @@ export default function EditUserPage() {
         <ErrorState message="User not found." />
       ) : (
         <QueryBoundary query={query} messages={USER_FORM_MSG} retry={false}>
-          {(data) => <UserForm key={data.user.id} mode="edit" initial={data.user} {...save} />}
+          {(data) => (
+            <>
+              <UserForm key={data.user.id} mode="edit" initial={data.user} {...save} />
+              <ResetSecondFactor user={data.user} />
+            </>
+          )}
         </QueryBoundary>
       )}
     </>

@@ -1,4 +1,4 @@
-/** /users: every user with assignment counts; Edit, Manage Assignments and Delete with confirmation. */
+/** /users: every user with assignment counts and a second-factor badge; Edit, Manage Assignments and Delete with confirmation. */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { QueryBoundary } from '../../../components/QueryBoundary';
@@ -9,6 +9,7 @@ import { Table } from '../../../components/Table';
 import type { UserSummary } from '../../../lib/api/types';
 import { useUsers } from '../api/get-users';
 import { DeleteUserDialog } from '../components/DeleteUserDialog';
+import { SecondFactorBadge } from '../components/SecondFactorBadge';
 import { UserCells } from '../components/UserCells';
 
 export const MSG = {
@@ -30,11 +31,14 @@ export default function UsersPage() {
       </PageHeader>
       <QueryBoundary query={query} messages={MSG} isEmpty={(data) => data.users.length === 0}>
         {(data) => (
-          <Table columns={['Name', 'Username', 'Role', 'Containers', 'Folders']} actions>
+          <Table columns={['Name', 'Username', 'Role', 'Containers', 'Folders', 'Second factor']} actions>
             {data.users.map((u) => (
               <tr key={u.id}>
                 <UserCells user={u} />
                 <td>{u.folderCount}</td>
+                <td>
+                  <SecondFactorBadge on={u.secondFactor} />
+                </td>
                 <td className="row-actions">
                   <Link className="btn btn-small" to={`/users/edit/${u.id}`} aria-label={`Edit ${u.name}`}>
                     Edit

@@ -1,0 +1,1 @@
+"""Second factors: authenticator codes (TOTP), passkeys (WebAuthn) and recovery codes."""
