@@ -1,5 +1,6 @@
 """The command line, `python -m bff`: serve, migrate, web-constants and the demo here, and each
-domain's commands (users, audit, storage, tokens, backup and restore) from its own cli.py, registered below."""
+domain's commands (users, audit, storage, tokens, backup and restore) from its own cli.py,
+registered below."""
 
 from __future__ import annotations
 

@@ -327,9 +327,10 @@ async def consistent_snapshot(database_url: str, scratch: Path) -> AsyncIterator
     if database_url.startswith("sqlite://"):
         copy = scratch / "database.sqlite3"
         path = database_url.removeprefix("sqlite://")
-        with closing(sqlite3.connect(path, timeout=30)) as live, closing(
-            sqlite3.connect(copy)
-        ) as db:
+        with (
+            closing(sqlite3.connect(path, timeout=30)) as live,
+            closing(sqlite3.connect(copy)) as db,
+        ):
             live.backup(db)
             yield _SqliteSource(db)
         copy.unlink(missing_ok=True)

@@ -92,22 +92,32 @@ async def _copy(source: Storage, key: str, target: Storage, target_key: str) -> 
 
 async def _bounded(jobs: AsyncIterator[Any], work: Callable[[Any], Any], limit: int) -> None:
     """Run work(job) for every job, at most limit at once (the listing is never read ahead
-    by more than limit jobs)."""
+    by more than limit jobs); the first failure stops it and is raised."""
     gate = asyncio.Semaphore(limit)
     running: set[asyncio.Task[Any]] = set()
+    failures: list[BaseException] = []
+
+    def finished(task: asyncio.Task[Any]) -> None:
+        running.discard(task)
+        gate.release()
+        if not task.cancelled() and task.exception() is not None:
+            failures.append(task.exception())  # type: ignore[arg-type]
+
     try:
         async for job in jobs:
             await gate.acquire()
+            if failures:
+                break
             task = asyncio.create_task(work(job))
             running.add(task)
-            task.add_done_callback(lambda t: (running.discard(t), gate.release()))
-            for done in [t for t in running if t.done()]:
-                done.result()
+            task.add_done_callback(finished)
         if running:
-            await asyncio.gather(*running)
+            await asyncio.gather(*running, return_exceptions=True)
     finally:
-        for task in running:
+        for task in list(running):
             task.cancel()
+    if failures:
+        raise failures[0]
 
 
 @dataclass
@@ -165,7 +175,7 @@ async def backup(settings: Settings, location: str, say: Say = lambda _: None) -
         hashed = Hashed(gzip_lines(_aiter(listing)))
         await out.write_object(OBJECT_LIST, hashed, content_type="application/gzip")
         parts[OBJECT_LIST] = {"sha256": hashed.digest, "size": hashed.size}
-        manifest = {
+        manifest: dict[str, Any] = {
             "format": FORMAT,
             "createdAt": datetime.now(UTC).isoformat(),
             "productVersion": product_version(),
@@ -430,7 +440,10 @@ async def _load_database(
             batch: list[list[Any]] = []
             async for line in lines:
                 batch.append(
-                    [db.decode(v, families[c], dialect(conn)) for c, v in zip(columns, line, strict=True)]
+                    [
+                        db.decode(v, families[c], dialect(conn))
+                        for c, v in zip(columns, line, strict=True)
+                    ]
                 )
                 if len(batch) >= INSERT_BATCH:
                     await conn.execute_many(sql, batch)
