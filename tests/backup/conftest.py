@@ -1,5 +1,5 @@
-"""The backup tests use the files tests' ward (a container, folders and staff on local disk)."""
+"""The backup tests use the files tests' wards (a container, folders and staff)."""
 
-from tests.files.conftest import ward
+from tests.files.conftest import any_ward, ward
 
-__all__ = ["ward"]
+__all__ = ["any_ward", "ward"]
