@@ -3,17 +3,20 @@ snapshots kept in an S3 bucket prefix."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import signal
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from aiobotocore.session import AioSession
 
+from bff.backup import database as db
 from bff.backup.service import backup
 from bff.backup.snapshot import SnapshotError
 from storage.base import Storage
@@ -127,3 +130,37 @@ async def test_snapshot_in_a_bucket_prefix(
     restored_file = copy / ward.container.name / ward.folder.name / "scan.txt"
     assert restored_file.read_bytes() == b"kept in a bucket"
     assert REGION in location
+
+
+async def test_changes_between_the_copy_and_the_database_instant_are_reconciled(
+    ward: Ward, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upload, a replacement and a delete after the objects were copied but before the
+    database is read: the snapshot holds the files as the index lists them at that instant."""
+    for name, data in (("stays.txt", b"kept"), ("deleted.txt", b"gone"), ("replaced.txt", b"1")):
+        assert (await ward.upload(ward.nurse, name, data)).status_code == 201
+    read_database = db.consistent_snapshot
+
+    @contextlib.asynccontextmanager
+    async def after_changes(url: str, scratch: Path) -> AsyncIterator[db.SourceSnapshot]:
+        assert (await ward.upload(ward.nurse, "late.txt", b"arrived late")).status_code == 201
+        replaced = await ward.upload(ward.nurse, "replaced.txt", b"longer now", overwrite="true")
+        assert replaced.status_code in (200, 201)
+        deleted = await ward.client.delete(ward.url("deleted.txt"), headers=ward.admin.headers)
+        assert deleted.status_code in (200, 204)
+        async with read_database(url, scratch) as source:
+            yield source
+
+    monkeypatch.setattr(db, "consistent_snapshot", after_changes)
+    snapshot = tmp_path / "snapshot"
+    await backup(ward.settings, str(snapshot))
+    folder = snapshot / "objects" / ward.container.name / ward.folder.name
+    assert _contents(folder) == {
+        "stays.txt": b"kept",
+        "late.txt": b"arrived late",
+        "replaced.txt": b"longer now",
+    }
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
