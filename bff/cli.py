@@ -1,5 +1,6 @@
 """The command line, `python -m bff`: serve, migrate, web-constants and the demo here, and each
-domain's commands (users, audit, storage, tokens) from its own cli.py, registered below."""
+domain's commands (users, audit, storage, tokens, backup and restore) from its own cli.py,
+registered below."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from bff.audit.cli import audit
+from bff.backup.cli import backup, restore
 from bff.cli_support import load_settings_or_fail, run, with_storage
 from bff.files.cli import storage
 from bff.tokens.cli import tokens
@@ -82,5 +84,5 @@ def web_constants() -> None:
     click.echo(typescript(), nl=False)
 
 
-for group in (users, audit, storage, tokens):
+for group in (users, audit, storage, tokens, backup, restore):
     cli.add_command(group)

@@ -20,7 +20,18 @@ from tools.devserver import REPO, local_env
 PROG = "python -m bff"
 # Each command and group, with what its --help must mention.
 HELP = {
-    (): ["serve", "migrate", "users", "audit", "storage", "tokens", "demo", "web-constants"],
+    (): [
+        "serve",
+        "migrate",
+        "users",
+        "audit",
+        "storage",
+        "tokens",
+        "demo",
+        "web-constants",
+        "backup",
+        "restore",
+    ],
     ("serve",): [],
     ("migrate",): [],
     ("users",): ["create", "reset-password"],
@@ -35,6 +46,8 @@ HELP = {
     ("tokens", "simulate-tap"): ["TOKEN_ID", "--counter"],
     ("demo",): [],
     ("web-constants",): [],
+    ("backup",): ["LOCATION", "s3://"],
+    ("restore",): ["LOCATION", "--force"],
 }
 
 

@@ -12,6 +12,8 @@ from bff.db import dialect, fetch
 _CHAIN_LOCK_KEY = 7_318_204_551  # arbitrary, fixed: the advisory lock guarding the chain head
 # The chain's newest link, read under the chain lock by every append.
 LAST_HASH = "SELECT hash FROM audit_logs ORDER BY id DESC LIMIT 1"
+# The chain's head (id and hash), which a backup records and a restore checks.
+HEAD = "SELECT id, hash FROM audit_logs ORDER BY id DESC LIMIT 1"
 _COLUMNS = (
     "timestamp",
     "user_id",

@@ -25,7 +25,7 @@ from bff.files.names import (
     text_name_for,
 )
 from bff.naming import container_name_error, folder_name_error
-from storage.base import FileInfo, Storage
+from storage.base import RESERVED_PREFIX, FileInfo, Storage
 
 
 @dataclass
@@ -148,3 +148,36 @@ async def reindex(storage: Storage) -> ReindexReport:
     vanished = sorted(await repository.indexed_folder_ids() - seen)
     report.files_removed += await repository.delete_files_of_folders(vanished)
     return report
+
+
+def is_file_key(key: str) -> bool:
+    """Whether an object key is a folder's file (or kept RTF original) that the index lists,
+    not one of the product's own objects (versions, trash, audit checkpoints: '.bff-...')."""
+    parts = key.split("/")
+    return len(parts) == 3 and not any(p.startswith(RESERVED_PREFIX) for p in parts)
+
+
+def indexed_objects(rows: list[dict[str, Any]]) -> dict[str, int | None]:
+    """The object keys the index rows (INDEX_ROWS) stand for: each file with its size, and each
+    kept RTF original (size unknown: None)."""
+    wanted: dict[str, int | None] = {}
+    for row in rows:
+        folder = f"{row['container']}/{row['folder']}/"
+        wanted[folder + row["name"]] = int(row["size"])
+        if row.get("original"):
+            wanted[folder + RTF_ORIGINAL_PREFIX + row["original"]] = None
+    return wanted
+
+
+def index_differences(rows: list[dict[str, Any]], objects: dict[str, int]) -> list[str]:
+    """How the index rows and the folders' stored objects (file key -> size) disagree, one line
+    each: an indexed file missing or of another size, a stored file the index does not list."""
+    wanted = indexed_objects(rows)
+    problems = []
+    for key, size in sorted(wanted.items()):
+        if key not in objects:
+            problems.append(f"indexed but not stored: {key}")
+        elif size is not None and objects[key] != size:
+            problems.append(f"stored size {objects[key]} but indexed {size}: {key}")
+    problems += [f"stored but not indexed: {key}" for key in sorted(set(objects) - set(wanted))]
+    return problems

@@ -29,6 +29,13 @@ MY_FOLDERS = (
     "JOIN folders f ON f.id = fa.folder_id JOIN containers c ON c.id = f.container_id "
     "WHERE fa.user_id = ?"
 )
+# Every indexed file with its folder's and container's names: what a backup checks its copied
+# objects against, and a restore its restored storage (plain SQL, run on any connection).
+INDEX_ROWS = (
+    "SELECT c.name AS container, f.name AS folder, x.name AS name, x.size AS size, "
+    "x.original_rtf_name AS original FROM files x JOIN folders f ON f.id = x.folder_id "
+    "JOIN containers c ON c.id = f.container_id"
+)
 
 
 async def file_named(folder_id: int, name: str) -> StoredFile | None:
