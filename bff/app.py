@@ -15,6 +15,7 @@ from tortoise import connections
 
 from bff.assignments.routes import bp as assignments_bp
 from bff.audit.routes import bp as audit_bp
+from bff.audit.service import flush as flush_audit
 from bff.auth.policy import check_every_route_has_policy, public
 from bff.auth.routes import bp as auth_bp
 from bff.auth.session_cache import SessionCache
@@ -30,6 +31,7 @@ from bff.files.routes import bp as files_bp
 from bff.files.staging import Sweeper, configure_staging
 from bff.ids import IdConverter
 from bff.live.server import start_live
+from bff.observability import register_observability
 from bff.services import AppServices, attach_services
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
@@ -37,6 +39,7 @@ from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
 from bff.workers import WorkerPool
+from config.logs import configure_logging
 from config.settings import Settings, load_settings
 from storage import open_storage
 
@@ -99,6 +102,7 @@ def _freeze_heap() -> None:
 def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True) -> Quart:
     """Build the Quart application; the database opens when the app starts serving."""
     settings = settings or load_settings()
+    configure_logging(settings)
     app = Quart(__name__)
     app.request_class = BffRequest  # flow-controlled bodies: uploads stream, never pile up
     app.asgi_http_class = BffHTTPConnection
@@ -134,6 +138,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         scalar_ui_path=None,
     )
     register_error_handlers(app)
+    register_observability(app)  # the request id is set before any other hook runs
     app.url_map.converters["int"] = IdConverter  # before any route is added
     for bp in (
         auth_bp,
@@ -189,6 +194,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
 
     @app.after_serving
     async def _stop() -> None:
+        await flush_audit()  # entries of the last requests, before the database closes
         await workers.close()
         await sweeper.stop()
         await storage.close()

@@ -44,6 +44,7 @@ from quart import Quart
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from bff import metrics
 from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import authenticate, ended_sessions
 from bff.errors import ApiError
@@ -229,6 +230,7 @@ class LiveHub:
         if principal.is_admin:
             await self.sio.enter_room(sid, ADMINS)
         self._sessions[sid] = principal.session_id
+        metrics.live_connections(+1)
         if principal.expires_at is not None:
             delay = (principal.expires_at - datetime.now(UTC)).total_seconds()
             self._expiry[sid] = asyncio.get_running_loop().call_later(
@@ -240,7 +242,8 @@ class LiveHub:
         self._spawn(self._end_connections([sid], "expired"))
 
     async def _disconnect(self, sid: str, *args: Any) -> None:
-        self._sessions.pop(sid, None)
+        if self._sessions.pop(sid, None) is not None:
+            metrics.live_connections(-1)
         timer = self._expiry.pop(sid, None)
         if timer is not None:
             timer.cancel()
@@ -269,6 +272,7 @@ class LiveHub:
         if up == self.link_up:
             return
         self.link_up = up
+        metrics.redis_link(up)
         self._link_changed.set()
         if not up:
             self._link_lost_at = time.monotonic()
@@ -321,7 +325,10 @@ class LiveHub:
         try:
             await asyncio.wait_for(self.sio.emit(event, payload, to=rooms), SEND_TIMEOUT)
         except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
+            metrics.live_event(event, False)
             log.warning("Live event %s not delivered: %s", event, type(exc).__name__)
+        else:
+            metrics.live_event(event, True)
 
     async def start(self) -> None:
         """Start listening to the other processes at once, not at the first connection here:
