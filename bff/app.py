@@ -33,6 +33,7 @@ from bff.ids import IdConverter
 from bff.live.server import start_live
 from bff.observability import register_observability
 from bff.services import AppServices, attach_services
+from bff.shutdown import draining, handle_sigterm
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
 from bff.users.bootstrap import ensure_admin
@@ -117,18 +118,16 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     )
     sweeper = Sweeper(storage, settings)
     configure_staging(settings)
-    attach_services(
-        app,
-        AppServices(
-            settings=settings,
-            storage=storage,
-            session_cache=session_cache,
-            login_throttle=login_throttle,
-            verify_throttle=VerifyThrottle(settings),
-            live=start_live(app, settings, session_cache),
-            workers=workers,
-        ),
+    services = AppServices(
+        settings=settings,
+        storage=storage,
+        session_cache=session_cache,
+        login_throttle=login_throttle,
+        verify_throttle=VerifyThrottle(settings),
+        live=start_live(app, settings, session_cache),
+        workers=workers,
     )
+    attach_services(app, services)
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
     QuartSchema(
         app,
@@ -157,7 +156,10 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     @app.get("/api/health")
     @public
     async def health() -> Response:
-        """Readiness: 200 when the database and the file storage answer, 503 otherwise."""
+        """Readiness: 200 when the database and the file storage answer, 503 otherwise (and
+        once the process is stopping)."""
+        if draining():
+            return error_response(503, "The server is shutting down.")
         try:
             await connections.get("default").execute_query("SELECT 1")
         except Exception as exc:  # noqa: BLE001 - any failure means not ready
@@ -179,6 +181,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         _widen_default_executor()
         await init_db(settings)
         await storage.start()
+        handle_sigterm(services.live)  # a Hypercorn worker drains on SIGTERM (bff/shutdown.py)
         sweeper.start()  # removes what uploads that never committed left (a crash)
         if bootstrap_admin:
             created = await ensure_admin(settings)

@@ -42,20 +42,29 @@ def _is_hypercorn(pid: int) -> bool:
         return False
 
 
+def hypercorn_master_pid() -> int | None:
+    """The process id of the Hypercorn master that spawned this process as a worker, or None
+    (serving in-process: `python -m bff serve`, `hypercorn -w 0`, tests)."""
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.pid is None or not _is_hypercorn(parent.pid):
+        return None
+    return parent.pid
+
+
 def _multiprocess_dir() -> str | None:
     """The directory shared by this server's workers, chosen before prometheus_client loads
     (it reads the variable when it is imported)."""
     if os.environ.get(MULTIPROC_ENV):
         return os.environ[MULTIPROC_ENV]
-    parent = multiprocessing.parent_process()
-    if parent is None or parent.pid is None or not _is_hypercorn(parent.pid):
-        return None  # one process (`python -m bff serve`, tests): in-memory values
+    master = hypercorn_master_pid()
+    if master is None:
+        return None  # one process: in-memory values
     root = Path(os.environ.get("BFF_VAR_DIR", "var")) / "metrics"
     root.mkdir(parents=True, exist_ok=True)
     for stale in root.iterdir():  # servers that are gone
-        if stale.name.isdigit() and int(stale.name) != parent.pid and not _alive(int(stale.name)):
+        if stale.name.isdigit() and int(stale.name) != master and not _alive(int(stale.name)):
             shutil.rmtree(stale, ignore_errors=True)
-    path = root / str(parent.pid)
+    path = root / str(master)
     path.mkdir(exist_ok=True)
     os.environ[MULTIPROC_ENV] = str(path)
     return str(path)

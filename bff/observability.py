@@ -65,11 +65,13 @@ async def _answered(response: Response) -> Response:
 
 
 def _address_allowed() -> bool:
-    """Whether the caller's address is in BFF_METRICS_ALLOW. Behind a proxy the BFF does not
-    trust, every client would have the proxy's address (often 127.0.0.1): a request that
-    carries a forwarding header is then never allowed by address."""
+    """Whether the caller's address is in BFF_METRICS_ALLOW. A request that came through a
+    proxy (it carries a forwarding header) is never allowed by its address: without
+    BFF_TRUSTED_PROXY_HOPS every client would have the proxy's address (often 127.0.0.1), and
+    with it a person on the proxy's machine would pass. A scraper asks each instance directly
+    (one answer per instance); through a proxy only the bearer token opens /metrics."""
     settings = app_services().settings
-    if settings.trusted_proxy_hops == 0 and any(h in request.headers for h in FORWARDING_HEADERS):
+    if any(header in request.headers for header in FORWARDING_HEADERS):
         return False
     try:
         address = ipaddress.ip_address((request.remote_addr or "").strip("[]"))

@@ -50,6 +50,7 @@ from bff.auth.sessions import authenticate, ended_sessions
 from bff.errors import ApiError
 from bff.live.events import (
     ADMINS,
+    LIVE_RECONNECT,
     LIVE_RESYNC,
     SESSION_REVOKED,
     redis_channel,
@@ -352,6 +353,23 @@ class LiveHub:
         manager = self.sio.manager
         if isinstance(manager, RedisManager):
             await manager.aclose()
+
+    async def drain(self) -> int:
+        """The process is stopping: tell this process's connections to reconnect, then close
+        their transport (not a Socket.IO disconnect, which a client takes for a refusal and
+        does not retry), so Hypercorn's graceful wait is not held by open websockets. Returns
+        how many were closed."""
+        sids = list(self._sessions)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                self.sio.emit(LIVE_RECONNECT, {"reason": "restarting"}, ignore_queue=True),
+                SEND_TIMEOUT,
+            )
+        engine = self.sio.eio
+        for eio_sid in list(engine.sockets):
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await engine.disconnect(eio_sid)
+        return len(sids)
 
     async def send(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
         """Start delivering event to rooms without waiting for it."""
