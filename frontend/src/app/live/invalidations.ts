@@ -71,6 +71,9 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
       return [tokenKeys.all];
     case LiveEvent.EMERGENCY_REFUSED:
     case LiveEvent.SESSION_REVOKED:
+    // The server is stopping: the connection closes and the client reconnects with its backoff,
+    // refetching what is on screen when it is back.
+    case LiveEvent.LIVE_RECONNECT:
       return [];
   }
 }
