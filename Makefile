@@ -56,8 +56,10 @@ test-sqlite: install-dev nginx frontend
 	$(BIN)/pytest -q
 
 test-postgres: install-dev nginx frontend
-	# The cluster and fuzz tests bring their own databases: once (in test-sqlite) is enough.
-	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster --ignore=tests/test_fuzz.py
+	# The cluster, fuzz and entry-point tests bring their own databases: once (in test-sqlite)
+	# is enough.
+	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster --ignore=tests/test_fuzz.py \
+		--ignore=tests/tools/test_entry_points.py
 
 test: lint typecheck test-sqlite test-postgres test-frontend
 
