@@ -138,3 +138,33 @@ async def test_the_access_log_names_route_templates_never_paths_or_queries(
     assert entry["method"] == "GET" and entry["status"] == 404
     assert entry["user_id"] == doctor.user.id and entry["request_id"]
     assert isinstance(entry["duration_ms"], float)
+
+
+def exported_names() -> set[str]:
+    """Every sample name bff/metrics.py exports (counters' _total, histograms' series)."""
+    from prometheus_client import REGISTRY
+
+    names = set()
+    for family in REGISTRY.collect():
+        if family.name.startswith("bff_"):
+            names.update(sample.name for sample in family.samples)
+            names.add(family.name + ("_total" if family.type == "counter" else ""))
+            if family.type == "histogram":
+                names.update(f"{family.name}_{s}" for s in ("bucket", "sum", "count"))
+    return names
+
+
+def test_the_dashboard_and_the_readmes_alerts_use_only_exported_metrics() -> None:
+    import re
+
+    from bff import metrics  # noqa: F401 - registers them
+
+    exported = exported_names()
+    repo = Path(__file__).resolve().parents[1]
+    dashboard = json.loads((repo / "config" / "grafana" / "bff-dashboard.json").read_text())
+    expressions = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+    readme = (repo / "README.md").read_text()
+    used = set(re.findall(r"\bbff_[a-z_]+\b", "\n".join(expressions) + readme))
+    used -= {"bff_cluster", "bff_pending_uploads"}  # a database name, not metrics
+    assert used - exported == set()
+    assert len(dashboard["panels"]) >= 10
