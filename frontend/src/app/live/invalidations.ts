@@ -69,10 +69,10 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
     case LiveEvent.EMERGENCY_OPENED:
       // A SUN tap moved its token's last tap counter and time.
       return [tokenKeys.all];
+    // LIVE_RECONNECT: the server is stopping; the connection closes and the client reconnects
+    // with its backoff, refetching what is on screen when it is back.
     case LiveEvent.EMERGENCY_REFUSED:
     case LiveEvent.SESSION_REVOKED:
-    // The server is stopping: the connection closes and the client reconnects with its backoff,
-    // refetching what is on screen when it is back.
     case LiveEvent.LIVE_RECONNECT:
       return [];
   }
