@@ -81,5 +81,8 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
 /** Every event that only invalidates queries (the others have their own handlers). */
 export const CACHE_EVENTS: readonly LiveEventName[] = Object.values(LiveEvent).filter(
   (event) =>
-    event !== LiveEvent.EMERGENCY_OPENED && event !== LiveEvent.EMERGENCY_REFUSED && event !== LiveEvent.SESSION_REVOKED,
+    event !== LiveEvent.EMERGENCY_OPENED &&
+    event !== LiveEvent.EMERGENCY_REFUSED &&
+    event !== LiveEvent.SESSION_REVOKED &&
+    event !== LiveEvent.LIVE_RECONNECT,
 );
