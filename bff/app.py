@@ -15,6 +15,7 @@ from tortoise import connections
 
 from bff.assignments.routes import bp as assignments_bp
 from bff.audit.routes import bp as audit_bp
+from bff.audit.service import flush as flush_audit
 from bff.auth.policy import check_every_route_has_policy, public
 from bff.auth.routes import bp as auth_bp
 from bff.auth.session_cache import SessionCache
@@ -31,13 +32,16 @@ from bff.files.staging import Sweeper, configure_staging
 from bff.ids import IdConverter
 from bff.live.server import start_live
 from bff.mfa.routes import bp as mfa_bp
+from bff.observability import register_observability
 from bff.services import AppServices, attach_services
+from bff.shutdown import draining, handle_sigterm
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
 from bff.workers import WorkerPool
+from config.logs import configure_logging
 from config.settings import Settings, load_settings
 from storage import open_storage
 
@@ -100,6 +104,7 @@ def _freeze_heap() -> None:
 def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True) -> Quart:
     """Build the Quart application; the database opens when the app starts serving."""
     settings = settings or load_settings()
+    configure_logging(settings)
     app = Quart(__name__)
     app.request_class = BffRequest  # flow-controlled bodies: uploads stream, never pile up
     app.asgi_http_class = BffHTTPConnection
@@ -114,18 +119,16 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     )
     sweeper = Sweeper(storage, settings)
     configure_staging(settings)
-    attach_services(
-        app,
-        AppServices(
-            settings=settings,
-            storage=storage,
-            session_cache=session_cache,
-            login_throttle=login_throttle,
-            verify_throttle=VerifyThrottle(settings),
-            live=start_live(app, settings, session_cache),
-            workers=workers,
-        ),
+    services = AppServices(
+        settings=settings,
+        storage=storage,
+        session_cache=session_cache,
+        login_throttle=login_throttle,
+        verify_throttle=VerifyThrottle(settings),
+        live=start_live(app, settings, session_cache),
+        workers=workers,
     )
+    attach_services(app, services)
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
     QuartSchema(
         app,
@@ -135,6 +138,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         scalar_ui_path=None,
     )
     register_error_handlers(app)
+    register_observability(app)  # the request id is set before any other hook runs
     app.url_map.converters["int"] = IdConverter  # before any route is added
     for bp in (
         auth_bp,
@@ -154,7 +158,10 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     @app.get("/api/health")
     @public
     async def health() -> Response:
-        """Readiness: 200 when the database and the file storage answer, 503 otherwise."""
+        """Readiness: 200 when the database and the file storage answer, 503 otherwise (and
+        once the process is stopping)."""
+        if draining():
+            return error_response(503, "The server is shutting down.")
         try:
             await connections.get("default").execute_query("SELECT 1")
         except Exception as exc:  # noqa: BLE001 - any failure means not ready
@@ -176,6 +183,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         _widen_default_executor()
         await init_db(settings)
         await storage.start()
+        handle_sigterm(services.live)  # a Hypercorn worker drains on SIGTERM (bff/shutdown.py)
         sweeper.start()  # removes what uploads that never committed left (a crash)
         if bootstrap_admin:
             created = await ensure_admin(settings)
@@ -191,6 +199,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
 
     @app.after_serving
     async def _stop() -> None:
+        await flush_audit()  # entries of the last requests, before the database closes
         await workers.close()
         await sweeper.stop()
         await storage.close()

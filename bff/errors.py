@@ -118,5 +118,6 @@ def register_error_handlers(app: Quart) -> None:
 
     @app.errorhandler(Exception)
     async def _crash(exc: Exception) -> Response:
-        log.exception("Unhandled error on %s %s", request.method, request.path)
+        rule = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        log.exception("Unhandled error on %s %s", request.method, rule)  # never the path
         return error_response(500, "Internal server error.")

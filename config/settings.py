@@ -7,11 +7,12 @@ SQLite in var/, files on local disk in var/, in-process fallbacks instead of Red
 from __future__ import annotations
 
 import functools
+import ipaddress
 import os
 import re
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -86,6 +87,14 @@ class Settings(BaseSettings):
     # and every sweep interval; a live upload refreshes its record every quarter of this.
     upload_staging_grace_seconds: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] = 600
     upload_sweep_seconds: Annotated[float, Field(gt=0, le=24 * 3600)] = 300
+    # GET /metrics (Prometheus): answered only to these addresses or networks (comma-separated,
+    # e.g. "127.0.0.1,10.0.0.0/8"; empty: none) or with `Authorization: Bearer <token>`
+    # (empty: no token). A request that came through a proxy the BFF does not trust
+    # (an X-Forwarded-For it does not read) is never allowed by its address.
+    metrics_allow: str = "127.0.0.1"
+    metrics_token: str = ""
+    # Logs: "text" (one readable line, for a developer) or "json" (one object per line).
+    log_format: Literal["text", "json"] = "text"
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False
@@ -111,6 +120,22 @@ class Settings(BaseSettings):
         if not value.startswith(("file://", "s3://")):
             raise ValueError("must start with file:// or s3://")
         return value
+
+    @field_validator("metrics_allow")
+    @classmethod
+    def _check_metrics_allow(cls, value: str) -> str:
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError(f"{part!r} is not an address or network") from None
+        return value
+
+    @property
+    def metrics_networks(self) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+        """BFF_METRICS_ALLOW as networks."""
+        parts = (p.strip() for p in self.metrics_allow.split(","))
+        return [ipaddress.ip_network(part, strict=False) for part in parts if part]
 
     @field_validator("secret_key")
     @classmethod

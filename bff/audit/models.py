@@ -20,6 +20,8 @@ class AuditLog(Model):
     blob_name = fields.CharField(max_length=255, default="")
     client_address = fields.CharField(max_length=64, default="")
     details = fields.CharField(max_length=500, default="")
+    # The request that made the entry (X-Request-ID, as in the logs); "" outside a request.
+    request_id = fields.CharField(max_length=64, default="")
     prev_hash = fields.CharField(max_length=64)
     hash = fields.CharField(max_length=64, unique=True)
 

@@ -25,6 +25,7 @@ _COLUMNS = (
     "blob_name",
     "client_address",
     "details",
+    "request_id",
     "prev_hash",
     "hash",
 )

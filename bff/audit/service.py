@@ -10,8 +10,10 @@ across processes; SQLite has one writer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import time
 import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -19,12 +21,14 @@ from datetime import UTC, datetime
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from bff import metrics
 from bff.audit import repository
 from bff.audit.models import AuditLog
 from bff.audit.operations import OPERATIONS
 from bff.audit.schemas import AuditEntry, AuditPage, AuditQuery
 from bff.db import in_transaction, transaction
 from bff.live.events import ADMINS, AUDIT_CREATED, publish
+from config.logs import request_id
 
 GENESIS_HASH = "0" * 64
 
@@ -90,6 +94,7 @@ def _entry(
         blob_name=_text(blob, 255),
         client_address=actor.client_address[:64],
         details=_text(details, 500),
+        request_id=request_id(),
     )
 
 
@@ -149,14 +154,17 @@ class _Batches:
     async def _write(self) -> None:
         while self.waiting:
             self.writing, self.waiting = self.waiting[: self.MAX], self.waiting[self.MAX :]
+            started = time.perf_counter()
             try:
                 async with transaction() as conn:
                     await _append(conn, [entry for entry, _ in self.writing])
             except Exception as exc:  # noqa: BLE001 - handed to each caller to answer
+                metrics.audit_batch(len(self.writing), time.perf_counter() - started, True)
                 for _, done in self.writing:
                     if not done.done():
                         done.set_exception(exc)
             else:
+                metrics.audit_batch(len(self.writing), time.perf_counter() - started, False)
                 for _, done in self.writing:
                     if not done.done():
                         done.set_result(None)
@@ -195,6 +203,15 @@ async def record_alone(
     if batches is None:
         batches = _BATCHES[loop] = _Batches()
     await batches.add(entry)
+
+
+async def flush() -> None:
+    """Wait until the entries handed to record_alone in this event loop are written (the app
+    calls it when it stops, before the database closes)."""
+    batches = _BATCHES.get(asyncio.get_running_loop())
+    if batches is not None and batches.writer is not None and not batches.writer.done():
+        with contextlib.suppress(Exception):
+            await asyncio.shield(batches.writer)
 
 
 @dataclass(frozen=True)

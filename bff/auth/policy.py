@@ -4,8 +4,9 @@
 section 6 (403) and, for non-admins, that the container or folder named in the URL is assigned
 to them (404, so unassigned resources stay invisible). Each refusal of a signed-in caller is
 audited here (`access_denied`, with the URL's container, folder and file). `@public` marks the
-few open routes. A restricted session (a role in BFF_MFA_REQUIRED_ROLES without a second
-factor) passes only routes declared `enrolment=True`; everything else is 403.
+few open routes; `@scrapers_only` the monitoring scrape (GET /metrics). A restricted session (a
+role in BFF_MFA_REQUIRED_ROLES without a second factor) passes only routes declared
+`enrolment=True`; everything else is 403.
 `check_every_route_has_policy` refuses to start an app with an undeclared route.
 """
 
@@ -62,6 +63,14 @@ POLICY_ATTR = "__bff_policy__"
 
 def public(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     """Mark a route as open to everyone."""
+    setattr(func, POLICY_ATTR, Policy(None, Scope.NONE))
+    return func
+
+
+def scrapers_only(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """Mark a route for monitoring scrapers, not people: no session; the handler answers only
+    the addresses in BFF_METRICS_ALLOW or the bearer of BFF_METRICS_TOKEN
+    (bff/observability.py), 403 otherwise."""
     setattr(func, POLICY_ATTR, Policy(None, Scope.NONE))
     return func
 

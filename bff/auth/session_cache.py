@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from cachetools import TTLCache
 
+from bff import metrics
 from bff.live.events import ASSIGNMENTS_CHANGED, SESSION_REVOKED, USERS_CHANGED
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ class SessionCache:
     def get(self, session_id: str) -> Principal | None:
         """The cached principal of a session still within its expiry, or None."""
         entry = self._entries.get(session_id) if self.trusted else None
+        metrics.session_cache(entry is not None)
         if entry is None:
             return None
         principal, expires_at = entry

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from bff import metrics
 from bff.audit.service import Actor, record, record_alone
 from bff.db import transaction
 from bff.emergency import repository
@@ -141,6 +142,7 @@ async def _open(
         conn, secrets.token_urlsafe(32), token, expires_at, address, now
     )
     token_id = token.token_id
+    metrics.emergency("opened")
     await record(
         conn,
         responder(token_id, address),
@@ -172,6 +174,7 @@ async def _failed(
 
 async def _refused(label: str, address: str, reason: str, token_id: str | None = None) -> None:
     """Audit a refusal with its reason; admins are alerted live when it names a token."""
+    metrics.emergency("refused")
     await record_alone(
         _stranger(address), "emergency_refused", details=f"token={label[:64]}; {reason}"
     )

@@ -8,6 +8,7 @@ from urllib.parse import quote
 from quart import Blueprint, Response, request
 from quart_schema import validate_querystring, validate_response
 
+from bff import metrics
 from bff.auth.links import sign_link
 from bff.auth.policy import ADMIN, ANY_ROLE, CAN_UPLOAD, Scope, allow, current_principal
 from bff.containers.service import get_folder
@@ -58,6 +59,7 @@ def content_disposition(kind: str, name: str) -> str:
 async def _body(stream: ReadStream) -> AsyncIterator[bytes]:
     async with stream:  # released even when the client goes away mid-download
         async for chunk in stream:
+            metrics.VIEW_BYTES.inc(len(chunk))
             yield chunk
 
 
@@ -133,6 +135,7 @@ async def upload(
         actor=current_actor(),
         storage=services.storage,
     )
+    metrics.UPLOAD_BYTES.inc(result.blob.contentLength)
     return result, 201
 
 

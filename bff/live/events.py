@@ -20,6 +20,9 @@ reacts by refetching what it shows. Names and payloads:
   mfa-enrolled for the user's other sessions when a second factor changes, mfa-reset)
 - live:resync {}: every connection of a process whose Redis link came back (after an outage,
   or at start): events of other processes may have been lost meanwhile, so refetch everything
+- live:reconnect {reason}: every connection of a process that is stopping (SIGTERM), just
+  before it closes them without ending their session: the client reconnects (to another
+  instance, or to this one restarted) with its usual backoff, and refetches on reconnecting
 session:revoked, users:changed and assignments:changed also make every process forget the
 cached sessions and assignments they name (bff/auth/session_cache.py), this one as soon as the
 change commits.
@@ -67,6 +70,7 @@ EMERGENCY_REFUSED = "emergency:refused"
 AUDIT_CREATED = "audit:created"
 SESSION_REVOKED = "session:revoked"
 LIVE_RESYNC = "live:resync"
+LIVE_RECONNECT = "live:reconnect"
 
 ALL_EVENTS = {
     name: value

@@ -44,11 +44,13 @@ from quart import Quart
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from bff import metrics
 from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import ENROL_FIRST, authenticate, ended_sessions
 from bff.errors import ApiError
 from bff.live.events import (
     ADMINS,
+    LIVE_RECONNECT,
     LIVE_RESYNC,
     SESSION_REVOKED,
     redis_channel,
@@ -231,6 +233,7 @@ class LiveHub:
         if principal.is_admin:
             await self.sio.enter_room(sid, ADMINS)
         self._sessions[sid] = principal.session_id
+        metrics.live_connections(+1)
         if principal.expires_at is not None:
             delay = (principal.expires_at - datetime.now(UTC)).total_seconds()
             self._expiry[sid] = asyncio.get_running_loop().call_later(
@@ -242,7 +245,8 @@ class LiveHub:
         self._spawn(self._end_connections([sid], "expired"))
 
     async def _disconnect(self, sid: str, *args: Any) -> None:
-        self._sessions.pop(sid, None)
+        if self._sessions.pop(sid, None) is not None:
+            metrics.live_connections(-1)
         timer = self._expiry.pop(sid, None)
         if timer is not None:
             timer.cancel()
@@ -271,6 +275,7 @@ class LiveHub:
         if up == self.link_up:
             return
         self.link_up = up
+        metrics.redis_link(up)
         self._link_changed.set()
         if not up:
             self._link_lost_at = time.monotonic()
@@ -323,7 +328,10 @@ class LiveHub:
         try:
             await asyncio.wait_for(self.sio.emit(event, payload, to=rooms), SEND_TIMEOUT)
         except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
+            metrics.live_event(event, False)
             log.warning("Live event %s not delivered: %s", event, type(exc).__name__)
+        else:
+            metrics.live_event(event, True)
 
     async def start(self) -> None:
         """Start listening to the other processes at once, not at the first connection here:
@@ -347,6 +355,23 @@ class LiveHub:
         manager = self.sio.manager
         if isinstance(manager, RedisManager):
             await manager.aclose()
+
+    async def drain(self) -> int:
+        """The process is stopping: tell this process's connections to reconnect, then close
+        their transport (not a Socket.IO disconnect, which a client takes for a refusal and
+        does not retry), so Hypercorn's graceful wait is not held by open websockets. Returns
+        how many were closed."""
+        sids = list(self._sessions)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                self.sio.emit(LIVE_RECONNECT, {"reason": "restarting"}, ignore_queue=True),
+                SEND_TIMEOUT,
+            )
+        engine = self.sio.eio
+        for eio_sid in list(engine.sockets):
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await engine.disconnect(eio_sid)
+        return len(sids)
 
     async def send(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
         """Start delivering event to rooms without waiting for it."""

@@ -49,10 +49,15 @@ PUBLIC = "public"  # anyone, even without a token
 ANY = "any"  # any signed-in role
 ADMIN = "admin"  # admins only
 UPLOAD = "upload"  # admins, doctors and nurses (spec section 6)
+# Monitoring scrapers (GET /metrics): BFF_METRICS_ALLOW's addresses or BFF_METRICS_TOKEN only;
+# a session opens nothing, and the test client has no address (tests/test_observability.py).
+SCRAPER = "scraper"
 
 # Scope: None, "container" or "folder": non-admins must have it assigned, else 404.
 EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/api/health"): (PUBLIC, None),
+    ("GET", "/api/health/live"): (PUBLIC, None),
+    ("GET", "/metrics"): (SCRAPER, None),
     ("GET", "/"): (PUBLIC, None),
     ("GET", "/<app_path:path>"): (PUBLIC, None),
     ("GET", "/docs"): (PUBLIC, None),
@@ -312,6 +317,7 @@ PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("GET", "/api/health"): lambda call: _equal(
         call.json(), {"status": "ok", "database": "ok", "storage": "ok"}
     ),
+    ("GET", "/api/health/live"): lambda call: _equal(call.json(), {"status": "ok"}),
     ("GET", "/"): _web_page,
     ("GET", "/<app_path:path>"): _web_page,
     ("GET", "/patients/verify/<token_id>"): _web_page,  # no signature: the web app explains
@@ -437,6 +443,8 @@ def _expected(
     """What a signed-in caller of role gets: a description and a check of the answer."""
     _, rule = route
     access, scope = EXPECTED[route]
+    if access == SCRAPER:
+        return "403", lambda call: _refused(call, 403, "You don't have permission to do this.")
     if (access == ADMIN and role != Role.ADMIN) or (access == UPLOAD and role == Role.ASSISTANT):
         return "403", lambda call: _refused(call, 403, "You don't have permission to do this.")
     if scope and role != Role.ADMIN and variant != ASSIGNED:
@@ -517,6 +525,8 @@ async def test_route_permissions(app: Quart, settings: Settings, route: tuple[st
             anonymous = await _call(client, route, world, variant, actor, signed_in=False)
             if access == PUBLIC:
                 failure = _outcome(anonymous, "public", _public(route))
+            elif access == SCRAPER:
+                failure = _outcome(anonymous, "403", _expected(route, role, variant)[1])
             else:
                 failure = _outcome(anonymous, "401", _unauthenticated)
             if failure:

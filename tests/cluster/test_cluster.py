@@ -179,6 +179,21 @@ async def _settled(cluster: Cluster, folder_path: str, seconds: float = 30) -> b
         await asyncio.sleep(0.3)
 
 
+async def test_metrics_are_refused_through_the_proxy_and_served_to_a_local_scraper(
+    cluster: Cluster,
+) -> None:
+    """nginx (config/nginx/bff.conf.template) connects from 127.0.0.1, BFF_METRICS_ALLOW's
+    default, and the instances trust it for the client's address; a client on this very
+    machine going through it is still refused. Prometheus asks each instance directly."""
+    async with aiohttp.ClientSession() as http:
+        refused = await call(http, "GET", f"{cluster.base}/metrics", expect=403)
+        assert refused == {"message": "You don't have permission to do this."}
+        await call(http, "GET", f"{cluster.base}/api/health/live")
+        for index in range(cluster.instances):
+            text = (await call(http, "GET", f"{cluster.instance_base(index)}/metrics")).decode()
+            assert "bff_http_requests_total" in text
+
+
 async def test_a_crashed_instance_loses_no_acknowledged_upload(cluster: Cluster) -> None:
     async with aiohttp.ClientSession() as http:
         admin, _, folder = await _setup(http, cluster)

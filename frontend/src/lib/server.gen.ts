@@ -7,6 +7,7 @@ export const LiveEvent = {
   EMERGENCY_REFUSED: 'emergency:refused',
   FILE_DELETED: 'file:deleted',
   FILE_UPLOADED: 'file:uploaded',
+  LIVE_RECONNECT: 'live:reconnect',
   LIVE_RESYNC: 'live:resync',
   PROFILE_CHANGED: 'profile:changed',
   SESSION_REVOKED: 'session:revoked',

@@ -56,11 +56,12 @@ describe('keysForEvent', () => {
     expect(keysForEvent(LiveEvent.LIVE_RESYNC, {}, ME)).toEqual([[]]);
   });
 
-  it('lists every event but the alert and the session end as cache events', () => {
+  it('lists every event but the alert, the session end and the reconnect hint as cache events', () => {
     expect(CACHE_EVENTS).not.toContain(LiveEvent.EMERGENCY_OPENED);
     expect(CACHE_EVENTS).not.toContain(LiveEvent.EMERGENCY_REFUSED);
     expect(CACHE_EVENTS).not.toContain(LiveEvent.SESSION_REVOKED);
-    expect(CACHE_EVENTS).toHaveLength(Object.keys(LiveEvent).length - 3);
+    expect(CACHE_EVENTS).not.toContain(LiveEvent.LIVE_RECONNECT);
+    expect(CACHE_EVENTS).toHaveLength(Object.keys(LiveEvent).length - 4);
     for (const event of CACHE_EVENTS) expect(keysForEvent(event, FOLDER_EVENT, ME).length).toBeGreaterThan(0);
   });
 });

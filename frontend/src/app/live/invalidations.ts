@@ -69,8 +69,11 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
     case LiveEvent.EMERGENCY_OPENED:
       // A SUN tap moved its token's last tap counter and time.
       return [tokenKeys.all];
+    // LIVE_RECONNECT: the server is stopping; the connection closes and the client reconnects
+    // with its backoff, refetching what is on screen when it is back.
     case LiveEvent.EMERGENCY_REFUSED:
     case LiveEvent.SESSION_REVOKED:
+    case LiveEvent.LIVE_RECONNECT:
       return [];
   }
 }
@@ -78,5 +81,8 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
 /** Every event that only invalidates queries (the others have their own handlers). */
 export const CACHE_EVENTS: readonly LiveEventName[] = Object.values(LiveEvent).filter(
   (event) =>
-    event !== LiveEvent.EMERGENCY_OPENED && event !== LiveEvent.EMERGENCY_REFUSED && event !== LiveEvent.SESSION_REVOKED,
+    event !== LiveEvent.EMERGENCY_OPENED &&
+    event !== LiveEvent.EMERGENCY_REFUSED &&
+    event !== LiveEvent.SESSION_REVOKED &&
+    event !== LiveEvent.LIVE_RECONNECT,
 );

@@ -553,8 +553,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: 200 when the database and the file storage answer, 503 otherwise. */
+        /**
+         * Readiness: 200 when the database and the file storage answer, 503 otherwise (and
+         * @description once the process is stopping).
+         */
         get: operations["get_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: 200 as long as the process answers; touches no database, storage or
+         * @description Redis (a dependency's outage must not get every instance restarted).
+         */
+        get: operations["get_liveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -693,6 +716,26 @@ export interface paths {
         };
         /** Starts Swagger UI on /openapi.json. */
         get: operations["get_docs_init"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (text format): only from BFF_METRICS_ALLOW or with the bearer
+         * @description token BFF_METRICS_TOKEN.
+         */
+        get: operations["get_prometheus_metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2295,6 +2338,16 @@ export interface operations {
         requestBody?: never;
         responses: never;
     };
+    get_liveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
     get_list_users: {
         parameters: {
             query?: never;
@@ -2505,6 +2558,16 @@ export interface operations {
         responses: never;
     };
     get_docs_init: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_prometheus_metrics: {
         parameters: {
             query?: never;
             header?: never;

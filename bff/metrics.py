@@ -1,0 +1,201 @@
+"""Prometheus metrics: every counter, gauge and histogram of the BFF, and GET /metrics's body.
+
+Code elsewhere calls the small functions below from its single choke points (the request
+hooks, the error handler, the live hub, the audit writer); nothing else imports
+prometheus_client.
+
+Several Hypercorn workers: each worker is a separate process with its own counters, and a
+scrape reaches one of them. prometheus_client's multiprocess mode keeps every worker's values
+in files of one directory and sums them at each scrape. It is on whenever the process is a
+worker that Hypercorn spawned (or PROMETHEUS_MULTIPROC_DIR is set; Linux: the parent is
+recognised by its command line): the directory is
+BFF_VAR_DIR/metrics/<Hypercorn's process id>, so a restart starts from zero and the
+directories of servers that are gone are removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import shutil
+from pathlib import Path
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _is_hypercorn(pid: int) -> bool:
+    """Whether process pid runs Hypercorn (not, say, a test that spawned a conversion worker)."""
+    try:
+        return b"hypercorn" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def hypercorn_master_pid() -> int | None:
+    """The process id of the Hypercorn master that spawned this process as a worker, or None
+    (serving in-process: `python -m bff serve`, `hypercorn -w 0`, tests)."""
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.pid is None or not _is_hypercorn(parent.pid):
+        return None
+    return parent.pid
+
+
+def _multiprocess_dir() -> str | None:
+    """The directory shared by this server's workers, chosen before prometheus_client loads
+    (it reads the variable when it is imported)."""
+    if os.environ.get(MULTIPROC_ENV):
+        return os.environ[MULTIPROC_ENV]
+    master = hypercorn_master_pid()
+    if master is None:
+        return None  # one process: in-memory values
+    root = Path(os.environ.get("BFF_VAR_DIR", "var")) / "metrics"
+    root.mkdir(parents=True, exist_ok=True)
+    for stale in root.iterdir():  # servers that are gone
+        if stale.name.isdigit() and int(stale.name) != master and not _alive(int(stale.name)):
+            shutil.rmtree(stale, ignore_errors=True)
+    path = root / str(master)
+    path.mkdir(exist_ok=True)
+    os.environ[MULTIPROC_ENV] = str(path)
+    return str(path)
+
+
+MULTIPROCESS_DIR = _multiprocess_dir()
+
+# Imported only now: prometheus_client picks its value class from the environment at import.
+from prometheus_client import (  # noqa: E402
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+    values,
+)
+
+values.ValueClass = values.get_value_class()  # type: ignore[no-untyped-call]  # in case something imported it earlier
+
+REQUESTS = Counter(
+    "bff_http_requests_total",
+    "HTTP requests answered, by route template, method and status.",
+    ["route", "method", "status"],
+)
+LATENCY = Histogram(
+    "bff_http_request_duration_seconds",
+    "Time from a request's arrival to its response headers, by route template.",
+    ["route", "method"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+)
+UPLOAD_BYTES = Counter("bff_upload_bytes_total", "Bytes of files stored by uploads.")
+VIEW_BYTES = Counter("bff_view_bytes_total", "Bytes of files sent to viewers.")
+LIVE_CONNECTIONS = Gauge(
+    "bff_live_connections",
+    "Live (Socket.IO) connections open now.",
+    multiprocess_mode="livesum",
+)
+LIVE_EVENTS = Counter(
+    "bff_live_events_sent_total", "Live events handed to Socket.IO, by event.", ["event"]
+)
+LIVE_EVENT_FAILURES = Counter(
+    "bff_live_events_failed_total", "Live events that could not be sent (e.g. Redis down)."
+)
+AUDIT_BATCH = Histogram(
+    "bff_audit_batch_entries",
+    "Entries written together by the audit writer (reads and refusals).",
+    buckets=(1, 2, 5, 10, 20, 50, 100, 200),
+)
+AUDIT_LATENCY = Histogram(
+    "bff_audit_write_seconds",
+    "Time to write one audit batch (lock, chain, insert, commit).",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
+AUDIT_FAILURES = Counter(
+    "bff_audit_write_failures_total",
+    "Audit batches that could not be written (their requests were answered with an error).",
+)
+THROTTLED = Counter(
+    "bff_throttle_refusals_total", "Requests refused with 429, by route template.", ["route"]
+)
+EMERGENCY = Counter(
+    "bff_emergency_grants_total",
+    "Emergency access: grants opened and attempts refused.",
+    ["outcome"],
+)
+SESSION_CACHE = Counter(
+    "bff_session_cache_lookups_total",
+    "Session cache lookups, by result (hit or miss).",
+    ["result"],
+)
+REDIS_LINK = Gauge(
+    "bff_redis_link_up",
+    "1 while this process hears the other processes through Redis, 0 while it does not.",
+    multiprocess_mode="min",
+)
+
+
+def request_done(route: str, method: str, status: int, seconds: float) -> None:
+    """One answered HTTP request (route: the URL rule, never the path with its names)."""
+    REQUESTS.labels(route, method, str(status)).inc()
+    LATENCY.labels(route, method).observe(seconds)
+    if status == 429:
+        THROTTLED.labels(route).inc()
+
+
+def live_connections(change: int) -> None:
+    """A live connection opened (+1) or closed (-1)."""
+    LIVE_CONNECTIONS.inc(change)
+
+
+def live_event(event: str, sent: bool) -> None:
+    """A live event handed to Socket.IO (sent) or given up."""
+    if sent:
+        LIVE_EVENTS.labels(event).inc()
+    else:
+        LIVE_EVENT_FAILURES.inc()
+
+
+def audit_batch(entries: int, seconds: float, failed: bool) -> None:
+    """One batch of the audit writer."""
+    AUDIT_BATCH.observe(entries)
+    AUDIT_LATENCY.observe(seconds)
+    if failed:
+        AUDIT_FAILURES.inc()
+
+
+def emergency(outcome: str) -> None:
+    """An emergency grant opened ("opened") or an attempt refused ("refused")."""
+    EMERGENCY.labels(outcome).inc()
+
+
+def session_cache(hit: bool) -> None:
+    """A session looked up in the session cache."""
+    SESSION_CACHE.labels("hit" if hit else "miss").inc()
+
+
+def redis_link(up: bool) -> None:
+    """The Redis link of this process came up or went down."""
+    REDIS_LINK.set(1 if up else 0)
+
+
+def exposition() -> tuple[bytes, str]:
+    """The current values in Prometheus's text format (every worker's, summed) and its
+    content type."""
+    if MULTIPROCESS_DIR is None:
+        from prometheus_client import REGISTRY
+
+        return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+    registry = CollectorRegistry()
+    with contextlib.suppress(FileNotFoundError):  # a worker's file removed while read
+        multiprocess.MultiProcessCollector(registry, path=MULTIPROCESS_DIR)  # type: ignore[no-untyped-call]
+    return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -1,0 +1,16 @@
+from tortoise import migrations
+from tortoise.migrations import operations as ops
+from tortoise import fields
+
+class Migration(migrations.Migration):
+    dependencies = [('bff', '0005_pending_uploads')]
+
+    initial = False
+
+    operations = [
+        ops.AddField(
+            model_name='AuditLog',
+            name='request_id',
+            field=fields.CharField(default='', max_length=64),
+        ),
+    ]
