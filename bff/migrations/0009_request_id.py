@@ -3,7 +3,7 @@ from tortoise.migrations import operations as ops
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('bff', '0005_pending_uploads')]
+    dependencies = [('bff', '0008_mfa')]
 
     initial = False
 
