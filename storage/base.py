@@ -102,6 +102,19 @@ def validate_name(segment: str, what: str = "name") -> str:
     """
     if not isinstance(segment, str):
         raise InvalidName(f"The {what} must be text.")
+    _check_segment(segment, what)
+    problem = None
+    if is_temp_name(segment):
+        problem = f"must not start with {TEMP_PREFIX!r} (reserved)"
+    elif segment.startswith(RESERVED_PREFIX):
+        problem = f"must not start with {RESERVED_PREFIX!r} (reserved)"
+    if problem is not None:
+        raise InvalidName(f"Invalid {what}: it {problem}.")
+    return segment
+
+
+def _check_segment(segment: str, what: str) -> None:
+    """Raise InvalidName unless segment is one safe path segment, even percent-decoded."""
     problem = _segment_problem(segment)
     decoded = segment
     for _ in range(3):  # nested encodings such as %252F
@@ -113,13 +126,8 @@ def validate_name(segment: str, what: str = "name") -> str:
         problem = _segment_problem(decoded)
         if problem is not None:
             problem += " (even percent-encoded)"
-    if problem is None and is_temp_name(segment):
-        problem = f"must not start with {TEMP_PREFIX!r} (reserved)"
-    if problem is None and segment.startswith(RESERVED_PREFIX):
-        problem = f"must not start with {RESERVED_PREFIX!r} (reserved)"
     if problem is not None:
         raise InvalidName(f"Invalid {what}: it {problem}.")
-    return segment
 
 
 def is_valid_name(segment: str) -> bool:
@@ -142,6 +150,50 @@ def check_range(offset: int, length: int | None) -> None:
     """Reject negative byte ranges."""
     if offset < 0 or (length is not None and length < 0):
         raise ValueError("offset and length must not be negative")
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectKey:
+    """Which stored object, by its path segments under the storage root: a file
+    (`ObjectKey.file(container, folder, name)`) or one of the product's own objects under a
+    reserved '.bff-' name (`ObjectKey.reserved(container, folder, ".bff-versions", ...)`).
+
+    Every segment is a safe single path segment (no '/', '..', control characters, even
+    percent-encoded), so the key can never reach outside the root on any backend.
+    """
+
+    segments: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.segments:
+            raise InvalidName("An object key needs at least one segment.")
+        for segment in self.segments:
+            if not isinstance(segment, str):
+                raise InvalidName("An object key's segments must be text.")
+            _check_segment(segment, "object key segment")
+
+    @classmethod
+    def file(cls, container: str, folder: str, name: str) -> ObjectKey:
+        """The key of a file people name (reserved names refused)."""
+        return cls(
+            (
+                validate_name(container, "container name"),
+                validate_name(folder, "folder name"),
+                validate_name(name, "file name"),
+            )
+        )
+
+    @classmethod
+    def reserved(cls, *segments: str) -> ObjectKey:
+        """The key of one of the product's own objects: some segment starts with '.bff-'."""
+        if not any(segment.startswith(RESERVED_PREFIX) for segment in segments):
+            raise InvalidName(f"A reserved object key has a segment starting {RESERVED_PREFIX!r}.")
+        return cls(tuple(segments))
+
+    @property
+    def path(self) -> str:
+        """The segments joined by '/' (relative to the storage root, not URL-encoded)."""
+        return "/".join(self.segments)
 
 
 class ReadStream(AsyncIterator[bytes]):
@@ -358,6 +410,14 @@ class Storage(ABC):
             validate_name(folder, "folder name"),
             validate_name(name, "file name"),
         )
+
+    async def presigned_get(
+        self, key: ObjectKey, *, seconds: int, response_headers: dict[str, str]
+    ) -> str | None:
+        """A URL that lets whoever holds it GET object key for seconds, answered with
+        response_headers (Content-Type, Content-Disposition, Cache-Control), or None when the
+        backend has no such URLs (local disk: nginx sends those, see bff/files/offload.py)."""
+        return None
 
     # Backend hooks: names are already validated.
 
