@@ -67,6 +67,12 @@ class FileInfo:
     content_type: str | None
 
 
+# Read the system's type tables now, at import: the first guess_type() would otherwise read
+# /etc/mime.types inside a request, stalling the event loop (0.5 s under load in a profile of
+# bench/live_bench.py, delaying every live event and request meanwhile).
+mimetypes.init()
+
+
 def guess_content_type(name: str) -> str | None:
     """The content type implied by a file name's extension, if any."""
     return mimetypes.guess_type(name, strict=False)[0]
