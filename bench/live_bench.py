@@ -17,6 +17,9 @@ so the server never shares an interpreter with them. Printed, per setup, one fig
   event at every connection that receives it (the folder's care team and admins): median,
   p99 (target: p99 under 250 ms), and how many connections each event reached.
 
+`--profile PREFIX` records the first instance with py-spy (`pip install py-spy` into the venv
+first; a diagnostic tool, not a dependency) into PREFIX-N.json (speedscope format).
+
 Every loop is bounded in count and time. Usage:
     .venv/bin/python bench/live_bench.py [--clients 2000] [--processes 4] [--uploads 40]
         [--setups one two]
