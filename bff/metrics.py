@@ -98,7 +98,10 @@ LATENCY = Histogram(
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
 )
 UPLOAD_BYTES = Counter("bff_upload_bytes_total", "Bytes of files stored by uploads.")
-VIEW_BYTES = Counter("bff_view_bytes_total", "Bytes of files sent to viewers.")
+VIEW_BYTES = Counter(
+    "bff_view_bytes_total",
+    "Bytes of files the BFF streamed to viewers (offloaded views are sent by nginx or S3).",
+)
 LIVE_CONNECTIONS = Gauge(
     "bff_live_connections",
     "Live (Socket.IO) connections open now.",

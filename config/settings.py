@@ -14,7 +14,7 @@ import secrets
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 VAR_DIR = Path("var")
@@ -56,6 +56,12 @@ class Settings(BaseSettings):
     # Whether file views also accept the session token itself as `?auth=` (an old client's
     # way; it puts an 8-hour credential into browser history and proxy logs). Off by default.
     allow_token_in_url: bool = False
+    # Who sends a file view's bytes once the BFF has authorised and audited it
+    # (bff/files/offload.py): "none", the BFF streams them; "nginx", nginx's internal location
+    # sends them from the storage directory (X-Accel-Redirect; local storage behind the nginx
+    # template only); "s3", the browser is redirected to a presigned URL valid this long.
+    view_offload: Literal["none", "nginx", "s3"] = "none"
+    view_offload_seconds: Annotated[int, Field(ge=10, le=3600)] = 120
     secret_key: str = ""
     # Second factors (bff/mfa/): roles whose members must have one (comma-separated; a member
     # without one signs in to a session that can only enrol), and the key sealing TOTP seeds
@@ -166,6 +172,14 @@ class Settings(BaseSettings):
         if value and not re.fullmatch(r"[0-9A-Fa-f]{32}", value):
             raise ValueError("must be 32 hexadecimal characters (an AES-128 key)")
         return value.upper()
+
+    @field_validator("view_offload")
+    @classmethod
+    def _check_view_offload(cls, value: str, info: ValidationInfo) -> str:
+        needs = {"nginx": "file://", "s3": "s3://"}.get(value)
+        if needs and not str(info.data.get("storage_url", "")).startswith(needs):
+            raise ValueError(f"{value} needs a {needs} BFF_STORAGE_URL")
+        return value
 
     @model_validator(mode="after")
     def _fill_public_url(self) -> Settings:

@@ -67,6 +67,12 @@ class FileInfo:
     content_type: str | None
 
 
+# Read the system's type tables now, at import: the first guess_type() would otherwise read
+# /etc/mime.types inside a request, stalling the event loop (0.5 s under load in a profile of
+# bench/live_bench.py, delaying every live event and request meanwhile).
+mimetypes.init()
+
+
 def guess_content_type(name: str) -> str | None:
     """The content type implied by a file name's extension, if any."""
     return mimetypes.guess_type(name, strict=False)[0]
@@ -172,6 +178,52 @@ def check_range(offset: int, length: int | None) -> None:
     """Reject negative byte ranges."""
     if offset < 0 or (length is not None and length < 0):
         raise ValueError("offset and length must not be negative")
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectKey:
+    """Which stored object, by its path segments under the storage root: a file
+    (`ObjectKey.file(container, folder, name)`) or one of the product's own objects under a
+    reserved '.bff-' name (`ObjectKey.reserved(container, folder, ".bff-versions", ...)`).
+
+    Every segment is a safe single path segment (no '/', '..', control characters, even
+    percent-encoded), so the key can never reach outside the root on any backend.
+    """
+
+    segments: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.segments:
+            raise InvalidName("An object key needs at least one segment.")
+        for segment in self.segments:
+            if not isinstance(segment, str):
+                raise InvalidName("An object key's segments must be text.")
+            problem = _name_problem(segment)
+            if problem is not None:
+                raise InvalidName(f"Invalid object key segment: it {problem}.")
+
+    @classmethod
+    def file(cls, container: str, folder: str, name: str) -> ObjectKey:
+        """The key of a file people name (reserved names refused)."""
+        return cls(
+            (
+                validate_name(container, "container name"),
+                validate_name(folder, "folder name"),
+                validate_name(name, "file name"),
+            )
+        )
+
+    @classmethod
+    def reserved(cls, *segments: str) -> ObjectKey:
+        """The key of one of the product's own objects: some segment starts with '.bff-'."""
+        if not any(segment.startswith(RESERVED_PREFIX) for segment in segments):
+            raise InvalidName(f"A reserved object key has a segment starting {RESERVED_PREFIX!r}.")
+        return cls(tuple(segments))
+
+    @property
+    def path(self) -> str:
+        """The segments joined by '/' (relative to the storage root, not URL-encoded)."""
+        return "/".join(self.segments)
 
 
 class ReadStream(AsyncIterator[bytes]):
@@ -427,6 +479,14 @@ class Storage(ABC):
             validate_name(folder, "folder name"),
             validate_name(name, "file name"),
         )
+
+    async def presigned_get(
+        self, key: ObjectKey, *, seconds: int, response_headers: dict[str, str]
+    ) -> str | None:
+        """A URL that lets whoever holds it GET object key for seconds, answered with
+        response_headers (Content-Type, Content-Disposition, Cache-Control), or None when the
+        backend has no such URLs (local disk: nginx sends those, see bff/files/offload.py)."""
+        return None
 
     # Backend hooks: names are already validated.
 

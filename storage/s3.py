@@ -27,6 +27,7 @@ from storage.base import (
     STAGING_DIR,
     FileInfo,
     NotFound,
+    ObjectKey,
     ReadStream,
     Storage,
     StorageUnavailable,
@@ -45,6 +46,14 @@ _MISSING_CODES = {"NoSuchKey", "404", "NotFound"}
 _CONTENT_RANGE = re.compile(r"bytes \d+-\d+/(\d+)")
 # What S3 reports for an object stored without a content type: treat it as unknown.
 _S3_DEFAULT_TYPE = "binary/octet-stream"
+# The response headers a presigned GetObject may set, by their query parameter.
+_RESPONSE_PARAMETERS = {
+    "content-type": "ResponseContentType",
+    "content-disposition": "ResponseContentDisposition",
+    "cache-control": "ResponseCacheControl",
+    "content-language": "ResponseContentLanguage",
+    "expires": "ResponseExpires",
+}
 
 
 def _error_code(exc: ClientError) -> str:
@@ -119,6 +128,9 @@ class S3Storage(Storage):
             # default checksum headers.
             s3={"addressing_style": "path" if self.endpoint_url else "auto"},
             request_checksum_calculation="when_required",
+            # Signature version 4 for presigned view URLs too (botocore may presign with the
+            # deprecated version 2 otherwise, which newer regions refuse).
+            signature_version="s3v4",
             response_checksum_validation="when_required",
         )
         stack = AsyncExitStack()
@@ -180,6 +192,20 @@ class S3Storage(Storage):
                         )
                     )
         return infos
+
+    async def presigned_get(
+        self, key: ObjectKey, *, seconds: int, response_headers: dict[str, str]
+    ) -> str:
+        """A presigned GetObject URL whose response carries response_headers (S3 sets
+        Content-Type, Content-Disposition, Cache-Control... from the signed query)."""
+        params: dict[str, Any] = {"Bucket": self.bucket, "Key": self._key(*key.segments)}
+        for header, value in response_headers.items():
+            params[_RESPONSE_PARAMETERS[header.lower()]] = value
+        with _translate("The file"):
+            url: str = await self._client.generate_presigned_url(
+                "get_object", Params=params, ExpiresIn=seconds
+            )
+        return url
 
     async def _head(self, container: str, folder: str, name: str) -> dict[str, Any]:
         return await self._head_key(self._key(container, folder, name), "The file")

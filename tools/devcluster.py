@@ -55,8 +55,13 @@ def nginx_binary() -> str:
     return found
 
 
-def render_nginx(listen: str, ports: list[int], max_upload_mb: int, prefix: Path) -> str:
+def render_nginx(
+    listen: str, ports: list[int], max_upload_mb: int, prefix: Path, storage_url: str = ""
+) -> str:
     """The nginx site for these instances, from config/nginx/bff.conf.template."""
+    # Local storage: nginx's internal location sends offloaded views from that directory.
+    local = storage_url.removeprefix("file://") if storage_url.startswith("file://") else ""
+    storage_root = str((REPO / local).resolve()) if local else str(prefix / "no-local-storage")
     upstreams = "\n        ".join(
         f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in ports
     )
@@ -66,6 +71,7 @@ def render_nginx(listen: str, ports: list[int], max_upload_mb: int, prefix: Path
         .replace("{{UPSTREAMS}}", upstreams)
         .replace("{{MAX_BODY_MB}}", str(max_upload_mb + 1))
         .replace("{{PREFIX}}", str(prefix))
+        .replace("{{STORAGE_ROOT}}", storage_root)
     )
 
 
@@ -129,9 +135,19 @@ class Cluster:
         prefix.mkdir(exist_ok=True)
         conf = prefix / "nginx.conf"
         max_mb = int(self.env().get("BFF_MAX_UPLOAD_MB", "50"))
-        conf.write_text(render_nginx(f"127.0.0.1:{self.port}", self._ports, max_mb, prefix))
+        conf.write_text(
+            render_nginx(
+                f"127.0.0.1:{self.port}", self._ports, max_mb, prefix, self.env()["BFF_STORAGE_URL"]
+            )
+        )
+        directives = "daemon off;"
+        if os.geteuid() == 0:
+            # Started as root, nginx's workers would run as nobody and could not read the
+            # storage directory it sends offloaded views from (BFF_VIEW_OFFLOAD=nginx): keep
+            # them as the user who owns it, as an operator does with `user` or group rights.
+            directives += " user root;"
         self._nginx = subprocess.Popen(  # noqa: S603 - a fixed command
-            [nginx_binary(), "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"],
+            [nginx_binary(), "-p", str(prefix), "-c", str(conf), "-g", directives],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,

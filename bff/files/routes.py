@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from urllib.parse import quote
 
 from quart import Blueprint, Response, request
@@ -14,6 +13,7 @@ from bff.auth.policy import ADMIN, ANY_ROLE, CAN_UPLOAD, Scope, allow, current_p
 from bff.containers.service import get_folder
 from bff.files import service
 from bff.files import upload as upload_service
+from bff.files.delivery import send_view
 from bff.files.multipart import UploadForm
 from bff.files.names import PROFILE_IMAGE_NAME
 from bff.files.schemas import BlobList, UploadQuery, UploadResponse, ViewLink
@@ -21,81 +21,35 @@ from bff.request_context import current_actor
 from bff.services import app_services
 from bff.streaming import streamed_body
 from bff.users.schemas import Message
-from storage.base import ReadStream
 
 bp = Blueprint("files", __name__, url_prefix="/api/blobs")
 
 UPLOAD_IDLE_TIMEOUT = 60.0  # seconds without a byte before a stalled upload is dropped
 
-# Shown in the browser itself; everything else is downloaded, never rendered on our origin.
-INLINE_TYPES = frozenset(
-    {
-        "application/pdf",
-        "image/png",
-        "image/jpeg",
-        "image/gif",
-        "image/webp",
-        "image/bmp",
-        "text/plain",
-        "text/csv",
-    }
-)
-# Even inline content runs in a sandbox: no script, no same-origin access. (Chromium's PDF
-# viewer does not start in a sandboxed document, so PDFs get the restrictions without it.)
-VIEW_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'"
 
-
-def _inline(content_type: str) -> bool:
-    base = content_type.split(";")[0].strip().lower()
-    return base in INLINE_TYPES or base.startswith(("audio/", "video/"))
-
-
-def content_disposition(kind: str, name: str) -> str:
-    """A Content-Disposition header that no file name can break (RFC 6266 with RFC 5987)."""
-    fallback = "".join(ch if 32 <= ord(ch) < 127 and ch not in '"\\%;' else "_" for ch in name)
-    return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
-
-
-async def _body(stream: ReadStream) -> AsyncIterator[bytes]:
-    async with stream:  # released even when the client goes away mid-download
-        async for chunk in stream:
-            metrics.VIEW_BYTES.inc(len(chunk))
-            yield chunk
-
-
-async def _serve(container: str, folder: str, name: str, operation: str) -> Response:
-    """Stream one indexed file with Range support and safe headers (the access is audited)."""
-    view = await service.open_view(
+async def _serve(
+    container: str, folder: str, name: str, operation: str, *, may_redirect: bool = True
+) -> Response:
+    """Send one indexed file with Range support and safe headers (the access is audited).
+    may_redirect: whether the bytes may come from another origin (BFF_VIEW_OFFLOAD=s3)."""
+    services = app_services()
+    offload = services.settings.view_offload
+    if offload == "s3" and not may_redirect:
+        offload = "none"
+    source = await service.open_view(
         await get_folder(container, folder),
         name,
         request.headers.get("Range"),
         operation=operation,
         actor=current_actor(),
-        storage=app_services().storage,
+        storage=services.storage,
     )
-    content_type = view.row.content_type
-    headers = {
-        "Content-Length": str(view.stop - view.start),
-        "Accept-Ranges": "bytes",
-        "Content-Disposition": content_disposition(
-            "inline" if _inline(content_type) else "attachment", name
-        ),
-        "Content-Security-Policy": VIEW_CSP
-        if content_type.startswith("application/pdf")
-        else VIEW_CSP + "; sandbox",
-        "Cache-Control": "private, no-store",
-        "Last-Modified": view.row.last_modified.strftime("%a, %d %b %Y %H:%M:%S GMT"),
-    }
-    if view.partial:
-        headers["Content-Range"] = f"bytes {view.start}-{view.stop - 1}/{view.size}"
-    response = Response(
-        _body(view.stream),
-        status=206 if view.partial else 200,
-        headers=headers,
-        content_type=content_type,
+    return await send_view(
+        source,
+        offload,
+        services.storage,
+        services.settings.view_offload_seconds,
     )
-    response.timeout = None  # a long video on a slow line must not be cut off
-    return response
 
 
 @bp.get("/<container>/<folder>")
@@ -143,7 +97,9 @@ async def upload(
 @allow(ANY_ROLE, Scope.FOLDER, emergency=True)
 async def profile_image(container: str, folder: str) -> Response:
     """The folder's profile image (JPEG, 150x150)."""
-    return await _serve(container, folder, PROFILE_IMAGE_NAME, "profile_view")
+    # Small, and shown inside the app's pages, whose CSP allows images from its own origin
+    # only: never redirected to the bucket.
+    return await _serve(container, folder, PROFILE_IMAGE_NAME, "profile_view", may_redirect=False)
 
 
 @bp.delete("/<container>/<folder>/<blob>")

@@ -11,7 +11,9 @@ whose bytes vanished.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from werkzeug.http import parse_range_header
 
@@ -25,7 +27,7 @@ from bff.files.models import StoredFile
 from bff.files.names import PROFILE_IMAGE_NAME, original_rtf_key
 from bff.files.schemas import Blob, BlobList
 from bff.live.events import ADMINS, FILE_DELETED, PROFILE_CHANGED, publish, user_room
-from storage.base import InvalidName, NotFound, ReadStream, Storage
+from storage.base import InvalidName, NotFound, ObjectKey, ReadStream, Storage
 
 FILE_NOT_FOUND = "File not found"
 PROFILE_NOT_FOUND = "This folder has no profile image."
@@ -92,16 +94,24 @@ async def list_files(folder: Folder, actor: Actor) -> BlobList:
     return await folder_listing(folder.id, folder.container.name, folder.name, actor)
 
 
-@dataclass
-class FileView:
-    """An opened file, or one byte range of it, ready to stream (close `stream` when done)."""
+@dataclass(frozen=True)
+class ViewSource:
+    """A stored object the caller may now see (authorised and audited), ready to send.
 
-    row: StoredFile
-    stream: ReadStream
+    `start`/`stop` is the byte range asked for (the whole object unless `partial`); nginx and
+    S3 answer the request's Range header themselves. `open(offset, length)` streams the bytes
+    when the BFF sends them.
+    """
+
+    key: ObjectKey
+    name: str  # the name the browser shows and saves under
+    content_type: str
+    last_modified: datetime
+    size: int
     start: int
     stop: int
-    size: int
     partial: bool
+    open: Callable[[int, int], Awaitable[ReadStream]]
 
 
 async def open_view(
@@ -112,9 +122,9 @@ async def open_view(
     operation: str,
     actor: Actor,
     storage: Storage,
-) -> FileView:
-    """Open a file (or the one byte range asked for) and audit the access; 404 for a file not
-    indexed, 416 for a range outside it."""
+) -> ViewSource:
+    """Check a file (and the one byte range asked for) and audit the access; 404 for a file not
+    indexed, 416 for a range outside it. The caller sends the bytes (files/delivery.py)."""
     row = await get_file(folder, name)
     container = folder.container.name
     size = (await storage.stat(container, folder.name, name)).size
@@ -125,15 +135,24 @@ async def open_view(
         if bounds is None:
             raise ApiError(416, RANGE_OUTSIDE, {"Content-Range": f"bytes */{size}"})
         start, stop, partial = bounds[0], bounds[1], True
-    stream = await storage.open(
-        container, folder.name, name, offset=start, length=stop - start, chunk_size=VIEW_CHUNK
+    await audit(actor, operation, container, folder.name, name)
+
+    def open_range(offset: int, length: int) -> Awaitable[ReadStream]:
+        return storage.open(
+            container, folder.name, name, offset=offset, length=length, chunk_size=VIEW_CHUNK
+        )
+
+    return ViewSource(
+        key=ObjectKey.file(container, folder.name, name),
+        name=name,
+        content_type=row.content_type,
+        last_modified=row.last_modified,
+        size=size,
+        start=start,
+        stop=stop,
+        partial=partial,
+        open=open_range,
     )
-    try:
-        await audit(actor, operation, container, folder.name, name)
-    except BaseException:
-        await stream.aclose()
-        raise
-    return FileView(row, stream, start, stop, size, partial)
 
 
 async def delete_file(folder: Folder, name: str, actor: Actor, storage: Storage) -> str:

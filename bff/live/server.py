@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import resource
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
@@ -68,6 +69,23 @@ PING_IDLE_SECONDS = 1.0  # a quiet subscription is pinged after this long
 PING_ANSWER_SECONDS = 2.0  # a ping unanswered this long means the link is down
 OUTAGE_CHECK_SECONDS = 1.0  # the session check's period while the Redis link is down
 CLIENT_MESSAGE_LIMIT = 16 * 1024  # bytes of one message from a client (its token is ~100)
+# Every live connection is an open file. systemd starts services with a soft limit of 1,024
+# open files (the hard limit is far higher), which 2,000 signed-in staff would exceed: each
+# process raises its soft limit to the hard one, up to this.
+OPEN_FILES_WANTED = 65536
+
+
+def raise_open_file_limit() -> int:
+    """Raise this process's soft open-file limit towards its hard limit; return the limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES_WANTED if hard == resource.RLIM_INFINITY else min(hard, OPEN_FILES_WANTED)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            return soft
+        return wanted
+    return soft
 
 
 class _DisconnectOnRevoke:
@@ -337,6 +355,13 @@ class LiveHub:
         """Start listening to the other processes at once, not at the first connection here:
         their session changes must reach this process's session cache even when no live
         client is connected to it."""
+        limit = raise_open_file_limit()
+        if limit < 4096:
+            log.warning(
+                "Open-file limit %d: at most about %d live connections; raise `ulimit -n`",
+                limit,
+                limit - 100,
+            )
         if not self.sio.manager_initialized:
             self.sio.manager_initialized = True
             self.sio.manager.initialize()
