@@ -80,6 +80,12 @@ class Settings(BaseSettings):
     # and every sweep interval; a live upload refreshes its record every quarter of this.
     upload_staging_grace_seconds: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] = 600
     upload_sweep_seconds: Annotated[float, Field(gt=0, le=24 * 3600)] = 300
+    # Versions and the trash (bff/files/versions.py): days an admin-deleted file stays in its
+    # folder's trash before it is purged; days and number of old versions kept per file
+    # (0: keep forever / no limit). Purged by the running server every sweep interval.
+    trash_days: Annotated[int, Field(ge=1, le=36500)] = 30
+    version_days: Annotated[int, Field(ge=0, le=36500)] = 0
+    max_versions: Annotated[int, Field(ge=0, le=1_000_000)] = 0
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False

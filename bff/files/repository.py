@@ -14,7 +14,7 @@ from tortoise.expressions import Q
 
 from bff.containers.models import Folder
 from bff.db import fetch, transaction
-from bff.files.models import Lease, PendingUpload, StoredFile
+from bff.files.models import FileVersion, Lease, PendingUpload, StoredFile
 
 _BATCH = 500  # rows per statement when inserting or deleting many
 
@@ -62,6 +62,29 @@ async def update_file(conn: BaseDBAsyncClient, row: StoredFile, values: dict[str
 async def delete_file(conn: BaseDBAsyncClient, file_id: int) -> None:
     """Drop one file from the index inside transaction conn."""
     await StoredFile.filter(id=file_id).using_db(conn).delete()
+
+
+async def earlier_version_counts(folder_id: int) -> dict[str, int]:
+    """How many earlier versions each live file of a folder has (files with none are absent)."""
+    rows = await FileVersion.filter(folder_id=folder_id, trash_id=None).values_list(
+        "name", flat=True
+    )
+    counts: dict[str, int] = {}
+    for name in rows:
+        counts[str(name)] = counts.get(str(name), 0) + 1
+    return counts
+
+
+async def earlier_version_count(folder_id: int, name: str) -> int:
+    """How many earlier versions a live file has."""
+    return await FileVersion.filter(folder_id=folder_id, name=name, trash_id=None).count()
+
+
+async def live_version(folder_id: int, name: str, version_id: str) -> FileVersion | None:
+    """An earlier version of a live file."""
+    return await FileVersion.get_or_none(
+        folder_id=folder_id, name=name, version_id=version_id, trash_id=None
+    )
 
 
 async def assigned_folders_of(user_id: int) -> list[dict[str, Any]]:

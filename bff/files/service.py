@@ -12,29 +12,30 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from datetime import datetime
 
 from werkzeug.http import parse_range_header
 
 from bff.assignments.repository import folder_member_ids
-from bff.audit.service import Actor, record, record_alone
+from bff.audit.service import Actor, record_alone
 from bff.containers.models import Folder
-from bff.db import transaction
 from bff.errors import ApiError
 from bff.files import repository
 from bff.files.models import StoredFile
-from bff.files.names import PROFILE_IMAGE_NAME, original_rtf_key
+from bff.files.names import PROFILE_IMAGE_NAME, ObjectPath, original_rtf_key, version_path
 from bff.files.schemas import Blob, BlobList
-from bff.live.events import ADMINS, FILE_DELETED, PROFILE_CHANGED, publish, user_room
+from bff.live.events import ADMINS, publish, user_room
 from storage.base import InvalidName, NotFound, ReadStream, Storage
 
 FILE_NOT_FOUND = "File not found"
 PROFILE_NOT_FOUND = "This folder has no profile image."
+VERSION_NOT_FOUND = "Version not found"
 RANGE_OUTSIDE = "The requested range is outside the file."
 VIEW_CHUNK = 1024 * 1024  # fewer, larger reads: each chunk costs a thread hop and a send
 
 
-def blob_out(row: StoredFile) -> Blob:
-    """The API shape of an indexed file."""
+def blob_out(row: StoredFile, earlier_versions: int = 0) -> Blob:
+    """The API shape of an indexed file (earlier_versions: how many it has besides this)."""
     return Blob(
         name=row.name,
         contentType=row.content_type,
@@ -43,6 +44,7 @@ def blob_out(row: StoredFile) -> Blob:
         isProfileImage=row.is_profile_image,
         isConvertedFromRtf=row.converted_from_rtf,
         originalRtfFileName=row.original_rtf_name,
+        versionCount=1 + earlier_versions,
     )
 
 
@@ -81,9 +83,11 @@ async def audit(actor: Actor, operation: str, container: str, folder: str, blob:
 async def folder_listing(folder_id: int, container: str, folder: str, actor: Actor) -> BlobList:
     """A folder's files sorted by name (audited: file names are patient data)."""
     rows = await repository.files_of(folder_id)
+    earlier = await repository.earlier_version_counts(folder_id)
     await audit(actor, "file_list", container, folder)
     return BlobList(
-        blobs=[blob_out(r) for r in rows], hasProfileImage=any(r.is_profile_image for r in rows)
+        blobs=[blob_out(r, earlier.get(r.name, 0)) for r in rows],
+        hasProfileImage=any(r.is_profile_image for r in rows),
     )
 
 
@@ -96,7 +100,8 @@ async def list_files(folder: Folder, actor: Actor) -> BlobList:
 class FileView:
     """An opened file, or one byte range of it, ready to stream (close `stream` when done)."""
 
-    row: StoredFile
+    content_type: str
+    last_modified: datetime
     stream: ReadStream
     start: int
     stop: int
@@ -112,12 +117,23 @@ async def open_view(
     operation: str,
     actor: Actor,
     storage: Storage,
+    version_id: str | None = None,
 ) -> FileView:
-    """Open a file (or the one byte range asked for) and audit the access; 404 for a file not
-    indexed, 416 for a range outside it."""
+    """Open a file, or an earlier version of it (version_id), or the one byte range asked
+    for, and audit the access; 404 for a file or version not indexed, 416 for a range
+    outside it."""
     row = await get_file(folder, name)
+    content_type, last_modified = row.content_type, row.last_modified
+    path: ObjectPath = (name,)
+    details = ""
+    if version_id is not None:
+        version = await repository.live_version(folder.id, name, version_id)
+        if version is None:
+            raise ApiError(404, VERSION_NOT_FOUND)
+        content_type, last_modified = version.content_type, version.last_modified
+        path, details = version_path(name, version_id), f"version {version_id}"
     container = folder.container.name
-    size = (await storage.stat(container, folder.name, name)).size
+    size = (await storage.stat_path(container, folder.name, path)).size
     start, stop, partial = 0, size, False
     ranges = parse_range_header(range_header)
     if ranges is not None and ranges.units == "bytes" and len(ranges.ranges) == 1:
@@ -125,36 +141,14 @@ async def open_view(
         if bounds is None:
             raise ApiError(416, RANGE_OUTSIDE, {"Content-Range": f"bytes */{size}"})
         start, stop, partial = bounds[0], bounds[1], True
-    stream = await storage.open(
-        container, folder.name, name, offset=start, length=stop - start, chunk_size=VIEW_CHUNK
+    stream = await storage.open_path(
+        container, folder.name, path, offset=start, length=stop - start, chunk_size=VIEW_CHUNK
     )
     try:
-        await audit(actor, operation, container, folder.name, name)
+        await record_alone(
+            actor, operation, container=container, folder=folder.name, blob=name, details=details
+        )
     except BaseException:
         await stream.aclose()
         raise
-    return FileView(row, stream, start, stop, size, partial)
-
-
-async def delete_file(folder: Folder, name: str, actor: Actor, storage: Storage) -> str:
-    """Delete a file (with a converted RTF's kept original); return the success message."""
-    row = await get_file(folder, name)
-    with contextlib.suppress(NotFound):  # already gone from storage: still drop the index row
-        await storage.delete(folder.container.name, folder.name, name)
-    async with transaction() as conn:
-        await repository.delete_file(conn, row.id)
-        announce(PROFILE_CHANGED if row.is_profile_image else FILE_DELETED, folder, name)
-        await record(
-            conn,
-            actor,
-            "profile_delete" if row.is_profile_image else "file_delete",
-            container=folder.container.name,
-            folder=folder.name,
-            blob=name,
-        )
-    await drop_original(storage, folder, row.original_rtf_name)
-    return (
-        "Profile image deleted successfully"
-        if row.is_profile_image
-        else "File deleted successfully"
-    )
+    return FileView(content_type, last_modified, stream, start, stop, size, partial)
