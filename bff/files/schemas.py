@@ -103,9 +103,10 @@ class TrashedBlob(BaseModel):
 
 
 class TrashList(BaseModel):
-    """A folder's trash, most recently deleted first."""
+    """A folder's trash, most recently deleted first, and how long files stay in it."""
 
     blobs: list[TrashedBlob]
+    trashDays: int = Field(description="BFF_TRASH_DAYS: days a deleted file stays in the trash")
 
 
 class PurgeRequest(BaseModel):

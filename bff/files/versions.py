@@ -346,7 +346,8 @@ async def list_trash(folder: Folder, actor: Actor, settings: Settings) -> TrashL
                 purgeAfter=purge_after(e.deleted_at, settings),
             )
             for e in entries
-        ]
+        ],
+        trashDays=settings.trash_days,
     )
 
 
