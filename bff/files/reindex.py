@@ -19,7 +19,7 @@ from bff.containers import repository as containers
 from bff.containers.models import Folder
 from bff.db import transaction
 from bff.files import repository
-from bff.files.models import FileVersion, StoredFile, TrashedFile
+from bff.files.models import StoredFile
 from bff.files.names import (
     DEFAULT_CONTENT_TYPE,
     ORIGINAL_SUFFIX,
@@ -185,8 +185,8 @@ async def _reindex_history(
         for path, info in trash_objects
         if len(path) == 3 and not path[2].startswith(RTF_ORIGINAL_PREFIX)
     }
-    rows = await FileVersion.filter(folder_id=folder.id)
-    entry_rows = {e.trash_id: e for e in await TrashedFile.filter(folder_id=folder.id)}
+    rows = await repository.versions_where(None, folder_id=folder.id)
+    entry_rows = {e.trash_id: e for e in await repository.trashed_where(None, folder_id=folder.id)}
     async with transaction() as conn:
         known = set()
         for row in rows:
@@ -198,11 +198,11 @@ async def _reindex_history(
             if path in stored or path in trashed:
                 known.add(path)
             else:
-                await FileVersion.filter(id=row.id).using_db(conn).delete()
+                await repository.delete_versions(conn, id=row.id)
                 report.versions_removed += 1
         for trash_id, entry in entry_rows.items():
             if trash_id not in entries:
-                await TrashedFile.filter(id=entry.id).using_db(conn).delete()
+                await repository.delete_trashed(conn, entry.id)
                 report.trash_removed += 1
         for trash_id, (name, info) in entries.items():
             if trash_id in entry_rows:
@@ -213,19 +213,21 @@ async def _reindex_history(
                 if len(p) == 3
             )
             deleted_at = id_time(trash_id) or info.last_modified
-            await TrashedFile.create(
-                folder_id=folder.id,
-                name=name,
-                trash_id=trash_id,
-                content_type=TEXT_CONTENT_TYPE
-                if original
-                else (guess_content_type(name) or DEFAULT_CONTENT_TYPE),
-                size=info.size,
-                last_modified=info.last_modified,
-                is_profile_image=name == PROFILE_IMAGE_NAME,
-                original_rtf_name=name.rpartition(".")[0] + ".rtf" if original else None,
-                deleted_at=deleted_at,
-                using_db=conn,
+            await repository.add_trashed(
+                conn,
+                {
+                    "folder_id": folder.id,
+                    "name": name,
+                    "trash_id": trash_id,
+                    "content_type": TEXT_CONTENT_TYPE
+                    if original
+                    else (guess_content_type(name) or DEFAULT_CONTENT_TYPE),
+                    "size": info.size,
+                    "last_modified": info.last_modified,
+                    "is_profile_image": name == PROFILE_IMAGE_NAME,
+                    "original_rtf_name": name.rpartition(".")[0] + ".rtf" if original else None,
+                    "deleted_at": deleted_at,
+                },
             )
             report.trash_added += 1
         for path, info in stored.items():
@@ -233,7 +235,7 @@ async def _reindex_history(
                 values = _version_values(
                     path[1], path[2], info, {p[2] for p in originals if p[1] == path[1]}
                 )
-                await FileVersion.create(folder_id=folder.id, using_db=conn, **values)
+                await repository.add_version(conn, {"folder_id": folder.id, **values})
                 report.versions_added += 1
         for path, info in trashed.items():
             trash_id = path[1]
@@ -241,9 +243,8 @@ async def _reindex_history(
                 name = entries[trash_id][0]
                 ids = {p[3] for p in trashed_originals if p[1] == trash_id}
                 values = _version_values(name, path[3], info, ids)
-                await FileVersion.create(
-                    folder_id=folder.id, trash_id=trash_id, using_db=conn, **values
-                )
+                values.update(folder_id=folder.id, trash_id=trash_id)
+                await repository.add_version(conn, values)
                 report.versions_added += 1
 
 

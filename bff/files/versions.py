@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.functions import Count
 
 from bff.audit.service import Actor, record
 from bff.containers.models import Folder
@@ -107,18 +106,20 @@ async def keep_current(
                 (original_rtf_key(row.original_rtf_name),),
                 version_path(row.name, version_id, original=True),
             )
-    version = await FileVersion.create(
-        folder_id=folder.id,
-        name=row.name,
-        version_id=version_id,
-        content_type=row.content_type,
-        size=row.size,
-        last_modified=row.last_modified,
-        uploaded_by_name=row.uploaded_by_name,
-        uploaded_by_role=row.uploaded_by_role,
-        original_rtf_name=row.original_rtf_name,
-        replaced_at=now,
-        using_db=conn,
+    version = await repository.add_version(
+        conn,
+        {
+            "folder_id": folder.id,
+            "name": row.name,
+            "version_id": version_id,
+            "content_type": row.content_type,
+            "size": row.size,
+            "last_modified": row.last_modified,
+            "uploaded_by_name": row.uploaded_by_name,
+            "uploaded_by_role": row.uploaded_by_role,
+            "original_rtf_name": row.original_rtf_name,
+            "replaced_at": now,
+        },
     )
     await record(
         conn,
@@ -130,11 +131,6 @@ async def keep_current(
         details=f"version {version_id}",
     )
     return version
-
-
-async def _earlier(folder_id: int, name: str) -> list[FileVersion]:
-    query = FileVersion.filter(folder_id=folder_id, name=name, trash_id=None)
-    return list(await query.order_by("-replaced_at", "-id"))
 
 
 def current_id(row: StoredFile) -> str:
@@ -162,7 +158,9 @@ async def list_versions(folder: Folder, name: str, actor: Actor) -> VersionList:
             uploadedBy=_uploader(v.uploaded_by_name, v.uploaded_by_role),
             current=False,
         )
-        for v in await _earlier(folder.id, name)
+        for v in await repository.versions_where(
+            None, folder_id=folder.id, name=name, trash_id=None
+        )
     ]
     await audit(actor, "version_list", folder.container.name, folder.name, name)
     return VersionList(versions=[current, *earlier])
@@ -181,15 +179,12 @@ async def restore_version(
             raise ApiError(404, FILE_NOT_FOUND)
         if version_id == current_id(row):
             raise ApiError(409, ALREADY_CURRENT)
-        version = (
-            await FileVersion.filter(
-                folder_id=folder.id, name=name, version_id=version_id, trash_id=None
-            )
-            .using_db(conn)
-            .first()
+        found = await repository.versions_where(
+            conn, folder_id=folder.id, name=name, version_id=version_id, trash_id=None
         )
-        if version is None:
+        if not found:
             raise ApiError(404, VERSION_NOT_FOUND)
+        version = found[0]
         stale_original = row.original_rtf_name
         await keep_current(conn, storage, folder, row, actor, now)
         await storage.copy_path(container, folder.name, version_path(name, version_id), (name,))
@@ -215,7 +210,7 @@ async def restore_version(
                 "uploaded_by_role": version.uploaded_by_role,
             },
         )
-        await FileVersion.filter(id=version.id).using_db(conn).delete()
+        await repository.delete_versions(conn, id=version.id)
         await record(
             conn,
             actor,
@@ -251,8 +246,8 @@ async def trash_file(folder: Folder, name: str, actor: Actor, storage: Storage) 
         if row.original_rtf_name:
             key = original_rtf_key(row.original_rtf_name)
             moves.append(((key,), trash_path(trash_id, key)))
-        versions = await FileVersion.filter(folder_id=folder.id, name=name, trash_id=None).using_db(
-            conn
+        versions = await repository.versions_where(
+            conn, folder_id=folder.id, name=name, trash_id=None
         )
         for v in versions:
             moves.append(
@@ -266,27 +261,25 @@ async def trash_file(folder: Folder, name: str, actor: Actor, storage: Storage) 
                     )
                 )
         moved = [m for m in moves if await _copy(storage, container, folder.name, *m)]
-        await (
-            FileVersion.filter(id__in=[v.id for v in versions])
-            .using_db(conn)
-            .update(trash_id=trash_id)
-        )
-        await TrashedFile.create(
-            folder_id=folder.id,
-            name=name,
-            trash_id=trash_id,
-            content_type=row.content_type,
-            size=row.size,
-            last_modified=row.last_modified,
-            is_profile_image=row.is_profile_image,
-            original_rtf_name=row.original_rtf_name,
-            version_id=row.version_id,
-            uploaded_by_name=row.uploaded_by_name,
-            uploaded_by_role=row.uploaded_by_role,
-            deleted_at=now,
-            deleted_by_name=actor.name,
-            deleted_by_role=actor.role,
-            using_db=conn,
+        await repository.update_versions(conn, [v.id for v in versions], {"trash_id": trash_id})
+        await repository.add_trashed(
+            conn,
+            {
+                "folder_id": folder.id,
+                "name": name,
+                "trash_id": trash_id,
+                "content_type": row.content_type,
+                "size": row.size,
+                "last_modified": row.last_modified,
+                "is_profile_image": row.is_profile_image,
+                "original_rtf_name": row.original_rtf_name,
+                "version_id": row.version_id,
+                "uploaded_by_name": row.uploaded_by_name,
+                "uploaded_by_role": row.uploaded_by_role,
+                "deleted_at": now,
+                "deleted_by_name": actor.name,
+                "deleted_by_role": actor.role,
+            },
         )
         await repository.delete_file(conn, row.id)
         announce(PROFILE_CHANGED if row.is_profile_image else FILE_DELETED, folder, name)
@@ -326,12 +319,8 @@ def purge_after(deleted_at: datetime, settings: Settings) -> datetime:
 
 async def list_trash(folder: Folder, actor: Actor, settings: Settings) -> TrashList:
     """A folder's trash, most recently deleted first (audited)."""
-    entries = await TrashedFile.filter(folder_id=folder.id).order_by("-deleted_at", "-id")
-    counts: dict[str, int] = {}
-    for trash_id in await FileVersion.filter(
-        folder_id=folder.id, trash_id__not_isnull=True
-    ).values_list("trash_id", flat=True):
-        counts[str(trash_id)] = counts.get(str(trash_id), 0) + 1
+    entries = await repository.trashed_where(None, folder_id=folder.id)
+    counts = await repository.trashed_version_counts(folder.id)
     await audit(actor, "trash_list", folder.container.name, folder.name)
     return TrashList(
         blobs=[
@@ -352,11 +341,10 @@ async def list_trash(folder: Folder, actor: Actor, settings: Settings) -> TrashL
 
 
 async def _newest_trashed(conn: BaseDBAsyncClient, folder: Folder, name: str) -> TrashedFile:
-    query = TrashedFile.filter(folder_id=folder.id, name=name).using_db(conn)
-    entry = await query.order_by("-deleted_at", "-id").first()
-    if entry is None:
+    entries = await repository.trashed_where(conn, folder_id=folder.id, name=name)
+    if not entries:
         raise ApiError(404, TRASH_NOT_FOUND)
-    return entry
+    return entries[0]
 
 
 def _exists_now(name: str) -> ApiError:
@@ -381,7 +369,7 @@ async def restore_trashed(folder: Folder, name: str, actor: Actor, storage: Stor
         if entry.original_rtf_name:
             key = original_rtf_key(entry.original_rtf_name)
             await _copy(storage, container, folder.name, trash_path(tid, key), (key,))
-        versions = await FileVersion.filter(folder_id=folder.id, trash_id=tid).using_db(conn)
+        versions = await repository.versions_where(conn, folder_id=folder.id, trash_id=tid)
         for v in versions:
             await _copy(
                 storage,
@@ -398,11 +386,7 @@ async def restore_trashed(folder: Folder, name: str, actor: Actor, storage: Stor
                     trashed_version_path(tid, v.version_id, original=True),
                     version_path(name, v.version_id, original=True),
                 )
-        await (
-            FileVersion.filter(folder_id=folder.id, trash_id=tid)
-            .using_db(conn)
-            .update(trash_id=None)
-        )
+        await repository.update_versions(conn, [v.id for v in versions], {"trash_id": None})
         info = await storage.stat(container, folder.name, name)
         await repository.create_file(
             conn,
@@ -421,7 +405,7 @@ async def restore_trashed(folder: Folder, name: str, actor: Actor, storage: Stor
                 "uploaded_by_role": entry.uploaded_by_role,
             },
         )
-        await TrashedFile.filter(id=entry.id).using_db(conn).delete()
+        await repository.delete_trashed(conn, entry.id)
         await record(
             conn,
             actor,
@@ -445,10 +429,8 @@ async def _purge_entry(
     container = folder.container.name
     removed = await storage.delete_tree(container, folder.name, trash_path(entry.trash_id))
     async with transaction() as conn:
-        await (
-            FileVersion.filter(folder_id=folder.id, trash_id=entry.trash_id).using_db(conn).delete()
-        )
-        await TrashedFile.filter(id=entry.id).using_db(conn).delete()
+        await repository.delete_versions(conn, folder_id=folder.id, trash_id=entry.trash_id)
+        await repository.delete_trashed(conn, entry.id)
         await record(
             conn,
             actor,
@@ -497,7 +479,7 @@ class PurgeReport:
 
 
 async def _purge_version(storage: Storage, version: FileVersion, why: str) -> str:
-    folder = await Folder.get(id=version.folder_id).prefetch_related("container")
+    folder = await repository.folder_by_id(version.folder_id)
     container = folder.container.name
     await storage.delete_path(
         container, folder.name, version_path(version.name, version.version_id)
@@ -506,7 +488,7 @@ async def _purge_version(storage: Storage, version: FileVersion, why: str) -> st
         container, folder.name, version_path(version.name, version.version_id, original=True)
     )
     async with transaction() as conn:
-        await FileVersion.filter(id=version.id).using_db(conn).delete()
+        await repository.delete_versions(conn, id=version.id)
         await record(
             conn,
             SYSTEM,
@@ -534,13 +516,9 @@ async def purge_expired(
     report = PurgeReport()
     try:
         cutoff = now - timedelta(days=settings.trash_days)
-        while (
-            entries := await TrashedFile.filter(deleted_at__lt=cutoff)
-            .order_by("id")
-            .limit(_PURGE_BATCH)
-        ):
+        while entries := await repository.expired_trash(cutoff, _PURGE_BATCH):
             for entry in entries:
-                folder = await Folder.get(id=entry.folder_id).prefetch_related("container")
+                folder = await repository.folder_by_id(entry.folder_id)
                 why = f"in the trash over {settings.trash_days} days"
                 await _purge_entry(storage, folder, entry, SYSTEM, why)
                 report.trash.append(
@@ -548,13 +526,12 @@ async def purge_expired(
                 )
         if settings.version_days:
             old = now - timedelta(days=settings.version_days)
-            query = FileVersion.filter(trash_id=None, replaced_at__lt=old).order_by("id")
-            while versions := await query.limit(_PURGE_BATCH):
+            while versions := await repository.expired_versions(old, _PURGE_BATCH):
                 for version in versions:
                     why = f"older than {settings.version_days} days"
                     report.versions.append(await _purge_version(storage, version, why))
         if settings.max_versions:
-            for version in await _beyond_limit(settings.max_versions):
+            for version in await repository.versions_beyond(settings.max_versions):
                 why = f"beyond the newest {settings.max_versions}"
                 report.versions.append(await _purge_version(storage, version, why))
     finally:
@@ -573,20 +550,3 @@ def repository_holder() -> str:
     from bff.files.staging import INSTANCE
 
     return INSTANCE
-
-
-async def _beyond_limit(limit: int) -> list[FileVersion]:
-    """Old versions of live files past the newest `limit` of their file (the database finds
-    the files over the limit; only their surplus is loaded)."""
-    over = (
-        await FileVersion.filter(trash_id=None)
-        .annotate(n=Count("id"))
-        .group_by("folder_id", "name")
-        .filter(n__gt=limit)
-        .values("folder_id", "name")
-    )
-    beyond: list[FileVersion] = []
-    for file in over:
-        query = FileVersion.filter(trash_id=None, folder_id=file["folder_id"], name=file["name"])
-        beyond += await query.order_by("-replaced_at", "-id").offset(limit)
-    return beyond

@@ -279,3 +279,37 @@ async def test_the_purge_command_prints_what_it_purged(ward: Ward) -> None:
     assert f"Purged from the trash: {ward.container.name}/{ward.folder.name}/x.txt" in out.decode()
     assert "Trash entries purged: 1" in out.decode()
     assert await TrashedFile.all().count() == 0
+
+
+class _Died(Exception):
+    """Stands for the process ending between moving the new bytes and committing."""
+
+
+async def test_an_overwrite_that_dies_before_its_commit_loses_no_content(
+    any_ward: Ward, monkeypatch: Any
+) -> None:
+    from bff.files import staging
+
+    ward = any_ward
+    assert (await ward.upload(ward.nurse, "chart.txt", b"old chart")).status_code == 201
+
+    def die_after_publish(point: str) -> None:
+        if point == "after_publish":
+            raise _Died
+
+    monkeypatch.setattr(staging, "crash_point", die_after_publish)
+    try:
+        response = await ward.upload(
+            ward.nurse, "chart.txt", b"new chart!", query={"overwrite": "true"}
+        )
+        assert response.status_code == 500
+    except _Died:
+        pass  # the test client passes the app's exception on
+    monkeypatch.undo()
+    # The new bytes were moved over the name, the index never heard of them: the old content
+    # was copied to a version first, and reindex indexes that version.
+    assert await ward.stored("chart.txt") == b"new chart!"
+    report = await reindex(ward.storage)
+    assert report.versions_added == 1
+    [old] = [v for v in await _versions(ward, "chart.txt") if not v["current"]]
+    assert await _open_version(ward, "chart.txt", old["versionId"]) == b"old chart"
