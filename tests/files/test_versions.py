@@ -313,3 +313,16 @@ async def test_an_overwrite_that_dies_before_its_commit_loses_no_content(
     assert report.versions_added == 1
     [old] = [v for v in await _versions(ward, "chart.txt") if not v["current"]]
     assert await _open_version(ward, "chart.txt", old["versionId"]) == b"old chart"
+
+
+async def test_one_process_purges_at_a_time(ward: Ward) -> None:
+    from bff.files import repository
+    from bff.files.versions import RETENTION_LEASE
+
+    now = datetime.now(UTC)
+    assert await repository.take_lease(RETENTION_LEASE, "other:1", now, now + timedelta(minutes=1))
+    report = await purge_expired(ward.storage, ward.settings)
+    assert report.ran is False
+    assert report.lines() == ["Another process is purging now; nothing done."]
+    await repository.release_lease(RETENTION_LEASE, "other:1")
+    assert (await purge_expired(ward.storage, ward.settings)).ran is True
