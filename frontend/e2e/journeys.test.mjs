@@ -421,6 +421,7 @@ test('a nurse overwrites a file, opens the old version and restores it; an admin
   await confirm.getByRole('button', { name: 'Restore' }).click();
   await page.getByText('Version restored successfully').waitFor();
   const [reopened] = await Promise.all([context.waitForEvent('page'), files.getByRole('button', { name: /^chart\.txt/ }).click()]);
+  await reopened.waitForURL(/\/chart\.txt\/view\?link=/);
   await reopened.waitForLoadState();
   assert.match(await reopened.locator('body').innerText(), /first chart/);
   await reopened.close();
