@@ -101,6 +101,12 @@ class Settings(BaseSettings):
     metrics_token: str = ""
     # Logs: "text" (one readable line, for a developer) or "json" (one object per line).
     log_format: Literal["text", "json"] = "text"
+    # Versions and the trash (bff/files/versions.py): days an admin-deleted file stays in its
+    # folder's trash before it is purged; days and number of old versions kept per file
+    # (0: keep forever / no limit). Purged by the running server every sweep interval.
+    trash_days: Annotated[int, Field(ge=1, le=36500)] = 30
+    version_days: Annotated[int, Field(ge=0, le=36500)] = 0
+    max_versions: Annotated[int, Field(ge=0, le=1_000_000)] = 0
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False

@@ -31,6 +31,11 @@ STAGING_DIR = ".bff-staging"
 # Every name starting so is the product's own (staging, file versions, trash, audit checkpoints):
 # no container, folder or file a person names may start with it, and listings never show one.
 RESERVED_PREFIX = ".bff-"
+# Old versions of a file: `{container}/{folder}/.bff-versions/{file}/{versionId}`; the trash of
+# a folder: `{container}/{folder}/.bff-trash/{trashId}/...` (bff/files/versions.py). The same
+# layout on every backend, so nothing depends on S3 bucket versioning being on or off.
+VERSIONS_DIR = ".bff-versions"
+TRASH_DIR = ".bff-trash"
 _STAGED_KEY = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")  # fullmatch
 # Bidirectional overrides make a name display differently from what it is ("cod.exe" shown
 # as "exe.doc"), so they count as control characters here.
@@ -156,6 +161,17 @@ def validate_key(key: str) -> tuple[str, ...]:
     if segments[0] == STAGING_DIR:
         raise InvalidName(f"Invalid object key: {STAGING_DIR!r} holds no objects.")
     return segments
+
+
+def inner_path(path: tuple[str, ...]) -> str:
+    """The relative path (segments joined by '/') of an object the product names inside a
+    folder: reserved segments are allowed, anything that could escape the folder is not."""
+    if not path:
+        raise InvalidName("An object path needs at least one segment.")
+    for segment in path:
+        if not isinstance(segment, str) or (problem := _segment_problem(segment)) is not None:
+            raise InvalidName(f"Invalid object path: a segment {problem or 'must be text'}.")
+    return "/".join(path)
 
 
 def is_valid_name(segment: str) -> bool:
@@ -460,6 +476,68 @@ class Storage(ABC):
         """Delete an object; whether it existed."""
         return await self._delete_object(validate_key(key))
 
+    # Objects the product itself names inside a folder (versions, trash): paths of segments,
+    # reserved names allowed. Only the server's own code calls these, never with a user's path.
+
+    async def stat_path(self, container: str, folder: str, path: tuple[str, ...]) -> FileInfo:
+        """Size and last-modified time of an object inside a folder; NotFound if absent."""
+        return await self._stat(*self._inner(container, folder, path))
+
+    async def open_path(
+        self,
+        container: str,
+        folder: str,
+        path: tuple[str, ...],
+        *,
+        offset: int = 0,
+        length: int | None = None,
+        chunk_size: int | None = None,
+    ) -> ReadStream:
+        """Stream an object inside a folder, like `open`."""
+        check_range(offset, length)
+        size = chunk_size or self.chunk_size
+        if size <= 0:
+            raise ValueError("chunk_size must be positive")
+        return await self._open(*self._inner(container, folder, path), offset, length, size)
+
+    async def copy_path(
+        self, container: str, folder: str, source: tuple[str, ...], target: tuple[str, ...]
+    ) -> None:
+        """Put a copy of object source at target, replacing it atomically; source stays.
+
+        Local disk links (no bytes copied: files are only ever replaced, never written in
+        place); S3 copies server-side. NotFound if source does not exist.
+        """
+        c, f = self._folder(container, folder)
+        await self._copy(c, f, inner_path(source), inner_path(target))
+
+    async def delete_path(self, container: str, folder: str, path: tuple[str, ...]) -> bool:
+        """Delete an object inside a folder; whether it existed."""
+        try:
+            await self._delete(*self._inner(container, folder, path))
+        except NotFound:
+            return False
+        return True
+
+    async def list_tree(
+        self, container: str, folder: str, prefix: tuple[str, ...]
+    ) -> list[tuple[tuple[str, ...], FileInfo]]:
+        """Every object under prefix inside a folder, at any depth: (path relative to the
+        folder, info), sorted by path; [] if there is none."""
+        c, f = self._folder(container, folder)
+        found = await self._list_tree(c, f, inner_path(prefix))
+        return sorted(found, key=lambda item: item[0])
+
+    async def delete_tree(self, container: str, folder: str, prefix: tuple[str, ...]) -> int:
+        """Delete every object under prefix inside a folder; how many there were."""
+        removed = 0
+        for path, _ in await self.list_tree(container, folder, prefix):
+            if await self.delete_path(container, folder, path):
+                removed += 1
+        c, f = self._folder(container, folder)
+        await self._prune(c, f, inner_path(prefix))
+        return removed
+
     async def create_container(self, container: str) -> None:
         """Create an empty container (no error if it exists)."""
         await self._create_container(validate_name(container, "container name"))
@@ -488,7 +566,10 @@ class Storage(ABC):
         backend has no such URLs (local disk: nginx sends those, see bff/files/offload.py)."""
         return None
 
-    # Backend hooks: names are already validated.
+    def _inner(self, container: str, folder: str, path: tuple[str, ...]) -> tuple[str, str, str]:
+        return (*self._folder(container, folder), inner_path(path))
+
+    # Backend hooks: names are already validated (a name may be a relative path of segments).
 
     @abstractmethod
     async def _list_containers(self) -> list[str]: ...
@@ -549,6 +630,17 @@ class Storage(ABC):
 
     @abstractmethod
     async def _list_staged(self) -> list[FileInfo]: ...
+
+    @abstractmethod
+    async def _copy(self, container: str, folder: str, source: str, target: str) -> None: ...
+
+    @abstractmethod
+    async def _list_tree(
+        self, container: str, folder: str, prefix: str
+    ) -> list[tuple[tuple[str, ...], FileInfo]]: ...
+
+    async def _prune(self, container: str, folder: str, prefix: str) -> None:  # noqa: B027
+        """Remove what an emptied tree leaves behind (local disk: its directories)."""
 
     @abstractmethod
     async def _create_container(self, container: str) -> None: ...

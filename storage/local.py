@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import shutil
 import stat as stat_module
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
@@ -126,6 +127,53 @@ def _replace_durably(temp: Path, target: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _link_over(source: Path, target: Path) -> None:
+    """Make target a second name of source's bytes (a copy where links are not supported),
+    through a hidden temporary, so target is replaced whole or not at all."""
+    _stat_file(source)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.parent / f"{TEMP_PREFIX}{secrets.token_hex(12)}{TEMP_SUFFIX}"
+    try:
+        try:
+            os.link(source, temp)
+        except OSError as exc:
+            if isinstance(exc, FileNotFoundError):
+                raise
+            shutil.copyfile(source, temp)
+            with open(temp, "rb+") as copied:
+                os.fsync(copied.fileno())
+        _replace_durably(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def _tree(base: Path, prefix: str) -> list[tuple[tuple[str, ...], FileInfo]]:
+    found = []
+    start = base / prefix
+    for directory, _, names in os.walk(start):
+        relative = Path(directory).relative_to(base).parts
+        for name in names:
+            if is_temp_name(name):
+                continue
+            try:
+                st = os.stat(os.path.join(directory, name))
+            except FileNotFoundError:
+                continue
+            if stat_module.S_ISREG(st.st_mode):
+                found.append(((*relative, name), _info(name, st)))
+    return found
+
+
+def _remove_empty(base: Path, prefix: str) -> None:
+    """Remove the empty directories of prefix's tree, deepest first, and prefix itself."""
+    start = base / prefix
+    for directory, _, _ in sorted(os.walk(start), key=lambda e: -len(e[0])):
+        with contextlib.suppress(OSError):
+            os.rmdir(directory)
 
 
 class LocalStorage(Storage):
@@ -309,6 +357,18 @@ class LocalStorage(Storage):
 
     async def _list_staged(self) -> list[FileInfo]:
         return await self._run("the staging folder", _files, self._staging)
+
+    async def _copy(self, container: str, folder: str, source: str, target: str) -> None:
+        base = self._path(container, folder)
+        await self._run("The file", _link_over, base / source, base / target)
+
+    async def _list_tree(
+        self, container: str, folder: str, prefix: str
+    ) -> list[tuple[tuple[str, ...], FileInfo]]:
+        return await self._run("the folder", _tree, self._path(container, folder), prefix)
+
+    async def _prune(self, container: str, folder: str, prefix: str) -> None:
+        await self._run("the folder", _remove_empty, self._path(container, folder), prefix)
 
     async def _create_container(self, container: str) -> None:
         await self._mkdir(self._path(container))

@@ -517,6 +517,38 @@ class S3Storage(Storage):
             await self._client.delete_object(Bucket=self.bucket, Key=self._key(*key))
         return True
 
+    async def _copy(self, container: str, folder: str, source: str, target: str) -> None:
+        source_key = {"Bucket": self.bucket, "Key": self._key(container, folder, source)}
+        target_key = {"Bucket": self.bucket, "Key": self._key(container, folder, target)}
+        with _translate("The file"):
+            head = await self._client.head_object(**source_key)
+            size = int(head["ContentLength"])
+            if size <= self.copy_limit:
+                await self._client.copy_object(**target_key, CopySource=source_key)
+            else:
+                await self._copy_in_parts(source_key, target_key, size)
+
+    async def _list_tree(
+        self, container: str, folder: str, prefix: str
+    ) -> list[tuple[tuple[str, ...], FileInfo]]:
+        base = self._key(container, folder) + "/"
+        found = []
+        paginator = self._client.get_paginator("list_objects_v2")
+        with _translate("The folder"):
+            async for page in paginator.paginate(Bucket=self.bucket, Prefix=f"{base}{prefix}/"):
+                for entry in page.get("Contents", []):
+                    path = tuple(entry["Key"][len(base) :].split("/"))
+                    if not path[-1] or is_temp_name(path[-1]):  # a folder marker
+                        continue
+                    info = FileInfo(
+                        name=path[-1],
+                        size=int(entry["Size"]),
+                        last_modified=entry["LastModified"],
+                        content_type=None,
+                    )
+                    found.append((path, info))
+        return found
+
     async def _put_marker(self, key: str) -> None:
         with _translate("The folder"):
             await self._client.put_object(Bucket=self.bucket, Key=key, Body=b"")

@@ -37,6 +37,15 @@ OPERATIONS: tuple[str, ...] = (
     "profile_upload",
     "profile_view",
     "profile_delete",
+    # Versions and the trash (an admin's delete is file_delete / profile_delete: to the trash)
+    "version_list",
+    "version_view",
+    "version_create",
+    "version_restore",
+    "version_purge",
+    "trash_list",
+    "trash_restore",
+    "trash_purge",
     # Refused access by signed-in staff (a role not allowed, or not assigned: 403 or 404)
     "access_denied",
     # SmartTokens and emergency access

@@ -1,4 +1,5 @@
-"""`storage reindex`: rebuild the file index from what storage holds."""
+"""`storage reindex` and `storage purge`: rebuild the file index from what storage holds;
+apply the retention of the trash and of old versions."""
 
 from __future__ import annotations
 
@@ -29,5 +30,22 @@ def reindex_files() -> None:
         for line in (await reindex(files)).lines():
             click.echo(line)
         return 0
+
+    run(with_storage(settings, work))
+
+
+@storage.command("purge")
+def purge_expired() -> None:
+    """Purge the trash past BFF_TRASH_DAYS and old versions past BFF_VERSION_DAYS or
+    BFF_MAX_VERSIONS now, printing what was purged (the running server does it too)."""
+    settings = load_settings_or_fail()
+
+    async def work(files: Storage) -> int:
+        from bff.files.versions import purge_expired
+
+        report = await purge_expired(files, settings)
+        for line in report.lines():
+            click.echo(line)
+        return 0 if report.ran else 1
 
     run(with_storage(settings, work))

@@ -24,12 +24,73 @@ class StoredFile(Model):
     is_profile_image = fields.BooleanField(default=False)
     converted_from_rtf = fields.BooleanField(default=False)
     original_rtf_name = fields.CharField(max_length=255, null=True)
+    # The current content's version id ('' for a file indexed before versions existed) and who
+    # uploaded it (bff/files/versions.py).
+    version_id = fields.CharField(max_length=40, default="")
+    uploaded_by_name = fields.CharField(max_length=255, default="")
+    uploaded_by_role = fields.CharField(max_length=32, default="")
     folder_id: int
 
     class Meta:
         table = "files"
         unique_together = (("folder", "name"),)
         indexes = (("folder_id", "extension"),)
+
+
+class FileVersion(Model):
+    """An earlier content of a file, kept at `.bff-versions/{name}/{version_id}` (or, while the
+    file is in the trash, under its trash entry)."""
+
+    id = fields.IntField(primary_key=True)
+    folder: fields.ForeignKeyRelation[Folder] = fields.ForeignKeyField(
+        "bff.Folder", related_name="file_versions", on_delete=fields.CASCADE
+    )
+    name = fields.CharField(max_length=255)
+    version_id = fields.CharField(max_length=40)
+    # Set while the file is in the trash (the trash entry's id).
+    trash_id = fields.CharField(max_length=40, null=True)
+    content_type = fields.CharField(max_length=255)
+    size = fields.BigIntField()
+    last_modified = fields.DatetimeField()
+    uploaded_by_name = fields.CharField(max_length=255, default="")
+    uploaded_by_role = fields.CharField(max_length=32, default="")
+    # The kept RTF original versioned with the text (its bytes at `{version_id}.rtf-original`).
+    original_rtf_name = fields.CharField(max_length=255, null=True)
+    # When this content stopped being current: BFF_VERSION_DAYS counts from here.
+    replaced_at = fields.DatetimeField(db_index=True)
+    folder_id: int
+
+    class Meta:
+        table = "file_versions"
+        unique_together = (("folder", "version_id"),)
+        indexes = (("folder_id", "name"),)
+
+
+class TrashedFile(Model):
+    """A file an admin deleted, kept under `.bff-trash/{trash_id}/` until restored or purged."""
+
+    id = fields.IntField(primary_key=True)
+    folder: fields.ForeignKeyRelation[Folder] = fields.ForeignKeyField(
+        "bff.Folder", related_name="trashed_files", on_delete=fields.CASCADE
+    )
+    name = fields.CharField(max_length=255)
+    trash_id = fields.CharField(max_length=40, unique=True)
+    content_type = fields.CharField(max_length=255)
+    size = fields.BigIntField()
+    last_modified = fields.DatetimeField()
+    is_profile_image = fields.BooleanField(default=False)
+    original_rtf_name = fields.CharField(max_length=255, null=True)
+    version_id = fields.CharField(max_length=40, default="")
+    uploaded_by_name = fields.CharField(max_length=255, default="")
+    uploaded_by_role = fields.CharField(max_length=32, default="")
+    deleted_at = fields.DatetimeField(db_index=True)
+    deleted_by_name = fields.CharField(max_length=255, default="")
+    deleted_by_role = fields.CharField(max_length=32, default="")
+    folder_id: int
+
+    class Meta:
+        table = "trashed_files"
+        indexes = (("folder_id", "name"),)
 
 
 class PendingUpload(Model):

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import re
+import secrets
+from datetime import UTC, datetime
 
-from storage.base import InvalidName, guess_content_type, validate_name
+from storage.base import (
+    TRASH_DIR,
+    VERSIONS_DIR,
+    InvalidName,
+    guess_content_type,
+    validate_name,
+)
 
 PROFILE_IMAGE_NAME = "patient-profile.jpg"
 # The original bytes of a converted RTF are kept beside its text under this (unlisted) prefix.
@@ -15,6 +23,11 @@ PROFILE_NAME_RESERVED = (
     f"'{PROFILE_IMAGE_NAME}' is kept for the patient's profile image. Rename it."
 )
 RTF_NAME_TOO_LONG = "Invalid file name: it is too long to keep the original RTF."
+# Versions and the trash (bff/files/versions.py): a version's kept RTF original is stored
+# beside it with this suffix; ids start with the UTC time they were made.
+ORIGINAL_SUFFIX = ".rtf-original"
+_ID_TIME = "%Y%m%dT%H%M%S%fZ"
+ObjectPath = tuple[str, ...]
 _CONTENT_TYPE_RE = re.compile(r"[A-Za-z0-9][\w.+-]{0,126}/[A-Za-z0-9][\w.+-]{0,126}")
 
 
@@ -54,3 +67,31 @@ def content_type_for(name: str, declared: str | None) -> str:
         return guessed
     declared = (declared or "").split(";")[0].strip()
     return declared if _CONTENT_TYPE_RE.fullmatch(declared) else DEFAULT_CONTENT_TYPE
+
+
+def new_id(now: datetime | None = None) -> str:
+    """A fresh version or trash id that sorts by time."""
+    return f"{(now or datetime.now(UTC)).strftime(_ID_TIME)}-{secrets.token_hex(4)}"
+
+
+def id_time(value: str) -> datetime | None:
+    """The time an id was made, or None for an id not made by new_id."""
+    try:
+        return datetime.strptime(value[:22], _ID_TIME).replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def version_path(name: str, version_id: str, *, original: bool = False) -> ObjectPath:
+    """Where a live file's earlier version (or its kept RTF original) is stored."""
+    return (VERSIONS_DIR, name, version_id + (ORIGINAL_SUFFIX if original else ""))
+
+
+def trash_path(trash_id: str, *rest: str) -> ObjectPath:
+    """Where a trash entry's objects are stored."""
+    return (TRASH_DIR, trash_id, *rest)
+
+
+def trashed_version_path(trash_id: str, version_id: str, *, original: bool = False) -> ObjectPath:
+    """Where an earlier version of a trashed file is stored."""
+    return trash_path(trash_id, VERSIONS_DIR, version_id + (ORIGINAL_SUFFIX if original else ""))

@@ -1,5 +1,9 @@
 """Reindexing: make the file index (and the containers and folders) match what storage holds.
 
+Versions and trash entries too (bff/files/versions.py): objects under a folder's
+`.bff-versions` and `.bff-trash` with no row are indexed (their time from their id; who
+uploaded or deleted them is unknown), rows whose objects are gone are dropped.
+
 For files written by other tools, and for index rows whose bytes vanished. Never for uploads
 that did not commit: their bytes sit in the storage's staging area, which storage listings never
 show, or (after a crash between the move and the commit) under a name a pending upload still
@@ -18,14 +22,25 @@ from bff.files import repository
 from bff.files.models import StoredFile
 from bff.files.names import (
     DEFAULT_CONTENT_TYPE,
+    ORIGINAL_SUFFIX,
     PROFILE_IMAGE_NAME,
     RTF_ORIGINAL_PREFIX,
     TEXT_CONTENT_TYPE,
     extension_of,
+    id_time,
     text_name_for,
+    trashed_version_path,
+    version_path,
 )
 from bff.naming import container_name_error, folder_name_error
-from storage.base import RESERVED_PREFIX, FileInfo, Storage
+from storage.base import (
+    RESERVED_PREFIX,
+    TRASH_DIR,
+    VERSIONS_DIR,
+    FileInfo,
+    Storage,
+    guess_content_type,
+)
 
 
 @dataclass
@@ -37,6 +52,10 @@ class ReindexReport:
     files_added: int = 0
     files_updated: int = 0
     files_removed: int = 0
+    versions_added: int = 0
+    versions_removed: int = 0
+    trash_added: int = 0
+    trash_removed: int = 0
     skipped: list[str] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)
 
@@ -48,6 +67,10 @@ class ReindexReport:
             f"Files added: {self.files_added}",
             f"Files updated: {self.files_updated}",
             f"Files removed (no longer in storage): {self.files_removed}",
+            f"Versions added: {self.versions_added}",
+            f"Versions removed (no longer in storage): {self.versions_removed}",
+            f"Trash entries added: {self.trash_added}",
+            f"Trash entries removed (no longer in storage): {self.trash_removed}",
             *(f"Skipped (name not allowed): {name}" for name in self.skipped),
             *(f"Skipped (upload not committed): {name}" for name in self.unfinished),
         ]
@@ -119,6 +142,119 @@ async def _reindex_folder(
                 report.files_updated += 1
 
 
+def _version_values(
+    name: str, version_id: str, info: FileInfo, originals: set[str]
+) -> dict[str, Any]:
+    """Row values of a version found in storage alone (who uploaded it is not known)."""
+    original = version_id in originals and extension_of(name) == "txt"
+    return {
+        "name": name,
+        "version_id": version_id,
+        "content_type": TEXT_CONTENT_TYPE
+        if original
+        else (guess_content_type(name) or DEFAULT_CONTENT_TYPE),
+        "size": info.size,
+        "last_modified": id_time(version_id) or info.last_modified,
+        "original_rtf_name": name.rpartition(".")[0] + ".rtf" if original else None,
+        "replaced_at": info.last_modified,
+    }
+
+
+def _split_versions(
+    objects: list[tuple[tuple[str, ...], FileInfo]], depth: int
+) -> tuple[dict[tuple[str, ...], FileInfo], set[tuple[str, ...]]]:
+    """Version objects by their path up to depth (kept RTF originals apart)."""
+    contents: dict[tuple[str, ...], FileInfo] = {}
+    originals: set[tuple[str, ...]] = set()
+    for path, info in objects:
+        if len(path) != depth:
+            continue
+        if path[-1].endswith(ORIGINAL_SUFFIX):
+            originals.add((*path[:-1], path[-1].removesuffix(ORIGINAL_SUFFIX)))
+        else:
+            contents[path] = info
+    return contents, originals
+
+
+async def _reindex_history(
+    storage: Storage, container: str, folder: Folder, report: ReindexReport
+) -> None:
+    """Make a folder's version and trash rows match its `.bff-versions` and `.bff-trash`."""
+    stored, originals = _split_versions(
+        await storage.list_tree(container, folder.name, (VERSIONS_DIR,)), 3
+    )
+    trash_objects = await storage.list_tree(container, folder.name, (TRASH_DIR,))
+    trashed, trashed_originals = _split_versions(trash_objects, 4)
+    trashed = {p: i for p, i in trashed.items() if p[2] == VERSIONS_DIR}
+    # A trash entry's own content: `.bff-trash/{id}/{name}` (not its kept RTF original).
+    entries = {
+        path[1]: (path[2], info)
+        for path, info in trash_objects
+        if len(path) == 3 and not path[2].startswith(RTF_ORIGINAL_PREFIX)
+    }
+    rows = await repository.versions_where(None, folder_id=folder.id)
+    entry_rows = {e.trash_id: e for e in await repository.trashed_where(None, folder_id=folder.id)}
+    async with transaction() as conn:
+        known = set()
+        for row in rows:
+            path = (
+                version_path(row.name, row.version_id)
+                if row.trash_id is None
+                else trashed_version_path(row.trash_id, row.version_id)
+            )
+            if path in stored or path in trashed:
+                known.add(path)
+            else:
+                await repository.delete_versions(conn, id=row.id)
+                report.versions_removed += 1
+        for trash_id, entry in entry_rows.items():
+            if trash_id not in entries:
+                await repository.delete_trashed(conn, entry.id)
+                report.trash_removed += 1
+        for trash_id, (name, info) in entries.items():
+            if trash_id in entry_rows:
+                continue
+            original = any(
+                p[:2] == (TRASH_DIR, trash_id) and p[2].startswith(RTF_ORIGINAL_PREFIX)
+                for p, _ in trash_objects
+                if len(p) == 3
+            )
+            deleted_at = id_time(trash_id) or info.last_modified
+            await repository.add_trashed(
+                conn,
+                {
+                    "folder_id": folder.id,
+                    "name": name,
+                    "trash_id": trash_id,
+                    "content_type": TEXT_CONTENT_TYPE
+                    if original
+                    else (guess_content_type(name) or DEFAULT_CONTENT_TYPE),
+                    "size": info.size,
+                    "last_modified": info.last_modified,
+                    "is_profile_image": name == PROFILE_IMAGE_NAME,
+                    "original_rtf_name": name.rpartition(".")[0] + ".rtf" if original else None,
+                    "deleted_at": deleted_at,
+                },
+            )
+            report.trash_added += 1
+        for path, info in stored.items():
+            if path not in known:
+                values = _version_values(
+                    path[1], path[2], info, {p[2] for p in originals if p[1] == path[1]}
+                )
+                await repository.add_version(conn, {"folder_id": folder.id, **values})
+                report.versions_added += 1
+        for path, info in trashed.items():
+            trash_id = path[1]
+            if path not in known and trash_id in entries:
+                name = entries[trash_id][0]
+                ids = {p[3] for p in trashed_originals if p[1] == trash_id}
+                values = _version_values(name, path[3], info, ids)
+                values.update(folder_id=folder.id, trash_id=trash_id)
+                await repository.add_version(conn, values)
+                report.versions_added += 1
+
+
 async def reindex(storage: Storage) -> ReindexReport:
     """Rebuild the index (and containers and folders) from what storage holds."""
     report = ReindexReport()
@@ -144,6 +280,7 @@ async def reindex(storage: Storage) -> ReindexReport:
                 await storage.list_files(container_name, folder_name),
                 report,
             )
+            await _reindex_history(storage, container_name, folder, report)
     # Folders no longer in storage: their files are gone too.
     vanished = sorted(await repository.indexed_folder_ids() - seen)
     report.files_removed += await repository.delete_files_of_folders(vanished)

@@ -11,10 +11,11 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import Q
+from tortoise.functions import Count
 
 from bff.containers.models import Folder
 from bff.db import fetch, transaction
-from bff.files.models import Lease, PendingUpload, StoredFile
+from bff.files.models import FileVersion, Lease, PendingUpload, StoredFile, TrashedFile
 
 _BATCH = 500  # rows per statement when inserting or deleting many
 
@@ -69,6 +70,118 @@ async def update_file(conn: BaseDBAsyncClient, row: StoredFile, values: dict[str
 async def delete_file(conn: BaseDBAsyncClient, file_id: int) -> None:
     """Drop one file from the index inside transaction conn."""
     await StoredFile.filter(id=file_id).using_db(conn).delete()
+
+
+async def earlier_version_counts(folder_id: int) -> dict[str, int]:
+    """How many earlier versions each live file of a folder has (files with none are absent)."""
+    rows = await FileVersion.filter(folder_id=folder_id, trash_id=None).values_list(
+        "name", flat=True
+    )
+    counts: dict[str, int] = {}
+    for name in rows:
+        counts[str(name)] = counts.get(str(name), 0) + 1
+    return counts
+
+
+async def earlier_version_count(folder_id: int, name: str) -> int:
+    """How many earlier versions a live file has."""
+    return await FileVersion.filter(folder_id=folder_id, name=name, trash_id=None).count()
+
+
+async def live_version(folder_id: int, name: str, version_id: str) -> FileVersion | None:
+    """An earlier version of a live file."""
+    return await FileVersion.get_or_none(
+        folder_id=folder_id, name=name, version_id=version_id, trash_id=None
+    )
+
+
+# Versions and the trash (bff/files/versions.py). `where` filters are model field lookups.
+
+
+def _on(query: Any, conn: BaseDBAsyncClient | None) -> Any:
+    return query.using_db(conn) if conn is not None else query
+
+
+async def add_version(conn: BaseDBAsyncClient, values: dict[str, Any]) -> FileVersion:
+    """Record an earlier version inside transaction conn."""
+    return await FileVersion.create(using_db=conn, **values)
+
+
+async def versions_where(conn: BaseDBAsyncClient | None, **where: Any) -> list[FileVersion]:
+    """Versions matching where, newest first."""
+    query = FileVersion.filter(**where).order_by("-replaced_at", "-id")
+    return list(await _on(query, conn))
+
+
+async def update_versions(conn: BaseDBAsyncClient, ids: list[int], values: dict[str, Any]) -> None:
+    """Change versions inside transaction conn."""
+    if ids:
+        await FileVersion.filter(id__in=ids).using_db(conn).update(**values)
+
+
+async def delete_versions(conn: BaseDBAsyncClient, **where: Any) -> int:
+    """Drop the versions matching where inside transaction conn; how many."""
+    return int(await FileVersion.filter(**where).using_db(conn).delete())
+
+
+async def add_trashed(conn: BaseDBAsyncClient, values: dict[str, Any]) -> TrashedFile:
+    """Record a trash entry inside transaction conn."""
+    return await TrashedFile.create(using_db=conn, **values)
+
+
+async def trashed_where(conn: BaseDBAsyncClient | None, **where: Any) -> list[TrashedFile]:
+    """Trash entries matching where, most recently deleted first."""
+    query = TrashedFile.filter(**where).order_by("-deleted_at", "-id")
+    return list(await _on(query, conn))
+
+
+async def delete_trashed(conn: BaseDBAsyncClient, entry_id: int) -> None:
+    """Drop a trash entry inside transaction conn."""
+    await TrashedFile.filter(id=entry_id).using_db(conn).delete()
+
+
+async def trashed_version_counts(folder_id: int) -> dict[str, int]:
+    """How many earlier versions each trash entry of a folder has, by trash id."""
+    rows = await FileVersion.filter(folder_id=folder_id, trash_id__not_isnull=True).values_list(
+        "trash_id", flat=True
+    )
+    counts: dict[str, int] = {}
+    for trash_id in rows:
+        counts[str(trash_id)] = counts.get(str(trash_id), 0) + 1
+    return counts
+
+
+async def expired_trash(deleted_before: datetime, limit: int) -> list[TrashedFile]:
+    """Trash entries deleted before a time, oldest first, at most limit."""
+    return list(await TrashedFile.filter(deleted_at__lt=deleted_before).order_by("id").limit(limit))
+
+
+async def expired_versions(replaced_before: datetime, limit: int) -> list[FileVersion]:
+    """Versions of live files replaced before a time, oldest first, at most limit."""
+    query = FileVersion.filter(trash_id=None, replaced_at__lt=replaced_before).order_by("id")
+    return list(await query.limit(limit))
+
+
+async def versions_beyond(keep: int) -> list[FileVersion]:
+    """Versions of live files past the newest `keep` of their file (the database finds the
+    files over the limit; only their surplus is loaded)."""
+    over = (
+        await FileVersion.filter(trash_id=None)
+        .annotate(n=Count("id"))
+        .group_by("folder_id", "name")
+        .filter(n__gt=keep)
+        .values("folder_id", "name")
+    )
+    beyond: list[FileVersion] = []
+    for file in over:
+        query = FileVersion.filter(trash_id=None, folder_id=file["folder_id"], name=file["name"])
+        beyond += await query.order_by("-replaced_at", "-id").offset(keep)
+    return beyond
+
+
+async def folder_by_id(folder_id: int) -> Folder:
+    """A folder with its container loaded."""
+    return await Folder.get(id=folder_id).prefetch_related("container")
 
 
 async def assigned_folders_of(user_id: int) -> list[dict[str, Any]]:

@@ -17,6 +17,9 @@ class Blob(BaseModel):
     isProfileImage: bool
     isConvertedFromRtf: bool
     originalRtfFileName: str | None
+    versionCount: int = Field(
+        1, description="How many versions the file has, the current one included"
+    )
 
 
 class BlobList(BaseModel):
@@ -60,6 +63,56 @@ class ViewLink(BaseModel):
 
     url: str
     expiresAt: datetime
+
+
+class Uploader(BaseModel):
+    """Who uploaded (or deleted) a file's content: the name and role at the time."""
+
+    name: str
+    role: str
+
+
+class VersionOut(BaseModel):
+    """One version of a file (the current one included)."""
+
+    versionId: str
+    contentLength: int
+    contentType: str
+    lastModified: datetime
+    uploadedBy: Uploader
+    current: bool
+
+
+class VersionList(BaseModel):
+    """A file's versions, newest first."""
+
+    versions: list[VersionOut]
+
+
+class TrashedBlob(BaseModel):
+    """A file in its folder's trash."""
+
+    name: str
+    versionCount: int
+    contentLength: int
+    contentType: str
+    isProfileImage: bool
+    deletedAt: datetime
+    deletedBy: Uploader
+    purgeAfter: datetime
+
+
+class TrashList(BaseModel):
+    """A folder's trash, most recently deleted first, and how long files stay in it."""
+
+    blobs: list[TrashedBlob]
+    trashDays: int = Field(description="BFF_TRASH_DAYS: days a deleted file stays in the trash")
+
+
+class PurgeRequest(BaseModel):
+    """Deleting from the trash for good: confirmation must be "DELETE"."""
+
+    confirmation: str = Field(max_length=20)
 
 
 class FileStats(BaseModel):

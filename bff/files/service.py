@@ -18,25 +18,25 @@ from datetime import datetime
 from werkzeug.http import parse_range_header
 
 from bff.assignments.repository import folder_member_ids
-from bff.audit.service import Actor, record, record_alone
+from bff.audit.service import Actor, record_alone
 from bff.containers.models import Folder
-from bff.db import transaction
 from bff.errors import ApiError
 from bff.files import repository
 from bff.files.models import StoredFile
-from bff.files.names import PROFILE_IMAGE_NAME, original_rtf_key
+from bff.files.names import PROFILE_IMAGE_NAME, ObjectPath, original_rtf_key, version_path
 from bff.files.schemas import Blob, BlobList
-from bff.live.events import ADMINS, FILE_DELETED, PROFILE_CHANGED, publish, user_room
+from bff.live.events import ADMINS, publish, user_room
 from storage.base import InvalidName, NotFound, ObjectKey, ReadStream, Storage
 
 FILE_NOT_FOUND = "File not found"
 PROFILE_NOT_FOUND = "This folder has no profile image."
+VERSION_NOT_FOUND = "Version not found"
 RANGE_OUTSIDE = "The requested range is outside the file."
 VIEW_CHUNK = 1024 * 1024  # fewer, larger reads: each chunk costs a thread hop and a send
 
 
-def blob_out(row: StoredFile) -> Blob:
-    """The API shape of an indexed file."""
+def blob_out(row: StoredFile, earlier_versions: int = 0) -> Blob:
+    """The API shape of an indexed file (earlier_versions: how many it has besides this)."""
     return Blob(
         name=row.name,
         contentType=row.content_type,
@@ -45,6 +45,7 @@ def blob_out(row: StoredFile) -> Blob:
         isProfileImage=row.is_profile_image,
         isConvertedFromRtf=row.converted_from_rtf,
         originalRtfFileName=row.original_rtf_name,
+        versionCount=1 + earlier_versions,
     )
 
 
@@ -83,9 +84,11 @@ async def audit(actor: Actor, operation: str, container: str, folder: str, blob:
 async def folder_listing(folder_id: int, container: str, folder: str, actor: Actor) -> BlobList:
     """A folder's files sorted by name (audited: file names are patient data)."""
     rows = await repository.files_of(folder_id)
+    earlier = await repository.earlier_version_counts(folder_id)
     await audit(actor, "file_list", container, folder)
     return BlobList(
-        blobs=[blob_out(r) for r in rows], hasProfileImage=any(r.is_profile_image for r in rows)
+        blobs=[blob_out(r, earlier.get(r.name, 0)) for r in rows],
+        hasProfileImage=any(r.is_profile_image for r in rows),
     )
 
 
@@ -122,12 +125,23 @@ async def open_view(
     operation: str,
     actor: Actor,
     storage: Storage,
+    version_id: str | None = None,
 ) -> ViewSource:
-    """Check a file (and the one byte range asked for) and audit the access; 404 for a file not
-    indexed, 416 for a range outside it. The caller sends the bytes (files/delivery.py)."""
+    """Check a file, or an earlier version of it (version_id), and the one byte range asked
+    for, and audit the access; 404 for a file or version not indexed, 416 for a range outside
+    it. The caller sends the bytes (files/delivery.py)."""
     row = await get_file(folder, name)
+    content_type, last_modified = row.content_type, row.last_modified
+    path: ObjectPath = (name,)
+    details = ""
+    if version_id is not None:
+        version = await repository.live_version(folder.id, name, version_id)
+        if version is None:
+            raise ApiError(404, VERSION_NOT_FOUND)
+        content_type, last_modified = version.content_type, version.last_modified
+        path, details = version_path(name, version_id), f"version {version_id}"
     container = folder.container.name
-    size = (await storage.stat(container, folder.name, name)).size
+    size = (await storage.stat_path(container, folder.name, path)).size
     start, stop, partial = 0, size, False
     ranges = parse_range_header(range_header)
     if ranges is not None and ranges.units == "bytes" and len(ranges.ranges) == 1:
@@ -135,45 +149,25 @@ async def open_view(
         if bounds is None:
             raise ApiError(416, RANGE_OUTSIDE, {"Content-Range": f"bytes */{size}"})
         start, stop, partial = bounds[0], bounds[1], True
-    await audit(actor, operation, container, folder.name, name)
+    await record_alone(
+        actor, operation, container=container, folder=folder.name, blob=name, details=details
+    )
 
     def open_range(offset: int, length: int) -> Awaitable[ReadStream]:
-        return storage.open(
-            container, folder.name, name, offset=offset, length=length, chunk_size=VIEW_CHUNK
+        return storage.open_path(
+            container, folder.name, path, offset=offset, length=length, chunk_size=VIEW_CHUNK
         )
 
     return ViewSource(
-        key=ObjectKey.file(container, folder.name, name),
+        key=ObjectKey.file(container, folder.name, name)
+        if version_id is None
+        else ObjectKey.reserved(container, folder.name, *path),
         name=name,
-        content_type=row.content_type,
-        last_modified=row.last_modified,
+        content_type=content_type,
+        last_modified=last_modified,
         size=size,
         start=start,
         stop=stop,
         partial=partial,
         open=open_range,
-    )
-
-
-async def delete_file(folder: Folder, name: str, actor: Actor, storage: Storage) -> str:
-    """Delete a file (with a converted RTF's kept original); return the success message."""
-    row = await get_file(folder, name)
-    with contextlib.suppress(NotFound):  # already gone from storage: still drop the index row
-        await storage.delete(folder.container.name, folder.name, name)
-    async with transaction() as conn:
-        await repository.delete_file(conn, row.id)
-        announce(PROFILE_CHANGED if row.is_profile_image else FILE_DELETED, folder, name)
-        await record(
-            conn,
-            actor,
-            "profile_delete" if row.is_profile_image else "file_delete",
-            container=folder.container.name,
-            folder=folder.name,
-            blob=name,
-        )
-    await drop_original(storage, folder, row.original_rtf_name)
-    return (
-        "Profile image deleted successfully"
-        if row.is_profile_image
-        else "File deleted successfully"
     )

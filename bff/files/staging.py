@@ -29,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.db import transaction
-from bff.files import repository
+from bff.files import repository, versions
 from bff.files.models import PendingUpload
 from bff.files.names import RTF_ORIGINAL_PREFIX
 from config.settings import Settings
@@ -189,8 +189,9 @@ async def _sweep_one(storage: Storage, pending_id: int, report: SweepReport) -> 
                 await storage.delete(row.container, row.folder, row.name)
                 report.moved += 1
         elif original_of is None:
-            # An overwrite that died between the move and the commit: the old bytes are gone,
-            # so make the row describe the bytes the file now has.
+            # An overwrite that died between the move and the commit: the old bytes were copied
+            # to a version first (`storage reindex` indexes it), so make the row describe the
+            # bytes the file now has.
             try:
                 info = await storage.stat(row.container, row.folder, row.name)
             except NotFound:
@@ -236,10 +237,12 @@ async def sweep(storage: Storage, grace_seconds: float, lease_seconds: float = 6
 
 
 class Sweeper:
-    """Runs `sweep` on start and then every interval, until stopped."""
+    """Runs `sweep`, then the retention purge of the trash and old versions
+    (bff/files/versions.py, its own lease), on start and then every interval, until stopped."""
 
     def __init__(self, storage: Storage, settings: Settings) -> None:
         self._storage = storage
+        self._settings = settings
         self._grace = settings.upload_staging_grace_seconds
         self._interval = settings.upload_sweep_seconds
         self._lease = min(600.0, max(1.0, 2 * self._interval))
@@ -255,6 +258,12 @@ class Sweeper:
                 await sweep(self._storage, self._grace, self._lease)
             except Exception:  # keep sweeping; the next run retries
                 log.warning("Upload sweep failed; retrying later.", exc_info=True)
+            try:
+                await versions.purge_expired(
+                    self._storage, self._settings, lease_seconds=self._lease
+                )
+            except Exception:
+                log.warning("Retention purge failed; retrying later.", exc_info=True)
             await asyncio.sleep(self._interval)
 
     async def stop(self) -> None:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from bff.audit.service import Actor, record
 from bff.containers.models import Folder
 from bff.db import transaction
 from bff.errors import ApiError
-from bff.files import repository, staging
+from bff.files import repository, staging, versions
 from bff.files.conversions import Conversion, conversion, rtf_too_large
 from bff.files.images import INVALID_IMAGE
 from bff.files.models import PendingUpload, StoredFile
@@ -31,6 +32,7 @@ from bff.files.names import (
     content_type_for,
     extension_of,
     file_name_error,
+    new_id,
     original_rtf_key,
     text_name_for,
 )
@@ -85,6 +87,11 @@ async def _index(
             previous = await repository.locked_file(conn, folder.id, stored.name)
             if previous is not None and not may_replace:
                 raise _clash(stored.name)  # another upload of the name committed first
+            now = datetime.now(UTC)
+            if previous is not None:
+                # The old content becomes a version before the new bytes move over the name:
+                # a crash between the two leaves both (bff/files/versions.py).
+                await versions.keep_current(conn, storage, folder, previous, actor, now)
             await staging.publish(conn, storage, pending)
             info = await storage.stat(container, folder.name, stored.name)
             values = {
@@ -95,6 +102,9 @@ async def _index(
                 "is_profile_image": stored.is_profile_image,
                 "converted_from_rtf": stored.original_rtf_name is not None,
                 "original_rtf_name": stored.original_rtf_name,
+                "version_id": new_id(now),
+                "uploaded_by_name": actor.name,
+                "uploaded_by_role": actor.role,
             }
             stale_original = previous.original_rtf_name if previous else None
             if previous is None:
@@ -299,7 +309,7 @@ async def upload(
         message = f"Profile image processed and saved as {PROFILE_IMAGE_NAME}"
     return UploadResponse(
         message=message,
-        blob=blob_out(row),
+        blob=blob_out(row, await repository.earlier_version_count(folder.id, row.name)),
         replaced=replaced,
         rtfConversion=RtfConversion(
             converted=row.converted_from_rtf, txtFileName=target if row.converted_from_rtf else None

@@ -5,6 +5,8 @@ reacts by refetching what it shows. Names and payloads:
 
 - file:uploaded {container, folder, name}: admins and the users assigned that folder
 - file:deleted {container, folder, name}: the same
+- file:restored {container, folder, name}: the same (a file back from the trash)
+- version:restored {container, folder, name}: the same (an earlier version made current)
 - profile:changed {container, folder}: the same
 - assignments:changed {userId}: that user and admins
 - users:changed {userId}: admins
@@ -56,6 +58,8 @@ log = logging.getLogger(__name__)
 
 FILE_UPLOADED = "file:uploaded"
 FILE_DELETED = "file:deleted"
+FILE_RESTORED = "file:restored"
+VERSION_RESTORED = "version:restored"
 PROFILE_CHANGED = "profile:changed"
 ASSIGNMENTS_CHANGED = "assignments:changed"
 USERS_CHANGED = "users:changed"

@@ -4,7 +4,7 @@ from tortoise.fields.base import OnDelete
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('bff', '0005_pending_uploads')]
+    dependencies = [('bff', '0006_file_versions')]
 
     initial = False
 

@@ -303,7 +303,7 @@ test('a doctor uploads an RTF, sees the TXT converted from it, and opens it in a
   await shot(page, 'doctor-uploads-rtf');
 
   // The file opens in a new tab through a signed link: no token in its URL.
-  const [viewer] = await Promise.all([context.waitForEvent('page'), files.getByRole('button', { name: /letter\.txt/ }).click()]);
+  const [viewer] = await Promise.all([context.waitForEvent('page'), files.getByRole('button', { name: /^letter\.txt/ }).click()]);
   await viewer.waitForURL(/\/view\?link=/);
   await viewer.waitForLoadState();
   assert.match(await viewer.locator('body').innerText(), /Hello world\./);
@@ -367,7 +367,8 @@ test('an admin deletes a file', async () => {
   await page.goto(`/admin/containers/${ward}/folders/patient-3`);
   await page.getByRole('button', { name: `Delete ${SEEDED_FILE}` }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Delete file' });
-  await dialog.getByText(`Are you sure you want to delete ${SEEDED_FILE}? This action cannot be undone.`).waitFor();
+  await dialog.getByText(`Are you sure you want to delete ${SEEDED_FILE}?`).waitFor();
+  await dialog.getByText("It goes to this folder's trash for 30 days").waitFor();
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await page.getByText('File deleted successfully').waitFor();
   await page.getByText('No files found in this folder.').waitFor();
@@ -378,6 +379,86 @@ test('an admin deletes a file', async () => {
   await shot(page, 'admin-deletes-file');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('a nurse overwrites a file, opens the old version and restores it; an admin deletes it, restores it from the trash and purges it', async () => {
+  const admin = await adminApi();
+  const ward = await makeWard(admin.token, 'ward-versions', ['patient-1']);
+  const nurse = await makeStaff(admin.token, 'nurse', 'Nia Nurse');
+  await assignWard(admin.token, nurse, ward, ['patient-1']);
+  await uploadText(admin.token, ward, 'patient-1', 'chart.txt', 'first chart');
+  await admin.logout();
+
+  const { context, page, problems } = await newPage();
+  await signIn(page, nurse);
+  await page.goto(`/containers/${ward}/folders/patient-1`);
+  const files = page.getByRole('list', { name: 'Patient files' });
+  await files.getByText('1 version', { exact: true }).waitFor();
+  await page.getByLabel('Choose a file').setInputFiles({ name: 'chart.txt', mimeType: 'text/plain', buffer: Buffer.from('second chart') });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const replace = page.getByRole('alertdialog', { name: 'Replace file?' });
+  await replace.getByText('The current content is kept as a version.').waitFor();
+  await replace.getByRole('button', { name: 'Replace' }).click();
+  await page.getByText('File uploaded successfully').waitFor();
+  await files.getByText('2 versions').waitFor();
+
+  // The Versions panel: who and when; the old version opens in a new tab through a signed link.
+  await files.getByRole('button', { name: 'Versions of chart.txt' }).click();
+  const versions = page.getByRole('list', { name: 'Versions of chart.txt' });
+  const current = versions.getByRole('listitem').filter({ hasText: 'Current' });
+  await current.getByText(`Uploaded by ${nurse.name} (nurse)`).waitFor();
+  const old = versions.getByRole('listitem').filter({ hasNotText: 'Current' });
+  await old.getByText(`Uploaded by ${ADMIN.name} (admin)`).waitFor();
+  const [viewer] = await Promise.all([context.waitForEvent('page'), old.getByRole('button', { name: /^Open/ }).click()]);
+  await viewer.waitForURL(/\/versions\/[^/]+\/view\?link=/);
+  await viewer.waitForLoadState();
+  assert.match(await viewer.locator('body').innerText(), /first chart/);
+  await viewer.close();
+  await shot(page, 'nurse-versions-panel');
+  await old.getByRole('button', { name: /^Restore/ }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Restore this version?' });
+  await confirm.getByText('The current content is kept as a version.').waitFor();
+  await confirm.getByRole('button', { name: 'Restore' }).click();
+  await page.getByText('Version restored successfully').waitFor();
+  const [reopened] = await Promise.all([context.waitForEvent('page'), files.getByRole('button', { name: /^chart\.txt/ }).click()]);
+  await reopened.waitForURL(/\/chart\.txt\/view\?link=/);
+  await reopened.waitForLoadState();
+  assert.match(await reopened.locator('body').innerText(), /first chart/);
+  await reopened.close();
+  assert.deepEqual(problems, []);
+  await context.close();
+
+  // The admin deletes it to the trash, restores it with its versions, deletes it again and purges it.
+  const second = await newPage();
+  const adminPage = second.page;
+  await signIn(adminPage, ADMIN);
+  await adminPage.goto(`/admin/containers/${ward}/folders/patient-1`);
+  await adminPage.getByText('The trash of this folder is empty.').waitFor();
+  const remove = async () => {
+    await adminPage.getByRole('button', { name: 'Delete chart.txt' }).click();
+    const dialog = adminPage.getByRole('alertdialog', { name: 'Delete file' });
+    await dialog.getByText("It goes to this folder's trash for 30 days").waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await adminPage.getByText('No files found in this folder.').waitFor();
+  };
+  await remove();
+  const trash = adminPage.getByRole('list', { name: 'Deleted files' });
+  await trash.getByText(`by ${ADMIN.name}`).waitFor();
+  await trash.getByText('2 versions').waitFor();
+  await shot(adminPage, 'admin-trash');
+  await trash.getByRole('button', { name: 'Restore chart.txt' }).click();
+  await adminPage.getByText('File restored successfully').waitFor();
+  await adminPage.getByRole('list', { name: 'Patient files' }).getByText('2 versions').waitFor();
+  await adminPage.getByText('The trash of this folder is empty.').waitFor();
+  await remove();
+  await trash.getByRole('button', { name: 'Delete chart.txt permanently' }).click();
+  const purge = adminPage.getByRole('alertdialog', { name: 'Delete permanently' });
+  await purge.getByLabel('Type DELETE to confirm *').fill('DELETE');
+  await purge.getByRole('button', { name: 'Delete permanently' }).click();
+  await adminPage.getByText('File deleted permanently').waitFor();
+  await adminPage.getByText('The trash of this folder is empty.').waitFor();
+  assert.deepEqual(second.problems, []);
+  await second.context.close();
 });
 
 test('an admin browses storage and creates a container', async () => {

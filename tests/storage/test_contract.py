@@ -512,3 +512,30 @@ async def test_failed_object_write_leaves_nothing(backend: Backend) -> None:
     with pytest.raises(DroppedUpload):
         await storage.write_object(".bff-audit/x", failing([b"partial"]))
     assert await walked(storage) == {}
+
+
+async def test_object_paths_copy_list_and_delete_trees(backend: Backend) -> None:
+    """Versions and the trash: product-named paths beside a folder's files, never listed."""
+    storage = backend.storage
+    await storage.write("clinic", "patient-1", "a.txt", stream(b"old"))
+    kept = (".bff-versions", "a.txt", "v1")
+    await storage.copy_path("clinic", "patient-1", ("a.txt",), kept)
+    # Replacing the file leaves the copy as it was (local disk links: never written in place).
+    await storage.write("clinic", "patient-1", "a.txt", stream(b"new content"))
+    async with await storage.open_path("clinic", "patient-1", kept, offset=1) as body:
+        assert await body.read_all() == b"ld"
+    assert (await storage.stat_path("clinic", "patient-1", kept)).size == 3
+    await storage.copy_path("clinic", "patient-1", kept, (".bff-trash", "t1", "a.txt"))
+    assert [i.name for i in await storage.list_files("clinic", "patient-1")] == ["a.txt"]
+    assert await storage.list_folders("clinic") == ["patient-1"]
+    tree = await storage.list_tree("clinic", "patient-1", (".bff-trash",))
+    assert [path for path, _ in tree] == [(".bff-trash", "t1", "a.txt")]
+    assert await storage.delete_tree("clinic", "patient-1", (".bff-trash",)) == 1
+    assert await storage.list_tree("clinic", "patient-1", (".bff-trash",)) == []
+    assert await storage.delete_path("clinic", "patient-1", kept) is True
+    assert await storage.delete_path("clinic", "patient-1", kept) is False
+    with pytest.raises(NotFound):
+        await storage.copy_path("clinic", "patient-1", kept, ("b.txt",))
+    for bad in ((), ("..", "x"), (".bff-versions", "a/b")):
+        with pytest.raises(InvalidName):
+            await storage.stat_path("clinic", "patient-1", bad)

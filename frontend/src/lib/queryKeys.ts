@@ -37,6 +37,9 @@ export const fileKeys = {
   /** Keyed by the image's modification time too, so a replaced image is fetched afresh. */
   profileImage: (container: string, folder: string, version: string) =>
     ['files', container, folder, 'profile-image', version] as const,
+  /** Under the folder: every change of its files (and their live events) refreshes them too. */
+  versions: (container: string, folder: string, blob: string) => ['files', container, folder, 'versions', blob] as const,
+  trash: (container: string, folder: string) => ['files', container, folder, 'trash'] as const,
 };
 
 /** Every token mutation invalidates the 'smart-tokens' root: the lists and the assigned-folder maps. */

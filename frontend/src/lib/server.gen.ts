@@ -6,6 +6,7 @@ export const LiveEvent = {
   EMERGENCY_OPENED: 'emergency:opened',
   EMERGENCY_REFUSED: 'emergency:refused',
   FILE_DELETED: 'file:deleted',
+  FILE_RESTORED: 'file:restored',
   FILE_UPLOADED: 'file:uploaded',
   LIVE_RECONNECT: 'live:reconnect',
   LIVE_RESYNC: 'live:resync',
@@ -18,6 +19,7 @@ export const LiveEvent = {
   TOKEN_REGISTERED: 'token:registered',
   TOKEN_REVOKED: 'token:revoked',
   USERS_CHANGED: 'users:changed',
+  VERSION_RESTORED: 'version:restored',
 } as const;
 
 export type LiveEventName = (typeof LiveEvent)[keyof typeof LiveEvent];
@@ -51,6 +53,14 @@ export const AUDIT_OPERATIONS = [
   'profile_upload',
   'profile_view',
   'profile_delete',
+  'version_list',
+  'version_view',
+  'version_create',
+  'version_restore',
+  'version_purge',
+  'trash_list',
+  'trash_restore',
+  'trash_purge',
   'access_denied',
   'token_list',
   'token_register',

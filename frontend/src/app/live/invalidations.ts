@@ -47,6 +47,8 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
   switch (event) {
     case LiveEvent.FILE_UPLOADED:
     case LiveEvent.FILE_DELETED:
+    case LiveEvent.FILE_RESTORED:
+    case LiveEvent.VERSION_RESTORED:
     case LiveEvent.PROFILE_CHANGED:
       return folderKeys(payload);
     case LiveEvent.ASSIGNMENTS_CHANGED:

@@ -20,6 +20,18 @@ export const FILE_MSG = {
   // Delete
   deleted: 'File deleted successfully',
   deleteFailed: 'Failed to delete file',
+  toTrash: (days: number) =>
+    `It goes to this folder's trash for ${days} ${days === 1 ? 'day' : 'days'}, where an admin can restore it; then it is deleted for good.`,
+  // Versions and the trash
+  versionsFailed: 'Failed to load the versions',
+  versionRestored: 'Version restored successfully',
+  restoreFailed: 'Failed to restore',
+  keptAsVersion: 'The current content is kept as a version.',
+  trashEmpty: 'The trash of this folder is empty.',
+  trashRestored: 'File restored successfully',
+  purged: 'File deleted permanently',
+  purgeFailed: 'Failed to delete the file permanently',
+  purgeConfirm: 'Please type DELETE to confirm.',
   // Viewing
   noToken: 'No authentication token found. Please log in again.',
   sessionExpired: 'Your session has expired. Please log in again.',

@@ -10,6 +10,7 @@ import { isIosSafari } from '../../lib/device';
 import { getToken } from '../../lib/session';
 import { trackViewerWindow } from '../../lib/viewerWindows';
 import { getViewLink } from './api/get-view-link';
+import { getVersionLink } from './api/versions';
 import { FILE_MSG, openErrorMessage } from './messages';
 
 /** The 'opened' message clears after 3 s, a file-open error after 7 s (spec sections 4 and 9). */
@@ -21,7 +22,8 @@ export function useOpenFile(container: string, folder: string) {
   const ios = useMemo(() => isIosSafari(), []);
 
   const open = useCallback(
-    (blob: string) => {
+    /** Open the file, or an earlier version of it (versionId): the same signed-link way. */
+    (blob: string, versionId?: string) => {
       if (!getToken()) {
         notify('error', FILE_MSG.noToken, OPEN_ERROR_MS);
         return;
@@ -40,7 +42,8 @@ export function useOpenFile(container: string, folder: string) {
         }
         trackViewerWindow(viewer);
       }
-      getViewLink(container, folder, blob).then(
+      const link = versionId ? getVersionLink(container, folder, blob, versionId) : getViewLink(container, folder, blob);
+      link.then(
         ({ url }) => {
           const target = serverUrl(url);
           if (viewer) {

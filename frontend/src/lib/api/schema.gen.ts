@@ -450,7 +450,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a file or the profile image (admins only). */
+        /**
+         * Move a file or the profile image, with its versions, to the folder's trash (admins
+         * @description only); it is purged after BFF_TRASH_DAYS.
+         */
         delete: operations["delete_delete_file"];
         options?: never;
         head?: never;
@@ -466,6 +469,74 @@ export interface paths {
         };
         /** A short-lived link that opens the file for this session, keeping the token out of URLs. */
         get: operations["get_view_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file's versions, newest first, the current one included. */
+        get: operations["get_list_versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/versions/{version_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make an earlier version current; the replaced content becomes a version in turn. */
+        post: operations["post_restore_version"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/versions/{version_id}/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A short-lived link that opens an earlier version for this session (as for the file). */
+        get: operations["get_version_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/versions/{version_id}/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stream an earlier version (HTTP Range supported) by a signed link or the header. */
+        get: operations["get_view_version"];
         put?: never;
         post?: never;
         delete?: never;
@@ -505,6 +576,57 @@ export interface paths {
         get: operations["get_profile_image"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The folder's trash: deleted files, who deleted them and when they will be purged. */
+        get: operations["get_list_trash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/trash/{blob}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a file in the trash for good (body {confirmation: "DELETE"}). */
+        delete: operations["delete_purge_trashed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/trash/{blob}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bring a deleted file back with its versions (409 if a file of that name exists now). */
+        post: operations["post_restore_trashed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -962,6 +1084,12 @@ export interface components {
             name: string;
             /** Originalrtffilename */
             originalRtfFileName: string | null;
+            /**
+             * Versioncount
+             * @description How many versions the file has, the current one included
+             * @default 1
+             */
+            versionCount: number;
         };
         /**
          * ContainerAssignmentOut
@@ -1209,6 +1337,43 @@ export interface components {
             username: string;
         };
         /**
+         * TrashedBlob
+         * @description A file in its folder's trash.
+         */
+        TrashedBlob: {
+            /** Contentlength */
+            contentLength: number;
+            /** Contenttype */
+            contentType: string;
+            /**
+             * Deletedat
+             * Format: date-time
+             */
+            deletedAt: string;
+            deletedBy: components["schemas"]["Uploader"];
+            /** Isprofileimage */
+            isProfileImage: boolean;
+            /** Name */
+            name: string;
+            /**
+             * Purgeafter
+             * Format: date-time
+             */
+            purgeAfter: string;
+            /** Versioncount */
+            versionCount: number;
+        };
+        /**
+         * Uploader
+         * @description Who uploaded (or deleted) a file's content: the name and role at the time.
+         */
+        Uploader: {
+            /** Name */
+            name: string;
+            /** Role */
+            role: string;
+        };
+        /**
          * UserDetail
          * @description A user on the admin's user page: also whether they have a second factor.
          */
@@ -1284,6 +1449,26 @@ export interface components {
             userId: number;
             /** Username */
             username: string;
+        };
+        /**
+         * VersionOut
+         * @description One version of a file (the current one included).
+         */
+        VersionOut: {
+            /** Contentlength */
+            contentLength: number;
+            /** Contenttype */
+            contentType: string;
+            /** Current */
+            current: boolean;
+            /**
+             * Lastmodified
+             * Format: date-time
+             */
+            lastModified: string;
+            uploadedBy: components["schemas"]["Uploader"];
+            /** Versionid */
+            versionId: string;
         };
     };
     responses: never;
@@ -2219,6 +2404,109 @@ export interface operations {
             };
         };
     };
+    get_list_versions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file's versions, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Versions */
+                        versions: components["schemas"]["VersionOut"][];
+                    };
+                };
+            };
+        };
+    };
+    post_restore_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_version_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A short-lived signed link that opens one file for the caller's session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Expiresat
+                         * Format: date-time
+                         */
+                        expiresAt: string;
+                        /** Url */
+                        url: string;
+                    };
+                };
+            };
+        };
+    };
+    get_view_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
     get_view_file: {
         parameters: {
             query?: never;
@@ -2245,6 +2533,98 @@ export interface operations {
         };
         requestBody?: never;
         responses: never;
+    };
+    get_list_trash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A folder's trash, most recently deleted first, and how long files stay in it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Blobs */
+                        blobs: components["schemas"]["TrashedBlob"][];
+                        /**
+                         * Trashdays
+                         * @description BFF_TRASH_DAYS: days a deleted file stays in the trash
+                         */
+                        trashDays: number;
+                    };
+                };
+            };
+        };
+    };
+    delete_purge_trashed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Confirmation */
+                    confirmation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_restore_trashed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
     };
     get_audit_logs: {
         parameters: {

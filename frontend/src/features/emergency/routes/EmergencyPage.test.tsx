@@ -23,6 +23,7 @@ function view(overrides: Partial<EmergencyView> = {}): EmergencyView {
         isProfileImage: true,
         isConvertedFromRtf: false,
         originalRtfFileName: null,
+        versionCount: 1,
       },
       {
         name: 'allergies & notes.txt',
@@ -32,6 +33,7 @@ function view(overrides: Partial<EmergencyView> = {}): EmergencyView {
         isProfileImage: false,
         isConvertedFromRtf: true,
         originalRtfFileName: 'allergies & notes.rtf',
+        versionCount: 1,
       },
     ],
     ...overrides,

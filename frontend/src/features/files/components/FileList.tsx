@@ -1,4 +1,4 @@
-/** The Patient Files list: name, badges, modified date, size and content type; click to open. */
+/** The Patient Files list: name, badges, modified date, size, content type and version count; click to open. */
 import { RowButton } from '../../../components/RowButton';
 import { EmptyState } from '../../../components/States';
 import type { StoredFile } from '../../../lib/api/types';
@@ -12,9 +12,14 @@ interface FileListProps {
   onOpen: (name: string) => void;
   /** Admins only: without it no Delete buttons are shown. */
   onDelete?: (file: StoredFile) => void;
+  /** Opens the file's Versions panel. */
+  onVersions?: (file: StoredFile) => void;
 }
 
-export function FileList({ files, ios, onOpen, onDelete }: FileListProps) {
+/** '1 version', '3 versions'. */
+export const versionsLabel = (count: number): string => `${count} ${count === 1 ? 'version' : 'versions'}`;
+
+export function FileList({ files, ios, onOpen, onDelete, onVersions }: FileListProps) {
   if (files.length === 0) return <EmptyState>{FILE_MSG.empty}</EmptyState>;
   const hint = ios ? 'Tap to Open' : 'Click to open';
   return (
@@ -39,12 +44,18 @@ export function FileList({ files, ios, onOpen, onDelete }: FileListProps) {
               <span>Modified {formatDateTime(file.lastModified)}</span>
               <span>{formatFileSize(file.contentLength)}</span>
               <span>{file.contentType}</span>
+              <span>{versionsLabel(file.versionCount)}</span>
             </div>
           </div>
           <div className="file-actions">
             <span className="muted small" aria-hidden="true">
               {hint}
             </span>
+            {onVersions ? (
+              <RowButton label={`Versions of ${file.name}`} onClick={() => onVersions(file)}>
+                Versions
+              </RowButton>
+            ) : null}
             {onDelete ? (
               <RowButton kind="danger" label={`Delete ${file.name}`} onClick={() => onDelete(file)}>
                 Delete

@@ -133,6 +133,7 @@ export function UploadForm({ container, folder, existingNames, onReport }: Uploa
           <p>
             A file named <strong>{replace.listedName}</strong> already exists in this folder. Do you want to replace it?
           </p>
+          <p>{FILE_MSG.keptAsVersion}</p>
         </ConfirmDialog>
       ) : null}
     </section>

@@ -10,6 +10,7 @@ const ASSISTANT = { id: 4, name: 'Asa Assistant', username: 'asa', role: 'assist
 const PAGE = '/containers/ward%20a/folders/p-1';
 const ADMIN_PAGE = '/admin/containers/ward%20a/folders/p-1';
 const LIST = 'GET /api/blobs/ward%20a/p-1';
+const TRASH = 'GET /api/blobs/ward%20a/p-1/trash';
 const T = '2026-01-02T10:00:00Z';
 
 const file = (over: Partial<StoredFile> & { name: string }): StoredFile => ({
@@ -18,6 +19,7 @@ const file = (over: Partial<StoredFile> & { name: string }): StoredFile => ({
   lastModified: T,
   isProfileImage: false,
   isConvertedFromRtf: false,
+  versionCount: 1,
   originalRtfFileName: null,
   ...over,
 });
@@ -330,12 +332,15 @@ describe('folder page: deleting (admins)', () => {
   it('confirms, deletes and reports the server message', async () => {
     const api = mockApi({
       [LIST]: { body: listing },
+      [TRASH]: { body: { blobs: [], trashDays: 30 } },
       'DELETE /api/blobs/ward%20a/p-1/scan.pdf': { body: { message: 'File deleted successfully' } },
     });
     renderApp(ADMIN_PAGE);
+    expect(await screen.findByText('The trash of this folder is empty.')).toBeInTheDocument();
     await userEvent.click(await screen.findByRole('button', { name: 'Delete scan.pdf' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Delete file' });
-    expect(dialog).toHaveTextContent('Are you sure you want to delete scan.pdf? This action cannot be undone.');
+    expect(dialog).toHaveTextContent('Are you sure you want to delete scan.pdf?');
+    expect(dialog).toHaveTextContent("It goes to this folder's trash for 30 days, where an admin can restore it");
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('File deleted successfully')).toBeInTheDocument();
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
@@ -376,7 +381,7 @@ describe('folder page: opening files', () => {
       },
     });
     renderApp(PAGE);
-    await userEvent.click(await screen.findByRole('button', { name: /letter\.txt/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
     expect(open).toHaveBeenCalledWith('', '_blank');
     expect(viewer.opener).toBeNull();
     await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/letter.txt/view?link=abc'));
@@ -391,7 +396,7 @@ describe('folder page: opening files', () => {
     vi.spyOn(window, 'open').mockReturnValue(null);
     mockApi({ [LIST]: { body: listing } });
     renderApp(PAGE);
-    const button = await screen.findByRole('button', { name: /letter\.txt/ });
+    const button = await screen.findByRole('button', { name: /^letter\.txt/ });
     vi.useFakeTimers();
     try {
       fireEvent.click(button);
@@ -414,7 +419,7 @@ describe('folder page: opening files', () => {
     vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
     mockApi({ [LIST]: { body: listing }, 'GET /api/blobs/ward%20a/p-1/letter.txt/url': { status, body } });
     renderApp(PAGE);
-    await userEvent.click(await screen.findByRole('button', { name: /letter\.txt/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(viewer.close).toHaveBeenCalled();
   });
@@ -426,7 +431,7 @@ describe('folder page: opening files', () => {
       'GET /api/blobs/ward%20a/p-1/letter.txt/url': { status: 401, body: { message: 'Unauthorized' } },
     });
     renderApp(PAGE);
-    await userEvent.click(await screen.findByRole('button', { name: /letter\.txt/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
     expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?session=expired'));
     expect(viewer.close).toHaveBeenCalled();
@@ -436,7 +441,7 @@ describe('folder page: opening files', () => {
     const open = vi.spyOn(window, 'open');
     mockApi({ [LIST]: { body: listing } });
     renderApp(PAGE);
-    const button = await screen.findByRole('button', { name: /letter\.txt/ });
+    const button = await screen.findByRole('button', { name: /^letter\.txt/ });
     window.localStorage.removeItem('token');
     await userEvent.click(button);
     expect(await screen.findByText('No authentication token found. Please log in again.')).toBeInTheDocument();
@@ -451,10 +456,100 @@ describe('folder page: opening files', () => {
     mockApi({ [LIST]: { body: listing }, 'GET /api/blobs/ward%20a/p-1/letter.txt/url': { status: 500 } });
     renderApp(PAGE);
     expect(await screen.findByText(/On iPhone and iPad, files open in this tab\. Tap to Open a file/)).toBeInTheDocument();
-    const button = screen.getByRole('button', { name: /letter\.txt/ });
+    const button = screen.getByRole('button', { name: /^letter\.txt/ });
     expect(button).toHaveAttribute('title', 'Tap to Open');
     await userEvent.click(button);
     expect(open).not.toHaveBeenCalled();
     expect(await screen.findByText("Unable to open file. This may be due to Safari's security restrictions.")).toBeInTheDocument();
+  });
+});
+
+describe('folder page: versions', () => {
+  const versions = {
+    versions: [
+      { versionId: 'v2', contentLength: 20, contentType: 'text/plain', lastModified: '2026-01-03T10:00:00Z', uploadedBy: { name: 'Nina Nurse', role: 'nurse' }, current: true },
+      { versionId: 'v1', contentLength: 10, contentType: 'text/plain', lastModified: T, uploadedBy: { name: 'Dana Doctor', role: 'doctor' }, current: false },
+    ],
+  };
+  const withVersions = { blobs: [file({ name: 'notes.txt', versionCount: 2 })], hasProfileImage: false };
+
+  it('shows the version count, lists versions with who and when, and restores one after a confirmation', async () => {
+    signIn(DOCTOR);
+    const api = mockApi({
+      [LIST]: { body: withVersions },
+      'GET /api/blobs/ward%20a/p-1/notes.txt/versions': { body: versions },
+      'POST /api/blobs/ward%20a/p-1/notes.txt/versions/v1/restore': { body: { message: 'Version restored successfully' } },
+    });
+    renderApp(PAGE);
+    expect(await screen.findByText('2 versions')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Versions of notes.txt' }));
+    const list = await screen.findByRole('list', { name: 'Versions of notes.txt' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent('Current');
+    expect(rows[0]).toHaveTextContent('Uploaded by Nina Nurse (nurse)');
+    expect(rows[1]).toHaveTextContent('Uploaded by Dana Doctor (doctor)');
+    expect(within(rows[0]!).queryByRole('button', { name: /^Restore/ })).not.toBeInTheDocument();
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: /^Restore/ }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Restore this version?' });
+    expect(dialog).toHaveTextContent('The current content is kept as a version.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Restore' }));
+    expect(await screen.findByText('Version restored successfully')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/versions/v1/restore'))).toBe(true);
+  });
+
+  it('lets assistants open versions but not restore them', async () => {
+    signIn(ASSISTANT);
+    mockApi({ [LIST]: { body: withVersions }, 'GET /api/blobs/ward%20a/p-1/notes.txt/versions': { body: versions } });
+    renderApp(PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: 'Versions of notes.txt' }));
+    const list = await screen.findByRole('list', { name: 'Versions of notes.txt' });
+    expect(within(list).getAllByRole('button', { name: /^Open/ })).toHaveLength(2);
+    expect(within(list).queryByRole('button', { name: /^Restore/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('folder page: the trash (admins)', () => {
+  beforeEach(() => signIn(ADMIN));
+  const trash = {
+    trashDays: 30,
+    blobs: [
+      {
+        name: 'old.pdf',
+        versionCount: 2,
+        contentLength: 10,
+        contentType: 'application/pdf',
+        isProfileImage: false,
+        deletedAt: T,
+        deletedBy: { name: 'Ada Admin', role: 'admin' },
+        purgeAfter: '2026-02-01T10:00:00Z',
+      },
+    ],
+  };
+
+  it('lists deleted files, restores one, and purges only once DELETE is typed', async () => {
+    const api = mockApi({
+      [LIST]: { body: listing },
+      [TRASH]: { body: trash },
+      'POST /api/blobs/ward%20a/p-1/trash/old.pdf/restore': { body: { message: 'File restored successfully' } },
+      'DELETE /api/blobs/ward%20a/p-1/trash/old.pdf': { body: { message: 'File deleted permanently' } },
+    });
+    renderApp(ADMIN_PAGE);
+    const list = await screen.findByRole('list', { name: 'Deleted files' });
+    expect(list).toHaveTextContent('by Ada Admin');
+    expect(list).toHaveTextContent('Purged after');
+    expect(list).toHaveTextContent('2 versions');
+    await userEvent.click(within(list).getByRole('button', { name: 'Restore old.pdf' }));
+    expect(await screen.findByText('File restored successfully')).toBeInTheDocument();
+    await userEvent.click(within(list).getByRole('button', { name: 'Delete old.pdf permanently' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete permanently' });
+    await userEvent.type(within(dialog).getByLabelText('Type DELETE to confirm *'), 'delete');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
+    expect(dialog).toHaveTextContent('Please type DELETE to confirm.');
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await userEvent.clear(within(dialog).getByLabelText('Type DELETE to confirm *'));
+    await userEvent.type(within(dialog).getByLabelText('Type DELETE to confirm *'), 'DELETE');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
+    expect(await screen.findByText('File deleted permanently')).toBeInTheDocument();
+    expect(api.calls.find((c) => c.method === 'DELETE')?.body).toEqual({ confirmation: 'DELETE' });
   });
 });

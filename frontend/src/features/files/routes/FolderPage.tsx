@@ -1,7 +1,8 @@
 /**
  * The folder page (/containers/{c}/folders/{f} and /admin/containers/{c}/folders/{f}): profile
- * management and uploads for admin, doctor and nurse; the Patient Files list for everyone;
- * deletion for admins. The server enforces all of it; this only hides what a role cannot do.
+ * management and uploads for admin, doctor and nurse; the Patient Files list for everyone, each
+ * file's Versions panel (restoring a version: admin, doctor, nurse); deletion to the trash and
+ * the folder's Trash for admins. The server enforces all of it; this only hides what a role cannot do.
  */
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -11,10 +12,13 @@ import { PageHeader } from '../../../components/States';
 import type { Role, StoredFile } from '../../../lib/api/types';
 import { useSession } from '../../../lib/sessionContext';
 import { useFiles } from '../api/get-files';
+import { useTrash } from '../api/trash';
 import { DeleteFileDialog } from '../components/DeleteFileDialog';
 import { FileList } from '../components/FileList';
 import { ProfileImageCard } from '../components/ProfileImage';
+import { TrashSection } from '../components/TrashSection';
 import { UploadForm } from '../components/UploadForm';
+import { VersionsDialog } from '../components/VersionsDialog';
 import { FILE_MSG } from '../messages';
 import { useOpenFile } from '../useOpenFile';
 
@@ -42,6 +46,8 @@ function Folder({ container, folder }: { container: string; folder: string }) {
   const { open, ios } = useOpenFile(container, folder);
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [toDelete, setToDelete] = useState<StoredFile | null>(null);
+  const [versionsOf, setVersionsOf] = useState<StoredFile | null>(null);
+  const trash = useTrash(container, folder, isAdmin);
 
   // Banners close manually (spec section 4); the newest is shown first.
   const report = (kind: Outcome['kind'], message: string) =>
@@ -81,8 +87,17 @@ function Folder({ container, folder }: { container: string; folder: string }) {
             <section className="panel" aria-labelledby="files-heading">
               <h2 id="files-heading">Patient Files</h2>
               {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
-              <FileList files={blobs} ios={ios} onOpen={open} onDelete={isAdmin ? setToDelete : undefined} />
+              <FileList
+                files={blobs}
+                ios={ios}
+                onOpen={open}
+                onDelete={isAdmin ? setToDelete : undefined}
+                onVersions={setVersionsOf}
+              />
             </section>
+            {isAdmin && trash.data ? (
+              <TrashSection container={container} folder={folder} trash={trash.data} onReport={report} />
+            ) : null}
           </>
         )}
       </QueryBoundary>
@@ -91,8 +106,22 @@ function Folder({ container, folder }: { container: string; folder: string }) {
           container={container}
           folder={folder}
           file={toDelete}
+          trashDays={trash.data?.trashDays ?? null}
           onDone={(message) => {
             setToDelete(null);
+            if (message) report('success', message);
+          }}
+        />
+      ) : null}
+      {versionsOf ? (
+        <VersionsDialog
+          container={container}
+          folder={folder}
+          file={versionsOf}
+          canRestore={canUpload}
+          onOpen={open}
+          onDone={(message) => {
+            setVersionsOf(null);
             if (message) report('success', message);
           }}
         />

@@ -1,0 +1,134 @@
+/**
+ * A folder's trash (admins): deleted files with who deleted them and when they will be purged;
+ * Restore brings one back with its versions, Delete permanently wants DELETE typed first.
+ */
+import { useState } from 'react';
+import { Field } from '../../../components/Field';
+import { FormDialog } from '../../../components/FormDialog';
+import { RowButton } from '../../../components/RowButton';
+import { EmptyState } from '../../../components/States';
+import { errorMessage } from '../../../lib/api/client';
+import type { TrashListResponse, TrashedFile } from '../../../lib/api/types';
+import { formatDateTime, formatFileSize } from '../../../lib/format';
+import { DELETE_CONFIRM_WORD } from '../../../lib/smartTokens';
+import { usePurgeTrashed, useRestoreTrashed } from '../api/trash';
+import { FILE_MSG } from '../messages';
+import { versionsLabel } from './FileList';
+
+interface TrashSectionProps {
+  container: string;
+  folder: string;
+  trash: TrashListResponse;
+  onReport: (kind: 'success' | 'error', message: string) => void;
+}
+
+export function TrashSection({ container, folder, trash, onReport }: TrashSectionProps) {
+  const restore = useRestoreTrashed(container, folder);
+  const [toPurge, setToPurge] = useState<TrashedFile | null>(null);
+  return (
+    <section className="panel" aria-labelledby="trash-heading">
+      <h2 id="trash-heading">Trash</h2>
+      <p className="muted small">Deleted files stay here for {trash.trashDays} days, then they are deleted for good.</p>
+      {trash.blobs.length === 0 ? (
+        <EmptyState>{FILE_MSG.trashEmpty}</EmptyState>
+      ) : (
+        <ul className="file-list" aria-label="Deleted files">
+          {trash.blobs.map((entry) => (
+            <li key={`${entry.name}\u0000${entry.deletedAt}`} className="file-row">
+              <div className="file-main">
+                <span className="file-name">{entry.name}</span>
+                <div className="file-meta muted small">
+                  <span>
+                    Deleted {formatDateTime(entry.deletedAt)} by {entry.deletedBy.name}
+                  </span>
+                  <span>Purged after {formatDateTime(entry.purgeAfter)}</span>
+                  <span>{formatFileSize(entry.contentLength)}</span>
+                  <span>{versionsLabel(entry.versionCount)}</span>
+                </div>
+              </div>
+              <div className="file-actions">
+                <RowButton
+                  kind="primary"
+                  label={`Restore ${entry.name}`}
+                  disabled={restore.isPending}
+                  onClick={() =>
+                    restore.mutate(entry.name, {
+                      onSuccess: (data) => onReport('success', data.message || FILE_MSG.trashRestored),
+                      onError: (error) => onReport('error', errorMessage(error, FILE_MSG.restoreFailed)),
+                    })
+                  }
+                >
+                  Restore
+                </RowButton>
+                <RowButton kind="danger" label={`Delete ${entry.name} permanently`} onClick={() => setToPurge(entry)}>
+                  Delete permanently
+                </RowButton>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {toPurge ? (
+        <PurgeDialog
+          container={container}
+          folder={folder}
+          entry={toPurge}
+          onDone={(message) => {
+            setToPurge(null);
+            if (message) onReport('success', message);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function PurgeDialog({
+  container,
+  folder,
+  entry,
+  onDone,
+}: {
+  container: string;
+  folder: string;
+  entry: TrashedFile;
+  onDone: (message: string | null) => void;
+}) {
+  const purge = usePurgeTrashed(container, folder);
+  const [confirmation, setConfirmation] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const error = problem ?? (purge.isError ? errorMessage(purge.error, FILE_MSG.purgeFailed) : null);
+  return (
+    <FormDialog
+      title="Delete permanently"
+      danger
+      submitLabel="Delete permanently"
+      busyLabel="Deleting…"
+      busy={purge.isPending}
+      error={error}
+      onClose={() => onDone(null)}
+      onSubmit={(event) => {
+        event.preventDefault();
+        const issue = confirmation === DELETE_CONFIRM_WORD ? null : FILE_MSG.purgeConfirm;
+        setProblem(issue);
+        if (issue === null)
+          purge.mutate({ blob: entry.name, confirmation }, { onSuccess: (data) => onDone(data.message || FILE_MSG.purged) });
+      }}
+      intro={
+        <p>
+          <strong>{entry.name}</strong> and all its versions will be deleted for good. This cannot be undone.
+        </p>
+      }
+    >
+      <Field
+        id="purge-confirm"
+        label="Type DELETE to confirm *"
+        value={confirmation}
+        onValue={setConfirmation}
+        autoComplete="off"
+        spellCheck={false}
+        data-autofocus
+      />
+    </FormDialog>
+  );
+}
