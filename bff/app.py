@@ -14,7 +14,9 @@ from quart_schema import Info, QuartSchema
 from tortoise import connections
 
 from bff.assignments.routes import bp as assignments_bp
+from bff.audit.integrity import Checkpointer
 from bff.audit.routes import bp as audit_bp
+from bff.audit.service import configure_audit
 from bff.auth.policy import check_every_route_has_policy, public
 from bff.auth.routes import bp as auth_bp
 from bff.auth.session_cache import SessionCache
@@ -112,7 +114,9 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         preload=WORKER_MODULES,
     )
     sweeper = Sweeper(storage, settings)
+    checkpointer = Checkpointer(storage, settings)
     configure_staging(settings)
+    configure_audit(settings)
     attach_services(
         app,
         AppServices(
@@ -175,6 +179,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         await init_db(settings)
         await storage.start()
         sweeper.start()  # removes what uploads that never committed left (a crash)
+        checkpointer.start()  # signs where the audit log stands, outside the database
         if bootstrap_admin:
             created = await ensure_admin(settings)
             if created:
@@ -191,6 +196,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     async def _stop() -> None:
         await workers.close()
         await sweeper.stop()
+        await checkpointer.stop()
         await storage.close()
         await login_throttle.aclose()
         await close_db()

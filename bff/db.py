@@ -24,6 +24,7 @@ MODEL_MODULES = [
     "bff.files.models",
     "bff.tokens.models",
     "bff.emergency.models",
+    "bff.leases",
 ]
 
 

@@ -80,6 +80,12 @@ class Settings(BaseSettings):
     # and every sweep interval; a live upload refreshes its record every quarter of this.
     upload_staging_grace_seconds: Annotated[float, Field(gt=0, le=7 * 24 * 3600)] = 600
     upload_sweep_seconds: Annotated[float, Field(gt=0, le=24 * 3600)] = 300
+    # The audit log's key (bff/audit/integrity.py): every entry's hash and every checkpoint is
+    # an HMAC with it, so nobody without it can rewrite the log unnoticed. Never in the database.
+    audit_key: str = ""
+    # How often the running server checkpoints the audit log to the file storage when it has
+    # new entries (one instance at a time), verifying the entries since the previous one.
+    audit_checkpoint_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 5
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False
@@ -109,6 +115,13 @@ class Settings(BaseSettings):
     @field_validator("secret_key")
     @classmethod
     def _check_secret_key(cls, value: str) -> str:
+        if value and len(value.encode()) < 32:
+            raise ValueError("must be at least 32 bytes long")
+        return value
+
+    @field_validator("audit_key")
+    @classmethod
+    def _check_audit_key(cls, value: str) -> str:
         if value and len(value.encode()) < 32:
             raise ValueError("must be at least 32 bytes long")
         return value
@@ -153,6 +166,10 @@ class Settings(BaseSettings):
         if self.token_key:
             return self.token_key
         return _persistent_secret(self.var_dir / "token_key")
+
+    def audit_signing_key(self) -> bytes:
+        """The audit log's key: BFF_AUDIT_KEY, else one kept in var/audit_key."""
+        return (self.audit_key or _persistent_secret(self.var_dir / "audit_key")).encode()
 
     def sdm_meta_read_key_bytes(self) -> bytes:
         """The SUN meta-read key: BFF_SDM_META_READ_KEY, else one kept in

@@ -52,9 +52,12 @@ async def insert(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
         entry.id = ids[entry.hash]
 
 
-async def entries_after(last_id: int, count: int) -> list[AuditLog]:
-    """Up to count entries after last_id, oldest first."""
-    return await AuditLog.filter(id__gt=last_id).order_by("id").limit(count)
+async def entries_after(last_id: int, count: int, up_to: int | None = None) -> list[AuditLog]:
+    """Up to count entries after last_id (and up to entry up_to, if given), oldest first."""
+    query = AuditLog.filter(id__gt=last_id)
+    if up_to is not None:
+        query = query.filter(id__lte=up_to)
+    return await query.order_by("id").limit(count)
 
 
 async def newest_entries(
@@ -80,3 +83,15 @@ async def newest_entries(
     }
     query = AuditLog.filter(**{k: v for k, v in filters.items() if v is not None})
     return await query.order_by("-id").limit(count)
+
+
+async def legacy_last_id() -> int:
+    """The last entry hashed without the audit key (0: every entry is keyed)."""
+    rows = await fetch("SELECT last_id FROM audit_legacy WHERE id = 1")
+    return int(rows[0]["last_id"]) if rows else 0
+
+
+async def head() -> tuple[int, str] | None:
+    """The newest committed entry's id and hash (None for an empty log)."""
+    rows = await fetch("SELECT id, hash FROM audit_logs ORDER BY id DESC LIMIT 1")
+    return (int(rows[0]["id"]), str(rows[0]["hash"])) if rows else None
