@@ -267,36 +267,41 @@ async def record_alone(
     await batches.add(entry)
 
 
-async def audit_page(query: AuditQuery) -> AuditPage:
-    """Entries matching the query's filters, newest first, one page from its cursor."""
-    rows = await repository.newest_entries(
-        query.limit + 1,
+def to_schema(entry: AuditLog) -> AuditEntry:
+    """An entry as the API shows it."""
+    return AuditEntry(
+        id=entry.id,
+        userId=entry.user_id,
+        name=entry.name,
+        role=entry.role,
+        operation=entry.operation,
+        containerName=entry.container_name,
+        folderName=entry.folder_name,
+        blobName=entry.blob_name,
+        clientAddress=entry.client_address,
+        details=entry.details,
+        timestamp=entry.timestamp,
+    )
+
+
+def log_filter(query: AuditQuery) -> repository.AuditFilter:
+    """The entries the audit log's filters select."""
+    return repository.AuditFilter(
         operation=query.operation,
         user_id=query.userId,
+        user=query.user,
         container=query.containerName,
         folder=query.folderName,
         since=query.since,
         until=query.until,
-        before_id=query.cursor,
     )
+
+
+async def audit_page(query: AuditQuery) -> AuditPage:
+    """Entries matching the query's filters, newest first, one page from its cursor."""
+    rows = await repository.entries_page(log_filter(query), query.limit + 1, before_id=query.cursor)
     more = len(rows) > query.limit
     rows = rows[: query.limit]
     return AuditPage(
-        auditLogs=[
-            AuditEntry(
-                id=r.id,
-                userId=r.user_id,
-                name=r.name,
-                role=r.role,
-                operation=r.operation,
-                containerName=r.container_name,
-                folderName=r.folder_name,
-                blobName=r.blob_name,
-                clientAddress=r.client_address,
-                details=r.details,
-                timestamp=r.timestamp,
-            )
-            for r in rows
-        ],
-        nextCursor=rows[-1].id if more else None,
+        auditLogs=[to_schema(r) for r in rows], nextCursor=rows[-1].id if more else None
     )
