@@ -96,6 +96,7 @@ async def empty_tables() -> None:
         else:
             for table in TABLES:
                 await conn.execute_script(f'DELETE FROM "{table}"')
+        await conn.execute_script("UPDATE audit_legacy SET last_id = 0")  # every entry keyed
     finally:
         await guard(conn)
 

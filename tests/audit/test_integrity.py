@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from quart import Quart
 from tortoise import connections
-from tortoise.exceptions import BaseORMException
 
 from bff.audit import integrity
 from bff.audit.guard import unguard
@@ -199,17 +198,18 @@ async def test_an_edited_checkpoint_is_found(ledger: Ledger, tmp_path: Path) -> 
 )
 async def test_the_database_refuses_to_change_the_log(app: Quart, statement: str) -> None:
     await _write(1)
-    with pytest.raises(BaseORMException, match="append-only"):
+    with pytest.raises(Exception, match="append-only"):
         await _sql(statement)
-    with pytest.raises(BaseORMException, match="append-only"):
-        await _sql(statement.replace("audit_logs", "audit_legacy").replace("details", "last_id"))
+    with pytest.raises(Exception, match="append-only"):
+        legacy = statement.replace("audit_logs", "audit_legacy")
+        await _sql(legacy.replace("details = 'x'", "last_id = 5"))
     assert await AuditLog.all().count() == 1
 
 
 async def test_postgres_refuses_truncate_too(app: Quart) -> None:
     if connections.get("default").capabilities.dialect != "postgres":
         pytest.skip("TRUNCATE is PostgreSQL's")
-    with pytest.raises(BaseORMException, match="append-only"):
+    with pytest.raises(Exception, match="append-only"):
         await _sql("TRUNCATE audit_logs")
 
 
