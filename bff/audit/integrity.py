@@ -331,6 +331,7 @@ async def write_checkpoint(storage: Storage, lease_seconds: float = 600) -> Chec
         latest, altered = await latest_checkpoint(storage)
         head = await repository.head()
         broken: Break | None = None
+        walk = GENESIS  # replaced by the walk since the latest checkpoint below
         if altered:
             broken = Break(0, f"{LATEST} was altered (its signature does not match)")
         elif head is None and latest is None:
