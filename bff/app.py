@@ -14,7 +14,9 @@ from quart_schema import Info, QuartSchema
 from tortoise import connections
 
 from bff.assignments.routes import bp as assignments_bp
+from bff.audit.integrity import Checkpointer
 from bff.audit.routes import bp as audit_bp
+from bff.audit.service import configure_audit
 from bff.audit.service import flush as flush_audit
 from bff.auth.policy import check_every_route_has_policy, public
 from bff.auth.routes import bp as auth_bp
@@ -118,7 +120,9 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         preload=WORKER_MODULES,
     )
     sweeper = Sweeper(storage, settings)
+    checkpointer = Checkpointer(storage, settings)
     configure_staging(settings)
+    configure_audit(settings)
     services = AppServices(
         settings=settings,
         storage=storage,
@@ -185,6 +189,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         await storage.start()
         handle_sigterm(services.live)  # a Hypercorn worker drains on SIGTERM (bff/shutdown.py)
         sweeper.start()  # removes what uploads that never committed left (a crash)
+        checkpointer.start()  # signs where the audit log stands, outside the database
         if bootstrap_admin:
             created = await ensure_admin(settings)
             if created:
@@ -202,6 +207,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         await flush_audit()  # entries of the last requests, before the database closes
         await workers.close()
         await sweeper.stop()
+        await checkpointer.stop()
         await storage.close()
         await login_throttle.aclose()
         await close_db()

@@ -42,9 +42,11 @@ def run(work: Coroutine[Any, Any, int]) -> NoReturn:
 async def with_db(settings: Settings, work: Callable[[], Awaitable[int]]) -> int:
     """Migrate the database, then run work with it open; what it changes is announced to the
     running processes through Redis (session ends, account changes: bff/live/events.py)."""
+    from bff.audit.service import configure_audit
     from bff.db import close_db, init_db, migrate
     from bff.live.events import announced
 
+    configure_audit(settings)
     await migrate(settings)
     await init_db(settings)
     try:

@@ -25,6 +25,7 @@ MODEL_MODULES = [
     "bff.tokens.models",
     "bff.emergency.models",
     "bff.mfa.models",
+    "bff.leases",
 ]
 
 

@@ -107,6 +107,12 @@ class Settings(BaseSettings):
     trash_days: Annotated[int, Field(ge=1, le=36500)] = 30
     version_days: Annotated[int, Field(ge=0, le=36500)] = 0
     max_versions: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    # The audit log's key (bff/audit/integrity.py): every entry's hash and every checkpoint is
+    # an HMAC with it, so nobody without it can rewrite the log unnoticed. Never in the database.
+    audit_key: str = ""
+    # How often the running server checkpoints the audit log to the file storage when it has
+    # new entries (one instance at a time), verifying the entries since the previous one.
+    audit_checkpoint_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 5
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False
@@ -165,9 +171,9 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown role {unknown[0]!r} (roles: {', '.join(MFA_ROLES)})")
         return ",".join(roles)
 
-    @field_validator("mfa_key")
+    @field_validator("mfa_key", "audit_key")
     @classmethod
-    def _check_mfa_key(cls, value: str) -> str:
+    def _check_key_length(cls, value: str) -> str:
         if value and len(value.encode()) < 32:
             raise ValueError("must be at least 32 bytes long")
         return value
@@ -229,6 +235,10 @@ class Settings(BaseSettings):
         if self.token_key:
             return self.token_key
         return _persistent_secret(self.var_dir / "token_key")
+
+    def audit_signing_key(self) -> bytes:
+        """The audit log's key: BFF_AUDIT_KEY, else one kept in var/audit_key."""
+        return (self.audit_key or _persistent_secret(self.var_dir / "audit_key")).encode()
 
     def sdm_meta_read_key_bytes(self) -> bytes:
         """The SUN meta-read key: BFF_SDM_META_READ_KEY, else one kept in

@@ -24,6 +24,7 @@ from quart.testing import QuartClient as Client
 from tortoise import Tortoise, connections
 
 from bff.app import create_app
+from bff.audit.guard import guard, unguard
 from bff.db import migrate
 from config.settings import Settings, load_settings
 from tools.devserver import RedisProcess, kill_group, running_redis, start_moto, throwaway_postgres
@@ -33,6 +34,8 @@ TABLES = [
     "mfa_recovery_codes",
     "mfa_passkeys",
     "mfa_totp",
+    "file_versions",
+    "trashed_files",
     "pending_uploads",
     "leases",
     "emergency_grants",
@@ -91,13 +94,19 @@ async def settings(database_url: str, run_dir: Path) -> Settings:
 
 
 async def empty_tables() -> None:
-    """Empty every table of the app (one TRUNCATE on PostgreSQL)."""
+    """Empty every table of the app (one TRUNCATE on PostgreSQL), the audit log too: its
+    triggers are dropped for it and created again."""
     conn = connections.get("default")
-    if conn.capabilities.dialect == "postgres":
-        await conn.execute_script(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
-    else:
-        for table in TABLES:
-            await conn.execute_script(f'DELETE FROM "{table}"')
+    await unguard(conn)
+    try:
+        if conn.capabilities.dialect == "postgres":
+            await conn.execute_script(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
+        else:
+            for table in TABLES:
+                await conn.execute_script(f'DELETE FROM "{table}"')
+        await conn.execute_script("UPDATE audit_legacy SET last_id = 0")  # every entry keyed
+    finally:
+        await guard(conn)
 
 
 async def started_app(settings: Settings) -> AsyncIterator[Quart]:

@@ -59,6 +59,9 @@ OPERATIONS: tuple[str, ...] = (
     "emergency_access",
     "emergency_refused",
     "emergency_end",
+    # The audit log's own reports and exports (each is an access to what they show)
+    "audit_report",
+    "audit_export",
     # Command-line tools
     "demo_load",
 )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
@@ -55,31 +57,67 @@ async def insert(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
         entry.id = ids[entry.hash]
 
 
-async def entries_after(last_id: int, count: int) -> list[AuditLog]:
-    """Up to count entries after last_id, oldest first."""
-    return await AuditLog.filter(id__gt=last_id).order_by("id").limit(count)
+async def entries_after(last_id: int, count: int, up_to: int | None = None) -> list[AuditLog]:
+    """Up to count entries after last_id (and up to entry up_to, if given), oldest first."""
+    query = AuditLog.filter(id__gt=last_id)
+    if up_to is not None:
+        query = query.filter(id__lte=up_to)
+    return await query.order_by("id").limit(count)
 
 
-async def newest_entries(
+@dataclass(frozen=True)
+class AuditFilter:
+    """Which entries a query wants; every field given must match (AND).
+
+    user, container, folder: case-insensitive substrings (of the actor's name, the container's,
+    the folder's); folder_of: exactly this (container, folder), for a patient's access report.
+    """
+
+    operation: str | None = None
+    user_id: int | None = None
+    user: str | None = None
+    container: str | None = None
+    folder: str | None = None
+    folder_of: tuple[str, str] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+async def entries_page(
+    where: AuditFilter,
     count: int,
     *,
-    operation: str | None = None,
-    user_id: int | None = None,
-    container: str | None = None,
-    folder: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
     before_id: int | None = None,
+    after_id: int | None = None,
+    up_to_id: int | None = None,
+    oldest_first: bool = False,
 ) -> list[AuditLog]:
-    """Up to count entries matching every filter given, newest first."""
-    filters = {
-        "operation": operation,
-        "user_id": user_id,
-        "container_name": container,
-        "folder_name": folder,
-        "timestamp__gte": since,
-        "timestamp__lt": until,
+    """Up to count entries matching where, newest first (or oldest first), after a cursor."""
+    filters: dict[str, Any] = {
+        "operation": where.operation,
+        "user_id": where.user_id,
+        "name__icontains": where.user or None,
+        "container_name__icontains": where.container or None,
+        "folder_name__icontains": where.folder or None,
+        "timestamp__gte": where.since,
+        "timestamp__lt": where.until,
         "id__lt": before_id,
+        "id__gt": after_id,
+        "id__lte": up_to_id,
     }
+    if where.folder_of is not None:
+        filters["container_name"], filters["folder_name"] = where.folder_of
     query = AuditLog.filter(**{k: v for k, v in filters.items() if v is not None})
-    return await query.order_by("-id").limit(count)
+    return await query.order_by("id" if oldest_first else "-id").limit(count)
+
+
+async def legacy_last_id() -> int:
+    """The last entry hashed without the audit key (0: every entry is keyed)."""
+    rows = await fetch("SELECT last_id FROM audit_legacy WHERE id = 1")
+    return int(rows[0]["last_id"]) if rows else 0
+
+
+async def head() -> tuple[int, str] | None:
+    """The newest committed entry's id and hash (None for an empty log)."""
+    rows = await fetch("SELECT id, hash FROM audit_logs ORDER BY id DESC LIMIT 1")
+    return (int(rows[0]["id"]), str(rows[0]["hash"])) if rows else None

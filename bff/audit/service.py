@@ -1,7 +1,9 @@
-"""Writing and verifying the audit log.
+"""Writing the audit log.
 
-Each entry's hash is SHA-256 over its content and the previous entry's hash, so editing or
-deleting any row breaks the chain from that row on. Entries that are part of a change are
+Each entry's hash is an HMAC, with the audit key, over its content and the previous entry's
+hash, so editing or deleting any row breaks the chain from that row on, and nobody without the
+key can recompute it (entries written before the key existed keep their unkeyed SHA-256).
+Verification and checkpoints are in bff/audit/integrity.py. Entries that are part of a change are
 written inside its transaction (`record`); entries of reads and refusals are committed in
 batches (`record_alone`). On PostgreSQL an advisory transaction lock keeps the chain linear
 across processes; SQLite has one writer.
@@ -12,10 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import json
 import time
 import weakref
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -29,6 +31,7 @@ from bff.audit.schemas import AuditEntry, AuditPage, AuditQuery
 from bff.db import in_transaction, transaction
 from bff.live.events import ADMINS, AUDIT_CREATED, publish
 from config.logs import request_id
+from config.settings import Settings, load_settings
 
 GENESIS_HASH = "0" * 64
 
@@ -47,9 +50,40 @@ def _iso(ts: datetime) -> str:
     return ts.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-# The columns an entry's hash covers, in the order it covers them (after the previous hash).
-_CONTENT = (
-    "timestamp",
+def hashed_content(entry: AuditLog) -> list[object]:
+    """What a keyed entry's hash covers, in order (after the previous hash): the one list to
+    extend when an entry gains a column."""
+    return [
+        _iso(entry.timestamp),
+        entry.user_id,
+        entry.name,
+        entry.role,
+        entry.operation,
+        entry.container_name,
+        entry.folder_name,
+        entry.blob_name,
+        entry.client_address,
+        entry.details,
+        entry.request_id,
+    ]
+
+
+def _encoded(items: list[object]) -> bytes:
+    return json.dumps(items, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def legacy_entry_hash(prev_hash: str, entry: AuditLog) -> str:
+    """The unkeyed SHA-256 of entries written before the audit key existed (frozen: those
+    entries keep these hashes for ever)."""
+    content = [
+        prev_hash,
+        _iso(entry.timestamp),
+        *(getattr(entry, f) for f in _LEGACY_COLUMNS),
+    ]
+    return hashlib.sha256(prev_hash.encode() + _encoded(content)).hexdigest()
+
+
+_LEGACY_COLUMNS = (
     "user_id",
     "name",
     "role",
@@ -62,11 +96,47 @@ _CONTENT = (
 )
 
 
-def entry_hash(prev_hash: str, entry: AuditLog) -> str:
-    """The chained hash of an entry's content."""
-    content = [prev_hash, _iso(entry.timestamp), *(getattr(entry, f) for f in _CONTENT[1:])]
-    encoded = json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode()
-    return hashlib.sha256(prev_hash.encode() + encoded).hexdigest()
+def entry_hash(prev_hash: str, entry: AuditLog, key: bytes | None = None) -> str:
+    """An entry's chained hash: HMAC-SHA256 with the audit key (default: this process's) over
+    the previous hash and the entry's content, so nobody without the key can recompute it."""
+    key = audit_keys().entries if key is None else key
+    message = _encoded([prev_hash, *hashed_content(entry)])
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True)
+class AuditKeys:
+    """Keys derived from the audit key, one per use, so an entry hash never passes for a
+    checkpoint's signature or the other way round."""
+
+    entries: bytes
+    checkpoints: bytes
+
+    @classmethod
+    def derive(cls, audit_key: bytes) -> AuditKeys:
+        """The keys of one audit key."""
+
+        def sub(label: bytes) -> bytes:
+            return hmac.new(audit_key, label, hashlib.sha256).digest()
+
+        return cls(sub(b"bff-audit-entries"), sub(b"bff-audit-checkpoints"))
+
+
+_keys: AuditKeys | None = None
+
+
+def configure_audit(settings: Settings) -> None:
+    """Read the audit key for this process (create_app and the command line call it)."""
+    global _keys  # process-wide, like the settings it comes from
+    _keys = AuditKeys.derive(settings.audit_signing_key())
+
+
+def audit_keys() -> AuditKeys:
+    """This process's audit keys (read from the settings on first use if not configured)."""
+    if _keys is None:
+        configure_audit(load_settings())
+    assert _keys is not None
+    return _keys
 
 
 def _text(value: str, length: int) -> str:
@@ -102,9 +172,10 @@ async def _append(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
     """Link entries onto the chain and insert them in one statement, inside transaction conn."""
     await repository.lock_chain(conn)
     prev_hash = await repository.last_hash(conn) or GENESIS_HASH
+    key = audit_keys().entries
     for entry in entries:
         entry.prev_hash = prev_hash
-        entry.hash = prev_hash = entry_hash(prev_hash, entry)
+        entry.hash = prev_hash = entry_hash(prev_hash, entry, key)
     await repository.insert(conn, entries)
     for entry in entries:
         publish(AUDIT_CREATED, {"id": entry.id, "operation": entry.operation}, [ADMINS])
@@ -214,69 +285,41 @@ async def flush() -> None:
             await asyncio.shield(batches.writer)
 
 
-@dataclass(frozen=True)
-class ChainBreak:
-    """The first entry whose hash does not follow from the log before it."""
-
-    entry_id: int
-    reason: str
-
-
-async def _entries(batch: int = 1000) -> AsyncIterator[AuditLog]:
-    last_id = 0
-    while True:
-        rows = await repository.entries_after(last_id, batch)
-        if not rows:
-            return
-        for row in rows:
-            yield row
-        last_id = rows[-1].id
+def to_schema(entry: AuditLog) -> AuditEntry:
+    """An entry as the API shows it."""
+    return AuditEntry(
+        id=entry.id,
+        userId=entry.user_id,
+        name=entry.name,
+        role=entry.role,
+        operation=entry.operation,
+        containerName=entry.container_name,
+        folderName=entry.folder_name,
+        blobName=entry.blob_name,
+        clientAddress=entry.client_address,
+        details=entry.details,
+        timestamp=entry.timestamp,
+    )
 
 
-async def verify_chain() -> tuple[int, ChainBreak | None]:
-    """Walk the whole log; return how many entries were checked and the first break, if any."""
-    prev_hash = GENESIS_HASH
-    count = 0
-    async for entry in _entries():
-        count += 1
-        if entry.prev_hash != prev_hash:
-            return count, ChainBreak(entry.id, "does not link to the entry before it")
-        if entry_hash(prev_hash, entry) != entry.hash:
-            return count, ChainBreak(entry.id, "content does not match its hash")
-        prev_hash = entry.hash
-    return count, None
-
-
-async def audit_page(query: AuditQuery) -> AuditPage:
-    """Entries matching the query's filters, newest first, one page from its cursor."""
-    rows = await repository.newest_entries(
-        query.limit + 1,
+def log_filter(query: AuditQuery) -> repository.AuditFilter:
+    """The entries the audit log's filters select."""
+    return repository.AuditFilter(
         operation=query.operation,
         user_id=query.userId,
+        user=query.user,
         container=query.containerName,
         folder=query.folderName,
         since=query.since,
         until=query.until,
-        before_id=query.cursor,
     )
+
+
+async def audit_page(query: AuditQuery) -> AuditPage:
+    """Entries matching the query's filters, newest first, one page from its cursor."""
+    rows = await repository.entries_page(log_filter(query), query.limit + 1, before_id=query.cursor)
     more = len(rows) > query.limit
     rows = rows[: query.limit]
     return AuditPage(
-        auditLogs=[
-            AuditEntry(
-                id=r.id,
-                userId=r.user_id,
-                name=r.name,
-                role=r.role,
-                operation=r.operation,
-                containerName=r.container_name,
-                folderName=r.folder_name,
-                blobName=r.blob_name,
-                clientAddress=r.client_address,
-                details=r.details,
-                timestamp=r.timestamp,
-            )
-            for r in rows
-        ],
-        nextCursor=rows[-1].id if more else None,
+        auditLogs=[to_schema(r) for r in rows], nextCursor=rows[-1].id if more else None
     )

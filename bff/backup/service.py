@@ -15,8 +15,9 @@ Backup, while the server keeps serving:
 Restore: into an empty database (migrated to the snapshot's schema) and empty storage (or,
 with force, after emptying both), insert every row in one transaction, reset the sequences,
 copy every object back, then verify: every part's and object's SHA-256 (objects read back from
-the target), row counts, the file index against storage, the audit chain (`verify_chain`) and
-its head against the manifest's. Later migrations of this version are applied last.
+the target), row counts, the file index against storage, the audit chain and its checkpoints
+(`verify_log`) and its head against the manifest's. Later migrations of this version are
+applied last.
 """
 
 from __future__ import annotations
@@ -521,13 +522,13 @@ async def _load_objects(
 
 async def _verify(files: Storage, manifest: dict[str, Any], report: RestoreReport) -> None:
     """The file index against storage, and the audit chain and its head."""
-    from bff.audit.service import verify_chain
+    from bff.audit.integrity import verify_log
     from bff.db import fetch as target_query
 
     stored = {i.name: i.size async for i in files.walk() if is_file_key(i.name)}
     report.problems += index_differences(await target_query(INDEX_ROWS), stored)
-    count, broken = await verify_chain()
-    report.audit_entries = count
+    verification = await verify_log(files)  # the chain and every checkpoint, as `audit verify`
+    report.audit_entries, broken = verification.count, verification.broken
     if broken is not None:
         report.problems.append(f"audit log broken at entry {broken.entry_id}: {broken.reason}")
     head = await target_query(AUDIT_HEAD)

@@ -110,14 +110,3 @@ class PendingUpload(Model):
 
     class Meta:
         table = "pending_uploads"
-
-
-class Lease(Model):
-    """A named job only one process runs at a time: held by holder until expires_at."""
-
-    name = fields.CharField(max_length=64, primary_key=True)
-    holder = fields.CharField(max_length=255)
-    expires_at = fields.DatetimeField()
-
-    class Meta:
-        table = "leases"

@@ -9,13 +9,11 @@ from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.exceptions import IntegrityError
-from tortoise.expressions import Q
 from tortoise.functions import Count
 
 from bff.containers.models import Folder
 from bff.db import fetch, transaction
-from bff.files.models import FileVersion, Lease, PendingUpload, StoredFile, TrashedFile
+from bff.files.models import FileVersion, PendingUpload, StoredFile, TrashedFile
 
 _BATCH = 500  # rows per statement when inserting or deleting many
 
@@ -320,20 +318,3 @@ async def indexed_row_for(
     if rtf_original_of is not None:
         return await query.filter(original_rtf_name=rtf_original_of).first()
     return await query.filter(name=name).first()
-
-
-async def take_lease(name: str, holder: str, now: datetime, until: datetime) -> bool:
-    """Hold lease name until a time if it is free, expired or already ours; whether we do."""
-    free = Q(name=name) & (Q(holder=holder) | Q(expires_at__lt=now))
-    if await Lease.filter(free).update(holder=holder, expires_at=until):
-        return True
-    try:
-        await Lease.create(name=name, holder=holder, expires_at=until)
-    except IntegrityError:
-        return False  # another process holds it
-    return True
-
-
-async def release_lease(name: str, holder: str) -> None:
-    """Give lease name back if we hold it."""
-    await Lease.filter(name=name, holder=holder).delete()

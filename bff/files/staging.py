@@ -21,7 +21,6 @@ import contextlib
 import logging
 import os
 import secrets
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -32,12 +31,12 @@ from bff.db import transaction
 from bff.files import repository, versions
 from bff.files.models import PendingUpload
 from bff.files.names import RTF_ORIGINAL_PREFIX
+from bff.leases import INSTANCE, leased
 from config.settings import Settings
 from storage.base import NotFound, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
-INSTANCE = f"{socket.gethostname()}:{os.getpid()}"
 SWEEP_LEASE = "upload-sweep"
 # Test-only fault points (BFF_TEST_CRASH_AT, honoured only with BFF_TESTING=true): the process
 # exits at once, the way SIGKILL would end it, when an upload reaches the named point.
@@ -210,11 +209,10 @@ async def sweep(storage: Storage, grace_seconds: float, lease_seconds: float = 6
     by lease_seconds at most; a sweep that outlasts it is still safe beside another (each
     pending row is claimed under lock), only duplicated."""
     now = datetime.now(UTC)
-    until = now + timedelta(seconds=lease_seconds)
-    if not await repository.take_lease(SWEEP_LEASE, INSTANCE, now, until):
-        return SweepReport(ran=False)
     report = SweepReport()
-    try:
+    async with leased(SWEEP_LEASE, lease_seconds) as held:
+        if not held:
+            return SweepReport(ran=False)
         cutoff = now - timedelta(seconds=grace_seconds)
         for pending_id in await repository.stale_pending_ids(cutoff):
             await _sweep_one(storage, pending_id, report)
@@ -224,8 +222,6 @@ async def sweep(storage: Storage, grace_seconds: float, lease_seconds: float = 6
             stray = info.name not in known and info.last_modified < cutoff
             if stray and await storage.delete_staged(info.name):
                 report.staged += 1
-    finally:
-        await repository.release_lease(SWEEP_LEASE, INSTANCE)
     if report.uploads or report.staged:
         log.info(
             "Upload sweep: %d unfinished uploads, %d staged objects, %d moved objects removed",

@@ -54,6 +54,7 @@ from bff.files.service import (
     audit,
     get_file,
 )
+from bff.leases import leased
 from bff.live.events import FILE_DELETED, FILE_RESTORED, PROFILE_CHANGED, VERSION_RESTORED
 from bff.users.bootstrap import SYSTEM
 from config.settings import Settings
@@ -507,14 +508,10 @@ async def purge_expired(
     """Purge trash entries older than BFF_TRASH_DAYS and old versions beyond BFF_VERSION_DAYS
     or BFF_MAX_VERSIONS; one process at a time (the others return ran=False)."""
     now = now or datetime.now(UTC)
-    holder = repository_holder()
-    clock = datetime.now(UTC)
-    if not await repository.take_lease(
-        RETENTION_LEASE, holder, clock, clock + timedelta(seconds=lease_seconds)
-    ):
-        return PurgeReport(ran=False)
-    report = PurgeReport()
-    try:
+    async with leased(RETENTION_LEASE, lease_seconds) as held:
+        if not held:
+            return PurgeReport(ran=False)
+        report = PurgeReport()
         cutoff = now - timedelta(days=settings.trash_days)
         while entries := await repository.expired_trash(cutoff, _PURGE_BATCH):
             for entry in entries:
@@ -534,8 +531,6 @@ async def purge_expired(
             for version in await repository.versions_beyond(settings.max_versions):
                 why = f"beyond the newest {settings.max_versions}"
                 report.versions.append(await _purge_version(storage, version, why))
-    finally:
-        await repository.release_lease(RETENTION_LEASE, holder)
     if report.trash or report.versions:
         log.info(
             "Retention: %d trash entries and %d old versions purged",
@@ -543,10 +538,3 @@ async def purge_expired(
             len(report.versions),
         )
     return report
-
-
-def repository_holder() -> str:
-    """Who holds the retention lease (the same identity as the upload sweep's)."""
-    from bff.files.staging import INSTANCE
-
-    return INSTANCE

@@ -4,7 +4,7 @@ from tortoise.fields.base import OnDelete
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('bff', '0006_file_versions')]
+    dependencies = [('bff', '0007_audit_integrity')]
 
     initial = False
 

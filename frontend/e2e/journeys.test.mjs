@@ -767,3 +767,51 @@ test('a user deleted by an admin is sent to /login?session=expired by the live e
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('an admin filters the audit log, sees a new entry arrive live, exports CSV and opens a folder’s access history', async () => {
+  const admin = await adminApi();
+  const ward = await makeWard(admin.token, 'auditward', ['patient-7']);
+  const nurse = await makeStaff(admin.token, 'nurse', 'Ann Auditee');
+  await assignWard(admin.token, nurse, ward, ['patient-7']);
+  const nurseSession = await api(server.base, 'POST', '/auth/login', { body: { username: nurse.username, password: nurse.password } });
+  await api(server.base, 'GET', `/blobs/${ward}/patient-7`, { token: nurseSession.token });
+
+  const { context, page, problems } = await newPage();
+  await signIn(page, ADMIN);
+  await page.goto('/audit-logs');
+  await page.getByRole('banner').getByText('Live updates on').waitFor();
+  await page.getByLabel('Operation').selectOption('file_list');
+  await page.getByLabel('Container').fill(ward.slice(0, 12).toUpperCase()); // any part, any case
+  await page.getByRole('button', { name: 'Apply Filters' }).click();
+  const rows = page.locator('table tbody tr');
+  await rows.first().getByText(`${ward} / patient-7`).waitFor();
+  assert.equal(await rows.count(), 1);
+
+  // The nurse lists the folder again: the entry arrives at the top without a reload.
+  await api(server.base, 'GET', `/blobs/${ward}/patient-7`, { token: nurseSession.token });
+  await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2);
+  await shot(page, 'audit-log-filtered-live');
+
+  const [logCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  assert.match(logCsv.suggestedFilename(), /^audit-log_\d{4}-\d\d-\d\d\.csv$/);
+  const logText = (await import('node:fs')).readFileSync(await logCsv.path(), 'utf8');
+  const logLines = logText.trim().split('\r\n');
+  assert.match(logLines[0], /^\uFEFF?Entry,Time \(UTC\),User id,User,Role,Operation,Container,Folder/);
+  assert.equal(logLines.length, 3); // the header and the two listings
+  assert.ok(logLines.slice(1).every((line) => line.includes(`,file_list,${ward},patient-7,`)));
+
+  await page.goto(`/admin/containers/${ward}/folders/patient-7`);
+  const history = page.locator('section', { has: page.getByRole('heading', { name: 'Access history' }) });
+  await history.getByText(nurse.name).first().waitFor();
+  assert.equal(await history.locator('tbody tr').filter({ hasText: 'file_list' }).filter({ hasText: nurse.name }).count(), 2);
+  await shot(page, 'folder-access-history');
+  const [reportCsv] = await Promise.all([page.waitForEvent('download'), history.getByRole('button', { name: 'Export CSV' }).click()]);
+  assert.ok(reportCsv.suggestedFilename().startsWith(`access-report_${ward}_patient-7_`));
+  const reportText = (await import('node:fs')).readFileSync(await reportCsv.path(), 'utf8');
+  assert.ok(reportText.includes(`,audit_report,${ward},patient-7,`)); // the report itself, audited
+
+  await api(server.base, 'POST', '/auth/logout', { token: nurseSession.token });
+  await admin.logout();
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -7,7 +7,7 @@ from typing import Any
 
 from quart.testing import QuartClient as Client
 
-from bff.audit.service import verify_chain
+from bff.audit.integrity import verify_chain
 from bff.users.models import Role
 from config.settings import Settings
 from tests.factories import PASSWORD, make_audit_entry, make_staff, make_user
@@ -119,10 +119,13 @@ async def test_filters_combine(client: Client, settings: Settings) -> None:
     assert await _ids(client, h, folderName="p-1") == [c.id, a.id]
     assert await _ids(client, h, containerName="ward-1", folderName="p-1") == [a.id]
     assert await _ids(client, h, operation="folder_assign", userId=doctor.id) == [b.id]
-    # Exact matches, not substrings or patterns.
+    # Text filters are case-insensitive substrings (no patterns); the operation is exact.
     assert await _ids(client, h, operation="folder") == []
     assert await _ids(client, h, containerName="ward-%") == []
-    assert await _ids(client, h, containerName="WARD-1") == []
+    assert await _ids(client, h, containerName="WARD-1") == [e.id, b.id, a.id]
+    assert await _ids(client, h, containerName="ARD") == [e.id, c.id, b.id, a.id]
+    assert await _ids(client, h, folderName="P-") == [c.id, b.id, a.id]
+    assert await _ids(client, h, user=nurse.name.upper()[1:]) == [d.id, c.id, a.id]
     assert await _ids(client, h, userId=nurse.id + doctor.id + admin.user.id) == []
 
 

@@ -96,6 +96,8 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("POST", "/api/admin/containers"): (ADMIN, None),
     ("POST", "/api/admin/containers/<container>/folders"): (ADMIN, None),
     ("GET", "/api/blobs/audit"): (ADMIN, None),
+    ("GET", "/api/blobs/audit/report"): (ADMIN, None),
+    ("GET", "/api/blobs/audit/status"): (ADMIN, None),
     ("GET", "/api/assignments/my-assignments/stats"): (ANY, None),
     ("GET", "/api/blobs/<container>/<folder>"): (ANY, "folder"),
     ("POST", "/api/blobs/<container>/<folder>"): (UPLOAD, "folder"),
@@ -260,6 +262,8 @@ def _body(
         ("POST", "/api/admin/containers/<container>/folders"): lambda: {"name": f"p-{fresh}"},
     }
     query = {"type": "container"} if rule.endswith("<int:assignment_id>") else {}
+    if rule == "/api/blobs/audit/report":
+        query = {"containerName": world.my_container, "folderName": world.my_folder}
     make = bodies.get((method, rule))
     return (make() if make else None), query
 

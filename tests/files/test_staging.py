@@ -16,6 +16,7 @@ from pathlib import Path
 from bff.files import repository, staging
 from bff.files.models import PendingUpload
 from bff.files.reindex import reindex
+from bff.leases import take_lease
 from tests.conftest import make_settings
 from tests.files.conftest import Ward
 
@@ -117,14 +118,12 @@ async def test_one_process_sweeps_at_a_time(any_ward: Ward) -> None:
     ward = any_ward
     await _crashed_upload(ward, "moved.pdf", b"moved, never committed", moved=True)
     now = datetime.now(UTC)
-    assert await repository.take_lease(
-        staging.SWEEP_LEASE, "other:1", now, now + timedelta(minutes=1)
-    )
+    assert await take_lease(staging.SWEEP_LEASE, "other:1", now, now + timedelta(minutes=1))
     report = await staging.sweep(ward.storage, 60)
     assert not report.ran
     assert await _stored_names(ward) == ["moved.pdf"]
     # An expired lease is taken over.
-    await repository.take_lease(staging.SWEEP_LEASE, "other:1", now, now - timedelta(seconds=1))
+    await take_lease(staging.SWEEP_LEASE, "other:1", now, now - timedelta(seconds=1))
     assert (await staging.sweep(ward.storage, 60)).ran
     assert await _stored_names(ward) == []
 

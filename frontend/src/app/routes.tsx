@@ -43,7 +43,7 @@ const ADMIN_PAGES: Page[] = [
   ['/audit-logs', lazy(() => import('./routes/AuditLogsPage'))],
   ['/admin/containers', lazy(() => import('../features/storage/routes/ContainersPage'))],
   ['/admin/containers/:containerName', lazy(() => import('../features/storage/routes/ContainerFoldersPage'))],
-  ['/admin/containers/:containerName/folders/:folderName', FolderPage],
+  ['/admin/containers/:containerName/folders/:folderName', lazy(() => import('./routes/AdminFolderPage'))],
   ['/admin/smart-tokens', lazy(() => import('../features/tokens/routes/SmartTokensPage'))],
 ];
 

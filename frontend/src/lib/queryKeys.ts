@@ -3,7 +3,7 @@
  * another feature's data stale (an upload changes my file counts) and the live events mark
  * everything stale, without importing each other. Mutations invalidate a root; queries sit below it.
  */
-import type { AuditQuery } from './api/types';
+import type { AuditQuery, AccessReportQuery } from './api/types';
 
 export const userKeys = {
   all: ['users'] as const,
@@ -54,6 +54,13 @@ export const auditKeys = {
   /** The root of every audit log page: new entries invalidate it. */
   all: ['audit-logs'] as const,
   page: (query: AuditQuery) => ['audit-logs', query] as const,
+};
+
+/** Outside auditKeys.all on purpose: a report is itself audited, so refetching it on every new
+ * entry would never stop. */
+export const auditReportKeys = {
+  status: ['audit-status'] as const,
+  report: (query: AccessReportQuery) => ['audit-report', query] as const,
 };
 
 export const emergencyKeys = {

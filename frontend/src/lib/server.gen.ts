@@ -72,5 +72,7 @@ export const AUDIT_OPERATIONS = [
   'emergency_access',
   'emergency_refused',
   'emergency_end',
+  'audit_report',
+  'audit_export',
   'demo_load',
 ] as const;

@@ -104,11 +104,14 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return data as T;
 }
 
-/** A GET of binary content (an image) as a Blob, with the same header and 401 rule. */
-export async function apiBlob(path: string, options: { signal?: AbortSignal } = {}): Promise<Blob> {
+/** A GET of binary content (an image, a CSV export) as a Blob, with the same header and 401 rule. */
+export async function apiBlob(
+  path: string,
+  options: { signal?: AbortSignal; query?: Record<string, QueryValue> } = {},
+): Promise<Blob> {
   let response: Response;
   try {
-    response = await fetch(buildUrl(path), { headers: authHeaders('*/*'), signal: options.signal });
+    response = await fetch(buildUrl(path, options.query), { headers: authHeaders('*/*'), signal: options.signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, null);

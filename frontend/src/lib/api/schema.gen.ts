@@ -640,8 +640,48 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Audit log entries, newest first, filtered and paged by cursor. */
+        /**
+         * Audit log entries, newest first, filtered and paged by cursor; `format=csv` downloads
+         * @description every matching entry (audited).
+         */
         get: operations["get_audit_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/audit/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every access to one patient folder's data, oldest first: who, role, what, when and from
+         * @description where (audited); `format=csv` downloads the whole report.
+         */
+        get: operations["get_access_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/audit/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log's state: verified up to the latest signed checkpoint, or broken. */
+        get: operations["get_audit_status"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1030,6 +1070,21 @@ export interface components {
             folders: components["schemas"]["AssignedFolder"][];
             /** Id */
             id: number;
+        };
+        /**
+         * AuditBreak
+         * @description A break the server's periodic verification found in the audit log.
+         */
+        AuditBreak: {
+            /** Entryid */
+            entryId: number;
+            /**
+             * Foundat
+             * Format: date-time
+             */
+            foundAt: string;
+            /** Reason */
+            reason: string;
         };
         /**
          * AuditEntry
@@ -2632,10 +2687,12 @@ export interface operations {
                 containerName?: string | null;
                 cursor?: number | null;
                 folderName?: string | null;
+                format?: "json" | "csv";
                 limit?: number;
                 operation?: string | null;
                 since?: string | null;
                 until?: string | null;
+                user?: string | null;
                 userId?: number | null;
             };
             header?: never;
@@ -2655,6 +2712,68 @@ export interface operations {
                         auditLogs: components["schemas"]["AuditEntry"][];
                         /** Nextcursor */
                         nextCursor: number | null;
+                    };
+                };
+            };
+        };
+    };
+    get_access_report: {
+        parameters: {
+            query?: {
+                containerName?: string;
+                cursor?: number | null;
+                folderName?: string;
+                format?: "json" | "csv";
+                limit?: number;
+                since?: string | null;
+                until?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first; pass nextCursor as cursor for the next page (null at the end). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Entries */
+                        entries: components["schemas"]["AuditEntry"][];
+                        /** Nextcursor */
+                        nextCursor: number | null;
+                    };
+                };
+            };
+        };
+    };
+    get_audit_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The audit log's state: verified up to entry verifiedUpTo at verifiedAt (the latest
+             *     signed checkpoint; null before the first), or broken.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        broken: components["schemas"]["AuditBreak"] | null;
+                        /** Verifiedat */
+                        verifiedAt: string | null;
+                        /** Verifiedupto */
+                        verifiedUpTo: number | null;
                     };
                 };
             };

@@ -1,14 +1,18 @@
-/** /audit-logs: user (name and role), operation, resource and timestamp; filters; cursor paging. */
+/** /audit-logs: user (name and role), operation, resource and timestamp; the log's verified state;
+ * filters (text ones match any part, any case, on the server); cursor paging; CSV export. */
 import { useState, type FormEvent } from 'react';
 import { Field, Options } from '../../../components/Field';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader, RoleBadge } from '../../../components/States';
 import { Table } from '../../../components/Table';
-import type { AuditQuery, UserSummary } from '../../../lib/api/types';
+import type { AuditQuery } from '../../../lib/api/types';
 import { formatDateTime, resourceLabel } from '../../../lib/format';
 import { AUDIT_OPERATIONS } from '../../../lib/server.gen';
+import { exportAuditLog } from '../api/export-csv';
 import { useAuditLogs } from '../api/get-audit-logs';
+import { AuditStatusBanner } from '../components/AuditStatusBanner';
+import { ExportCsvButton } from '../components/ExportCsvButton';
 
 export const MSG = {
   loading: 'Loading audit logs…',
@@ -24,14 +28,14 @@ export const PAGE_SIZES = [25, 50, 100] as const;
 
 interface Filters {
   operation: string;
-  userId: string;
+  user: string;
   containerName: string;
   folderName: string;
   since: string;
   until: string;
 }
 
-const EMPTY: Filters = { operation: '', userId: '', containerName: '', folderName: '', since: '', until: '' };
+const EMPTY: Filters = { operation: '', user: '', containerName: '', folderName: '', since: '', until: '' };
 
 /** datetime-local text (local time) to an ISO 8601 instant with a zone, as the server needs. */
 export function toIsoInstant(local: string): string | undefined {
@@ -44,7 +48,7 @@ export function toIsoInstant(local: string): string | undefined {
 export function toAuditQuery(filters: Filters, limit: number, cursor: number | null): AuditQuery {
   const query: AuditQuery = { limit };
   if (filters.operation.trim()) query.operation = filters.operation.trim();
-  if (filters.userId) query.userId = Number(filters.userId);
+  if (filters.user.trim()) query.user = filters.user.trim();
   if (filters.containerName.trim()) query.containerName = filters.containerName.trim();
   if (filters.folderName.trim()) query.folderName = filters.folderName.trim();
   const since = toIsoInstant(filters.since);
@@ -55,10 +59,7 @@ export function toAuditQuery(filters: Filters, limit: number, cursor: number | n
   return query;
 }
 
-/** The people the user filter offers (the users list, which app/ brings from the users feature). */
-type UserChoice = Pick<UserSummary, 'id' | 'name' | 'username'>;
-
-export default function AuditLogsPage({ users }: { users: readonly UserChoice[] }) {
+export default function AuditLogsPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [limit, setLimit] = useState<number>(50);
@@ -92,27 +93,22 @@ export default function AuditLogsPage({ users }: { users: readonly UserChoice[] 
   return (
     <>
       <PageHeader title="Audit Logs">
+        <ExportCsvButton run={() => exportAuditLog(toAuditQuery(applied, limit, null))} />
         <RefreshControl query={query} />
       </PageHeader>
+      <AuditStatusBanner />
       <form className="panel filters" onSubmit={apply} aria-label="Audit log filters">
         <Field id="audit-operation" label="Operation">
-          <input id="audit-operation" list="audit-operations" value={draft.operation} onChange={set('operation')} placeholder="Any" />
-          <datalist id="audit-operations">
+          <select id="audit-operation" value={draft.operation} onChange={set('operation')}>
+            <option value="">Any operation</option>
             {OPERATIONS.map((op) => (
-              <option key={op} value={op} />
-            ))}
-          </datalist>
-        </Field>
-        <Field id="audit-user" label="User">
-          <select id="audit-user" value={draft.userId} onChange={set('userId')}>
-            <option value="">Any user</option>
-            {users.map((u) => (
-              <option key={u.id} value={String(u.id)}>
-                {u.name} ({u.username})
+              <option key={op} value={op}>
+                {op}
               </option>
             ))}
           </select>
         </Field>
+        <Field id="audit-user" label="User" value={draft.user} onChange={set('user')} placeholder="Any part of a name" />
         <Field id="audit-container" label="Container" value={draft.containerName} onChange={set('containerName')} />
         <Field id="audit-folder" label="Folder" value={draft.folderName} onChange={set('folderName')} />
         <Field id="audit-since" label="From" type="datetime-local" value={draft.since} onChange={set('since')} />

@@ -1,0 +1,60 @@
+"""Named leases: a job that only one process of several may run at a time (the upload sweep,
+the audit checkpoint), held by a row in `leases` until it expires or is given back."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+
+from tortoise import fields
+from tortoise.exceptions import IntegrityError
+from tortoise.expressions import Q
+from tortoise.models import Model
+
+# This process, as lease holders (and pending uploads) name it.
+INSTANCE = f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Lease(Model):
+    """A named job only one process runs at a time: held by holder until expires_at."""
+
+    name = fields.CharField(max_length=64, primary_key=True)
+    holder = fields.CharField(max_length=255)
+    expires_at = fields.DatetimeField()
+
+    class Meta:
+        table = "leases"
+
+
+async def take_lease(name: str, holder: str, now: datetime, until: datetime) -> bool:
+    """Hold lease name until a time if it is free, expired or already ours; whether we do."""
+    free = Q(name=name) & (Q(holder=holder) | Q(expires_at__lt=now))
+    if await Lease.filter(free).update(holder=holder, expires_at=until):
+        return True
+    try:
+        await Lease.create(name=name, holder=holder, expires_at=until)
+    except IntegrityError:
+        return False  # another process holds it
+    return True
+
+
+async def release_lease(name: str, holder: str) -> None:
+    """Give lease name back if we hold it."""
+    await Lease.filter(name=name, holder=holder).delete()
+
+
+@asynccontextmanager
+async def leased(name: str, seconds: float, holder: str = INSTANCE) -> AsyncIterator[bool]:
+    """`async with leased(name, seconds) as held`: held is whether this process got the lease
+    (run the job only then); it is given back when the block ends. A process that dies holding
+    it keeps others out for `seconds` at most."""
+    now = datetime.now(UTC)
+    held = await take_lease(name, holder, now, now + timedelta(seconds=seconds))
+    try:
+        yield held
+    finally:
+        if held:
+            await release_lease(name, holder)

@@ -1,0 +1,27 @@
+/** The audit log's verified state: "Verified up to entry N at {time}" from the latest signed
+ * checkpoint, or a red banner when the server's periodic verification found a break. */
+import { Banner } from '../../../components/Banner';
+import { formatDateTime } from '../../../lib/format';
+import { useAuditStatus } from '../api/get-audit-status';
+
+export function AuditStatusBanner() {
+  const status = useAuditStatus();
+  const data = status.data;
+  if (!data) return null;
+  if (data.broken) {
+    const at = data.broken.entryId ? ` at entry ${data.broken.entryId}` : '';
+    return (
+      <Banner kind="error">
+        Audit log verification failed{at}: {data.broken.reason} (found {formatDateTime(data.broken.foundAt)}).
+      </Banner>
+    );
+  }
+  if (data.verifiedUpTo === null || !data.verifiedAt) {
+    return <p className="muted small">Not verified yet: the first checkpoint is written within minutes of new entries.</p>;
+  }
+  return (
+    <p className="muted small" role="status">
+      Verified up to entry {data.verifiedUpTo} at {formatDateTime(data.verifiedAt)}
+    </p>
+  );
+}

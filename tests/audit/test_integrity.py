@@ -1,0 +1,294 @@
+"""Tampering with the audit log, as someone with full database access would (triggers dropped
+first): `audit verify` exits 1 naming the first broken entry; an untouched log verifies.
+Also: the triggers, the checkpoint job (one at a time, the alert), and the migration of an
+unkeyed chain."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from quart import Quart
+from tortoise import connections
+
+from bff.audit import integrity
+from bff.audit.guard import unguard
+from bff.audit.models import AuditLog
+from bff.audit.service import Actor, legacy_entry_hash, record_alone
+from bff.leases import take_lease
+from bff.services import app_services
+from storage.base import Storage
+from tests.conftest import make_settings, started_app
+from tools.devserver import REPO, local_env
+
+ACTOR = Actor(7, "Nurse Nora", "nurse", "10.0.0.9")
+
+
+@dataclass
+class Ledger:
+    """An app with its own storage and a log of `n` entries."""
+
+    app: Quart
+    storage: Storage
+    env: dict[str, str]
+    ids: list[int]
+
+    def verify(self) -> subprocess.CompletedProcess[str]:
+        return _cli(self.env, "audit", "verify")
+
+    async def checkpoint(self) -> integrity.CheckpointResult:
+        return await integrity.write_checkpoint(self.storage)
+
+
+def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(  # noqa: S603 - our own CLI
+        [sys.executable, "-m", "bff", *args],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+async def _write(n: int) -> list[int]:
+    """Write n entries; the ids of the whole log."""
+    for i in range(n):
+        await record_alone(ACTOR, "file_view", container="ward", folder="p-1", blob=f"f{i}.pdf")
+    return [e.id for e in await AuditLog.all().order_by("id")]
+
+
+@pytest.fixture
+async def ledger(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterator[Ledger]:
+    storage_url = f"file://{tmp_path}/storage"
+    settings = make_settings(database_url, run_dir, storage_url=storage_url)
+    env = {
+        **os.environ,
+        "BFF_DATABASE_URL": database_url,
+        "BFF_STORAGE_URL": storage_url,
+        "BFF_VAR_DIR": str(run_dir),
+        "BFF_REDIS_URL": "",
+    }
+    async for app in started_app(settings):
+        ids = await _write(10)
+        yield Ledger(app, app_services(app).storage, env, ids)
+
+
+async def _sql(statement: str, *params: object) -> None:
+    await connections.get("default").execute_query(statement, list(params))
+
+
+def _param(n: int) -> str:
+    return f"${n}" if connections.get("default").capabilities.dialect == "postgres" else "?"
+
+
+async def _attacker() -> None:
+    """What someone who owns the database does first."""
+    await unguard(connections.get("default"))
+
+
+def _broken_at(result: subprocess.CompletedProcess[str], entry_id: int) -> str:
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.startswith(f"Audit log BROKEN at entry {entry_id}:"), result.stdout
+    return result.stdout
+
+
+async def test_an_untouched_log_verifies_with_its_checkpoints(ledger: Ledger) -> None:
+    assert (await ledger.checkpoint()).written is not None
+    await _write(2)
+    result = ledger.verify()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Audit log intact: 12 entries verified." in result.stdout
+    assert f"the latest at entry {ledger.ids[-1]}" in result.stdout
+    assert "2 entries after it are checked by the chain alone" in result.stdout
+
+
+async def test_deleting_the_newest_entries_before_a_checkpoint_is_found(ledger: Ledger) -> None:
+    await ledger.checkpoint()
+    await _attacker()
+    await AuditLog.filter(id__gte=ledger.ids[7]).delete()
+    assert (await integrity.verify_chain())[1] is None  # the chain alone cannot see it
+    assert "missing" in _broken_at(ledger.verify(), ledger.ids[7])
+
+
+async def test_deleting_an_entry_in_the_middle_is_found(ledger: Ledger) -> None:
+    await ledger.checkpoint()
+    await _attacker()
+    await AuditLog.filter(id=ledger.ids[4]).delete()
+    assert "does not link" in _broken_at(ledger.verify(), ledger.ids[5])
+
+
+async def test_an_edit_with_hashes_recomputed_without_the_key_is_found(ledger: Ledger) -> None:
+    """Entry 3 becomes a system file_list, and every hash from it on is recomputed with the
+    unkeyed formula the attacker can run."""
+    await ledger.checkpoint()
+    await _attacker()
+    rows = await AuditLog.all().order_by("id")
+    prev = rows[2].prev_hash
+    for row in rows[2:]:
+        if row.id == ledger.ids[2]:
+            row.operation, row.user_id, row.name, row.role = "file_list", None, "system", ""
+        row.prev_hash = prev
+        row.hash = prev = legacy_entry_hash(prev, row)
+        await row.save()
+    _broken_at(ledger.verify(), ledger.ids[2])
+
+
+async def test_moving_the_unkeyed_boundary_is_found_by_the_checkpoint(ledger: Ledger) -> None:
+    """Declaring every entry unkeyed and recomputing them all fools the chain, not the
+    checkpoint."""
+    await ledger.checkpoint()
+    await _attacker()
+    rows = await AuditLog.all().order_by("id")
+    prev = integrity.GENESIS_HASH
+    for row in rows:
+        row.details = "rewritten" if row.id == ledger.ids[3] else row.details
+        row.prev_hash = prev
+        row.hash = prev = legacy_entry_hash(prev, row)
+        await row.save()
+    await _sql(f"UPDATE audit_legacy SET last_id = {_param(1)}", ledger.ids[-1])
+    assert (await integrity.verify_chain())[1] is None
+    assert "boundary" in _broken_at(ledger.verify(), 1)
+
+
+async def test_a_forged_entry_is_found(ledger: Ledger) -> None:
+    await ledger.checkpoint()
+    await _attacker()
+    victim = await AuditLog.get(id=ledger.ids[6])
+    await victim.delete()
+    forged = AuditLog(
+        id=victim.id,
+        timestamp=victim.timestamp,
+        user_id=None,
+        name="system",
+        role="",
+        operation="file_list",
+        container_name="ward",
+        folder_name="p-1",
+        blob_name="",
+        client_address="",
+        details="",
+        prev_hash=victim.prev_hash,
+    )
+    forged.hash = hashlib.sha256(b"a guess at the formula").hexdigest()
+    await forged.save(force_create=True)
+    _broken_at(ledger.verify(), ledger.ids[6])
+
+
+async def test_an_edited_checkpoint_is_found(ledger: Ledger, tmp_path: Path) -> None:
+    written = (await ledger.checkpoint()).written
+    assert written is not None
+    path = tmp_path / "storage" / integrity.checkpoint_key(written.last_id)
+    document = json.loads(path.read_text())
+    document["body"]["count"] = 9
+    path.write_text(json.dumps(document))
+    assert "altered" in _broken_at(ledger.verify(), written.last_id)
+
+
+@pytest.mark.parametrize(
+    "statement", ["UPDATE audit_logs SET details = 'x'", "DELETE FROM audit_logs"]
+)
+async def test_the_database_refuses_to_change_the_log(app: Quart, statement: str) -> None:
+    await _write(1)
+    with pytest.raises(Exception, match="append-only"):
+        await _sql(statement)
+    with pytest.raises(Exception, match="append-only"):
+        legacy = statement.replace("audit_logs", "audit_legacy")
+        await _sql(legacy.replace("details = 'x'", "last_id = 5"))
+    assert await AuditLog.all().count() == 1
+
+
+async def test_postgres_refuses_truncate_too(app: Quart) -> None:
+    if connections.get("default").capabilities.dialect != "postgres":
+        pytest.skip("TRUNCATE is PostgreSQL's")
+    with pytest.raises(Exception, match="append-only"):
+        await _sql("TRUNCATE audit_logs")
+
+
+async def test_checkpoints_follow_new_entries_one_process_at_a_time(ledger: Ledger) -> None:
+    first = (await ledger.checkpoint()).written
+    assert first is not None and (first.last_id, first.count) == (ledger.ids[-1], 10)
+    assert (await ledger.checkpoint()).unchanged == first  # nothing new
+    ids = await _write(3)
+    now = datetime.now(UTC)
+    await take_lease(integrity.CHECKPOINT_LEASE, "other:1", now, now + timedelta(minutes=1))
+    assert (await ledger.checkpoint()).busy
+    await take_lease(integrity.CHECKPOINT_LEASE, "other:1", now, now - timedelta(seconds=1))
+    second = (await ledger.checkpoint()).written
+    assert second is not None and (second.last_id, second.count) == (ids[-1], 13)
+    latest, altered = await integrity.latest_checkpoint(ledger.storage)
+    assert (latest, altered) == (second, False)
+    assert await integrity.read_alert(ledger.storage) is None
+
+
+async def test_the_periodic_verification_raises_an_alert(ledger: Ledger) -> None:
+    await ledger.checkpoint()
+    ids = (await _write(3))[-3:]
+    await _attacker()
+    await AuditLog.filter(id=ids[1]).update(details="edited")
+    result = await ledger.checkpoint()
+    assert result.broken is not None and result.broken.entry_id == ids[1]
+    alert = await integrity.read_alert(ledger.storage)
+    assert alert is not None and alert.entry_id == ids[1]
+    latest, _ = await integrity.latest_checkpoint(ledger.storage)
+    assert latest is not None and latest.last_id == ledger.ids[-1]  # not moved past the break
+
+
+def test_an_unkeyed_chain_migrates_and_both_parts_verify(tmp_path: Path) -> None:
+    """Entries written before the key existed keep their SHA-256; the first keyed entry links
+    to the last of them; `audit verify` checks both, and an edit of an old entry is found."""
+    env = local_env(tmp_path)
+    script = f"""
+import asyncio, json
+from datetime import UTC, datetime
+from tortoise import Tortoise, connections
+from tortoise.migrations.api.migrate import migrate
+from bff.audit.models import AuditLog
+from bff.audit.service import GENESIS_HASH, legacy_entry_hash
+from bff.db import tortoise_config
+
+async def main():
+    config = tortoise_config("sqlite://{tmp_path}/bff.sqlite3")
+    await migrate(config=config, target="bff.0005_pending_uploads")
+    await Tortoise.close_connections()
+    await Tortoise.init(config=config)
+    prev = GENESIS_HASH
+    for i in range(3):
+        entry = AuditLog(timestamp=datetime.now(UTC), operation="login", name=f"old {{i}}",
+                         prev_hash=prev)
+        entry.hash = prev = legacy_entry_hash(prev, entry)
+        await entry.save()
+    await Tortoise.close_connections()
+
+asyncio.run(main())
+"""
+    made = subprocess.run(  # noqa: S603 - our own code
+        [sys.executable, "-c", script], env=env, cwd=REPO, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    created = _cli(env, "users", "create", "--username", "ann", "--name", "Ann", "--role",
+                   "nurse", "--password", "first-password")  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    assert _cli(env, "audit", "checkpoint").returncode == 0
+    verified = _cli(env, "audit", "verify")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.stdout.startswith("Audit log intact: 4 entries verified."), verified.stdout
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "bff.sqlite3") as db:
+        assert db.execute("SELECT last_id FROM audit_legacy").fetchone() == (3,)
+        keyed = db.execute("SELECT prev_hash FROM audit_logs WHERE id = 4").fetchone()
+        assert keyed == db.execute("SELECT hash FROM audit_logs WHERE id = 3").fetchone()
+        for trigger in ("audit_logs_no_update", "audit_logs_no_delete"):
+            db.execute(f"DROP TRIGGER {trigger}")  # the attacker
+        db.execute("UPDATE audit_logs SET name = 'someone else' WHERE id = 2")
+    _broken_at(_cli(env, "audit", "verify"), 2)
