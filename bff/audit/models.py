@@ -21,7 +21,7 @@ class AuditLog(Model):
     client_address = fields.CharField(max_length=64, default="")
     details = fields.CharField(max_length=500, default="")
     # The request that made the entry (X-Request-ID, as in the logs); "" outside a request.
-    request_id = fields.CharField(max_length=64, default="")
+    request_id = fields.CharField(max_length=64, default="", db_default="")
     prev_hash = fields.CharField(max_length=64)
     hash = fields.CharField(max_length=64, unique=True)
 

@@ -23,7 +23,7 @@ class Session(Model):
     expires_at = fields.DatetimeField(db_index=True)
     client_address = fields.CharField(max_length=64, default="")
     # A session that may only set up a second factor (BFF_MFA_REQUIRED_ROLES, bff/mfa/).
-    restricted = fields.BooleanField(default=False)
+    restricted = fields.BooleanField(default=False, db_default=False)
 
     class Meta:
         table = "sessions"

@@ -26,9 +26,9 @@ class StoredFile(Model):
     original_rtf_name = fields.CharField(max_length=255, null=True)
     # The current content's version id ('' for a file indexed before versions existed) and who
     # uploaded it (bff/files/versions.py).
-    version_id = fields.CharField(max_length=40, default="")
-    uploaded_by_name = fields.CharField(max_length=255, default="")
-    uploaded_by_role = fields.CharField(max_length=32, default="")
+    version_id = fields.CharField(max_length=40, default="", db_default="")
+    uploaded_by_name = fields.CharField(max_length=255, default="", db_default="")
+    uploaded_by_role = fields.CharField(max_length=32, default="", db_default="")
     folder_id: int
 
     class Meta:

@@ -13,17 +13,17 @@ class Migration(migrations.Migration):
         ops.AddField(
             model_name='StoredFile',
             name='version_id',
-            field=fields.CharField(default='', max_length=40),
+            field=fields.CharField(default='', db_default='', max_length=40),
         ),
         ops.AddField(
             model_name='StoredFile',
             name='uploaded_by_name',
-            field=fields.CharField(default='', max_length=255),
+            field=fields.CharField(default='', db_default='', max_length=255),
         ),
         ops.AddField(
             model_name='StoredFile',
             name='uploaded_by_role',
-            field=fields.CharField(default='', max_length=32),
+            field=fields.CharField(default='', db_default='', max_length=32),
         ),
         ops.CreateModel(
             name='FileVersion',

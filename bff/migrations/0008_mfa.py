@@ -61,6 +61,6 @@ class Migration(migrations.Migration):
         ops.AddField(
             model_name='Session',
             name='restricted',
-            field=fields.BooleanField(default=False),
+            field=fields.BooleanField(default=False, db_default=False),
         ),
     ]

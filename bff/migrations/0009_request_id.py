@@ -11,6 +11,6 @@ class Migration(migrations.Migration):
         ops.AddField(
             model_name='AuditLog',
             name='request_id',
-            field=fields.CharField(default='', max_length=64),
+            field=fields.CharField(default='', db_default='', max_length=64),
         ),
     ]

@@ -260,13 +260,21 @@ async def main():
     await migrate(config=config, target="bff.0005_pending_uploads")
     await Tortoise.close_connections()
     await Tortoise.init(config=config)
-    prev = GENESIS_HASH
-    for i in range(3):
-        entry = AuditLog(timestamp=datetime.now(UTC), operation="login", name=f"old {{i}}",
-                         prev_hash=prev)
-        entry.hash = prev = legacy_entry_hash(prev, entry)
-        await entry.save()
-    await Tortoise.close_connections()
+    try:
+        prev = GENESIS_HASH
+        for i in range(3):
+            entry = AuditLog(timestamp=datetime.now(UTC), operation="login", name=f"old {{i}}",
+                             prev_hash=prev)
+            entry.hash = prev = legacy_entry_hash(prev, entry)
+            # Columns of schema 0005 only: the model has gained some since.
+            await connections.get("default").execute_query(
+                "INSERT INTO audit_logs (timestamp, user_id, name, role, operation,"
+                " container_name, folder_name, blob_name, client_address, details, prev_hash,"
+                " hash) VALUES (?, NULL, ?, '', 'login', '', '', '', '', '', ?, ?)",
+                [entry.timestamp.isoformat(), entry.name, entry.prev_hash, entry.hash],
+            )
+    finally:
+        await Tortoise.close_connections()
 
 asyncio.run(main())
 """

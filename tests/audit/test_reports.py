@@ -222,7 +222,7 @@ async def _bulk(conn: Any, count: int, container: str = "w", folder: str = "p") 
         n = min(1000, count - start)
         rows = ", ".join(
             f"('2026-01-01T00:00:00+00:00', 7, 'Nurse Nora', 'nurse', 'file_view', "
-            f"'{container}', '{folder}', 'scan-{start + i}.pdf', '10.0.0.1', '', '{'0' * 64}', "
+            f"'{container}', '{folder}', 'scan-{start + i}.pdf', '10.0.0.1', '', '', '{'0' * 64}', "
             f"'{base + start + i:064x}')"
             for i in range(n)
         )
@@ -230,7 +230,8 @@ async def _bulk(conn: Any, count: int, container: str = "w", folder: str = "p") 
         rows = rows.replace("+00:00'", "+00:00'" + cast)
         await conn.execute_script(
             "INSERT INTO audit_logs (timestamp, user_id, name, role, operation, container_name,"
-            " folder_name, blob_name, client_address, details, prev_hash, hash) VALUES " + rows
+            " folder_name, blob_name, client_address, details, request_id, prev_hash, hash)"
+            " VALUES " + rows
         )
 
 

@@ -25,6 +25,8 @@ from bff.auth.policy import LIBRARY_ENDPOINTS
 from bff.auth.schemas import LoginResponse
 from bff.containers.schemas import ContainersResponse, FoldersResponse
 from bff.files.schemas import BlobList, UploadResponse, ViewLink
+from bff.files.service import VERSION_NOT_FOUND
+from bff.files.versions import TRASH_NOT_FOUND
 from bff.mfa import service as mfa
 from bff.mfa.service import MFA_EXPIRED
 from bff.services import app_services
@@ -105,6 +107,16 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("DELETE", "/api/blobs/<container>/<folder>/<blob>"): (ADMIN, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/url"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/view"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/versions"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/url"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/view"): (ANY, "folder"),
+    ("POST", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/restore"): (
+        UPLOAD,
+        "folder",
+    ),
+    ("GET", "/api/blobs/<container>/<folder>/trash"): (ADMIN, "folder"),
+    ("POST", "/api/blobs/<container>/<folder>/trash/<blob>/restore"): (ADMIN, "folder"),
+    ("DELETE", "/api/blobs/<container>/<folder>/trash/<blob>"): (ADMIN, "folder"),
     ("POST", "/patients/admin/register"): (ADMIN, None),
     ("GET", "/patients/admin/unclaimed"): (ADMIN, None),
     ("GET", "/patients/admin/assigned"): (ADMIN, None),
@@ -260,6 +272,9 @@ def _body(
             "reason": "Administrative cleanup"
         },
         ("POST", "/api/admin/containers/<container>/folders"): lambda: {"name": f"p-{fresh}"},
+        ("DELETE", "/api/blobs/<container>/<folder>/trash/<blob>"): lambda: {
+            "confirmation": "DELETE"
+        },
     }
     query = {"type": "container"} if rule.endswith("<int:assignment_id>") else {}
     if rule == "/api/blobs/audit/report":
@@ -270,7 +285,13 @@ def _body(
 
 def _url(rule: str, params: dict[str, Any]) -> str:
     url = rule
-    params = {"filename": "swagger-ui.css", "path": "dashboard", "passkey_id": 1, **params}
+    params = {
+        "filename": "swagger-ui.css",
+        "path": "dashboard",
+        "passkey_id": 1,
+        "version_id": "20260101T000000000000Z-0000",
+        **params,
+    }
     for key, value in params.items():
         url = (
             url.replace(f"<int:{key}>", str(value))
@@ -425,6 +446,21 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
     ("POST", "/api/auth/mfa/webauthn/register"): (400, mfa.NO_REGISTRATION),
     ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): (404, mfa.PASSKEY_NOT_FOUND),
     ("POST", "/api/auth/mfa/recovery-codes"): (400, mfa.NO_FACTOR),
+    # The matrix's files have no earlier version and nothing is in the trash.
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/url"): (
+        404,
+        VERSION_NOT_FOUND,
+    ),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/view"): (
+        404,
+        VERSION_NOT_FOUND,
+    ),
+    ("POST", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/restore"): (
+        404,
+        VERSION_NOT_FOUND,
+    ),
+    ("POST", "/api/blobs/<container>/<folder>/trash/<blob>/restore"): (404, TRASH_NOT_FOUND),
+    ("DELETE", "/api/blobs/<container>/<folder>/trash/<blob>"): (404, TRASH_NOT_FOUND),
 }
 
 

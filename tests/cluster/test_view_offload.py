@@ -129,7 +129,9 @@ async def test_the_storage_directory_is_reachable_only_through_the_bff(
             async with http.get(cluster.base + path, headers={"x-auth-token": admin}) as response:
                 body = await response.read()
                 assert b"secret" not in body, path
-                assert response.status >= 400, (path, response.status)
+                # nginx resolves '..' first: what is left may be a web app page (its own 404).
+                page = response.content_type == "text/html" and b"<!doctype html>" in body.lower()
+                assert response.status >= 400 or page, (path, response.status)
         # Even a forged X-Accel-Redirect in the request is only a request header.
         async with http.get(
             f"{cluster.base}/api/health",

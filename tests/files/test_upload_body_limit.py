@@ -104,7 +104,22 @@ def _complete(response: bytes) -> bool:
 async def _post(
     server: ServerProcess, token: str, folder: str, pieces: list[bytes], *, chunked: bool
 ) -> tuple[int, dict[str, str]]:
-    """Send a raw upload request, stopping once the server answers; (status, JSON body)."""
+    """Send a raw upload request, stopping once the server answers; (status, JSON body).
+
+    A server that refuses a body answers and closes while the client may still be writing; the
+    kernel then resets the connection and may discard the answer before it is read (Hypercorn
+    has no lingering close; nginx in front has). Such a try, with no answer at all, is made
+    again, at most three times."""
+    for _ in range(3):
+        answer = await _post_once(server, token, folder, pieces, chunked=chunked)
+        if answer is not None:
+            return answer
+    raise AssertionError("the connection was reset before any answer, three times")
+
+
+async def _post_once(
+    server: ServerProcess, token: str, folder: str, pieces: list[bytes], *, chunked: bool
+) -> tuple[int, dict[str, str]] | None:
     framing = (
         "Transfer-Encoding: chunked"
         if chunked
@@ -131,6 +146,8 @@ async def _post(
         await asyncio.sleep(0)
     await asyncio.wait_for(response.answered.wait(), 60)
     transport.abort()
+    if not response.data:
+        return None
     head_bytes, _, body = bytes(response.data).partition(b"\r\n\r\n")
     status = int(head_bytes.split()[1])
     return status, json.loads(body)

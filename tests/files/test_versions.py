@@ -13,6 +13,7 @@ from bff.files.models import FileVersion, TrashedFile
 from bff.files.names import PROFILE_IMAGE_NAME, RTF_ORIGINAL_PREFIX
 from bff.files.reindex import reindex
 from bff.files.versions import purge_expired
+from bff.leases import release_lease, take_lease
 from storage.base import TRASH_DIR, VERSIONS_DIR
 from tests.factories import make_staff
 from tests.files.conftest import Ward
@@ -316,13 +317,12 @@ async def test_an_overwrite_that_dies_before_its_commit_loses_no_content(
 
 
 async def test_one_process_purges_at_a_time(ward: Ward) -> None:
-    from bff.files import repository
     from bff.files.versions import RETENTION_LEASE
 
     now = datetime.now(UTC)
-    assert await repository.take_lease(RETENTION_LEASE, "other:1", now, now + timedelta(minutes=1))
+    assert await take_lease(RETENTION_LEASE, "other:1", now, now + timedelta(minutes=1))
     report = await purge_expired(ward.storage, ward.settings)
     assert report.ran is False
     assert report.lines() == ["Another process is purging now; nothing done."]
-    await repository.release_lease(RETENTION_LEASE, "other:1")
+    await release_lease(RETENTION_LEASE, "other:1")
     assert (await purge_expired(ward.storage, ward.settings)).ran is True
