@@ -14,6 +14,7 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -109,8 +110,11 @@ async def empty_tables() -> None:
         await guard(conn)
 
 
+@asynccontextmanager
 async def started_app(settings: Settings) -> AsyncIterator[Quart]:
-    """Start an app through its own start-up hooks on an emptied database."""
+    """Start an app through its own start-up hooks on an emptied database; `async with`, so
+    that a failing test stops it at once (an abandoned `async for` generator is finalised
+    later, in whichever test runs then, closing that test's database connections)."""
     app = create_app(settings, bootstrap_admin=False)
     async with app.test_app():
         await empty_tables()
@@ -120,7 +124,7 @@ async def started_app(settings: Settings) -> AsyncIterator[Quart]:
 @pytest.fixture
 async def app(settings: Settings) -> AsyncIterator[Quart]:
     """The real app, started, on an empty database."""
-    async for started in started_app(settings):
+    async with started_app(settings) as started:
         yield started
 
 
@@ -181,7 +185,7 @@ async def storage_app(
             await s3.create_bucket(Bucket=bucket)
         url = f"s3://{bucket}/records?endpoint_url={endpoint}&region={REGION}"
         settings = make_settings(database_url, run_dir, storage_url=url)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         yield app
 
 

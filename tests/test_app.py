@@ -77,7 +77,7 @@ async def test_first_start_creates_admin_from_settings(database_url: str, run_di
     settings = make_settings(
         database_url, run_dir, admin_username="Chief", admin_password="s3cret-pass"
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         from bff.users.bootstrap import ensure_admin
 
         assert await ensure_admin(settings) == ("chief", None)
@@ -91,7 +91,7 @@ async def test_first_start_creates_admin_from_settings(database_url: str, run_di
 
 async def test_first_start_generates_a_strong_password(database_url: str, run_dir: Path) -> None:
     settings = make_settings(database_url, run_dir)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         from bff.users.bootstrap import ensure_admin
 
         created = await ensure_admin(settings)
@@ -298,7 +298,7 @@ async def test_a_started_app_leaves_what_it_loaded_out_of_full_collections(
     database_url: str, run_dir: Path
 ) -> None:
     """A full garbage collection must not walk every module and schema at each request."""
-    async for _ in started_app(make_settings(database_url, run_dir)):
+    async with started_app(make_settings(database_url, run_dir)) as _:
         assert gc.get_freeze_count() > 10_000
 
 
@@ -318,7 +318,7 @@ def test_postgres_pool_is_sized_unless_the_url_says(url: str, expected: str) -> 
 async def test_file_work_gets_more_threads_than_asyncio_gives(
     database_url: str, run_dir: Path
 ) -> None:
-    async for _ in started_app(make_settings(database_url, run_dir)):
+    async with started_app(make_settings(database_url, run_dir)) as _:
         loop = asyncio.get_running_loop()
         names = await asyncio.gather(
             *(loop.run_in_executor(None, _slow_thread_name) for _ in range(12))

@@ -30,7 +30,7 @@ async def scraped_app(database_url: str, run_dir: Path) -> AsyncIterator[Quart]:
     settings = make_settings(
         database_url, run_dir, metrics_allow="127.0.0.1,10.1.0.0/16", metrics_token=TOKEN
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         yield app
 
 

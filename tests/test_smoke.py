@@ -24,7 +24,7 @@ async def test_health_is_503_when_storage_is_unreachable(database_url: str, run_
     settings = make_settings(
         database_url, run_dir, storage_url=f"s3://bucket?endpoint_url={dead}&region=us-east-1"
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         response = await app.test_client().get("/api/health")
         assert response.status_code == 503
         assert await response.get_json() == {"message": "The file storage is unavailable."}

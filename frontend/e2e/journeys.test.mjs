@@ -2,121 +2,26 @@
 // Browser journeys of issues 5 (live updates), 6 and 7 (and SmartTokens) against the real BFF, in Debian's Chromium via playwright-core.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { api, startServer } from './server.mjs';
+import { test } from 'node:test';
+import {
+  ADMIN,
+  PNG_1PX,
+  adminApi,
+  assignWard,
+  journey,
+  makeStaff,
+  makeWard,
+  newPage,
+  shot,
+  signIn,
+  unique,
+  upload,
+  uploadText,
+  useJourneyServer,
+} from './support.mjs';
+import { api } from './server.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const shots = resolve(here, '../test-results');
-mkdirSync(shots, { recursive: true });
-
-const ADMIN = { username: 'admin', name: 'Ada Admin', password: 'admin-password-1' };
-// A 1x1 PNG: small, and a real image for the server's image processing.
-const PNG_1PX = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ admin: ADMIN });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-});
-
-// The journeys share one server but never their data: each arranges, through the API, the
-// containers, folders, staff and files it needs, under names no other journey uses, and opens
-// its own browser contexts. Any one of them can run alone or in any order.
-
-/** A name no other journey uses. */
-const unique = (prefix) => `${prefix}-${randomBytes(3).toString('hex')}`;
-
-/** An API session of the first admin, for arranging data; call its logout when done. */
-async function adminApi() {
-  const { token } = await api(server.base, 'POST', '/auth/login', { body: { username: ADMIN.username, password: ADMIN.password } });
-  return { token, logout: () => api(server.base, 'POST', '/auth/logout', { token }) };
-}
-
-/** A container of this journey's own with these folders; returns its name. */
-async function makeWard(token, prefix, folders) {
-  const name = unique(prefix);
-  await api(server.base, 'POST', '/admin/containers', { token, body: { name } });
-  for (const folder of folders) await api(server.base, 'POST', `/admin/containers/${name}/folders`, { token, body: { name: folder } });
-  return name;
-}
-
-/** A member of staff of this journey's own (username and display name used nowhere else). */
-async function makeStaff(token, role, name) {
-  const suffix = randomBytes(3).toString('hex');
-  const who = { username: `${role}.${suffix}`, name: `${name} ${suffix}`, password: `${role}-password-1`, role };
-  const { user } = await api(server.base, 'POST', '/auth/register', { token, body: who });
-  return { ...who, id: user.id };
-}
-
-/** Assign a container and some of its folders to a member of staff. */
-async function assignWard(token, who, container, folders) {
-  await api(server.base, 'POST', `/assignments/containers/${container}/users/${who.id}`, { token });
-  if (folders.length) {
-    await api(server.base, 'POST', `/assignments/containers/${container}/folders`, { token, body: { userId: who.id, folderNames: folders } });
-  }
-}
-
-async function upload(token, container, folder, filename, blob, { profile = false } = {}) {
-  const form = new FormData();
-  form.append('filename', filename);
-  form.append('isProfileImage', String(profile)); // before the file part, as the server reads fields first
-  form.append('file', blob, filename);
-  const response = await fetch(`${server.base}/api/blobs/${container}/${folder}`, {
-    method: 'POST',
-    headers: { 'x-auth-token': token },
-    body: form,
-  });
-  if (response.status !== 201) throw new Error(`uploading ${filename} failed: ${response.status} ${await response.text()}`);
-}
-
-const uploadText = (token, container, folder, filename, text) =>
-  upload(token, container, folder, filename, new Blob([text], { type: 'text/plain' }));
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function newPage() {
-  const context = await browser.newContext({ baseURL: server.base, viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const problems = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(String(e)));
-  return { context, page, problems };
-}
-
-async function signIn(page, who) {
-  await page.goto('/login');
-  await page.getByLabel('Username', { exact: true }).fill(who.username);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/dashboard');
-}
-
-const shot = (page, name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+useJourneyServer();
 
 const FOLDERS = ['patient-2', 'patient-10', 'patient-33'];
 
@@ -466,7 +371,7 @@ test('an admin browses storage and creates a container', async () => {
   const tag = randomBytes(3).toString('hex');
   const [east, files, north] = [`east-${tag}`, `files-${tag}`, `north-${tag}`];
   const admin = await adminApi();
-  for (const name of [east, files]) await api(server.base, 'POST', '/admin/containers', { token: admin.token, body: { name } });
+  for (const name of [east, files]) await api(journey.server.base, 'POST', '/admin/containers', { token: admin.token, body: { name } });
   await admin.logout();
   const { context, page, problems } = await newPage();
   await signIn(page, ADMIN);
@@ -522,7 +427,7 @@ async function arrangeTokenFolder() {
 
 /** A browser context like a responder's phone: no session, nothing stored. */
 async function newResponderPage() {
-  const context = await browser.newContext({ baseURL: server.base, viewport: { width: 390, height: 844 }, isMobile: true });
+  const context = await journey.browser.newContext({ baseURL: journey.server.base, viewport: { width: 390, height: 844 }, isMobile: true });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const problems = [];
@@ -534,7 +439,7 @@ async function newResponderPage() {
 test('an admin registers and assigns a SmartToken; a responder opens it; after a remote disconnect it fails', async () => {
   const ward = await arrangeTokenFolder();
   const { context, page, problems } = await newPage();
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.server.base });
   await signIn(page, ADMIN);
   await page.getByRole('link', { name: 'SmartToken Management' }).click();
   await page.waitForURL('**/admin/smart-tokens');
@@ -548,7 +453,7 @@ test('an admin registers and assigns a SmartToken; a responder opens it; after a
   await page.getByRole('button', { name: 'Register', exact: true }).click();
   const registered = page.getByRole('dialog', { name: 'Device registered' });
   const verificationUrl = await registered.getByLabel('Verification URL', { exact: true }).inputValue();
-  assert.match(verificationUrl, new RegExp(`^${server.base}/patients/verify/[0-9A-F]{32}\\?s=[0-9A-F]{8}(-[0-9A-F]{8}){3}$`));
+  assert.match(verificationUrl, new RegExp(`^${journey.server.base}/patients/verify/[0-9A-F]{32}\\?s=[0-9A-F]{8}(-[0-9A-F]{8}){3}$`));
   await registered.getByRole('img', { name: 'QR code of the verification URL' }).waitFor();
   await registered.getByRole('button', { name: 'Copy Verification URL' }).click();
   await registered.getByText('Verification URL copied').waitFor();
@@ -640,14 +545,14 @@ test('a SUN tag: a phone opens a simulated tap once, the same URL again is refus
   await page.getByRole('button', { name: 'Register', exact: true }).click();
   const registered = page.getByRole('dialog', { name: 'SUN tag registered' });
   const template = await registered.getByLabel('NDEF URL template', { exact: true }).inputValue();
-  assert.equal(template, `${server.base}/patients/verify/${'0'.repeat(32)}?s=${'0'.repeat(16)}`);
+  assert.equal(template, `${journey.server.base}/patients/verify/${'0'.repeat(32)}?s=${'0'.repeat(16)}`);
   assert.match(await registered.getByLabel('SDM file-read key', { exact: true }).inputValue(), /^[0-9A-F]{32}$/);
   await shot(page, 'sun-tag-registered');
   await registered.getByRole('button', { name: 'Done' }).click();
   const admin = await adminApi();
-  const { tokens } = await api(server.base, 'GET', '/patients/admin/unclaimed', { token: admin.token, root: true });
+  const { tokens } = await api(journey.server.base, 'GET', '/patients/admin/unclaimed', { token: admin.token, root: true });
   const tokenId = tokens.find((t) => t.sunUid === uid).smartTokenId;
-  await api(server.base, 'POST', '/patients/admin/assign', {
+  await api(journey.server.base, 'POST', '/patients/admin/assign', {
     token: admin.token,
     root: true,
     body: { tokenId, containerName: ward, folderName: TOKEN_FOLDER, patientName: PATIENT.name },
@@ -660,8 +565,8 @@ test('a SUN tag: a phone opens a simulated tap once, the same URL again is refus
   await row.getByText('never tapped').waitFor();
 
   // A phone taps the tag (simulated: no NFC hardware here) and opens the emergency page.
-  const tap = server.cli('tokens', 'simulate-tap', tokenId).trim();
-  assert.match(tap, new RegExp(`^${server.base}/patients/verify/[0-9A-F]{32}\\?s=[0-9A-F]{16}$`));
+  const tap = journey.server.cli('tokens', 'simulate-tap', tokenId).trim();
+  assert.match(tap, new RegExp(`^${journey.server.base}/patients/verify/[0-9A-F]{32}\\?s=[0-9A-F]{16}$`));
   const phone = await newResponderPage();
   await phone.page.goto(tap);
   await phone.page.waitForURL('**/emergency');
@@ -728,7 +633,7 @@ test('a file uploaded elsewhere appears in an open folder page without a reload,
   assert.equal(await page.evaluate(() => window.__notReloaded), true);
   await shot(page, 'live-file-appears');
 
-  await api(server.base, 'DELETE', `/blobs/${ward}/patient-3/${name}`, { token: admin.token });
+  await api(journey.server.base, 'DELETE', `/blobs/${ward}/patient-3/${name}`, { token: admin.token });
   await files.getByText(name).waitFor({ state: 'detached' });
   assert.equal(await page.evaluate(() => window.__notReloaded), true);
   await admin.logout();
@@ -753,7 +658,7 @@ test('a user deleted by an admin is sent to /login?session=expired by the live e
     if (pathname.startsWith('/api/') && !page.url().includes('/login')) asked.push(`${request.method()} ${pathname}`);
   });
   const started = Date.now();
-  await api(server.base, 'DELETE', `/users/${who.id}`, { token: admin.token });
+  await api(journey.server.base, 'DELETE', `/users/${who.id}`, { token: admin.token });
   await page.waitForURL('**/login?session=expired');
   console.log(`deleted user sent to the sign-in page after ${Date.now() - started} ms`);
   // The page acted on the event itself: it heard session:revoked and asked the server nothing
@@ -773,8 +678,8 @@ test('an admin filters the audit log, sees a new entry arrive live, exports CSV 
   const ward = await makeWard(admin.token, 'auditward', ['patient-7']);
   const nurse = await makeStaff(admin.token, 'nurse', 'Ann Auditee');
   await assignWard(admin.token, nurse, ward, ['patient-7']);
-  const nurseSession = await api(server.base, 'POST', '/auth/login', { body: { username: nurse.username, password: nurse.password } });
-  await api(server.base, 'GET', `/blobs/${ward}/patient-7`, { token: nurseSession.token });
+  const nurseSession = await api(journey.server.base, 'POST', '/auth/login', { body: { username: nurse.username, password: nurse.password } });
+  await api(journey.server.base, 'GET', `/blobs/${ward}/patient-7`, { token: nurseSession.token });
 
   const { context, page, problems } = await newPage();
   await signIn(page, ADMIN);
@@ -788,7 +693,7 @@ test('an admin filters the audit log, sees a new entry arrive live, exports CSV 
   assert.equal(await rows.count(), 1);
 
   // The nurse lists the folder again: the entry arrives at the top without a reload.
-  await api(server.base, 'GET', `/blobs/${ward}/patient-7`, { token: nurseSession.token });
+  await api(journey.server.base, 'GET', `/blobs/${ward}/patient-7`, { token: nurseSession.token });
   await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2);
   await shot(page, 'audit-log-filtered-live');
 
@@ -810,7 +715,7 @@ test('an admin filters the audit log, sees a new entry arrive live, exports CSV 
   const reportText = (await import('node:fs')).readFileSync(await reportCsv.path(), 'utf8');
   assert.ok(reportText.includes(`,audit_report,${ward},patient-7,`)); // the report itself, audited
 
-  await api(server.base, 'POST', '/auth/logout', { token: nurseSession.token });
+  await api(journey.server.base, 'POST', '/auth/logout', { token: nurseSession.token });
   await admin.logout();
   assert.deepEqual(problems, []);
   await context.close();

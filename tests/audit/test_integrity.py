@@ -77,7 +77,7 @@ async def ledger(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncItera
         "BFF_VAR_DIR": str(run_dir),
         "BFF_REDIS_URL": "",
     }
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         ids = await _write(10)
         yield Ledger(app, app_services(app).storage, env, ids)
 

@@ -172,7 +172,7 @@ async def test_logout_all_ends_every_session(client: Client, settings: Settings)
 
 async def test_throttles_failed_logins_per_username_and_address(database_url: str, run_dir) -> None:
     settings = make_settings(database_url, run_dir, login_max_failures=3)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         client = app.test_client()
         await make_user(Role.NURSE, username="target")
         for _ in range(3):
@@ -189,7 +189,7 @@ async def test_throttles_failed_logins_per_username_and_address(database_url: st
 
 async def test_throttles_failed_logins_per_address(database_url: str, run_dir) -> None:
     settings = make_settings(database_url, run_dir, login_max_failures_per_address=4)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         client = app.test_client()
         await make_user(Role.NURSE, username="real-user")
         for i in range(4):
@@ -200,7 +200,7 @@ async def test_throttles_failed_logins_per_address(database_url: str, run_dir) -
 
 async def test_successful_login_resets_username_counter(database_url: str, run_dir) -> None:
     settings = make_settings(database_url, run_dir, login_max_failures=3)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         client = app.test_client()
         await make_user(Role.NURSE, username="forgetful")
         for _ in range(2):
@@ -219,7 +219,7 @@ async def test_throttle_counters_shared_through_redis(database_url: str, run_dir
     username = "shared-" + secrets.token_hex(4)
     address = f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250)}"
     settings = make_settings(database_url, run_dir, redis_url=redis_url, login_max_failures=2)
-    async for app_a in started_app(settings):
+    async with started_app(settings) as app_a:
         await make_user(Role.NURSE, username=username)
         other = make_settings(database_url, run_dir, redis_url=redis_url, login_max_failures=2)
         from bff.app import create_app
@@ -234,7 +234,7 @@ async def test_throttle_counters_shared_through_redis(database_url: str, run_dir
 
 async def test_redis_down_does_not_block_login(database_url: str, run_dir) -> None:
     settings = make_settings(database_url, run_dir, redis_url="redis://127.0.0.1:1/0")
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         await make_user(Role.NURSE, username="resilient")
         assert (await login(app.test_client(), "resilient")).status_code == 200
 

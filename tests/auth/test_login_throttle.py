@@ -59,7 +59,7 @@ async def test_a_burst_for_one_user_gets_at_most_the_limit_of_password_checks(
     """25 simultaneous wrong passwords for one user from one address: each is counted before
     its password is checked, so 5 (the pair limit) are checked and 20 refused."""
     settings = make_settings(database_url, run_dir, redis_url=counters)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         client = app.test_client()
         await make_user(Role.NURSE, username="burst-target")
         responses = await _burst(client, [("burst-target", "10.20.0.1")] * 25)
@@ -81,7 +81,7 @@ async def test_a_burst_from_one_address_gets_at_most_its_limit(
     """60 simultaneous wrong passwords for 60 usernames from one address: at most the
     per-address limit reach a password check (the others: 429 at once)."""
     settings = make_settings(database_url, run_dir, login_max_failures_per_address=6)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         client = app.test_client()
         responses = await _burst(client, [(f"guess-{i}", "10.21.0.1") for i in range(60)])
         assert _statuses(responses) == {401: 6, 429: 54}
@@ -149,7 +149,7 @@ async def test_successful_sign_ins_do_not_count_against_the_address(
 ) -> None:
     """Many people behind one address (a ward's NAT) sign in: only failures count."""
     settings = make_settings(database_url, run_dir, login_max_failures_per_address=3)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         client = app.test_client()
         for i in range(5):
             await make_user(Role.NURSE, username=f"ward-nurse-{i}")
@@ -167,7 +167,7 @@ async def test_beyond_the_username_ceiling_attempts_slow_down_but_are_never_bloc
     settings = make_settings(
         database_url, run_dir, redis_url=counters, login_max_failures_per_username=3
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         client = app.test_client()
         await make_user(Role.DOCTOR, username="wanted")
         assert (await login(client, "wanted", addr="10.27.1.1")).status_code == 200

@@ -135,7 +135,7 @@ async def test_a_change_no_process_announced_lasts_at_most_the_time_limit(
     clock = Clock()
     monkeypatch.setattr(session_cache, "time", clock)  # before the app creates its cache
     settings = make_settings(database_url, run_dir, session_cache_seconds=seconds)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         client = app.test_client()
         nurse = await make_staff(settings, Role.NURSE)
         assert await _me(client, nurse) == 200

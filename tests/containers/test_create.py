@@ -228,7 +228,7 @@ async def test_storage_down_is_503_and_nothing_is_recorded(database_url: str, ru
 
     root = run_dir / ("flaky-" + secrets.token_hex(3))
     settings = make_settings(database_url, run_dir, storage_url=f"file://{root}")
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         shutil.rmtree(root, ignore_errors=True)  # the disk goes away while serving
         root.write_text("a file where the storage root should be")
         admin = await make_staff(settings, Role.ADMIN)

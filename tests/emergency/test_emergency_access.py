@@ -76,7 +76,7 @@ async def scene(database_url: str, run_dir: Path) -> AsyncIterator[Scene]:
         verify_max_failures_per_address=3,
         verify_max_failures_per_token=5,
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         yield await Scene(app).setup()
 
 

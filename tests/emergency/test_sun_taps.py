@@ -104,7 +104,7 @@ async def scene(database_url: str, run_dir: Path) -> AsyncIterator[SunScene]:
         verify_max_failures_per_address=50,
         verify_max_failures_per_token=50,
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         yield await SunScene(app).setup()
 
 
@@ -238,7 +238,7 @@ async def test_replays_count_against_the_throttles(database_url: str, run_dir: P
     settings = make_settings(
         database_url, run_dir, verify_max_failures_per_address=50, verify_max_failures_per_token=3
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         scene = await SunScene(app).setup()
         url = scene.tag.tap()
         assert await scene.opens(url)

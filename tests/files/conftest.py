@@ -113,7 +113,7 @@ class Ward:
 async def ward(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterator[Ward]:
     """A ward on local storage of its own."""
     settings = make_settings(database_url, run_dir, storage_url=f"file://{tmp_path}/storage")
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         yield await Ward(app, settings).setup()
 
 

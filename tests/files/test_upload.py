@@ -111,7 +111,7 @@ async def test_a_file_over_the_limit_is_413_and_nothing_is_written(
     database_url: str, run_dir: Any
 ) -> None:
     settings = make_settings(database_url, run_dir, max_upload_mb=1)
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         ward = await Ward(app, settings).setup()
         big = b"x" * (1024 * 1024 + 1)
         response = await ward.upload(ward.nurse, "scan.bin", big)
@@ -281,7 +281,7 @@ async def test_path_traversal_attempts_never_reach_storage(
     touched: nothing under (or above) the storage root is read, written or removed."""
     root = tmp_path / "outer" / "inner" / "storage"
     settings = make_settings(database_url, run_dir, storage_url=f"file://{root}")
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         ward = await Ward(app, settings).setup()
         await make_file(ward.storage, ward.folder, "kept.txt", b"kept")
         c = ward.container.name

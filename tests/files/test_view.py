@@ -115,7 +115,7 @@ async def test_the_auth_query_of_the_spec_opens_a_file_when_enabled(
     settings = make_settings(
         database_url, run_dir, storage_url=f"file://{tmp_path}/storage", allow_token_in_url=True
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         ward = await Ward(app, settings).setup()
         assert (await ward.upload(ward.nurse, "a.txt", b"alpha")).status_code == 201
         response = await ward.client.get(

@@ -40,7 +40,7 @@ async def s3_ward(
         view_offload="s3",
         view_offload_seconds=30,
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         yield await Ward(app, settings).setup()
 
 
@@ -115,7 +115,7 @@ async def test_nginx_offload_hands_nginx_the_objects_path(
     settings = make_settings(
         database_url, run_dir, storage_url=f"file://{tmp_path}/storage", view_offload="nginx"
     )
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         ward = await Ward(app, settings).setup()
         assert (await ward.upload(ward.nurse, NAME, CONTENT)).status_code == 201
         response = await ward.client.get(

@@ -22,7 +22,7 @@ from tests.mfa.helpers import SoftAuthenticator, call, code, login
 @pytest.fixture
 async def policy_app(database_url: str, run_dir: Path) -> AsyncIterator[Quart]:
     settings = make_settings(database_url, run_dir, mfa_required_roles="doctor, admin")
-    async for app in started_app(settings):
+    async with started_app(settings) as app:
         yield app
 
 

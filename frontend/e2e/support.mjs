@@ -1,0 +1,146 @@
+/* global document */
+// What every browser journey shares: the real BFF (server.mjs) and Debian's Chromium started
+// once per file, data arranged through the API under names no other journey uses, pages, and
+// the checks every screen must pass (axe-core: no WCAG 2.1 A/AA violation; no sideways
+// scrolling).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium } from 'playwright-core';
+import { api, startServer } from './server.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const shots = resolve(here, '../test-results');
+mkdirSync(shots, { recursive: true });
+
+export const ADMIN = { username: 'admin', name: 'Ada Admin', password: 'admin-password-1' };
+// A 1x1 PNG: small, and a real image for the server's image processing.
+export const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Debian's Chromium, headless. */
+export const launchChromium = () =>
+  chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+
+/** The file's server and browser, set by useJourneyServer's `before` hook. */
+export const journey = { server: undefined, browser: undefined };
+
+/** Start the real BFF (startServer's options) and Chromium before the file's journeys, stop
+ * both after them. */
+export function useJourneyServer(options = {}) {
+  before(async () => {
+    journey.server = await startServer({ admin: ADMIN, ...options });
+    journey.browser = await launchChromium();
+  });
+  after(async () => {
+    await journey.browser?.close();
+    await journey.server?.stop();
+  });
+}
+
+// The journeys share one server but never their data: each arranges, through the API, the
+// containers, folders, staff and files it needs, under names no other journey uses, and opens
+// its own browser contexts. Any one of them can run alone or in any order.
+
+/** A name no other journey uses. */
+export const unique = (prefix) => `${prefix}-${randomBytes(3).toString('hex')}`;
+
+/** An API session of the first admin, for arranging data; call its logout when done. */
+export async function adminApi() {
+  const { token } = await api(journey.server.base, 'POST', '/auth/login', { body: { username: ADMIN.username, password: ADMIN.password } });
+  return { token, logout: () => api(journey.server.base, 'POST', '/auth/logout', { token }) };
+}
+
+/** A container of this journey's own with these folders; returns its name. */
+export async function makeWard(token, prefix, folders) {
+  const name = unique(prefix);
+  await api(journey.server.base, 'POST', '/admin/containers', { token, body: { name } });
+  for (const folder of folders) await api(journey.server.base, 'POST', `/admin/containers/${name}/folders`, { token, body: { name: folder } });
+  return name;
+}
+
+/** A member of staff of this journey's own (username and display name used nowhere else). */
+export async function makeStaff(token, role, name) {
+  const suffix = randomBytes(3).toString('hex');
+  const who = { username: `${role}.${suffix}`, name: `${name} ${suffix}`, password: `${role}-password-1`, role };
+  const { user } = await api(journey.server.base, 'POST', '/auth/register', { token, body: who });
+  return { ...who, id: user.id };
+}
+
+/** Assign a container and some of its folders to a member of staff. */
+export async function assignWard(token, who, container, folders) {
+  await api(journey.server.base, 'POST', `/assignments/containers/${container}/users/${who.id}`, { token });
+  if (folders.length) {
+    await api(journey.server.base, 'POST', `/assignments/containers/${container}/folders`, { token, body: { userId: who.id, folderNames: folders } });
+  }
+}
+
+export async function upload(token, container, folder, filename, blob, { profile = false } = {}) {
+  const form = new FormData();
+  form.append('filename', filename);
+  form.append('isProfileImage', String(profile)); // before the file part, as the server reads fields first
+  form.append('file', blob, filename);
+  const response = await fetch(`${journey.server.base}/api/blobs/${container}/${folder}`, {
+    method: 'POST',
+    headers: { 'x-auth-token': token },
+    body: form,
+  });
+  if (response.status !== 201) throw new Error(`uploading ${filename} failed: ${response.status} ${await response.text()}`);
+}
+
+export const uploadText = (token, container, folder, filename, text) =>
+  upload(token, container, folder, filename, new Blob([text], { type: 'text/plain' }));
+
+/** A new browser context and page; `problems` collects console errors and page errors. */
+export async function newPage({ viewport = { width: 1280, height: 800 }, ...options } = {}) {
+  const context = await journey.browser.newContext({ baseURL: journey.server.base, viewport, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(String(e)));
+  return { context, page, problems };
+}
+
+export async function signIn(page, who) {
+  await page.goto('/login');
+  await page.getByLabel('Username', { exact: true }).fill(who.username);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+export const shot = (page, name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+
+/** The screen is no wider than the viewport (no sideways scrolling). */
+export async function assertFitsWidth(page, label = page.url()) {
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  assert.ok(scroll <= client, `${label}: the document is ${scroll}px wide in a ${client}px viewport`);
+}
+
+/** axe-core finds no WCAG 2.1 A or AA violation on the screen as it is now. */
+export async function assertAccessible(page, label = page.url()) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`);
+  assert.deepEqual(found, [], `${label}: axe-core found WCAG violations:\n  ${found.join('\n  ')}`);
+}
