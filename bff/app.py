@@ -14,7 +14,7 @@ from quart_schema import Info, QuartSchema
 from tortoise import connections
 
 from bff.assignments.routes import bp as assignments_bp
-from bff.audit.integrity import Checkpointer
+from bff.audit.integrity import checkpointer as audit_checkpointer
 from bff.audit.routes import bp as audit_bp
 from bff.audit.service import configure_audit
 from bff.audit.service import flush as flush_audit
@@ -30,7 +30,8 @@ from bff.emergency.service import VerifyThrottle
 from bff.errors import error_response, register_error_handlers
 from bff.files.conversions import WORKER_MODULES
 from bff.files.routes import bp as files_bp
-from bff.files.staging import Sweeper, configure_staging
+from bff.files.staging import configure_staging
+from bff.files.staging import sweeper as upload_sweeper
 from bff.ids import IdConverter
 from bff.live.server import start_live
 from bff.mfa.routes import bp as mfa_bp
@@ -119,8 +120,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         settings.conversion_seconds,
         preload=WORKER_MODULES,
     )
-    sweeper = Sweeper(storage, settings)
-    checkpointer = Checkpointer(storage, settings)
+    sweeper = upload_sweeper(storage, settings)
+    checkpointer = audit_checkpointer(storage, settings)
     configure_staging(settings)
     configure_audit(settings)
     services = AppServices(

@@ -1,11 +1,15 @@
 """Named leases: a job that only one process of several may run at a time (the upload sweep,
-the audit checkpoint), held by a row in `leases` until it expires or is given back."""
+the audit checkpoint), held by a row in `leases` until it expires or is given back; and
+Periodic, the one way such jobs run in the background of a serving process."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
@@ -13,6 +17,8 @@ from tortoise import fields
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import Q
 from tortoise.models import Model
+
+log = logging.getLogger(__name__)
 
 # This process, as lease holders (and pending uploads) name it.
 INSTANCE = f"{socket.gethostname()}:{os.getpid()}"
@@ -58,3 +64,42 @@ async def leased(name: str, seconds: float, holder: str = INSTANCE) -> AsyncIter
     finally:
         if held:
             await release_lease(name, holder)
+
+
+Step = tuple[str, Callable[[], Awaitable[object]]]
+
+
+class Periodic:
+    """Background steps run in turn every `interval` seconds (first at start, or one interval
+    after it), until stopped. A step that fails is logged under its name and tried again at
+    the next run; the others still run. Each step takes its own lease when only one process
+    may run it."""
+
+    def __init__(self, interval: float, steps: Sequence[Step], *, at_start: bool) -> None:
+        self._interval = interval
+        self._steps = tuple(steps)
+        self._at_start = at_start
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start in the background."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        if not self._at_start:
+            await asyncio.sleep(self._interval)
+        while True:
+            for name, step in self._steps:
+                try:
+                    await step()
+                except Exception:  # keep going; the next run retries
+                    log.warning("%s failed; retrying later.", name, exc_info=True)
+            await asyncio.sleep(self._interval)
+
+    async def stop(self) -> None:
+        """Stop (a step in progress is cancelled; what it committed stands)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

@@ -17,8 +17,6 @@ shows until an operator has dealt with it.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import hmac
 import json
@@ -31,7 +29,7 @@ from typing import Any
 from bff.audit import repository
 from bff.audit.models import AuditLog
 from bff.audit.service import GENESIS_HASH, audit_keys, entry_hash, legacy_entry_hash
-from bff.leases import leased
+from bff.leases import Periodic, leased
 from config.settings import Settings
 from storage.base import NotFound, Storage
 
@@ -385,32 +383,12 @@ async def _raise_alert(storage: Storage, broken: Break) -> None:
     await _write(storage, ALERT, _signed(body))
 
 
-class Checkpointer:
-    """Writes a checkpoint every BFF_AUDIT_CHECKPOINT_MINUTES (the first one interval after
-    start), until stopped."""
-
-    def __init__(self, storage: Storage, settings: Settings) -> None:
-        self._storage = storage
-        self._interval = settings.audit_checkpoint_minutes * 60
-        self._lease = max(60.0, 2 * self._interval)
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        """Start checkpointing in the background."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self._interval)
-            try:
-                await write_checkpoint(self._storage, self._lease)
-            except Exception:  # keep going; the next run retries
-                log.warning("Audit checkpoint failed; retrying later.", exc_info=True)
-
-    async def stop(self) -> None:
-        """Stop (a checkpoint in progress is cancelled; the previous one stands)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+def checkpointer(storage: Storage, settings: Settings) -> Periodic:
+    """A checkpoint every BFF_AUDIT_CHECKPOINT_MINUTES, the first one interval after start."""
+    interval = settings.audit_checkpoint_minutes * 60
+    lease = max(60.0, 2 * interval)
+    return Periodic(
+        interval,
+        [("Audit checkpoint", lambda: write_checkpoint(storage, lease))],
+        at_start=False,
+    )

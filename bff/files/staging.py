@@ -31,7 +31,7 @@ from bff.db import transaction
 from bff.files import repository, versions
 from bff.files.models import PendingUpload
 from bff.files.names import RTF_ORIGINAL_PREFIX
-from bff.leases import INSTANCE, leased
+from bff.leases import INSTANCE, Periodic, leased
 from config.settings import Settings
 from storage.base import NotFound, Storage, StorageError
 
@@ -232,40 +232,19 @@ async def sweep(storage: Storage, grace_seconds: float, lease_seconds: float = 6
     return report
 
 
-class Sweeper:
-    """Runs `sweep`, then the retention purge of the trash and old versions
-    (bff/files/versions.py, its own lease), on start and then every interval, until stopped."""
-
-    def __init__(self, storage: Storage, settings: Settings) -> None:
-        self._storage = storage
-        self._settings = settings
-        self._grace = settings.upload_staging_grace_seconds
-        self._interval = settings.upload_sweep_seconds
-        self._lease = min(600.0, max(1.0, 2 * self._interval))
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        """Start sweeping in the background."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await sweep(self._storage, self._grace, self._lease)
-            except Exception:  # keep sweeping; the next run retries
-                log.warning("Upload sweep failed; retrying later.", exc_info=True)
-            try:
-                await versions.purge_expired(
-                    self._storage, self._settings, lease_seconds=self._lease
-                )
-            except Exception:
-                log.warning("Retention purge failed; retrying later.", exc_info=True)
-            await asyncio.sleep(self._interval)
-
-    async def stop(self) -> None:
-        """Stop sweeping (waits for a sweep in progress to be cancelled)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+def sweeper(storage: Storage, settings: Settings) -> Periodic:
+    """`sweep`, then the retention purge of the trash and old versions (bff/files/versions.py,
+    its own lease), on start and then every BFF_UPLOAD_SWEEP_SECONDS."""
+    grace, interval = settings.upload_staging_grace_seconds, settings.upload_sweep_seconds
+    lease = min(600.0, max(1.0, 2 * interval))
+    return Periodic(
+        interval,
+        [
+            ("Upload sweep", lambda: sweep(storage, grace, lease)),
+            (
+                "Retention purge",
+                lambda: versions.purge_expired(storage, settings, lease_seconds=lease),
+            ),
+        ],
+        at_start=True,
+    )
