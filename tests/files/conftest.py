@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from collections.abc import AsyncIterator
 from io import BytesIO
 from pathlib import Path
@@ -43,6 +45,26 @@ class Ward:
         await assign(self.nurse.user, self.container, self.folder)
         await assign(self.assistant.user, self.container, self.folder)
         return self
+
+    async def cli(self, *args: str) -> str:
+        """`python -m bff ARGS` on this ward's database and storage: its output (exit 0)."""
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bff",
+            *args,
+            env={
+                "PATH": "/usr/bin:/bin",
+                "BFF_DATABASE_URL": self.settings.database_url,
+                "BFF_VAR_DIR": str(self.settings.var_dir),
+                "BFF_STORAGE_URL": self.settings.storage_url,
+            },
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(process.communicate(), timeout=120)
+        assert process.returncode == 0, err.decode()
+        return out.decode()
 
     def url(self, *parts: str, folder: Folder | None = None) -> str:
         """/api/blobs/{container}/{folder}[/parts...]."""

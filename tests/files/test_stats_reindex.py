@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from collections.abc import AsyncIterator
 
 from bff.containers.models import Container, Folder
@@ -126,23 +124,6 @@ async def test_reindex_drops_files_of_folders_gone_from_storage(ward: Ward) -> N
 
 async def test_the_reindex_command_reports_its_changes(ward: Ward) -> None:
     await ward.storage.write(ward.container.name, ward.folder.name, "cli.txt", _chunks(b"cli"))
-    settings = ward.settings
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bff",
-        "storage",
-        "reindex",
-        env={
-            "PATH": "/usr/bin:/bin",
-            "BFF_DATABASE_URL": settings.database_url,
-            "BFF_VAR_DIR": str(settings.var_dir),
-            "BFF_STORAGE_URL": settings.storage_url,
-        },
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(process.communicate(), timeout=120)
-    assert process.returncode == 0, err.decode()
-    assert "Files added: 1" in out.decode()
+    out = await ward.cli("storage", "reindex")
+    assert "Files added: 1" in out
     assert await StoredFile.exists(name="cli.txt")

@@ -3,8 +3,6 @@ reindex (on local disk and S3 through `any_ward`, and on both databases)."""
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -259,26 +257,9 @@ async def test_the_purge_command_prints_what_it_purged(ward: Ward) -> None:
     assert (await ward.upload(ward.nurse, "x.txt", b"x")).status_code == 201
     await ward.client.delete(ward.url("x.txt"), headers=ward.admin.headers)
     await TrashedFile.all().update(deleted_at=datetime.now(UTC) - timedelta(days=40))
-    settings = ward.settings
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bff",
-        "storage",
-        "purge",
-        env={
-            "PATH": "/usr/bin:/bin",
-            "BFF_DATABASE_URL": settings.database_url,
-            "BFF_VAR_DIR": str(settings.var_dir),
-            "BFF_STORAGE_URL": settings.storage_url,
-        },
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(process.communicate(), timeout=120)
-    assert process.returncode == 0, err.decode()
-    assert f"Purged from the trash: {ward.container.name}/{ward.folder.name}/x.txt" in out.decode()
-    assert "Trash entries purged: 1" in out.decode()
+    out = await ward.cli("storage", "purge")
+    assert f"Purged from the trash: {ward.container.name}/{ward.folder.name}/x.txt" in out
+    assert "Trash entries purged: 1" in out
     assert await TrashedFile.all().count() == 0
 
 
