@@ -17,8 +17,8 @@ from bff.assignments.schemas import (
 from bff.auth.policy import ADMIN, ANY_ROLE, Scope, allow, current_principal
 from bff.containers import service as containers
 from bff.containers.schemas import ContainersResponse, FoldersResponse, ListQuery
-from bff.files.schemas import MyStatsResponse
-from bff.files.stats import my_stats
+from bff.files.schemas import MyFoldersResponse, MyStatsResponse
+from bff.files.stats import my_folder_page, my_stats
 from bff.request_context import current_actor
 from bff.users.schemas import Message
 
@@ -110,6 +110,22 @@ async def my_assignments() -> MyAssignmentsResponse:
 async def my_assignment_stats() -> MyStatsResponse:
     """File statistics of the caller's assigned folders, and their sum, in one response."""
     return await my_stats(current_principal().user_id)
+
+
+@bp.get("/my-assignments/folders")
+@allow(ANY_ROLE)
+@validate_querystring(ListQuery)
+@validate_response(MyFoldersResponse)
+async def my_folders(query_args: ListQuery) -> MyFoldersResponse:
+    """The caller's assigned folders in every container with their file counts, searchable
+    (folder name) and paged: My Assignments' list and the dashboard's patient search."""
+    return await my_folder_page(
+        current_principal().user_id,
+        current_actor(),
+        query_args.q,
+        query_args.page,
+        query_args.pageSize,
+    )
 
 
 @bp.delete("/<int:assignment_id>")

@@ -256,6 +256,12 @@ _BATCHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Batches] = (
 )
 
 
+def listing_details(q: str, page: int) -> str:
+    """What the audit entry of a searched, paged listing says: the search, if any, and the page."""
+    search = f"search {q!r}, " if q else ""
+    return f"{search}page {page}"
+
+
 async def record_alone(
     actor: Actor,
     operation: str,

@@ -71,18 +71,30 @@ async def ensure_folder(container: Container, name: str) -> tuple[Folder, bool]:
     return await Folder.get_or_create(container=container, name=name, defaults=_sort_fields(name))
 
 
+def _window(
+    query: QuerySet[Container] | QuerySet[Folder],
+    q: str,
+    page: int,
+    page_size: int | None,
+    order: tuple[str, ...] = NATURAL_ORDER,
+) -> tuple[QuerySet[Container] | QuerySet[Folder], QuerySet[Container] | QuerySet[Folder]]:
+    """The rows matching q (a case-insensitive substring of the name), and one ordered page of
+    them (all when page_size is None)."""
+    if q:
+        query = query.filter(name__icontains=q)
+    ordered = query.order_by(*order)
+    if page_size is not None:
+        ordered = ordered.offset((page - 1) * page_size).limit(page_size)
+    return query, ordered
+
+
 async def _page(
     query: QuerySet[Container] | QuerySet[Folder], q: str, page: int, page_size: int | None
 ) -> tuple[list[str], int]:
     """One page of names in natural order (all when page_size is None), and the total."""
-    if q:
-        query = query.filter(name__icontains=q)
-    total = await query.count()
-    ordered = query.order_by(*NATURAL_ORDER)
-    if page_size is not None:
-        ordered = ordered.offset((page - 1) * page_size).limit(page_size)
+    matching, ordered = _window(query, q, page, page_size)
     names = await ordered.values_list("name", flat=True)
-    return [str(n) for n in names], total
+    return [str(n) for n in names], await matching.count()
 
 
 async def readable_containers(
@@ -104,3 +116,24 @@ async def readable_folders(
     if not principal.is_admin:
         query = query.filter(assignments__user_id=principal.user_id)
     return await _page(query, q, page, page_size)
+
+
+# The caller's folders across containers: by container, then folder, each in natural order.
+_ASSIGNED_ORDER = (
+    "container__sort_prefix",
+    "container__sort_number",
+    "container__name",
+    *NATURAL_ORDER,
+)
+
+
+async def assigned_folders(
+    user_id: int, q: str, page: int, page_size: int | None
+) -> tuple[list[tuple[int, str, str]], int]:
+    """The folders assigned to the caller in every container (matching q), one page as
+    (folder id, container name, folder name), and the total."""
+    query = Folder.filter(assignments__user_id=user_id)
+    matching, ordered = _window(query, q, page, page_size, _ASSIGNED_ORDER)
+    rows = await ordered.values("id", "name", "container__name")
+    found = [(int(r["id"]), str(r["container__name"]), str(r["name"])) for r in rows]
+    return found, await matching.count()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tortoise.exceptions import IntegrityError
 
-from bff.audit.service import Actor, record, record_alone
+from bff.audit.service import Actor, listing_details, record, record_alone
 from bff.auth.sessions import Principal
 from bff.containers import repository
 from bff.containers.models import Container, Folder
@@ -87,8 +87,7 @@ async def list_folders(
     (audited: folder names are patient data)."""
     container = await get_container(container_name)
     names, total = await repository.readable_folders(principal, container, q, page, page_size)
-    search = f"search {q!r}, " if q else ""
     await record_alone(
-        actor, "folder_list", container=container.name, details=f"{search}page {page}"
+        actor, "folder_list", container=container.name, details=listing_details(q, page)
     )
     return names, total

@@ -192,6 +192,19 @@ async def file_counts_of(user_id: int) -> list[dict[str, Any]]:
     return await fetch(MY_FILE_COUNTS, user_id)
 
 
+async def file_counts_in(folder_ids: list[int]) -> list[dict[str, Any]]:
+    """File counts by folder_id and extension (n) of some folders (one page of the caller's)."""
+    if not folder_ids:
+        return []
+    rows = (
+        await StoredFile.filter(folder_id__in=folder_ids)
+        .annotate(n=Count("id"))
+        .group_by("folder_id", "extension")
+        .values("folder_id", "extension", "n")
+    )
+    return list(rows)
+
+
 # Reindexing.
 
 

@@ -143,3 +143,13 @@ class MyStatsResponse(BaseModel):
     folders: list[FolderStats] = Field(
         description="Every assigned folder, in the order of my-assignments"
     )
+
+
+class MyFoldersResponse(BaseModel):
+    """GET /api/assignments/my-assignments/folders: one page of the caller's folders in every
+    container, by container then folder in natural order, with the total matching the search."""
+
+    folders: list[FolderStats]
+    total: int
+    page: int
+    pageSize: int | None

@@ -1,10 +1,13 @@
-"""File statistics of the caller's assigned folders, counted by the database in one pass."""
+"""File statistics of the caller's assigned folders, counted by the database in one pass, and
+the caller's folders across containers searched and paged with their statistics."""
 
 from __future__ import annotations
 
 from bff.assignments.access import caller_assignments
+from bff.audit.service import Actor, listing_details, record_alone
+from bff.containers import repository as containers
 from bff.files import repository
-from bff.files.schemas import FolderStats, MyStatsResponse, SummaryStats
+from bff.files.schemas import FolderStats, MyFoldersResponse, MyStatsResponse, SummaryStats
 from bff.naming import sort_key
 
 
@@ -47,4 +50,31 @@ async def my_stats(user_id: int) -> MyStatsResponse:
             folderCount=len(assigned),
         ),
         folders=folders,
+    )
+
+
+async def my_folder_page(
+    user_id: int, actor: Actor, q: str, page: int, page_size: int | None
+) -> MyFoldersResponse:
+    """One page of the folders assigned to the caller in every container (q: a case-insensitive
+    substring of the folder's name), each with its file counts (audited: folder names are
+    patient data)."""
+    found, total = await containers.assigned_folders(user_id, q, page, page_size)
+    per_folder: dict[int, dict[str, int]] = {}
+    for item in await repository.file_counts_in([folder_id for folder_id, _, _ in found]):
+        per_folder.setdefault(item["folder_id"], {})[item["extension"]] = item["n"]
+    await record_alone(actor, "folder_list", details=f"my folders, {listing_details(q, page)}")
+    return MyFoldersResponse(
+        folders=[
+            FolderStats(
+                containerName=container,
+                folderName=folder,
+                totalFiles=sum(per_folder.get(folder_id, {}).values()),
+                fileTypes=_by_count(per_folder.get(folder_id, {})),
+            )
+            for folder_id, container, folder in found
+        ],
+        total=total,
+        page=page,
+        pageSize=page_size,
     )

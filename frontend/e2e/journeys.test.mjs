@@ -467,9 +467,10 @@ test('an admin registers and assigns a SmartToken; a responder opens it; after a
   await page.getByRole('tab', { name: 'Unclaimed Tokens (1)' }).waitFor();
   await page.getByRole('button', { name: `Assign token ${short}` }).click();
   const assign = page.getByRole('dialog', { name: 'Assign Token to Patient' });
-  await assign.getByLabel('Container *').selectOption(ward);
-  await assign.getByRole('option', { name: TOKEN_FOLDER, exact: true }).waitFor({ state: 'attached' });
-  await assign.getByLabel('Patient folder *').selectOption(TOKEN_FOLDER);
+  // The searchable pickers of the assign page (issue 21 item 5).
+  await assign.getByLabel('Search containers').fill(ward);
+  await assign.getByRole('radio', { name: ward, exact: true }).check();
+  await assign.getByRole('radio', { name: TOKEN_FOLDER, exact: true }).check();
   await assign.getByLabel('Patient name *').fill(PATIENT.name);
   await assign.getByLabel('Date of birth (optional)').fill(PATIENT.dateOfBirth);
   await assign.getByRole('button', { name: 'Assign Token' }).click();

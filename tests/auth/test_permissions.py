@@ -24,7 +24,7 @@ from bff.assignments.schemas import MyAssignmentsResponse
 from bff.auth.policy import LIBRARY_ENDPOINTS
 from bff.auth.schemas import LoginResponse
 from bff.containers.schemas import ContainersResponse, FoldersResponse
-from bff.files.schemas import BlobList, UploadResponse, ViewLink
+from bff.files.schemas import BlobList, MyFoldersResponse, UploadResponse, ViewLink
 from bff.files.service import VERSION_NOT_FOUND
 from bff.files.versions import TRASH_NOT_FOUND
 from bff.mfa import service as mfa
@@ -101,6 +101,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/api/blobs/audit/report"): (ADMIN, None),
     ("GET", "/api/blobs/audit/status"): (ADMIN, None),
     ("GET", "/api/assignments/my-assignments/stats"): (ANY, None),
+    ("GET", "/api/assignments/my-assignments/folders"): (ANY, None),
     ("GET", "/api/blobs/<container>/<folder>"): (ANY, "folder"),
     ("POST", "/api/blobs/<container>/<folder>"): (UPLOAD, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/profile-image"): (ANY, "folder"),
@@ -411,6 +412,14 @@ def _my_assignments(call: Call) -> None:
     assert not set(call.world.folders_of) - {call.world.my_container} & set(folders)
 
 
+def _my_folders(call: Call) -> None:
+    """Only the caller's own folders, whatever the role (an admin's own assignments too)."""
+    body = MyFoldersResponse.model_validate(call.json())
+    assert [(f.containerName, f.folderName) for f in body.folders] == [
+        (call.world.my_container, call.world.my_folder)
+    ]
+
+
 def _me(call: Call) -> None:
     assert call.json()["user"]["id"] == call.actor.user.id
 
@@ -421,6 +430,7 @@ ALLOWED_BODIES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("GET", "/api/assignments/containers"): _container_names,
     ("GET", "/api/assignments/containers/<container>/folders"): _folder_names,
     ("GET", "/api/assignments/my-assignments"): _my_assignments,
+    ("GET", "/api/assignments/my-assignments/folders"): _my_folders,
     ("GET", "/api/blobs/<container>/<folder>"): _blob_list,
     ("POST", "/api/blobs/<container>/<folder>"): _uploaded,
     ("GET", "/api/blobs/<container>/<folder>/profile-image"): lambda call: _equal(

@@ -4,7 +4,7 @@
  * the screen's empty text, and otherwise the screen's content for the loaded data.
  */
 import type { ReactNode } from 'react';
-import { errorMessage } from '../lib/api/client';
+import { errorMessage, isNotFound } from '../lib/api/client';
 import { EmptyState, ErrorState, Loading } from './States';
 
 /** What the boundary reads of a query: TanStack Query's result, or two results combined. */
@@ -27,6 +27,9 @@ interface QueryBoundaryProps<T> {
   serverMessage?: boolean;
   /** false: no Try again button. */
   retry?: boolean;
+  /** Shown instead of the error when what the query names is not there for the caller (404):
+   * what to say and the way back, no Try again. */
+  notFound?: ReactNode;
   /** When the loaded data counts as empty (then messages.empty is shown). */
   isEmpty?: (data: T) => boolean;
   children: (data: T) => ReactNode;
@@ -37,10 +40,12 @@ export function QueryBoundary<T>({
   messages,
   serverMessage = true,
   retry = true,
+  notFound,
   isEmpty,
   children,
 }: QueryBoundaryProps<T>) {
   // Still loading wins over a failure (of one of two combined queries).
+  if (!query.isPending && query.isError && notFound !== undefined && isNotFound(query.error)) return <>{notFound}</>;
   if (!query.isPending && query.isError) {
     const message = serverMessage ? errorMessage(query.error, messages.loadFailed) : messages.loadFailed;
     return <ErrorState message={message} onRetry={retry ? () => void query.refetch() : undefined} />;

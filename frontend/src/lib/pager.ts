@@ -3,6 +3,12 @@
 /** A page number to show as a button, or a gap shown as an ellipsis. */
 export type PagerItem = number | 'ellipsis';
 
+/** Containers per page (spec section 9). */
+export const CONTAINER_PAGE_SIZE = 12;
+
+/** Folders per page (spec section 9): the admin storage pages, the container page, My Assignments and the dashboard's search. */
+export const FOLDER_PAGE_SIZE = 20;
+
 /** Up to this many pages, every page gets a button; beyond it the pager is windowed. */
 export const PAGER_PLAIN_MAX = 7;
 

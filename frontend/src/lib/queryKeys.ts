@@ -18,6 +18,8 @@ export const assignmentKeys = {
   mine: () => ['assignments', 'mine'] as const,
   /** Under 'assignments': file uploads and deletions invalidate it with the rest. */
   myStats: () => ['assignments', 'mine', 'stats'] as const,
+  /** Under myStats: one page of my folders with their file counts (My Assignments, the dashboard's search). */
+  myFolders: (q: string, page: number) => ['assignments', 'mine', 'stats', 'folders', q, page] as const,
 };
 
 /** Containers and folders: the full lists that pickers search, and the server-paged storage screens. */
@@ -25,6 +27,8 @@ export const storageKeys = {
   containers: ['containers'] as const,
   containerList: () => ['containers', 'all'] as const,
   containerPage: (q: string, page: number) => ['containers', 'page', q, page] as const,
+  /** Every folder list: the caller's assignments changed, so what each container shows may have. */
+  allFolders: ['folders'] as const,
   folders: (container: string) => ['folders', container] as const,
   folderList: (container: string) => ['folders', container, 'all'] as const,
   folderPage: (container: string, q: string, page: number) => ['folders', container, 'page', q, page] as const,

@@ -1,12 +1,13 @@
 /**
  * The full container and folder lists (GET /api/assignments/containers[/{container}/folders]):
  * reference data that several features pick from (assigning users, assigning SmartTokens, the
- * container page), so it is shared rather than owned by one of them. The storage screens page
- * through the same endpoints with their own queries.
+ * container page), so it is shared rather than owned by one of them; so is one page of a container's
+ * folders (GET .../folders?q=&page=&pageSize=20), which the admin storage page and the container page show.
  */
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest, seg } from './api/client';
 import type { ContainersResponse, FoldersResponse, ListQuery } from './api/types';
+import { FOLDER_PAGE_SIZE } from './pager';
 import { STALE } from './queryConfig';
 import { storageKeys } from './queryKeys';
 
@@ -25,4 +26,13 @@ export const useFolders = (container: string | null) =>
     queryFn: () => getFolders(container ?? ''),
     staleTime: STALE.folders,
     enabled: Boolean(container),
+  });
+
+/** One page of a container's folders the caller may see, searched on the server; the previous page stays on screen while the next loads. */
+export const useFolderPage = (container: string, q: string, page: number) =>
+  useQuery({
+    queryKey: storageKeys.folderPage(container, q, page),
+    queryFn: () => getFolders(container, { q, page, pageSize: FOLDER_PAGE_SIZE }),
+    staleTime: STALE.folders,
+    placeholderData: keepPreviousData,
   });

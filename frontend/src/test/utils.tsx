@@ -45,13 +45,18 @@ export function mockApi(routes: Record<string, Handler | FakeResponse> = {}): Ap
 /** A request that never answers, to observe loading states. */
 export const never: Handler = () => new Promise<FakeResponse>(() => undefined);
 
-/** Answers a paged list like the server: the names under `key` that contain ?q=, one ?page= of ?pageSize=. */
+/** Answers a paged list like the server: the names under `key` that contain ?q= (any case), one ?page= of ?pageSize=. */
 export function pagedList(key: 'containers' | 'folders', names: readonly string[]): Handler {
+  return pagedItems(key, names, (name) => name);
+}
+
+/** The same for records found by one of their names (my folders, by folderName). */
+export function pagedItems<T>(key: string, items: readonly T[], nameOf: (item: T) => string): Handler {
   return ({ url }) => {
-    const q = url.searchParams.get('q') ?? '';
+    const q = (url.searchParams.get('q') ?? '').toLowerCase();
     const page = Number(url.searchParams.get('page') ?? 1);
     const size = Number(url.searchParams.get('pageSize'));
-    const hits = names.filter((n) => n.includes(q));
+    const hits = items.filter((item) => nameOf(item).toLowerCase().includes(q));
     return { body: { [key]: hits.slice((page - 1) * size, page * size), total: hits.length, page, pageSize: size } };
   };
 }

@@ -28,8 +28,9 @@ describe('keysForEvent', () => {
     ]);
   });
 
-  it('assignments:changed for me also refetches open folder pages (access may be gone)', () => {
+  it('assignments:changed for me also refetches open folder and container pages (access may be gone)', () => {
     expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: ME }, ME)).toContainEqual(['files']);
+    expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: ME }, ME)).toContainEqual(['folders']);
     expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: 3 }, ME)).not.toContainEqual(['files']);
   });
 

@@ -1,6 +1,6 @@
 /** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
 import type { QueryKey } from '@tanstack/react-query';
-import { assignmentKeys, auditKeys, fileKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
+import { assignmentKeys, auditKeys, fileKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
 import { LiveEvent, type LiveEventName } from '../../lib/server.gen';
 
 /** The fields the server's payloads may carry (bff/live/events.py); any may be missing or malformed. */
@@ -35,7 +35,8 @@ function assignmentChangeKeys(payload: LivePayload, me: number | null): QueryKey
     userKeys.dashboard(),
   ];
   // A folder taken from me: an open folder page finds out at once (its refetch is refused).
-  if (userId !== null && userId === me) keys.push(fileKeys.all);
+  // ...and so does an open container page (its folder pages are under storage's folder lists).
+  if (userId !== null && userId === me) keys.push(fileKeys.all, storageKeys.allFolders);
   return keys;
 }
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expectEmpty, expectLoading, expectServerMessageOrFallback } from '../../test/expectations';
-import { ADMIN, makeUser, mockApi, NURSE, renderApp, signIn } from '../../test/utils';
+import { ADMIN, makeUser, mockApi, NURSE, pagedItems, renderApp, signIn } from '../../test/utils';
 
 const stats = { totalUsers: 7, doctors: 3, nurses: 2, assistants: 1 };
 
@@ -100,4 +100,35 @@ describe('staff dashboard', () => {
       bare: { status: 500, body: null },
       fallback: 'Failed to load assignments',
     }));
+
+  it('finds a patient folder in every assigned container with one request, paged, linking to the folder page', async () => {
+    const folders = Array.from({ length: 45 }, (_, i) => ({
+      containerName: i < 30 ? 'ward-2' : 'ward-10',
+      folderName: `patient-${i + 1}`,
+      totalFiles: i,
+      fileTypes: {},
+    }));
+    const api = mockApi({
+      'GET /api/assignments/my-assignments': {
+        body: { assignments: [{ id: 1, containerName: 'ward-2', folders: [{ id: 1, folderName: 'patient-1' }] }] },
+      },
+      'GET /api/assignments/my-assignments/folders': pagedItems('folders', folders, (f) => f.folderName),
+    });
+    renderApp('/dashboard');
+    const box = await screen.findByRole('searchbox', { name: 'Search patient folders' });
+    // Nothing is asked before something is typed.
+    expect(api.calls.some((c) => c.path.endsWith('/folders'))).toBe(false);
+    await userEvent.type(box, 'PATIENT-');
+    expect(await screen.findByText('45 folders matching “PATIENT-”')).toBeInTheDocument();
+    const searches = api.calls.filter((c) => c.path === '/api/assignments/my-assignments/folders');
+    expect(searches.map((c) => c.search)).toEqual(['?q=PATIENT-&page=1&pageSize=20']);
+    const results = screen.getByRole('list', { name: 'Search patient folders: results' });
+    expect(within(results).getByRole('link', { name: 'patient-2' })).toHaveAttribute('href', '/containers/ward-2/folders/patient-2');
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Folder pages' })).getByRole('button', { name: 'Page 3' }));
+    expect(await screen.findByRole('link', { name: 'patient-45' })).toHaveAttribute('href', '/containers/ward-10/folders/patient-45');
+    expect(within(results).getByRole('link', { name: 'ward-10' })).toHaveAttribute('href', '/containers/ward-10');
+    await userEvent.clear(box);
+    await userEvent.type(box, 'nobody');
+    expect(await screen.findByText('No folders match your search.')).toBeInTheDocument();
+  });
 });

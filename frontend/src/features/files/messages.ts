@@ -5,6 +5,9 @@ import type { UploadResponse } from '../../lib/api/types';
 export const FILE_MSG = {
   loading: 'Loading files…',
   loadFailed: 'Failed to load data',
+  // A folder that is not there for this user (404), worded like the container page's.
+  notAssigned: 'Folder not found or not assigned to you',
+  notFound: 'Folder not found',
   empty: 'No files found in this folder.',
   // Upload
   noFile: 'Please select a file to upload',

@@ -15,6 +15,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether a request failed because what it names is not there for the caller (404). */
+export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;
+
 /** The server's message when it sent one, otherwise the screen's fallback (spec section 8). */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.serverMessage) return error.serverMessage;

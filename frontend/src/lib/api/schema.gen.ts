@@ -122,6 +122,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/assignments/my-assignments/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's assigned folders in every container with their file counts, searchable
+         * @description (folder name) and paged: My Assignments' list and the dashboard's patient search.
+         */
+        get: operations["get_my_folders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assignments/my-assignments/stats": {
         parameters: {
             query?: never;
@@ -1780,6 +1800,42 @@ export interface operations {
                     "application/json": {
                         /** Assignments */
                         assignments: components["schemas"]["Assignment"][];
+                    };
+                };
+            };
+        };
+    };
+    get_my_folders: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number | null;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description GET /api/assignments/my-assignments/folders: one page of the caller's folders in every
+             *     container, by container then folder in natural order, with the total matching the search.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Folders */
+                        folders: components["schemas"]["FolderStats"][];
+                        /** Page */
+                        page: number;
+                        /** Pagesize */
+                        pageSize: number | null;
+                        /** Total */
+                        total: number;
                     };
                 };
             };

@@ -1,7 +1,7 @@
-/** Assign Resources: pick a container (searchable, assigned ones marked), then folders from a searchable multi-select. */
+/** Assign Resources: pick a container (the searchable Picker, assigned ones marked), then folders from a searchable multi-select. */
 import { useMemo, useState } from 'react';
 import { Banner } from '../../../components/Banner';
-import { Field } from '../../../components/Field';
+import { Picker } from '../../../components/Picker';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { EmptyState } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
@@ -38,10 +38,7 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
   const allFolders = useMemo(() => naturalSort(folders.data?.folders ?? []), [folders.data]);
   const available = useMemo(() => allFolders.filter((f) => !chips.includes(f)), [allFolders, chips]);
   const visible = useMemo(() => filterBySearch(available, folderSearch, (f) => f), [available, folderSearch]);
-  const visibleContainers = useMemo(
-    () => filterBySearch(naturalSort(containers.data?.containers ?? []), containerSearch, (c) => c),
-    [containers.data, containerSearch],
-  );
+  const allContainers = useMemo(() => naturalSort(containers.data?.containers ?? []), [containers.data]);
 
   const chooseContainer = (name: string) => {
     setContainer(name);
@@ -84,27 +81,24 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
       <Banner kind="error" onClose={() => setError(null)}>
         {error}
       </Banner>
-      <Field id="container-search" label="Search containers" type="search" value={containerSearch} onValue={setContainerSearch} />
       <QueryBoundary
         query={containers}
-        messages={{
-          loading: 'Loading containers…',
-          loadFailed: ASSIGN_MSG.loadContainersFailed,
-          empty: containerSearch.trim() ? ASSIGN_MSG.noContainersMatch : ASSIGN_MSG.noContainers,
-        }}
-        isEmpty={() => visibleContainers.length === 0}
+        messages={{ loading: 'Loading containers…', loadFailed: ASSIGN_MSG.loadContainersFailed, empty: ASSIGN_MSG.noContainers }}
+        isEmpty={() => allContainers.length === 0}
       >
         {() => (
-          <fieldset className="picker">
-            <legend>Container</legend>
-            {visibleContainers.map((c) => (
-              <label key={c} className={c === container ? 'picker-item picker-item-selected' : 'picker-item'}>
-                <input type="radio" name="container" value={c} checked={c === container} onChange={() => chooseContainer(c)} />
-                <span>{c}</span>
-                {assignedContainers.includes(c) ? <span className="badge badge-muted">Already Assigned</span> : null}
-              </label>
-            ))}
-          </fieldset>
+          <Picker
+            name="container"
+            legend="Container"
+            searchLabel="Search containers"
+            search={containerSearch}
+            onSearch={setContainerSearch}
+            options={allContainers}
+            value={container}
+            onChoose={chooseContainer}
+            noMatch={ASSIGN_MSG.noContainersMatch}
+            badge={(c) => (assignedContainers.includes(c) ? <span className="badge badge-muted">Already Assigned</span> : null)}
+          />
         )}
       </QueryBoundary>
       {container && chips.length > 0 ? (

@@ -1,14 +1,14 @@
-/** /containers/{containerName}: the caller's folders in one container (admins see all of them). */
-import type { ReactNode } from 'react';
+/**
+ * /containers/{containerName}: the caller's folders in one container (admins see all of them),
+ * searched and paged on the server (20 a page) like the admin storage pages. A container that is
+ * not there for the caller (404) says so and offers the way back instead of Try again.
+ */
 import { Link, useParams } from 'react-router-dom';
-import { QueryBoundary } from '../../../components/QueryBoundary';
-import { EmptyState, ErrorState, PageHeader } from '../../../components/States';
-import { TileGrid } from '../../../components/TileGrid';
-import { ApiError } from '../../../lib/api/client';
+import { PagedTileList } from '../../../components/PagedTileList';
+import { ErrorState, PageHeader } from '../../../components/States';
 import { useSession } from '../../../lib/sessionContext';
-import { naturalSort } from '../../../lib/sort';
-import { useFolders } from '../../../lib/storageLists';
-import { useMyAssignments } from '../api/get-my-assignments';
+import { useFolderPage } from '../../../lib/storageLists';
+import { usePagedSearch } from '../../../lib/usePagedSearch';
 
 export const MSG = {
   loading: 'Loading container…',
@@ -16,55 +16,35 @@ export const MSG = {
   loadFailed: 'Failed to load container data',
   notFound: 'Container not found',
   empty: 'No folders assigned in this container.',
+  noMatch: 'No folders match your search.',
 } as const;
 
 export default function ContainerPage() {
   const container = useParams().containerName ?? '';
+  // A new container starts with a fresh search and page 1.
+  return <Container key={container} container={container} />;
+}
+
+function Container({ container }: { container: string }) {
   const { user } = useSession();
-  return user?.role === 'admin' ? <AdminContainer container={container} /> : <StaffContainer container={container} />;
-}
-
-/** Staff: the folders come from my-assignments; an unassigned container is simply not there. */
-function StaffContainer({ container }: { container: string }) {
-  const query = useMyAssignments();
-  return (
-    <Frame container={container}>
-      <QueryBoundary query={query} messages={MSG} serverMessage={false}>
-        {(data) => {
-          const assignment = data.assignments.find((a) => a.containerName === container);
-          if (!assignment) return <NotThere message={MSG.notAssigned} />;
-          return <FolderGrid container={container} folders={assignment.folders.map((f) => f.folderName)} />;
-        }}
-      </QueryBoundary>
-    </Frame>
-  );
-}
-
-/** Admins: every folder of the container, from the folders endpoint (404 for an unknown container). */
-function AdminContainer({ container }: { container: string }) {
-  const query = useFolders(container);
-  const missing = query.error instanceof ApiError && query.error.status === 404;
-  return (
-    <Frame container={container}>
-      {missing ? (
-        <NotThere message={MSG.notFound} />
-      ) : (
-        <QueryBoundary query={query} messages={MSG} serverMessage={false}>
-          {(data) => <FolderGrid container={container} folders={data.folders} />}
-        </QueryBoundary>
-      )}
-    </Frame>
-  );
-}
-
-function Frame({ container, children }: { container: string; children: ReactNode }) {
+  const search = usePagedSearch();
+  const query = useFolderPage(container, search.q, search.page);
+  const href = (name: string) => `/containers/${encodeURIComponent(container)}/folders/${encodeURIComponent(name)}`;
   return (
     <>
       <p className="back-link">
         <Link to="/my-assignments">← Back to My Assignments</Link>
       </p>
       <PageHeader title={container} />
-      {children}
+      <PagedTileList
+        noun="folder"
+        search={search}
+        query={query}
+        href={href}
+        messages={MSG}
+        serverMessage={false}
+        notFound={<NotThere message={user?.role === 'admin' ? MSG.notFound : MSG.notAssigned} />}
+      />
     </>
   );
 }
@@ -75,23 +55,5 @@ function NotThere({ message }: { message: string }) {
     <ErrorState message={message}>
       <Link to="/my-assignments">Back to My Assignments</Link>
     </ErrorState>
-  );
-}
-
-function FolderGrid({ container, folders }: { container: string; folders: string[] }) {
-  return (
-    <section className="panel" aria-labelledby="patient-folders">
-      <h2 id="patient-folders">Patient Folders</h2>
-      {folders.length === 0 ? (
-        <EmptyState>{MSG.empty}</EmptyState>
-      ) : (
-        <TileGrid
-          kind="folder"
-          label="Patient folders"
-          names={naturalSort(folders)}
-          href={(name) => `/containers/${encodeURIComponent(container)}/folders/${encodeURIComponent(name)}`}
-        />
-      )}
-    </section>
   );
 }

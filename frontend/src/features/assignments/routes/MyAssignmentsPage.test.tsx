@@ -1,48 +1,41 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expectLoading } from '../../../test/expectations';
-import { mockApi, never, NURSE, renderApp, signIn } from '../../../test/utils';
+import { mockApi, never, NURSE, pagedItems, renderApp, signIn } from '../../../test/utils';
 
-const assignments = {
-  assignments: [
-    { id: 2, containerName: 'ward-b', folders: [{ id: 21, folderName: 'patient-1' }] },
-    {
-      id: 1,
-      containerName: 'ward-a',
-      folders: [
-        { id: 11, folderName: 'patient-10' },
-        { id: 12, folderName: 'patient-2' },
-      ],
-    },
-  ],
-};
+const STATS = 'GET /api/assignments/my-assignments/stats';
+const FOLDERS = 'GET /api/assignments/my-assignments/folders';
+
+// The server's statistics count everything assigned, not only the page on screen.
 const stats = {
   // Key order is not meaningful: the client sorts.
-  summary: { totalFiles: 6, fileTypes: { txt: 1, pdf: 3, none: 2 }, containerCount: 2, folderCount: 3 },
-  folders: [
-    { containerName: 'ward-a', folderName: 'patient-2', totalFiles: 4, fileTypes: { none: 1, pdf: 3 } },
-    { containerName: 'ward-a', folderName: 'patient-10', totalFiles: 0, fileTypes: {} },
-    { containerName: 'ward-b', folderName: 'patient-1', totalFiles: 2, fileTypes: { txt: 1, none: 1 } },
-  ],
+  summary: { totalFiles: 6, fileTypes: { txt: 1, pdf: 3, none: 2 }, containerCount: 2, folderCount: 45 },
+  folders: [],
 };
+// In the server's order: by container, then folder, naturally.
+const folders = [
+  { containerName: 'ward-a', folderName: 'patient-2', totalFiles: 4, fileTypes: { pdf: 3, none: 1 } },
+  { containerName: 'ward-a', folderName: 'patient-10', totalFiles: 0, fileTypes: {} },
+  ...Array.from({ length: 43 }, (_, i) => ({
+    containerName: 'ward-b',
+    folderName: `case-${i + 1}`,
+    totalFiles: i === 42 ? 2 : 0,
+    fileTypes: i === 42 ? { txt: 1, none: 1 } : {},
+  })),
+];
+const myFolders = pagedItems('folders', folders, (f) => f.folderName);
 
 describe('/my-assignments', () => {
   beforeEach(() => signIn(NURSE));
 
-  it('shows loading', () =>
-    expectLoading('/my-assignments', 'GET /api/assignments/my-assignments', 'Loading your assignments…', {
-      'GET /api/assignments/my-assignments/stats': never,
-    }));
+  it('shows loading', () => expectLoading('/my-assignments', STATS, 'Loading your assignments…', { [FOLDERS]: never }));
 
-  it('shows summary cards, sorted file type statistics and folders, from one stats request', async () => {
-    const api = mockApi({
-      'GET /api/assignments/my-assignments': { body: assignments },
-      'GET /api/assignments/my-assignments/stats': { body: stats },
-    });
+  it('shows the summary of everything and one page of folders with their counts', async () => {
+    const api = mockApi({ [STATS]: { body: stats }, [FOLDERS]: myFolders });
     renderApp('/my-assignments');
     const cards = await screen.findByRole('region', { name: 'Summary' });
     expect(cards).toHaveTextContent('Assigned Containers2');
-    expect(cards).toHaveTextContent('Patient Folders3');
+    expect(cards).toHaveTextContent('Patient Folders45');
     expect(cards).toHaveTextContent('Total Files6');
     const types = screen.getByRole('region', { name: 'File Type Statistics' });
     expect(Array.from(types.querySelectorAll('li'), (li) => li.textContent)).toEqual([
@@ -50,9 +43,11 @@ describe('/my-assignments', () => {
       'none2 files33.3%',
       'txt1 file16.7%',
     ]);
-    // Containers and folders in natural order, each folder with its counts and a View Files link.
-    const folders = Array.from(document.querySelectorAll('.folder-name'), (n) => n.textContent);
-    expect(folders).toEqual(['patient-2', 'patient-10', 'patient-1']);
+    await screen.findByText('45 folders');
+    // 20 folders, grouped by container in the server's order, each with its counts and a View Files link.
+    const names = Array.from(document.querySelectorAll('.folder-name'), (n) => n.textContent);
+    expect(names).toHaveLength(20);
+    expect(names.slice(0, 3)).toEqual(['patient-2', 'patient-10', 'case-1']);
     const p2 = screen.getByRole('listitem', { name: 'Folder patient-2' });
     expect(p2).toHaveTextContent('4 files');
     expect(Array.from(p2.querySelectorAll('.chip'), (c) => c.textContent)).toEqual(['pdf: 3', 'none: 1']);
@@ -63,40 +58,48 @@ describe('/my-assignments', () => {
     expect(screen.getByRole('listitem', { name: 'Folder patient-10' })).toHaveTextContent('No files in this folder');
     expect(screen.getByRole('link', { name: 'ward-a' })).toHaveAttribute('href', '/containers/ward-a');
     expect(screen.getByText(/Last updated:/)).toBeInTheDocument();
-    expect(api.calls.map((c) => c.path).sort()).toEqual([
-      '/api/assignments/my-assignments',
-      '/api/assignments/my-assignments/stats',
-    ]);
+    expect(api.calls.find((c) => c.path.endsWith('/folders'))!.search).toBe('?page=1&pageSize=20');
+    // The last page: the statistics stay those of everything.
+    await userEvent.click(within(screen.getByRole('navigation', { name: 'Folder pages' })).getByRole('button', { name: 'Page 3' }));
+    expect(await screen.findByRole('listitem', { name: 'Folder case-43' })).toHaveTextContent('2 files');
+    expect(screen.queryByRole('listitem', { name: 'Folder patient-2' })).not.toBeInTheDocument();
+    expect(cards).toHaveTextContent('Patient Folders45');
+    expect(api.calls.filter((c) => c.path.endsWith('/stats'))).toHaveLength(1);
+  });
+
+  it('searches my folders on the server', async () => {
+    const api = mockApi({ [STATS]: { body: stats }, [FOLDERS]: myFolders });
+    renderApp('/my-assignments');
+    await screen.findByText('45 folders');
+    await userEvent.type(screen.getByLabelText('Search folders'), 'CASE-4');
+    expect(await screen.findByText('5 folders matching “CASE-4”')).toBeInTheDocument();
+    expect(api.calls.at(-1)!.search).toBe('?q=CASE-4&page=1&pageSize=20');
+    await userEvent.clear(screen.getByLabelText('Search folders'));
+    await userEvent.type(screen.getByLabelText('Search folders'), 'nobody');
+    expect(await screen.findByText('No folders match your search.')).toBeInTheDocument();
   });
 
   it('refreshes both past the cache', async () => {
-    const api = mockApi({
-      'GET /api/assignments/my-assignments': { body: assignments },
-      'GET /api/assignments/my-assignments/stats': { body: stats },
-    });
+    const api = mockApi({ [STATS]: { body: stats }, [FOLDERS]: myFolders });
     renderApp('/my-assignments');
-    await screen.findByRole('region', { name: 'Summary' });
+    await screen.findByText('45 folders');
     await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await screen.findByRole('button', { name: 'Refresh' });
     expect(api.calls.filter((c) => c.path.endsWith('/stats'))).toHaveLength(2);
+    expect(api.calls.filter((c) => c.path.endsWith('/folders'))).toHaveLength(2);
   });
 
   it('shows the empty state', async () => {
     mockApi({
-      'GET /api/assignments/my-assignments': { body: { assignments: [] } },
-      'GET /api/assignments/my-assignments/stats': {
-        body: { summary: { totalFiles: 0, fileTypes: {}, containerCount: 0, folderCount: 0 }, folders: [] },
-      },
+      [STATS]: { body: { summary: { totalFiles: 0, fileTypes: {}, containerCount: 0, folderCount: 0 }, folders: [] } },
+      [FOLDERS]: pagedItems('folders', [], () => ''),
     });
     renderApp('/my-assignments');
     expect(await screen.findByText("You don't have any assigned containers yet.")).toBeInTheDocument();
   });
 
   it('shows the load failure', async () => {
-    mockApi({
-      'GET /api/assignments/my-assignments': { body: assignments },
-      'GET /api/assignments/my-assignments/stats': { status: 500 },
-    });
+    mockApi({ [STATS]: { status: 500 }, [FOLDERS]: myFolders });
     renderApp('/my-assignments');
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load assignments data');
   });

@@ -1,16 +1,20 @@
-/** /my-assignments: summary cards, file type statistics and every assigned folder with its counts. */
+/**
+ * /my-assignments: summary cards and file type statistics over everything assigned to me (the
+ * server counts them), then my folders with their file counts, searched and paged on the server.
+ */
 import { Link } from 'react-router-dom';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { Stat } from '../../../components/Stat';
 import { EmptyState, PageHeader } from '../../../components/States';
-import type { MyAssignmentsResponse, MyStatsResponse } from '../../../lib/api/types';
+import type { FolderStats, MyStatsResponse } from '../../../lib/api/types';
 import { combineQueries } from '../../../lib/combineQueries';
 import { fileTypeStats, formatPercent } from '../../../lib/fileStats';
 import { plural } from '../../../lib/format';
-import { naturalSort } from '../../../lib/sort';
-import { useMyAssignments } from '../api/get-my-assignments';
+import { usePagedSearch } from '../../../lib/usePagedSearch';
+import { useMyFolders } from '../api/get-my-folders';
 import { useMyStats } from '../api/get-my-stats';
+import { folderHref, MyFolderList } from '../components/MyFolderList';
 
 export const MSG = {
   loading: 'Loading your assignments…',
@@ -18,30 +22,47 @@ export const MSG = {
   empty: "You don't have any assigned containers yet.",
   noFiles: 'No files in this folder',
   noFileTypes: 'No files in your assigned folders yet.',
+  noFolders: 'No folders assigned in your containers yet.',
+  noMatch: 'No folders match your search.',
 } as const;
 
-type FolderStat = MyStatsResponse['folders'][number];
-const statKey = (container: string, folder: string) => JSON.stringify([container, folder]);
-
 export default function MyAssignmentsPage() {
-  const query = combineQueries(useMyAssignments(), useMyStats());
+  const stats = useMyStats();
+  const search = usePagedSearch();
+  const folders = useMyFolders(search.q, search.page);
+  // Refresh reloads the statistics and the page on screen together.
+  const both = combineQueries(stats, folders);
   return (
     <>
       <PageHeader title="My Assignments Dashboard">
-        <RefreshControl query={query} />
+        <RefreshControl query={both} />
       </PageHeader>
-      <QueryBoundary query={query} messages={MSG} isEmpty={([mine]) => mine.assignments.length === 0}>
-        {([mine, stats]) => <Assignments assignments={mine.assignments} stats={stats} />}
+      <QueryBoundary query={stats} messages={MSG} isEmpty={(data) => data.summary.containerCount === 0}>
+        {(data) => (
+          <>
+            <Summary stats={data} />
+            <section className="panel" aria-labelledby="my-folders">
+              <h2 id="my-folders">Assigned Containers</h2>
+              <MyFolderList
+                id="my-folders"
+                label="Search folders"
+                search={search}
+                query={folders}
+                messages={{ ...MSG, empty: MSG.noFolders }}
+              >
+                {(folder) => <FolderRow folder={folder} />}
+              </MyFolderList>
+            </section>
+          </>
+        )}
       </QueryBoundary>
     </>
   );
 }
 
-function Assignments({ assignments, stats }: { assignments: MyAssignmentsResponse['assignments']; stats: MyStatsResponse }) {
+function Summary({ stats }: { stats: MyStatsResponse }) {
   const summary = stats.summary;
-  const byFolder = new Map<string, FolderStat>(stats.folders.map((f) => [statKey(f.containerName, f.folderName), f]));
   const types = fileTypeStats(summary.fileTypes, summary.totalFiles);
-  const containers = naturalSort(assignments, (a) => a.containerName);
   return (
     <>
       <section className="cards" aria-label="Summary">
@@ -65,50 +86,18 @@ function Assignments({ assignments, stats }: { assignments: MyAssignmentsRespons
           </ul>
         )}
       </section>
-      <section className="panel" aria-labelledby="my-containers">
-        <h2 id="my-containers">Assigned Containers</h2>
-        <ul className="assignment-tree">
-          {containers.map((a) => (
-            <li key={a.id}>
-              <div className="assignment-row">
-                <Link to={`/containers/${encodeURIComponent(a.containerName)}`}>
-                  <strong>{a.containerName}</strong>
-                </Link>
-                <span className="muted">{plural(a.folders.length, 'folder')}</span>
-              </div>
-              {a.folders.length > 0 ? (
-                <ul className="folder-stats">
-                  {naturalSort(a.folders, (f) => f.folderName).map((f) => (
-                    <FolderRow
-                      key={f.id}
-                      container={a.containerName}
-                      folder={f.folderName}
-                      stat={byFolder.get(statKey(a.containerName, f.folderName))}
-                    />
-                  ))}
-                </ul>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </section>
     </>
   );
 }
 
-function FolderRow({ container, folder, stat }: { container: string; folder: string; stat: FolderStat | undefined }) {
-  const total = stat?.totalFiles ?? 0;
-  const types = fileTypeStats(stat?.fileTypes ?? {}, total);
+function FolderRow({ folder }: { folder: FolderStats }) {
+  const types = fileTypeStats(folder.fileTypes, folder.totalFiles);
   return (
-    <li className="folder-stat" aria-label={`Folder ${folder}`}>
+    <li className="folder-stat" aria-label={`Folder ${folder.folderName}`}>
       <div className="assignment-row">
-        <span className="folder-name">{folder}</span>
-        <span className="muted">{plural(total, 'file')}</span>
-        <Link
-          className="btn btn-small"
-          to={`/containers/${encodeURIComponent(container)}/folders/${encodeURIComponent(folder)}`}
-          aria-label={`View Files in ${folder}`}
-        >
+        <span className="folder-name">{folder.folderName}</span>
+        <span className="muted">{plural(folder.totalFiles, 'file')}</span>
+        <Link className="btn btn-small" to={folderHref(folder.containerName, folder.folderName)} aria-label={`View Files in ${folder.folderName}`}>
           View Files
         </Link>
       </div>

@@ -88,12 +88,33 @@ describe('folder page: the files list', () => {
     expect(await screen.findByText('No files found in this folder.')).toBeInTheDocument();
   });
 
-  it("shows the server's message when the folder cannot be loaded", async () => {
+  it('tells a doctor that an unassigned folder is not there for them, with the way back and no Try again', async () => {
     signIn(DOCTOR);
     mockApi({ [LIST]: { status: 404, body: { message: 'Folder not found' } } });
     renderApp(PAGE);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Folder not found');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Folder not found or not assigned to you');
+    expect(within(alert).getByRole('link', { name: 'Back to ward a' })).toHaveAttribute('href', '/containers/ward%20a');
+    expect(within(alert).getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Upload Medical Files' })).not.toBeInTheDocument();
+  });
+
+  it("gives an admin the server's not-found message and the way back to storage", async () => {
+    signIn(ADMIN);
+    mockApi({ [LIST]: { status: 404, body: { message: 'Container not found' } } });
+    renderApp(PAGE);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Container not found');
+    expect(within(alert).getByRole('link', { name: 'Back to ward a' })).toHaveAttribute('href', '/admin/containers/ward%20a');
+  });
+
+  it("shows the server's message and Try again when loading fails otherwise", async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { status: 503, body: { message: 'Storage is unavailable.' } } });
+    renderApp(PAGE);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Storage is unavailable.');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it('goes back to the container page for staff and to storage for admins', async () => {

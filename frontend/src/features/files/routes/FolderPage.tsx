@@ -8,7 +8,8 @@ import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
 import { QueryBoundary } from '../../../components/QueryBoundary';
-import { PageHeader } from '../../../components/States';
+import { ErrorState, PageHeader } from '../../../components/States';
+import { errorMessage } from '../../../lib/api/client';
 import type { Role, StoredFile } from '../../../lib/api/types';
 import { useSession } from '../../../lib/sessionContext';
 import { useFiles } from '../api/get-files';
@@ -75,7 +76,19 @@ function Folder({ container, folder }: { container: string; folder: string }) {
           </Banner>
         ))}
       </div>
-      <QueryBoundary query={files} messages={FILE_MSG}>
+      <QueryBoundary
+        query={files}
+        messages={FILE_MSG}
+        notFound={
+          // Like the container page: what is not there for this user, and the way back.
+          <ErrorState message={isAdmin ? errorMessage(files.error, FILE_MSG.notFound) : FILE_MSG.notAssigned}>
+            <p className="state-links">
+              <Link to={back}>Back to {container}</Link>
+              <Link to="/dashboard">Back to Dashboard</Link>
+            </p>
+          </ErrorState>
+        }
+      >
         {() => (
           <>
             {canUpload ? (

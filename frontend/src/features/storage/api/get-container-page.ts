@@ -1,11 +1,9 @@
 /** GET /api/assignments/containers?q=&page=&pageSize=12: one page of containers, searched on the server. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { CONTAINER_PAGE_SIZE } from '../../../lib/pager';
 import { STALE } from '../../../lib/queryConfig';
 import { storageKeys } from '../../../lib/queryKeys';
 import { getContainers } from '../../../lib/storageLists';
-
-/** Containers per page (spec section 9). */
-export const CONTAINER_PAGE_SIZE = 12;
 
 export const useContainerPage = (q: string, page: number) =>
   useQuery({

@@ -2,11 +2,11 @@
 import { Link, useParams } from 'react-router-dom';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader } from '../../../components/States';
+import { PagedTileList } from '../../../components/PagedTileList';
+import { useFolderPage } from '../../../lib/storageLists';
 import { usePagedSearch } from '../../../lib/usePagedSearch';
 import { useCreateFolder } from '../api/create-folder';
-import { useFolderPage } from '../api/get-folder-page';
 import { CreateNameForm } from '../components/CreateNameForm';
-import { PagedTileList } from '../components/PagedTileList';
 
 export const MSG = {
   loading: 'Loading folders…',

@@ -1,11 +1,11 @@
 /** /admin/containers: every container, searched and paged on the server (12 a page); create one. */
+import { PagedTileList } from '../../../components/PagedTileList';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader } from '../../../components/States';
 import { usePagedSearch } from '../../../lib/usePagedSearch';
 import { useCreateContainer } from '../api/create-container';
 import { useContainerPage } from '../api/get-container-page';
 import { CreateNameForm } from '../components/CreateNameForm';
-import { PagedTileList } from '../components/PagedTileList';
 
 export const MSG = {
   loading: 'Loading containers…',

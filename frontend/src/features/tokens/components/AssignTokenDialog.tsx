@@ -1,11 +1,18 @@
-/** Assign a token to a patient: container, folder (linked ones marked), patient name and optional date of birth. */
+/**
+ * Assign a token to a patient: container and folder from the searchable pickers of the assign page
+ * (linked folders marked; a folder linked to another token brings its patient's name), patient
+ * name and optional date of birth.
+ */
 import { useState } from 'react';
-import { Field, Options } from '../../../components/Field';
+import { Field } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
 import { useNotify } from '../../../components/Notifications';
+import { Picker } from '../../../components/Picker';
+import { QueryBoundary } from '../../../components/QueryBoundary';
 import { ApiError } from '../../../lib/api/client';
 import type { SmartToken } from '../../../lib/api/types';
 import { assignErrorText, assignFormComplete, assignPayload, shortTokenId, UNKNOWN_PATIENT, type AssignForm } from '../../../lib/smartTokens';
+import { naturalSort } from '../../../lib/sort';
 import { useContainers, useFolders } from '../../../lib/storageLists';
 import { useAssignToken } from '../api/assign-token';
 import { useAssignedFolders } from '../api/get-assigned-folders';
@@ -16,6 +23,8 @@ const EMPTY: AssignForm = { containerName: '', folderName: '', patientName: '', 
 
 export function AssignTokenDialog({ token, onClose }: { token: SmartToken; onClose: () => void }) {
   const [form, setForm] = useState<AssignForm>(EMPTY);
+  const [containerSearch, setContainerSearch] = useState('');
+  const [folderSearch, setFolderSearch] = useState('');
   const containers = useContainers();
   const folders = useFolders(form.containerName || null);
   const linked = useAssignedFolders(form.containerName || null);
@@ -27,6 +36,18 @@ export function AssignTokenDialog({ token, onClose }: { token: SmartToken; onClo
   const movesLink = chosenLink && chosenLink.tokenId !== token.smartTokenId ? chosenLink : undefined;
 
   const update = (patch: Partial<AssignForm>) => setForm((current) => ({ ...current, ...patch }));
+  const chooseContainer = (containerName: string) => {
+    update({ containerName, folderName: '' });
+    setFolderSearch('');
+  };
+  // A folder moving from another token brings its patient's name, unless one was typed.
+  const [prefilled, setPrefilled] = useState('');
+  const chooseFolder = (folderName: string) => {
+    const known = links[folderName]?.patientName ?? '';
+    const typed = form.patientName !== '' && form.patientName !== prefilled;
+    update(typed ? { folderName } : { folderName, patientName: known });
+    if (!typed) setPrefilled(known);
+  };
 
   const dialogForm = useTokenForm(assign, {
     check: () => (assignFormComplete(form) ? null : TOKEN_MSG.required),
@@ -52,39 +73,62 @@ export function AssignTokenDialog({ token, onClose }: { token: SmartToken; onClo
         </p>
       }
     >
-      <Field id="assign-container" label="Container *">
-        <select
-          id="assign-container"
-          value={form.containerName}
-          onChange={(e) => update({ containerName: e.target.value, folderName: '' })}
-          data-autofocus
+      <QueryBoundary
+        query={containers}
+        messages={{ loading: 'Loading containers…', loadFailed: 'Failed to load containers', empty: 'No containers found.' }}
+        isEmpty={(data) => data.containers.length === 0}
+      >
+        {(data) => (
+          <Picker
+            name="assign-container"
+            legend="Container *"
+            searchLabel="Search containers"
+            search={containerSearch}
+            onSearch={setContainerSearch}
+            options={naturalSort(data.containers)}
+            value={form.containerName || null}
+            onChoose={chooseContainer}
+            noMatch="No containers match your search."
+            autoFocus
+          />
+        )}
+      </QueryBoundary>
+      {form.containerName ? (
+        <QueryBoundary
+          query={folders}
+          messages={{
+            loading: 'Loading folders…',
+            loadFailed: `Failed to load folders for ${form.containerName}`,
+            empty: 'No folders available in this container.',
+          }}
+          serverMessage={false}
+          isEmpty={(data) => data.folders.length === 0}
         >
-          <option value="">{containers.isPending ? 'Loading containers…' : 'Select a container'}</option>
-          <Options values={containers.data?.containers ?? []} />
-        </select>
-        {containers.isError ? <span className="field-error">Failed to load containers</span> : null}
-      </Field>
-      <Field id="assign-folder" label="Patient folder *">
-        <select
-          id="assign-folder"
-          value={form.folderName}
-          onChange={(e) => update({ folderName: e.target.value })}
-          disabled={!form.containerName}
-        >
-          <option value="">{form.containerName && folders.isPending ? 'Loading folders…' : 'Select a folder'}</option>
-          {(folders.data?.folders ?? []).map((name) => {
-            const link = links[name];
-            return (
-              <option key={name} value={name}>
-                {link ? `${name} — linked to ${shortTokenId(link.tokenId)} (${link.patientName ?? UNKNOWN_PATIENT})` : name}
-              </option>
-            );
-          })}
-        </select>
-        {form.containerName && folders.isError ? (
-          <span className="field-error">{`Failed to load folders for ${form.containerName}`}</span>
-        ) : null}
-      </Field>
+          {(data) => (
+            <Picker
+              name="assign-folder"
+              legend="Patient folder *"
+              searchLabel="Search folders"
+              search={folderSearch}
+              onSearch={setFolderSearch}
+              options={naturalSort(data.folders)}
+              value={form.folderName || null}
+              onChoose={chooseFolder}
+              noMatch="No folders match your search."
+              badge={(name) => {
+                const link = links[name];
+                return link ? (
+                  <span className="badge badge-muted">
+                    linked to {shortTokenId(link.tokenId)} ({link.patientName ?? UNKNOWN_PATIENT})
+                  </span>
+                ) : null;
+              }}
+            />
+          )}
+        </QueryBoundary>
+      ) : (
+        <p className="muted">Choose a container to see its folders.</p>
+      )}
       {movesLink ? (
         <p className="warning-text" role="status">
           This folder is already linked to token {shortTokenId(movesLink.tokenId)} ({movesLink.patientName ?? UNKNOWN_PATIENT}).

@@ -302,9 +302,11 @@ describe('/admin/smart-tokens', () => {
       const dialog = await openAssign();
       await userEvent.click(within(dialog).getByRole('button', { name: 'Assign Token' }));
       expect(within(dialog).getByRole('alert')).toHaveTextContent('Please fill in all required fields');
-      await userEvent.selectOptions(await within(dialog).findByLabelText('Container *'), 'ward-a');
-      await within(dialog).findByRole('option', { name: 'patient-3' });
-      await userEvent.selectOptions(within(dialog).getByLabelText('Patient folder *'), 'patient-3');
+      await userEvent.type(await within(dialog).findByLabelText('Search containers'), 'nothing');
+      expect(within(dialog).getByText('No containers match your search.')).toBeInTheDocument();
+      await userEvent.clear(within(dialog).getByLabelText('Search containers'));
+      await userEvent.click(await within(dialog).findByRole('radio', { name: 'ward-a' }));
+            await userEvent.click(await within(dialog).findByRole('radio', { name: 'patient-3' }));
       await userEvent.type(within(dialog).getByLabelText('Patient name *'), '   ');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Assign Token' }));
       expect(within(dialog).getByRole('alert')).toHaveTextContent('Please fill in all required fields');
@@ -319,12 +321,17 @@ describe('/admin/smart-tokens', () => {
       });
       renderApp(PAGE);
       const dialog = await openAssign();
-      await userEvent.selectOptions(await within(dialog).findByLabelText('Container *'), 'ward-a');
-      expect(await within(dialog).findByRole('option', { name: 'patient-1 — linked to CCCCCCCC...44444444 (Jane Roe)' })).toBeInTheDocument();
-      expect(within(dialog).getByRole('option', { name: 'patient-2' })).toBeInTheDocument();
-      await userEvent.selectOptions(within(dialog).getByLabelText('Patient folder *'), 'patient-1');
+      await userEvent.click(await within(dialog).findByRole('radio', { name: 'ward-a' }));
+      expect(await within(dialog).findByRole('radio', { name: /^patient-1\s*linked to CCCCCCCC\.\.\.44444444 \(Jane Roe\)$/ })).toBeInTheDocument();
+      expect(within(dialog).getByRole('radio', { name: 'patient-2' })).toBeInTheDocument();
+      // The pickers search, case-insensitively.
+      await userEvent.type(within(dialog).getByLabelText('Search folders'), 'PATIENT-2');
+      expect(within(dialog).queryByRole('radio', { name: /patient-1/ })).not.toBeInTheDocument();
+      await userEvent.clear(within(dialog).getByLabelText('Search folders'));
+      await userEvent.click(await within(dialog).findByRole('radio', { name: /^patient-1/ }));
       expect(within(dialog).getByText(/already linked to token CCCCCCCC\.\.\.44444444 \(Jane Roe\)/)).toBeInTheDocument();
-      await userEvent.type(within(dialog).getByLabelText('Patient name *'), ' Jane Roe ');
+      // The patient's name comes from the folder's current token.
+      expect(within(dialog).getByLabelText('Patient name *')).toHaveValue('Jane Roe');
       await userEvent.type(within(dialog).getByLabelText('Date of birth (optional)'), '1980-02-03');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Assign Token' }));
       expect(await screen.findByText('Token reassigned successfully')).toBeInTheDocument();
@@ -335,6 +342,20 @@ describe('/admin/smart-tokens', () => {
       });
     });
 
+    it('keeps a typed patient name when a linked folder is chosen, and clears a prefilled one for a free folder', async () => {
+      tokensApi();
+      renderApp(PAGE);
+      const dialog = await openAssign();
+      await userEvent.click(await within(dialog).findByRole('radio', { name: 'ward-a' }));
+      await userEvent.click(await within(dialog).findByRole('radio', { name: /^patient-1/ }));
+      expect(within(dialog).getByLabelText('Patient name *')).toHaveValue('Jane Roe');
+      await userEvent.click(within(dialog).getByRole('radio', { name: 'patient-2' }));
+      expect(within(dialog).getByLabelText('Patient name *')).toHaveValue('');
+      await userEvent.type(within(dialog).getByLabelText('Patient name *'), 'Ann');
+      await userEvent.click(within(dialog).getByRole('radio', { name: /^patient-1/ }));
+      expect(within(dialog).getByLabelText('Patient name *')).toHaveValue('Ann');
+    });
+
     it('assigns without a date of birth, with no warning for a free folder', async () => {
       const api = tokensApi({
         'POST /patients/admin/assign': {
@@ -343,9 +364,8 @@ describe('/admin/smart-tokens', () => {
       });
       renderApp(PAGE);
       const dialog = await openAssign();
-      await userEvent.selectOptions(await within(dialog).findByLabelText('Container *'), 'ward-a');
-      await within(dialog).findByRole('option', { name: 'patient-3' });
-      await userEvent.selectOptions(within(dialog).getByLabelText('Patient folder *'), 'patient-3');
+      await userEvent.click(await within(dialog).findByRole('radio', { name: 'ward-a' }));
+            await userEvent.click(await within(dialog).findByRole('radio', { name: 'patient-3' }));
       expect(within(dialog).queryByText(/already linked/)).not.toBeInTheDocument();
       await userEvent.type(within(dialog).getByLabelText('Patient name *'), 'Ann');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Assign Token' }));
@@ -362,9 +382,8 @@ describe('/admin/smart-tokens', () => {
       tokensApi({ 'POST /patients/admin/assign': { status, body } });
       renderApp(PAGE);
       const dialog = await openAssign();
-      await userEvent.selectOptions(await within(dialog).findByLabelText('Container *'), 'ward-a');
-      await within(dialog).findByRole('option', { name: 'patient-3' });
-      await userEvent.selectOptions(within(dialog).getByLabelText('Patient folder *'), 'patient-3');
+      await userEvent.click(await within(dialog).findByRole('radio', { name: 'ward-a' }));
+            await userEvent.click(await within(dialog).findByRole('radio', { name: 'patient-3' }));
       await userEvent.type(within(dialog).getByLabelText('Patient name *'), 'Ann');
       await userEvent.click(within(dialog).getByRole('button', { name: 'Assign Token' }));
       expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);

@@ -1,15 +1,15 @@
 /** A panel of names searched and paged on the server, shown as linked tiles (containers, folders). */
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Field } from '../../../components/Field';
-import { Pager } from '../../../components/Pager';
-import { QueryBoundary } from '../../../components/QueryBoundary';
-import { TileGrid } from '../../../components/TileGrid';
-import { plural } from '../../../lib/format';
-import { pageCount } from '../../../lib/pager';
-import type { ContainersResponse, FoldersResponse } from '../../../lib/api/types';
-import type { usePagedSearch } from '../../../lib/usePagedSearch';
-import { CONTAINER_PAGE_SIZE } from '../api/get-container-page';
-import { FOLDER_PAGE_SIZE } from '../api/get-folder-page';
+import type { ReactNode } from 'react';
+import { isNotFound } from '../lib/api/client';
+import type { ContainersResponse, FoldersResponse } from '../lib/api/types';
+import { plural } from '../lib/format';
+import { CONTAINER_PAGE_SIZE, FOLDER_PAGE_SIZE, pageCount } from '../lib/pager';
+import type { usePagedSearch } from '../lib/usePagedSearch';
+import { Field } from './Field';
+import { Pager } from './Pager';
+import { QueryBoundary } from './QueryBoundary';
+import { TileGrid } from './TileGrid';
 
 /** The panel's heading, the list's and the pager's accessible names, the page size (spec section 9). */
 const KINDS = {
@@ -26,14 +26,19 @@ interface PagedTileListProps<T extends ContainersResponse | FoldersResponse> {
   query: UseQueryResult<T>;
   href: (name: string) => string;
   messages: { loading: string; loadFailed: string; empty: string; noMatch: string };
+  /** Shown instead of the panel when the list is not there (404): what to say and the way back. */
+  notFound?: ReactNode;
+  /** false: the screen's failure text even when the server sent a message. */
+  serverMessage?: boolean;
 }
 
 export function PagedTileList<T extends ContainersResponse | FoldersResponse>(props: PagedTileListProps<T>) {
-  const { noun, search, query, href, messages } = props;
+  const { noun, search, query, href, messages, notFound, serverMessage } = props;
   const { input, setInput, q, page, setPage } = search;
   const kind = KINDS[noun];
   const headingId = `${noun}s-heading`;
 
+  if (notFound !== undefined && isNotFound(query.error)) return <>{notFound}</>;
   return (
     <section className="panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{kind.heading}</h2>
@@ -50,6 +55,7 @@ export function PagedTileList<T extends ContainersResponse | FoldersResponse>(pr
       <QueryBoundary
         query={query}
         messages={{ ...messages, empty: q ? messages.noMatch : messages.empty }}
+        serverMessage={serverMessage}
         isEmpty={(data) => namesOf(data).length === 0}
       >
         {(data) => (
