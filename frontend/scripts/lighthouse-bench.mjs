@@ -128,7 +128,13 @@ try {
   for (const [, name, url, token] of pages) {
     for (let run = 1; run <= runs; run += 1) {
       const before = loadavg()[0].toFixed(2);
-      const r = await measure(browser, chrome.port, url, token);
+      let r;
+      try {
+        r = await measure(browser, chrome.port, url, token);
+      } catch (error) {
+        console.log(`${name.padEnd(34)} no figures: ${error.message}`); // Lighthouse's own failures (NO_NAVSTART) happen
+        continue;
+      }
       console.log(
         `${name.padEnd(34)} performance ${String(r.performance).padStart(3)}  TBT ${String(r.tbt).padStart(5)} ms  LCP ${String(r.lcp).padStart(5)} ms  FCP ${String(r.fcp).padStart(5)} ms  CLS ${r.cls}  (load ${before}; ${r.finalUrl.replace(server.base, '')})`,
       );
