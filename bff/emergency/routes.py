@@ -65,6 +65,22 @@ async def verify(token_id: str) -> Response:
     return response
 
 
+@bp.get(EMERGENCY_PAGE)
+@public
+@hide
+async def emergency_page() -> Response:
+    """The web app's emergency page. With a live grant whose patient has a photo, a preload
+    Link lets the browser fetch the photo while the app's scripts load, instead of after them
+    and the grant's details (the photo is the page's largest paint)."""
+    response = await index_page()
+    access = await active_grant(request.cookies.get(COOKIE))
+    photo = None if access is None else await service.photo_path(access)
+    if response.status_code == 200 and photo is not None:
+        response.headers["Link"] = f"<{photo}>; rel=preload; as=image; fetchpriority=high"
+        response.headers["Cache-Control"] = "no-store"  # it names the grant's folder
+    return response
+
+
 async def _access() -> EmergencyAccess:
     access = await active_grant(request.cookies.get(COOKIE))
     if access is None:

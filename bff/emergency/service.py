@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
@@ -24,7 +25,7 @@ from bff.emergency.grants import EmergencyAccess, responder
 from bff.emergency.models import EmergencyGrant
 from bff.emergency.schemas import EmergencyView
 from bff.errors import ApiError
-from bff.files.service import folder_listing
+from bff.files.service import folder_listing, has_profile_image
 from bff.live.events import ADMINS, EMERGENCY_OPENED, EMERGENCY_REFUSED, publish
 from bff.throttle import FailureCounter, Limit, minutes_text
 from bff.tokens import repository as tokens
@@ -33,6 +34,9 @@ from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import signature_matches
 from bff.tokens.tagkeys import KeyUnavailable, open_sealed
 from config.settings import Settings
+
+# What JavaScript's encodeURIComponent leaves as it is (the web app builds the same path).
+URI_COMPONENT_SAFE = "!'()*"
 
 
 class VerifyThrottle:
@@ -194,6 +198,17 @@ async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:
         hasProfileImage=listing.hasProfileImage,
         files=listing.blobs,
     )
+
+
+async def photo_path(access: EmergencyAccess) -> str | None:
+    """The server path of the patient's photo as the emergency page requests it, or None."""
+    if not await has_profile_image(access.folder_id):
+        return None
+    names = (
+        quote(access.container, safe=URI_COMPONENT_SAFE),
+        quote(access.folder, safe=URI_COMPONENT_SAFE),
+    )
+    return "/api/blobs/{}/{}/profile-image".format(*names)
 
 
 async def end(access: EmergencyAccess, actor: Actor) -> None:

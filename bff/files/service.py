@@ -81,6 +81,11 @@ async def audit(actor: Actor, operation: str, container: str, folder: str, blob:
     await record_alone(actor, operation, container=container, folder=folder, blob=blob)
 
 
+async def has_profile_image(folder_id: int) -> bool:
+    """Whether a folder has a profile image (nothing about it is read, so nothing audited)."""
+    return await repository.file_named(folder_id, PROFILE_IMAGE_NAME) is not None
+
+
 async def folder_listing(folder_id: int, container: str, folder: str, actor: Actor) -> BlobList:
     """A folder's files sorted by name (audited: file names are patient data)."""
     rows = await repository.files_of(folder_id)

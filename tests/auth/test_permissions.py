@@ -127,6 +127,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("POST", "/patients/admin/reactivate"): (ADMIN, None),
     ("DELETE", "/patients/admin/delete/<token_id>"): (ADMIN, None),
     ("GET", "/patients/verify/<token_id>"): (PUBLIC, None),
+    ("GET", "/emergency"): (PUBLIC, None),
     ("GET", "/api/emergency/session"): (PUBLIC, None),
     ("DELETE", "/api/emergency/session"): (PUBLIC, None),
 }
@@ -347,6 +348,7 @@ PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("GET", "/"): _web_page,
     ("GET", "/<app_path:path>"): _web_page,
     ("GET", "/patients/verify/<token_id>"): _web_page,  # no signature: the web app explains
+    ("GET", "/emergency"): _web_page,
     ("GET", "/docs"): lambda call: _contains(call, "text/html", b"/docs/assets/swagger-ui"),
     ("GET", "/docs/init.js"): lambda call: _contains(call, "text/javascript", b"SwaggerUI"),
     ("GET", "/docs/assets/<path:filename>"): lambda call: _contains(call, "text/css", b".swagger"),

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import itertools
 import os
+import re
 import secrets
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -13,6 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 import socketio
 
+from bff.web import DIST, IMMUTABLE
 from tests.cluster.conftest import ADMIN_PASSWORD, call, sign_in
 from tools.devcluster import Cluster
 from tools.devserver import RedisProcess
@@ -296,3 +298,25 @@ async def test_redis_going_away_and_coming_back(cluster: Cluster, redis: RedisPr
                 raise AssertionError("live events did not resume after Redis returned")
         finally:
             await ear.client.disconnect()
+
+
+async def test_the_web_app_arrives_compressed_through_the_proxy(cluster: Cluster) -> None:
+    """nginx passes Accept-Encoding on and the instance's precompressed copy back unchanged
+    (bff/web.py chooses it): brotli or gzip as asked, with Vary, through the real template."""
+    index = (DIST / "index.html").read_text()
+    entry = re.search(r'src="/(assets/index-[^"]+\.js)"', index)
+    assert entry is not None, "the web app is built (make frontend)"
+    bundle = entry.group(1)
+    async with aiohttp.ClientSession(auto_decompress=False) as http:
+        for accept, encoding, suffix in (
+            ("gzip, deflate, br, zstd", "br", ".br"),
+            ("gzip", "gzip", ".gz"),
+            ("identity", None, ""),
+        ):
+            url = f"{cluster.base}/{bundle}"
+            async with http.get(url, headers={"Accept-Encoding": accept}) as response:
+                assert response.status == 200
+                assert response.headers.get("Content-Encoding") == encoding, accept
+                assert "Accept-Encoding" in response.headers["Vary"]
+                assert response.headers["Cache-Control"] == IMMUTABLE
+                assert await response.read() == (DIST / f"{bundle}{suffix}").read_bytes()

@@ -4,12 +4,14 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { Loading } from '../components/States';
 import { ROLES } from '../lib/roles';
 import { ADMIN_ONLY, ENROLMENT_PATH, RequireRole } from './guards';
-import { AppLayout } from './layout/AppLayout';
 
 /** A path and the screen it shows. */
 type Page = [path: string, Screen: ComponentType];
 
 // Screens served at two paths.
+// The signed-in layout (with the live connection's socket.io client) is a chunk of its own:
+// /login and a responder's emergency page never load it.
+const AppLayout = lazy(() => import('./layout/AppLayout').then(({ AppLayout: layout }) => ({ default: layout })));
 const VerifyPage = lazy(() => import('../features/emergency/routes/VerifyPage'));
 const FolderPage = lazy(() => import('../features/files/routes/FolderPage'));
 

@@ -96,6 +96,8 @@ function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
             className="emergency-photo"
             src={serverUrl(`${base}/profile-image`)}
             alt={`Photo of ${view.patientName}`}
+            // The page's largest paint; the server's preload Link (bff/emergency/routes.py) starts it early.
+            fetchPriority="high"
             onError={() => setPhotoFailed(true)}
           />
         ) : null}

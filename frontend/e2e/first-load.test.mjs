@@ -1,0 +1,84 @@
+// First loads (issue 21 item 12) in Debian's Chromium against the real BFF: the app's scripts
+// arrive compressed (brotli or gzip by Accept-Encoding), the emergency page's photo is fetched
+// before the app has asked for the grant's details (preloaded from the page's Link header),
+// and /login passes axe-core.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { api } from './server.mjs';
+import {
+  PNG_1PX,
+  adminApi,
+  assertAccessible,
+  assertFitsWidth,
+  journey,
+  makeWard,
+  newPage,
+  unique,
+  upload,
+  useJourneyServer,
+} from './support.mjs';
+
+useJourneyServer();
+
+test('the login page loads its scripts compressed and passes axe-core', async () => {
+  const { context, page, problems } = await newPage({ viewport: { width: 390, height: 844 } });
+  const scripts = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response);
+  });
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  const html = await page.content();
+  const entry = /<script[^>]+src="(\/assets\/index-[^"]+\.js)"/.exec(html)?.[1];
+  assert.ok(entry, 'index.html names its entry script');
+  const main = scripts.find((r) => new URL(r.url()).pathname === entry);
+  assert.ok(main, `the main bundle ${entry} was loaded`);
+  const headers = await main.allHeaders();
+  assert.match(headers['content-encoding'] ?? 'identity', /^(br|gzip)$/, 'the main bundle arrives compressed');
+  assert.match(headers.vary ?? '', /Accept-Encoding/i);
+  assert.match(headers['content-type'], /^text\/javascript/);
+  assert.equal(headers['cache-control'], 'public, max-age=31536000, immutable');
+  // Every script of the page came compressed (small ones under 1 KB may come as they are).
+  for (const response of scripts) {
+    const all = await response.allHeaders();
+    const size = Number(all['content-length'] ?? 0);
+    if (!all['content-encoding']) assert.ok(size < 1024, `${response.url()} (${size} bytes) arrived uncompressed`);
+  }
+  await assertAccessible(page, '/login');
+  await assertFitsWidth(page, '/login');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the emergency page's photo is requested before the app asks for the grant", async () => {
+  const admin = await adminApi();
+  const folder = 'patient-3';
+  const ward = await makeWard(admin.token, 'ward-first-load', [folder]);
+  await upload(admin.token, ward, folder, 'face.png', new Blob([PNG_1PX], { type: 'image/png' }), { profile: true });
+  const [tokenId, , link] = journey.server.cli('tokens', 'register', '--chip', unique('chip-first-load')).trim().split('\n')[1].split(',');
+  await api(journey.server.base, 'POST', '/patients/admin/assign', {
+    token: admin.token,
+    root: true,
+    body: { tokenId, containerName: ward, folderName: folder, patientName: 'Maria Lopez' },
+  });
+  await admin.logout();
+
+  const { context, page, problems } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const requests = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  const photo = `/api/blobs/${ward}/${folder}/profile-image`;
+  const document = page.waitForResponse((r) => new URL(r.url()).pathname === '/emergency');
+  await page.goto(link);
+  assert.match((await (await document).allHeaders()).link ?? '', new RegExp(`^<${photo}>; rel=preload; as=image`));
+  const image = page.getByRole('img', { name: 'Photo of Maria Lopez' });
+  await image.waitFor();
+  await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await image.elementHandle());
+  const photoAt = requests.indexOf(photo);
+  const sessionAt = requests.indexOf('/api/emergency/session');
+  assert.ok(photoAt >= 0 && sessionAt >= 0, `requests: ${requests.join(', ')}`);
+  assert.ok(photoAt < sessionAt, `the photo is requested early: ${requests.join(', ')}`);
+  assert.equal(requests.filter((p) => p === photo).length, 1, 'the preloaded photo is the one shown');
+  assert.equal(await image.getAttribute('fetchpriority'), 'high');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
