@@ -170,6 +170,20 @@ describe('/emergency', () => {
     }
   });
 
+  it('stays on the expired page when the poll then finds the grant gone', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const expiresAt = new Date(Date.now() + 2_000).toISOString();
+      mockApi({ [SESSION]: { body: view({ expiresAt }) }, [STATUS]: { status: 404, body: { message: NEUTRAL } } });
+      renderApp('/emergency');
+      await screen.findByRole('heading', { name: 'Jane Roe', level: 1 });
+      await act(() => vi.advanceTimersByTimeAsync(STATUS_POLL_MS + 1000));
+      expect(await screen.findByRole('heading', { name: 'Emergency access has expired' })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('ends access', async () => {
     const api = mockApi({
       [SESSION]: { body: view() },

@@ -48,6 +48,8 @@ export default function EmergencyPage() {
       </PublicCard>
     );
   }
+  // Found gone after it ran out: that is the expiry the countdown shows, not an ending.
+  if (closed && session.data && remainingMs(session.data.expiresAt, status.errorUpdatedAt) <= 0) return <ExpiredCard />;
   if (closed) {
     return (
       <PublicCard title={EMERGENCY_MSG.endedTitle} tone="error">
@@ -80,6 +82,16 @@ export default function EmergencyPage() {
   );
 }
 
+/** Access ran out (the countdown reached zero, or the grant was found gone after it did). */
+function ExpiredCard() {
+  return (
+    <PublicCard title={EMERGENCY_MSG.expiredTitle} tone="error">
+      <p>{EMERGENCY_MSG.neutral}</p>
+      <p>{VERIFY_MSG.nextStep}</p>
+    </PublicCard>
+  );
+}
+
 interface DetailsProps {
   view: EmergencyView;
   onEnd: () => void;
@@ -100,14 +112,7 @@ function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
     return () => window.clearInterval(timer);
   }, [expired]);
 
-  if (expired) {
-    return (
-      <PublicCard title={EMERGENCY_MSG.expiredTitle} tone="error">
-        <p>{EMERGENCY_MSG.neutral}</p>
-        <p>{VERIFY_MSG.nextStep}</p>
-      </PublicCard>
-    );
-  }
+  if (expired) return <ExpiredCard />;
 
   const base = folderPath(view);
   const files = view.files;
