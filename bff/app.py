@@ -73,7 +73,10 @@ async def _security_headers(response: Response) -> Response:
     headers["X-Content-Type-Options"] = "nosniff"
     headers["Referrer-Policy"] = "no-referrer"
     headers["X-Frame-Options"] = "DENY"
-    headers["Cross-Origin-Opener-Policy"] = "same-origin"
+    # The app keeps a handle on the viewer windows it opens so that signing out can close them
+    # (spec section 4): "same-origin" would move each viewer into a browsing context group of
+    # its own and leave the app a dead handle. Views say "unsafe-none" themselves (view_headers).
+    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
     if request.path.startswith(("/api/", "/patients/")):
         headers["Cache-Control"] = "no-store"  # patient data never sits in a shared cache
     return response

@@ -8,7 +8,7 @@ from quart_schema import hide, validate_response
 from bff.auth.policy import public
 from bff.emergency import service
 from bff.emergency.grants import COOKIE, NEUTRAL, EmergencyAccess, active_grant
-from bff.emergency.schemas import EmergencyView
+from bff.emergency.schemas import EmergencyStatus, EmergencyView
 from bff.errors import ApiError
 from bff.request_context import client_address
 from bff.services import app_services
@@ -95,6 +95,16 @@ async def emergency_view() -> EmergencyView:
     """The patient a live emergency grant opens: name, date of birth, files, expiry."""
     access = await _access()
     return await service.view(access, access.actor(client_address()))
+
+
+@bp.get("/api/emergency/session/status")
+@public
+@validate_response(EmergencyStatus)
+async def emergency_status() -> tuple[EmergencyStatus, int, dict[str, str]]:
+    """Whether the caller's own grant is still open (the page polls it to end at once when an
+    admin disconnects the token); nothing else, and not audited: it reveals no patient data."""
+    await _access()
+    return EmergencyStatus(open=True), 200, {"Cache-Control": "no-store"}
 
 
 @bp.delete("/api/emergency/session")

@@ -19,3 +19,9 @@ class EmergencyView(BaseModel):
     expiresAt: datetime
     hasProfileImage: bool
     files: list[Blob]
+
+
+class EmergencyStatus(BaseModel):
+    """The answer to a grant's holder while the grant is open (otherwise the neutral 404)."""
+
+    open: bool

@@ -76,6 +76,9 @@ def view_headers(source: ViewSource) -> dict[str, str]:
         if content_type.startswith("application/pdf")
         else VIEW_CSP + "; sandbox",
         "Cache-Control": VIEW_CACHE_CONTROL,
+        # The viewer stays in the app's browsing context group, so the app can close it when
+        # the session ends; it is sandboxed and gets no opener, so it cannot reach the app.
+        "Cross-Origin-Opener-Policy": "unsafe-none",
     }
 
 
@@ -113,7 +116,15 @@ async def send_view(
         if url is not None:
             # The URL is a bearer credential for this one object until it expires: never
             # cached, never sent on as a Referer (the app's headers already say no-referrer).
-            return Response(b"", status=302, headers={"Location": url, "Cache-Control": "no-store"})
+            return Response(
+                b"",
+                status=302,
+                headers={
+                    "Location": url,
+                    "Cache-Control": "no-store",
+                    "Cross-Origin-Opener-Policy": headers["Cross-Origin-Opener-Policy"],
+                },
+            )
     stream = await source.open(source.start, source.stop - source.start)
     headers.update(
         {

@@ -19,7 +19,11 @@ Username = Annotated[
         pattern=r"^[A-Za-z0-9._-]+$",
     ),
 ]
-Password = Annotated[str, StringConstraints(min_length=8, max_length=128)]
+PASSWORD_MIN_LENGTH = 8
+PASSWORD_MAX_LENGTH = 128
+Password = Annotated[
+    str, StringConstraints(min_length=PASSWORD_MIN_LENGTH, max_length=PASSWORD_MAX_LENGTH)
+]
 StaffRole = Literal["doctor", "nurse", "assistant"]
 AnyRole = Literal["admin", "doctor", "nurse", "assistant"]
 

@@ -146,6 +146,7 @@ test('logout-all ends the other context’s session', async () => {
   await other.page.getByRole('heading', { name: `Welcome, ${own.name}` }).waitFor();
 
   await first.page.getByRole('button', { name: 'Logout All Sessions' }).click();
+  await first.page.getByRole('alertdialog', { name: 'Logout All Sessions?' }).getByRole('button', { name: 'Logout All Sessions' }).click();
   await first.page.waitForURL('**/login');
   assert.equal(await first.page.evaluate(() => window.localStorage.getItem('token')), null);
 

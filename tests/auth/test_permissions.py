@@ -129,11 +129,12 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/patients/verify/<token_id>"): (PUBLIC, None),
     ("GET", "/emergency"): (PUBLIC, None),
     ("GET", "/api/emergency/session"): (PUBLIC, None),
+    ("GET", "/api/emergency/session/status"): (PUBLIC, None),
     ("DELETE", "/api/emergency/session"): (PUBLIC, None),
 }
 
 # Open to all, but without an emergency grant (a cookie) they answer the neutral 404.
-EMERGENCY_ONLY = {"/api/emergency/session"}
+EMERGENCY_ONLY = {"/api/emergency/session", "/api/emergency/session/status"}
 SCOPE_MESSAGES = {"container": "Container not found", "folder": "Folder not found"}
 NEUTRAL = {"message": "This emergency access link is not valid or has expired."}
 # Variants of what the URL (or body) names: the caller's folder; an unassigned folder inside
@@ -358,6 +359,7 @@ PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
         call.json(), {"message": MFA_EXPIRED}
     ),
     ("GET", "/api/emergency/session"): lambda call: _equal(call.json(), NEUTRAL),
+    ("GET", "/api/emergency/session/status"): lambda call: _equal(call.json(), NEUTRAL),
     ("DELETE", "/api/emergency/session"): lambda call: _equal(call.json(), NEUTRAL),
 }
 

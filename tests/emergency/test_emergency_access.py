@@ -311,3 +311,44 @@ async def test_guessing_is_throttled_per_address_and_per_token(scene: Scene) -> 
     for n in range(2):
         await scene.scan(forged, address=f"192.0.2.{n}")
     assert (await scene.scan(forged, address="192.0.2.99")).status_code == 429
+
+
+async def _status(client: Client, grant_id: str | None = None) -> tuple[int, Any]:
+    headers = {"Cookie": f"bff_emergency={grant_id}"} if grant_id else {}
+    response = await client.get("/api/emergency/session/status", headers=headers)
+    return response.status_code, await response.get_json()
+
+
+async def test_the_grant_status_tells_its_holder_only_whether_it_is_open(scene: Scene) -> None:
+    """The page polls it to end when an admin disconnects the token: it answers the grant's
+    holder with whether the grant is open, nothing of the patient, and is not audited."""
+    grant_id = await _grant_cookie(scene)
+    audited = await AuditLog.all().count()
+    fresh = scene.app.test_client(use_cookies=False)
+    open_ = await fresh.get(
+        "/api/emergency/session/status", headers={"Cookie": f"bff_emergency={grant_id}"}
+    )
+    assert open_.status_code == 200
+    assert await open_.get_json() == {"open": True}
+    assert open_.headers["Cache-Control"] == "no-store"
+    assert await AuditLog.all().count() == audited  # polled every few seconds: no entries
+
+    # Anyone else: no cookie, someone else's guess, a staff session.
+    admin = await make_staff(scene.settings, Role.ADMIN)
+    assert await _status(fresh) == (404, NEUTRAL)
+    assert await _status(fresh, secrets.token_urlsafe(32)) == (404, NEUTRAL)
+    staff = await fresh.get("/api/emergency/session/status", headers=admin.headers)
+    assert (staff.status_code, await staff.get_json()) == (404, NEUTRAL)
+
+    await _revoke(scene)
+    assert await _status(fresh, grant_id) == (404, NEUTRAL)
+    assert await AuditLog.filter(operation="emergency_access").count() == 1
+
+
+async def test_the_grant_status_ends_with_the_grant(scene: Scene) -> None:
+    await scene.scan()
+    response = await scene.browser.get("/api/emergency/session/status")
+    assert response.status_code == 200
+    await EmergencyGrant.all().update(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+    response = await scene.browser.get("/api/emergency/session/status")
+    assert (response.status_code, await response.get_json()) == (404, NEUTRAL)

@@ -176,3 +176,18 @@ async def test_admins_delete_files_and_others_cannot(any_ward: Ward) -> None:
     assert await AuditLog.filter(operation="file_delete", blob_name="old.txt").count() == 1
     again = await ward.client.delete(ward.url("old.txt"), headers=ward.admin.headers)
     assert again.status_code == 404
+
+
+async def test_a_viewer_stays_in_the_apps_browsing_context_group(ward: Ward) -> None:
+    """The app closes its viewer tabs at sign-out: its pages let their popups stay in their
+    browsing context group and a view does not ask for a group of its own (COOP)."""
+    assert (await ward.upload(ward.nurse, "labs.txt", b"K 4.1")).status_code == 201
+    view = await ward.client.get(await _link(ward, "labs.txt"))
+    assert view.status_code == 200
+    assert view.headers["Cross-Origin-Opener-Policy"] == "unsafe-none"
+    assert "script-src" not in view.headers["Content-Security-Policy"]  # default-src 'none'
+    assert view.headers["Content-Security-Policy"].startswith("default-src 'none'")
+    page = await ward.client.get("/login")
+    assert page.headers["Cross-Origin-Opener-Policy"] == "same-origin-allow-popups"
+    api = await ward.client.get(ward.url(), headers=ward.nurse.headers)
+    assert api.headers["Cross-Origin-Opener-Policy"] == "same-origin-allow-popups"

@@ -2,15 +2,21 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { NotificationProvider } from '../components/Notifications';
-import { SessionProvider } from '../lib/sessionContext';
+import { SessionProvider, useSession } from '../lib/sessionContext';
 
 /** Must sit inside a router: the session needs navigation for the 401 rule. */
 export function Providers({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
       <SessionProvider>
-        <NotificationProvider>{children}</NotificationProvider>
+        <SessionNotifications>{children}</SessionNotifications>
       </SessionProvider>
     </QueryClientProvider>
   );
+}
+
+/** Notifications belong to the session: none outlives a sign-out onto the login page. */
+function SessionNotifications({ children }: { children: ReactNode }) {
+  const { token } = useSession();
+  return <NotificationProvider scope={token}>{children}</NotificationProvider>;
 }

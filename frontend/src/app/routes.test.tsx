@@ -1,6 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ADMIN, makeUser, mockApi, NURSE, renderApp, signIn } from '../test/utils';
+import { LOGOUT_ALL_WARNING } from './layout/TopBar';
 
 const dashboard = { users: [makeUser({ id: 2, name: 'Dana Doctor' })], stats: { totalUsers: 2, doctors: 1, nurses: 0, assistants: 0 } };
 
@@ -144,6 +145,35 @@ describe('layout', () => {
     expect(await screen.findByRole('button', { name: 'Expand sidebar' })).toHaveAttribute('aria-expanded', 'false');
   });
 
+  it('asks before Logout All Sessions; Cancel keeps the session', async () => {
+    const api = mockApi({ 'GET /api/assignments/my-assignments': { body: { assignments: [] } } });
+    signIn(NURSE);
+    renderApp('/dashboard');
+    await screen.findByRole('heading', { name: 'Welcome, Nora Nurse' });
+    await userEvent.click(screen.getByRole('button', { name: 'Logout All Sessions' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Logout All Sessions?' });
+    expect(confirm).toHaveTextContent(LOGOUT_ALL_WARNING);
+    expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(window.localStorage.getItem('token')).not.toBeNull();
+  });
+
+  it('names each letter of the collapsed sidebar for screen readers and shows the name beside it', async () => {
+    mockApi({ 'GET /api/assignments/my-assignments': { body: { assignments: [] } } });
+    signIn(NURSE);
+    renderApp('/dashboard');
+    await userEvent.click(await screen.findByRole('button', { name: 'Collapse sidebar' }));
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    const home = within(nav).getByRole('link', { name: 'Home' });
+    const mine = within(nav).getByRole('link', { name: 'My Assignments' });
+    // The letter is decoration; the name is the tooltip the stylesheet shows on hover and focus.
+    expect(home.querySelector('.nav-icon')).toHaveAttribute('aria-hidden', 'true');
+    expect(home.querySelector('.nav-label')).toHaveTextContent('Home');
+    expect(mine.querySelector('.nav-label')).toHaveTextContent('My Assignments');
+  });
+
   it.each([
     ['Logout', '/api/auth/logout'],
     ['Logout All Sessions', '/api/auth/logout-all'],
@@ -157,6 +187,10 @@ describe('layout', () => {
     const { client } = renderApp('/dashboard');
     await screen.findByRole('heading', { name: 'Welcome, Nora Nurse' });
     await userEvent.click(screen.getByRole('button', { name: button }));
+    if (button === 'Logout All Sessions') {
+      const confirm = screen.getByRole('alertdialog', { name: 'Logout All Sessions?' });
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Logout All Sessions' }));
+    }
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
     expect(api.calls.some((c) => c.method === 'POST' && c.path === path)).toBe(true);
     expect(window.localStorage.getItem('token')).toBeNull();

@@ -1,5 +1,9 @@
-/** Toast notifications that dismiss themselves after 5 seconds unless told otherwise (spec section 9). */
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+/**
+ * Toast notifications that dismiss themselves after 5 seconds unless told otherwise (spec
+ * section 9). They belong to one scope (the session): a new scope drops every toast of the old
+ * one, and a late notification of the old one (a file opened just before sign-out) never shows.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export const NOTIFICATION_MS = 5000;
 
@@ -18,22 +22,38 @@ export function useNotify(): Notify {
   return useContext(NotifyContext);
 }
 
-export function NotificationProvider({ children }: { children: ReactNode }) {
-  const [items, setItems] = useState<Notification[]>([]);
+interface Scoped {
+  scope: unknown;
+  items: Notification[];
+}
+
+/** scope: the notifications' owner (the session token); when it changes, they all go. */
+export function NotificationProvider({ children, scope = null }: { children: ReactNode; scope?: unknown }) {
+  const [state, setState] = useState<Scoped>({ scope, items: [] });
   const nextId = useRef(1);
+  const currentScope = useRef(scope);
+  useEffect(() => {
+    currentScope.current = scope;
+  }, [scope]);
 
   const dismiss = useCallback((id: number) => {
-    setItems((current) => current.filter((n) => n.id !== id));
+    setState((current) => ({ ...current, items: current.items.filter((n) => n.id !== id) }));
   }, []);
 
   const notify = useCallback<Notify>(
     (kind, message, durationMs = NOTIFICATION_MS) => {
+      // A caller still holding the notify of an ended scope is too late.
+      if (currentScope.current !== scope) return;
       const id = nextId.current++;
-      setItems((current) => [...current, { id, kind, message }]);
+      setState((current) => ({
+        scope,
+        items: current.scope === scope ? [...current.items, { id, kind, message }] : [{ id, kind, message }],
+      }));
       window.setTimeout(() => dismiss(id), durationMs);
     },
-    [dismiss],
+    [dismiss, scope],
   );
+  const items = state.scope === scope ? state.items : [];
 
   const value = useMemo(() => notify, [notify]);
   return (

@@ -35,3 +35,12 @@ export function Table({ columns, actions = false, caption, dense = false, childr
     </div>
   );
 }
+
+/** The row's buttons, in a cell that stays a table cell (so its line lines up with the row's). */
+export function ActionsCell({ children }: { children: ReactNode }) {
+  return (
+    <td className="actions-cell">
+      <div className="row-actions">{children}</div>
+    </td>
+  );
+}

@@ -69,6 +69,7 @@ export const auditReportKeys = {
 
 export const emergencyKeys = {
   session: ['emergency', 'session'] as const,
+  status: ['emergency', 'status'] as const,
 };
 
 /** The signed-in user's own second factors (GET /api/auth/mfa). */

@@ -1,6 +1,6 @@
 import { makeToken, NURSE } from '../test/utils';
-import { clearToken, expireSession, getToken, setSessionExpiredHandler, setToken, userFromToken } from './session';
-import { trackViewerWindow, trackedViewerWindowCount } from './viewerWindows';
+import { clearToken, expireSession, getToken, sessionExpired, setSessionExpiredHandler, setToken, subscribeToken, userFromToken } from './session';
+import { VIEWER_CHANNEL, closeViewerWindows, trackViewerWindow, trackedViewerWindowCount } from './viewerWindows';
 
 describe('session token', () => {
   afterEach(() => {
@@ -40,13 +40,55 @@ describe('session token', () => {
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
-  it('does nothing on the login page', () => {
+  it('a token removed in another tab expires the session before the screen re-renders', () => {
+    const order: string[] = [];
+    setSessionExpiredHandler(() => order.push(`expired (${String(sessionExpired())})`));
+    const viewer = { closed: false, close: vi.fn() } as unknown as Window;
+    trackViewerWindow(viewer);
+    window.history.pushState({}, '', '/containers/ward');
+    const unsubscribe = subscribeToken(() => order.push('render'));
+    window.dispatchEvent(new StorageEvent('storage', { key: 'token', oldValue: 'abc', newValue: null }));
+    unsubscribe();
+    // The guard of a re-rendered screen then sends it to /login?session=expired, not /login.
+    expect(order[0]).toBe('expired (true)');
+    expect(order).toContain('render');
+    expect(viewer.close).toHaveBeenCalled();
+  });
+
+  it('a new token from another tab is no expiry', () => {
     const handler = vi.fn();
     setSessionExpiredHandler(handler);
-    window.history.pushState({}, '', '/login');
-    window.localStorage.setItem('token', 'abc');
-    expireSession();
+    window.history.pushState({}, '', '/dashboard');
+    const unsubscribe = subscribeToken(() => undefined);
+    window.dispatchEvent(new StorageEvent('storage', { key: 'token', oldValue: null, newValue: 'abc' }));
+    unsubscribe();
     expect(handler).not.toHaveBeenCalled();
-    expect(window.localStorage.getItem('token')).toBe('abc');
+  });
+
+  it('closing viewer windows tells the other tabs, which close theirs', async () => {
+    const viewer = { closed: false, close: vi.fn() } as unknown as Window;
+    trackViewerWindow(viewer);
+    const otherTab = new BroadcastChannel(VIEWER_CHANNEL);
+    const heard = new Promise((resolve) => otherTab.addEventListener('message', (e) => resolve(e.data), { once: true }));
+    // This tab hears another tab's sign-out...
+    otherTab.postMessage('close-viewers');
+    await vi.waitFor(() => expect(viewer.close).toHaveBeenCalled());
+    expect(trackedViewerWindowCount()).toBe(0);
+    // ...and tells the others of its own.
+    closeViewerWindows();
+    expect(await heard).toBe('close-viewers');
+    otherTab.close();
+  });
+
+  it('leaves the login page and the emergency page where they are', () => {
+    const handler = vi.fn();
+    setSessionExpiredHandler(handler);
+    for (const path of ['/login', '/emergency']) {
+      window.history.pushState({}, '', path);
+      window.localStorage.setItem('token', 'abc');
+      expireSession();
+      expect(handler).not.toHaveBeenCalled();
+      expect(window.localStorage.getItem('token')).toBe('abc');
+    }
   });
 });

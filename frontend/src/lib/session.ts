@@ -35,9 +35,20 @@ export function clearToken(): void {
   window.dispatchEvent(new Event(CHANGE_EVENT));
 }
 
-/** Subscribe to token changes in this tab and in other tabs. */
+/** Whether a storage event says another tab removed the token (its removal or a clear). */
+function removedElsewhere(event: StorageEvent): boolean {
+  if (event.key === TOKEN_KEY) return event.newValue === null && event.oldValue !== null;
+  return event.key === null && getToken() === null;
+}
+
+/**
+ * Subscribe to token changes in this tab and in other tabs. A token removed in another tab is
+ * an expiry here (spec section 4), applied before the listener hears of it: otherwise the
+ * re-render it causes would send a guarded screen to plain /login first.
+ */
 export function subscribeToken(listener: () => void): () => void {
   const onStorage = (event: StorageEvent) => {
+    if (removedElsewhere(event)) expireSession();
     if (event.key === TOKEN_KEY || event.key === null) listener();
   };
   window.addEventListener(CHANGE_EVENT, listener);
@@ -101,16 +112,22 @@ export function setSessionExpiredHandler(handler: ExpiredHandler | null): void {
   expiredHandler = handler;
 }
 
-function onLoginPage(): boolean {
-  return window.location.pathname === LOGIN_PATH;
+/** The pages outside the signed-in layout: the login page and the SmartToken pages. */
+function onPublicPage(): boolean {
+  const path = window.location.pathname;
+  return path === LOGIN_PATH || path === '/emergency' || path.startsWith('/patients/verify');
 }
 
 /**
- * The 401 rule (spec sections 4 and 8), in one place: except on the login page, clear the
- * token, close file viewer windows and go to /login?session=expired.
+ * The 401 rule (spec sections 4 and 8), in one place: clear the token, close file viewer
+ * windows (this tab's and, through them, the other tabs') and go to /login?session=expired;
+ * a public page (the login page, a responder's emergency page) stays where it is.
  */
 export function expireSession(): void {
-  if (onLoginPage()) return;
+  if (onPublicPage()) {
+    closeViewerWindows();
+    return;
+  }
   expired = true;
   window.localStorage.removeItem(TOKEN_KEY);
   closeViewerWindows();

@@ -6,7 +6,6 @@ import type { TokenUser } from './api/types';
 import {
   EXPIRED_PATH,
   enrolmentRequired,
-  expireSession,
   getToken,
   setSessionExpiredHandler,
   subscribeToken,
@@ -40,15 +39,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     });
     return () => setSessionExpiredHandler(null);
   }, [queryClient, navigate]);
-
-  // Removing the token in another tab ends the session here too.
-  useEffect(() => {
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === 'token' && event.newValue === null && event.oldValue !== null) expireSession();
-    };
-    window.addEventListener('storage', onStorage);
-    return () => window.removeEventListener('storage', onStorage);
-  }, []);
 
   // Cached data belongs to one user: drop it when the user changes.
   const previousUser = useRef<number | null>(user?.userId ?? null);

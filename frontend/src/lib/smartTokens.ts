@@ -81,6 +81,8 @@ export const VERIFY_MSG = {
   badSignature: 'Invalid signature format',
   verifying: 'Verifying emergency access token',
   neutral: 'This emergency access link is not valid or has expired.',
+  /** What a responder does next when a link does not open the patient's information. */
+  nextStep: 'Scan the token again. If it still does not open, call the phone number on the token.',
 } as const;
 
 export type VerifyDecision =

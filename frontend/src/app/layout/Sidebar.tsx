@@ -34,13 +34,15 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
               to={link.to}
               end={link.to === '/dashboard'}
               className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
-              title={collapsed ? link.label : undefined}
               aria-label={collapsed ? link.label : undefined}
             >
               <span className="nav-icon" aria-hidden="true">
                 {link.short}
               </span>
-              <span className="nav-label">{link.label}</span>
+              {/* Collapsed, the name shows beside the letter on hover and keyboard focus. */}
+              <span className="nav-label" aria-hidden={collapsed ? true : undefined}>
+                {link.label}
+              </span>
             </NavLink>
           </li>
         ))}

@@ -2,10 +2,14 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useLogout } from '../../features/auth/api/logout';
+import { ConfirmDialog } from '../../components/Dialog';
 import { RoleBadge } from '../../components/States';
 import { LiveIndicator } from '../live/LiveIndicator';
 import { useLive } from '../live/LiveProvider';
 import { useSession } from '../../lib/sessionContext';
+
+export const LOGOUT_ALL_WARNING =
+  'You will be signed out on every device and browser where you are signed in, including this one.';
 
 interface TopBarProps {
   collapsed: boolean;
@@ -17,6 +21,7 @@ export function TopBar({ collapsed, onToggleSidebar }: TopBarProps) {
   const logout = useLogout();
   const live = useLive();
   const [busy, setBusy] = useState(false);
+  const [confirmAll, setConfirmAll] = useState(false);
   const run = async (everywhere: boolean) => {
     setBusy(true);
     // The server tells this session's connection it ended; that is our logout, not an expiry.
@@ -54,10 +59,23 @@ export function TopBar({ collapsed, onToggleSidebar }: TopBarProps) {
         <button type="button" className="btn btn-ghost" onClick={() => void run(false)} disabled={busy}>
           Logout
         </button>
-        <button type="button" className="btn btn-ghost" onClick={() => void run(true)} disabled={busy}>
+        <button type="button" className="btn btn-ghost" onClick={() => setConfirmAll(true)} disabled={busy}>
           Logout All Sessions
         </button>
       </div>
+      {confirmAll ? (
+        <ConfirmDialog
+          title="Logout All Sessions?"
+          confirmLabel="Logout All Sessions"
+          busyLabel="Signing out…"
+          danger
+          busy={busy}
+          onCancel={() => setConfirmAll(false)}
+          onConfirm={() => void run(true)}
+        >
+          <p>{LOGOUT_ALL_WARNING}</p>
+        </ConfirmDialog>
+      ) : null}
     </header>
   );
 }

@@ -35,11 +35,9 @@ export function useOpenFile(container: string, folder: string) {
           notify('error', FILE_MSG.popupBlocked, OPEN_ERROR_MS);
           return;
         }
-        try {
-          viewer.opener = null; // the viewer tab gets no handle back to this one
-        } catch {
-          // some browsers refuse; the file is served sandboxed anyway
-        }
+        // The viewer keeps its opener: Chromium lets a script close only a window whose opener
+        // it did not cut. The viewer cannot use it: the file is served with a CSP that allows no
+        // script (and a sandbox where the browser supports it).
         trackViewerWindow(viewer);
       }
       const link = versionId ? getVersionLink(container, folder, blob, versionId) : getViewLink(container, folder, blob);

@@ -1,5 +1,5 @@
 /**
- * Saving the user form: the required fields first, then the call; on success a notification and
+ * Saving the user form: the required fields and the password's length first, then the call; on success a notification and
  * back to /users, on failure the server's message or the fallback above the form.
  */
 import type { UseMutationResult } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useNotify } from '../../components/Notifications';
 import { errorMessage } from '../../lib/api/client';
+import { PASSWORD_LENGTH } from '../../lib/server.gen';
 import type { UserValues } from './components/UserForm';
 import { USER_FORM_MSG } from './messages';
 
@@ -23,6 +24,13 @@ export function useSaveUser<Body>(
     const body = values.name.trim() && values.username.trim() ? bodyOf(values) : null;
     if (body === null) {
       setError(USER_FORM_MSG.required);
+      return;
+    }
+    // A password given (required on create, optional on edit) is checked before sending, with
+    // the server's own limits, rather than showing the server's validation text.
+    const length = values.password.length;
+    if (length > 0 && (length < PASSWORD_LENGTH.min || length > PASSWORD_LENGTH.max)) {
+      setError(USER_FORM_MSG.passwordLength);
       return;
     }
     setError(null);

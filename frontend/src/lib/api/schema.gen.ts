@@ -728,6 +728,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/emergency/session/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller's own grant is still open (the page polls it to end at once when an
+         * @description admin disconnects the token); nothing else, and not audited: it reveals no patient data.
+         */
+        get: operations["get_emergency_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -2882,6 +2902,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: never;
+    };
+    get_emergency_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer to a grant's holder while the grant is open (otherwise the neutral 404). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Open */
+                        open: boolean;
+                    };
+                };
+            };
+        };
     };
     get_health: {
         parameters: {

@@ -2,8 +2,10 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EmergencyView } from '../../../lib/api/types';
 import { ADMIN, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { STATUS_POLL_MS } from '../api/get-emergency-status';
 
 const SESSION = 'GET /api/emergency/session';
+const STATUS = 'GET /api/emergency/session/status';
 const NEUTRAL = 'This emergency access link is not valid or has expired.';
 
 function view(overrides: Partial<EmergencyView> = {}): EmergencyView {
@@ -38,6 +40,12 @@ function view(overrides: Partial<EmergencyView> = {}): EmergencyView {
     ],
     ...overrides,
   };
+}
+
+/** Press End access and confirm it. */
+async function endAccess() {
+  await userEvent.click(await screen.findByRole('button', { name: 'End access' }));
+  await userEvent.click(within(screen.getByRole('alertdialog', { name: 'End emergency access?' })).getByRole('button', { name: 'End access' }));
 }
 
 describe('/emergency', () => {
@@ -133,6 +141,49 @@ describe('/emergency', () => {
     }
   });
 
+  it('asks every few seconds whether its grant is open, and ends when it is not', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const api = mockApi({ [SESSION]: { body: view() }, [STATUS]: { body: { open: true } } });
+      renderApp('/emergency');
+      await screen.findByRole('heading', { name: 'Jane Roe', level: 1 });
+      const polls = () => api.calls.filter((c) => c.path === '/api/emergency/session/status');
+      expect(polls()).toHaveLength(0);
+      await act(() => vi.advanceTimersByTimeAsync(STATUS_POLL_MS));
+      expect(polls()).toHaveLength(1);
+      expect(polls()[0]!.token).toBeNull();
+      expect(screen.getByRole('heading', { name: 'Jane Roe', level: 1 })).toBeInTheDocument();
+      // A server error is no answer: the page stays and asks again.
+      api.set(STATUS, { status: 503 });
+      await act(() => vi.advanceTimersByTimeAsync(STATUS_POLL_MS));
+      expect(screen.getByRole('heading', { name: 'Jane Roe', level: 1 })).toBeInTheDocument();
+      // An admin disconnected the token: the neutral 404, and the page ends without a reload.
+      api.set(STATUS, { status: 404, body: { message: NEUTRAL } });
+      await act(() => vi.advanceTimersByTimeAsync(STATUS_POLL_MS));
+      expect(await screen.findByRole('heading', { name: 'Emergency access ended' })).toBeInTheDocument();
+      expect(screen.queryByText('Jane Roe')).not.toBeInTheDocument();
+      expect(screen.queryByRole('img')).not.toBeInTheDocument();
+      expect(screen.queryByRole('timer')).not.toBeInTheDocument();
+      expect(screen.getByText(/call the phone number on the token/)).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stays on the expired page when the poll then finds the grant gone', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const expiresAt = new Date(Date.now() + 2_000).toISOString();
+      mockApi({ [SESSION]: { body: view({ expiresAt }) }, [STATUS]: { status: 404, body: { message: NEUTRAL } } });
+      renderApp('/emergency');
+      await screen.findByRole('heading', { name: 'Jane Roe', level: 1 });
+      await act(() => vi.advanceTimersByTimeAsync(STATUS_POLL_MS + 1000));
+      expect(await screen.findByRole('heading', { name: 'Emergency access has expired' })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('ends access', async () => {
     const api = mockApi({
       [SESSION]: { body: view() },
@@ -140,6 +191,13 @@ describe('/emergency', () => {
     });
     renderApp('/emergency');
     await userEvent.click(await screen.findByRole('button', { name: 'End access' }));
+    // It asks first; Cancel keeps the page.
+    const confirm = screen.getByRole('alertdialog', { name: 'End emergency access?' });
+    expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    expect(screen.getByRole('heading', { name: 'Jane Roe' })).toBeInTheDocument();
+    await endAccess();
     expect(await screen.findByRole('heading', { name: 'Emergency access ended' })).toBeInTheDocument();
     expect(screen.queryByText('Jane Roe')).not.toBeInTheDocument();
     expect(api.calls.find((c) => c.method === 'DELETE')).toMatchObject({ path: '/api/emergency/session', token: null });
@@ -151,10 +209,10 @@ describe('/emergency', () => {
       'DELETE /api/emergency/session': { status: 500 },
     });
     renderApp('/emergency');
-    await userEvent.click(await screen.findByRole('button', { name: 'End access' }));
+    await endAccess();
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not end access. Please try again.');
     api.set('DELETE /api/emergency/session', { status: 404, body: { message: NEUTRAL } });
-    await userEvent.click(screen.getByRole('button', { name: 'End access' }));
+    await endAccess();
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Emergency access ended' })).toBeInTheDocument());
   });
 });

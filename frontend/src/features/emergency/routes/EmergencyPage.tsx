@@ -1,10 +1,12 @@
 /**
  * /emergency: what a responder sees after scanning a SmartToken (public, outside the layout,
  * phone first). Read-only: the patient's photo, name, date of birth, files, and a live countdown
- * to the end of access. Every failure shows the same neutral page.
+ * to the end of access. Every failure shows the same neutral page. The page asks every few
+ * seconds whether its grant is still open, so an admin's remote disconnect ends it at once.
  */
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/Banner';
+import { ConfirmDialog } from '../../../components/Dialog';
 import { Loading } from '../../../components/States';
 import { ApiError, seg, serverUrl } from '../../../lib/api/client';
 import type { EmergencyView } from '../../../lib/api/types';
@@ -14,6 +16,7 @@ import { formatDateOnly, formatDateTime, formatFileSize, formatTime } from '../.
 import { VERIFY_MSG } from '../../../lib/smartTokens';
 import { useEndEmergencySession } from '../api/end-emergency-session';
 import { useEmergencySession } from '../api/get-emergency-session';
+import { useEmergencyStatus } from '../api/get-emergency-status';
 import { PublicCard } from '../components/PublicCard';
 
 export const EMERGENCY_MSG = {
@@ -22,6 +25,9 @@ export const EMERGENCY_MSG = {
   expiredTitle: 'Emergency access has expired',
   endedTitle: 'Emergency access ended',
   ended: 'Access to this patient’s information has been closed on this device.',
+  closedRemotely: 'Access to this patient’s information is no longer available on this device.',
+  endConfirmTitle: 'End emergency access?',
+  endConfirm: 'The patient’s information will close on this device. To see it again, scan the token again.',
   endFailed: 'Could not end access. Please try again.',
   noFiles: 'No files in this patient folder.',
   noDob: 'Not recorded',
@@ -32,11 +38,23 @@ const folderPath = (v: EmergencyView) => `/api/blobs/${seg(v.containerName)}/${s
 export default function EmergencyPage() {
   const session = useEmergencySession();
   const end = useEndEmergencySession();
+  const status = useEmergencyStatus(session.isSuccess && !end.isSuccess);
+  const closed = status.error instanceof ApiError && status.error.status === 404;
 
   if (end.isSuccess || (end.error instanceof ApiError && end.error.status === 404)) {
     return (
       <PublicCard title={EMERGENCY_MSG.endedTitle}>
         <p>{EMERGENCY_MSG.ended}</p>
+      </PublicCard>
+    );
+  }
+  // Found gone after it ran out: that is the expiry the countdown shows, not an ending.
+  if (closed && session.data && remainingMs(session.data.expiresAt, status.errorUpdatedAt) <= 0) return <ExpiredCard />;
+  if (closed) {
+    return (
+      <PublicCard title={EMERGENCY_MSG.endedTitle} tone="error">
+        <p>{EMERGENCY_MSG.closedRemotely}</p>
+        <p>{VERIFY_MSG.nextStep}</p>
       </PublicCard>
     );
   }
@@ -47,7 +65,13 @@ export default function EmergencyPage() {
       </main>
     );
   }
-  if (session.isError) return <PublicCard title={EMERGENCY_MSG.neutral} tone="error" />;
+  if (session.isError) {
+    return (
+      <PublicCard title={EMERGENCY_MSG.neutral} tone="error">
+        <p>{VERIFY_MSG.nextStep}</p>
+      </PublicCard>
+    );
+  }
   return (
     <EmergencyDetails
       view={session.data}
@@ -55,6 +79,16 @@ export default function EmergencyPage() {
       ending={end.isPending}
       endError={end.isError ? EMERGENCY_MSG.endFailed : null}
     />
+  );
+}
+
+/** Access ran out (the countdown reached zero, or the grant was found gone after it did). */
+function ExpiredCard() {
+  return (
+    <PublicCard title={EMERGENCY_MSG.expiredTitle} tone="error">
+      <p>{EMERGENCY_MSG.neutral}</p>
+      <p>{VERIFY_MSG.nextStep}</p>
+    </PublicCard>
   );
 }
 
@@ -70,6 +104,7 @@ function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
   const left = remainingMs(view.expiresAt, now);
   const expired = left <= 0;
   const [photoFailed, setPhotoFailed] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     if (expired) return;
@@ -77,13 +112,7 @@ function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
     return () => window.clearInterval(timer);
   }, [expired]);
 
-  if (expired) {
-    return (
-      <PublicCard title={EMERGENCY_MSG.expiredTitle} tone="error">
-        <p>{EMERGENCY_MSG.neutral}</p>
-      </PublicCard>
-    );
-  }
+  if (expired) return <ExpiredCard />;
 
   const base = folderPath(view);
   const files = view.files;
@@ -147,9 +176,30 @@ function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
       </section>
 
       <Banner kind="error">{endError}</Banner>
-      <button type="button" className="btn btn-danger btn-block emergency-end" onClick={onEnd} disabled={ending}>
+      <button
+        type="button"
+        className="btn btn-danger btn-block emergency-end"
+        onClick={() => setConfirming(true)}
+        disabled={ending}
+      >
         {ending ? 'Ending access…' : 'End access'}
       </button>
+      {confirming ? (
+        <ConfirmDialog
+          title={EMERGENCY_MSG.endConfirmTitle}
+          confirmLabel="End access"
+          busyLabel="Ending access…"
+          danger
+          busy={ending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            onEnd();
+          }}
+        >
+          <p>{EMERGENCY_MSG.endConfirm}</p>
+        </ConfirmDialog>
+      ) : null}
     </main>
   );
 }

@@ -7,6 +7,8 @@ import { renderApp } from '../../../test/utils';
 const ID = '0123456789ABCDEF0123456789ABCDEF';
 const SIG = '01234567-89ABCDEF-00000000-FFFFFFFF';
 
+const NEXT_STEP = 'Scan the token again. If it still does not open, call the phone number on the token.';
+
 describe('/patients/verify/:id', () => {
   let assign: MockInstance<(url: string) => void>;
   beforeEach(() => {
@@ -19,6 +21,7 @@ describe('/patients/verify/:id', () => {
     async (path) => {
       renderApp(path);
       expect(await screen.findByRole('heading', { name: 'Invalid SmartToken URL - missing ID or signature' })).toBeInTheDocument();
+      expect(screen.getByText(NEXT_STEP)).toBeInTheDocument();
       expect(assign).not.toHaveBeenCalled();
     },
   );
@@ -26,6 +29,7 @@ describe('/patients/verify/:id', () => {
   it.each(['ZZZ', 'abcdef12', `${SIG}%20`, '0123%3Cb%3E'])('rejects the signature %s', async (sig) => {
     renderApp(`/patients/verify/${ID}?s=${sig}`);
     expect(await screen.findByRole('heading', { name: 'Invalid signature format' })).toBeInTheDocument();
+    expect(screen.getByText(NEXT_STEP)).toBeInTheDocument();
     expect(assign).not.toHaveBeenCalled();
   });
 
@@ -36,6 +40,7 @@ describe('/patients/verify/:id', () => {
   ])('shows the neutral page, without redirecting, for %s?s=%s (not the server format)', async (id, sig) => {
     renderApp(`/patients/verify/${id}?s=${sig}`);
     expect(await screen.findByRole('heading', { name: 'This emergency access link is not valid or has expired.' })).toBeInTheDocument();
+    expect(screen.getByText(NEXT_STEP)).toBeInTheDocument();
     expect(assign).not.toHaveBeenCalled();
   });
 

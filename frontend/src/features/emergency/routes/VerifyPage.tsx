@@ -40,9 +40,21 @@ export default function VerifyPage() {
     if (storage && markRedirect(path, Date.now(), storage)) pageLocation.assign(serverUrl(path));
   }, [path, held]);
 
-  if (decision.kind === 'missing') return <PublicCard title={VERIFY_MSG.missing} tone="error" />;
-  if (decision.kind === 'bad-signature') return <PublicCard title={VERIFY_MSG.badSignature} tone="error" />;
-  if (decision.kind === 'not-valid' || held) return <PublicCard title={VERIFY_MSG.neutral} tone="error" />;
+  const failure =
+    decision.kind === 'missing'
+      ? VERIFY_MSG.missing
+      : decision.kind === 'bad-signature'
+        ? VERIFY_MSG.badSignature
+        : decision.kind === 'not-valid' || held
+          ? VERIFY_MSG.neutral
+          : null;
+  if (failure) {
+    return (
+      <PublicCard title={failure} tone="error">
+        <p>{VERIFY_MSG.nextStep}</p>
+      </PublicCard>
+    );
+  }
   return (
     <PublicCard title={VERIFY_MSG.verifying}>
       <p role="status" className="public-status">

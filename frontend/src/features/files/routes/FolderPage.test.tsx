@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import type { StoredFile } from '../../../lib/api/types';
 import { trackedViewerWindowCount, closeViewerWindows } from '../../../lib/viewerWindows';
+import { NOTIFICATION_MS } from '../../../components/Notifications';
 import { ADMIN, mockApi, never, renderApp, signIn } from '../../../test/utils';
 import { mockXhr } from '../../../test/xhr';
 
@@ -182,9 +183,36 @@ describe('folder page: uploads', () => {
     expect(screen.getByRole('button', { name: 'Upload' })).toBeDisabled();
     // The list is fetched again after the upload.
     await waitFor(() => expect(api.calls.filter((c) => c.path === '/api/blobs/ward%20a/p-1')).toHaveLength(2));
-    // Banners stay until closed.
+    // A banner can be closed at once.
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss message' }));
     expect(screen.queryByText('File uploaded successfully')).not.toBeInTheDocument();
+  });
+
+  it('shows one outcome at a time; a success goes after 5 seconds, an error stays', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const Xhr = mockXhr();
+      await upload('a.pdf');
+      Xhr.instances[0]!.respond(201, uploaded());
+      expect(await screen.findByText('File uploaded successfully')).toBeInTheDocument();
+      pick('Choose a file', new File(['y'], 'b.rtf'));
+      await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+      Xhr.instances[1]!.respond(201, uploaded({ rtfConversion: { converted: true, txtFileName: 'b.txt' } }));
+      expect(await screen.findByText('RTF file converted and saved as b.txt')).toBeInTheDocument();
+      expect(screen.queryByText('File uploaded successfully')).not.toBeInTheDocument();
+      expect(screen.getAllByRole('button', { name: 'Dismiss message' })).toHaveLength(1);
+      act(() => vi.advanceTimersByTime(NOTIFICATION_MS));
+      expect(screen.queryByText('RTF file converted and saved as b.txt')).not.toBeInTheDocument();
+
+      pick('Choose a file', new File(['z'], 'c.pdf'));
+      await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+      Xhr.instances[2]!.respond(500);
+      expect(await screen.findByRole('alert')).toHaveTextContent('Server rejected the file upload');
+      act(() => vi.advanceTimersByTime(NOTIFICATION_MS * 3));
+      expect(screen.getByRole('alert')).toHaveTextContent('Server rejected the file upload');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('names the text file an RTF became', async () => {
@@ -404,7 +432,7 @@ describe('folder page: opening files', () => {
     renderApp(PAGE);
     await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
     expect(open).toHaveBeenCalledWith('', '_blank');
-    expect(viewer.opener).toBeNull();
+    expect(viewer.opener).toBe(window); // kept: a window whose opener was cut cannot be closed
     await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/letter.txt/view?link=abc'));
     expect(await screen.findByText('File opened in new tab')).toBeInTheDocument();
     expect(trackedViewerWindowCount()).toBe(1);
@@ -453,9 +481,11 @@ describe('folder page: opening files', () => {
     });
     renderApp(PAGE);
     await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
-    expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?session=expired'));
+    expect(await screen.findByText('Your session has expired or your account has been deleted. Please log in again.')).toBeInTheDocument();
     expect(viewer.close).toHaveBeenCalled();
+    // The login page says it once: no notification of the signed-out session follows it there.
+    expect(screen.queryByText('Your session has expired. Please log in again.')).not.toBeInTheDocument();
   });
 
   it('asks to log in again when the token is gone', async () => {

@@ -4,9 +4,10 @@
  * file's Versions panel (restoring a version: admin, doctor, nurse); deletion to the trash and
  * the folder's Trash for admins. The server enforces all of it; this only hides what a role cannot do.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
+import { NOTIFICATION_MS } from '../../../components/Notifications';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { ErrorState, PageHeader } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
@@ -45,15 +46,20 @@ function Folder({ container, folder }: { container: string; folder: string }) {
   const canUpload = role !== undefined && UPLOADERS.includes(role);
   const files = useFiles(container, folder);
   const { open, ios } = useOpenFile(container, folder);
-  const [outcomes, setOutcomes] = useState<Outcome[]>([]);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [toDelete, setToDelete] = useState<StoredFile | null>(null);
   const [versionsOf, setVersionsOf] = useState<StoredFile | null>(null);
   const trash = useTrash(container, folder, isAdmin);
 
-  // Banners close manually (spec section 4); the newest is shown first.
-  const report = (kind: Outcome['kind'], message: string) =>
-    setOutcomes((current) => [{ id: Date.now() + Math.random(), kind, message }, ...current].slice(0, 3));
-  const dismiss = (id: number) => setOutcomes((current) => current.filter((o) => o.id !== id));
+  // One banner at a time: a new outcome replaces the last. Successes go after 5 seconds like
+  // other notifications; an error stays until closed.
+  const report = (kind: Outcome['kind'], message: string) => setOutcome({ id: Date.now() + Math.random(), kind, message });
+  const dismiss = (id: number) => setOutcome((current) => (current?.id === id ? null : current));
+  useEffect(() => {
+    if (!outcome || outcome.kind === 'error') return;
+    const timer = window.setTimeout(() => dismiss(outcome.id), NOTIFICATION_MS);
+    return () => window.clearTimeout(timer);
+  }, [outcome]);
 
   const blobs = useMemo(() => files.data?.blobs ?? [], [files.data]);
   const names = useMemo(() => new Set(blobs.map((b) => b.name)), [blobs]);
@@ -70,11 +76,11 @@ function Folder({ container, folder }: { container: string; folder: string }) {
         <span className="muted">Container: {container}</span>
       </PageHeader>
       <div aria-live="polite">
-        {outcomes.map((o) => (
-          <Banner key={o.id} kind={o.kind} onClose={() => dismiss(o.id)}>
-            {o.message}
+        {outcome ? (
+          <Banner key={outcome.id} kind={outcome.kind} onClose={() => dismiss(outcome.id)}>
+            {outcome.message}
           </Banner>
-        ))}
+        ) : null}
       </div>
       <QueryBoundary
         query={files}

@@ -1,6 +1,6 @@
 /** The two token tables: unclaimed devices, and tokens given to patients (active or revoked). */
 import { RowButton } from '../../../components/RowButton';
-import { Table } from '../../../components/Table';
+import { ActionsCell, Table } from '../../../components/Table';
 import type { SmartToken } from '../../../lib/api/types';
 import { formatDateOnly, formatDateTime } from '../../../lib/format';
 import { shortTokenId, UNKNOWN_PATIENT } from '../../../lib/smartTokens';
@@ -51,11 +51,11 @@ export function UnclaimedTable({ tokens, onAssign }: { tokens: SmartToken[]; onA
             <Kind token={t} />
           </td>
           <td>{formatDateTime(t.createdAt)}</td>
-          <td className="row-actions">
+          <ActionsCell>
             <RowButton kind="primary" label={`Assign token ${shortTokenId(t.smartTokenId)}`} onClick={() => onAssign(t)}>
               Assign
             </RowButton>
-          </td>
+          </ActionsCell>
         </tr>
       ))}
     </Table>
@@ -100,7 +100,7 @@ export function AssignedTable({ tokens, onRevoke, onReactivate, onDelete, reacti
               <span className={revoked ? 'badge badge-revoked' : 'badge badge-active'}>{revoked ? 'Revoked' : 'Active'}</span>
               {revoked && t.revokeReason ? <div className="muted small">{t.revokeReason}</div> : null}
             </td>
-            <td className="row-actions">
+            <ActionsCell>
               {revoked ? (
                 t.folderName ? (
                   <RowButton label={`Reactivate token ${short}`} onClick={() => onReactivate(t)} disabled={reactivating !== null}>
@@ -115,7 +115,7 @@ export function AssignedTable({ tokens, onRevoke, onReactivate, onDelete, reacti
               <RowButton kind="danger" label={`Delete token ${short}`} onClick={() => onDelete(t)}>
                 Delete
               </RowButton>
-            </td>
+            </ActionsCell>
           </tr>
         );
       })}

@@ -5,6 +5,7 @@ import { Banner } from '../../../components/Banner';
 import { Field, Options } from '../../../components/Field';
 import type { Role, User } from '../../../lib/api/types';
 import { STAFF_ROLES } from '../../../lib/roles';
+import { PASSWORD_LENGTH } from '../../../lib/server.gen';
 
 export interface UserValues {
   name: string;
@@ -45,7 +46,7 @@ export function UserForm({ mode, initial, busy, error, onDismissError, onSubmit 
       <Field
         id="user-password"
         label={mode === 'edit' ? 'New password (optional)' : 'Password'}
-        hint={mode === 'edit' ? 'Leave blank to keep the current password.' : 'At least 8 characters.'}
+        hint={mode === 'edit' ? 'Leave blank to keep the current password.' : `At least ${PASSWORD_LENGTH.min} characters.`}
         type="password"
         value={values.password}
         onChange={set('password')}

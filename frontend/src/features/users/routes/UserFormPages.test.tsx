@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expectLoading, expectServerMessageOrFallback, expectSubmitFailures } from '../../../test/expectations';
+import { PASSWORD_LENGTH } from '../../../lib/server.gen';
 import { ADMIN, makeUser, makeUserSummary, mockApi, renderApp, signIn } from '../../../test/utils';
 
 describe('/users/create', () => {
@@ -20,6 +21,18 @@ describe('/users/create', () => {
     await userEvent.type(await screen.findByLabelText('Name'), 'Nora');
     await userEvent.click(screen.getByRole('button', { name: 'Create User' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all required fields.');
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('checks the password length before sending, with the server’s limits', async () => {
+    const api = mockApi();
+    renderApp('/users/create');
+    await userEvent.type(await screen.findByLabelText('Name'), 'Nora Nurse');
+    await userEvent.type(screen.getByLabelText('Username'), 'nora');
+    await userEvent.type(screen.getByLabelText('Password'), 'x'.repeat(PASSWORD_LENGTH.min - 1));
+    await userEvent.click(screen.getByRole('button', { name: 'Create User' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`The password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters long.`);
+    expect(screen.getByText(`At least ${PASSWORD_LENGTH.min} characters.`)).toBeInTheDocument();
     expect(api.calls).toHaveLength(0);
   });
 

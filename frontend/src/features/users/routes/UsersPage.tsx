@@ -5,7 +5,7 @@ import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { RowButton } from '../../../components/RowButton';
 import { PageHeader } from '../../../components/States';
-import { Table } from '../../../components/Table';
+import { ActionsCell, Table } from '../../../components/Table';
 import type { UserSummary } from '../../../lib/api/types';
 import { useUsers } from '../api/get-users';
 import { DeleteUserDialog } from '../components/DeleteUserDialog';
@@ -39,7 +39,7 @@ export default function UsersPage() {
                 <td>
                   <SecondFactorBadge on={u.secondFactor} />
                 </td>
-                <td className="row-actions">
+                <ActionsCell>
                   <Link className="btn btn-small" to={`/users/edit/${u.id}`} aria-label={`Edit ${u.name}`}>
                     Edit
                   </Link>
@@ -49,7 +49,7 @@ export default function UsersPage() {
                   <RowButton kind="danger" label={`Delete ${u.name}`} onClick={() => setToDelete(u)}>
                     Delete
                   </RowButton>
-                </td>
+                </ActionsCell>
               </tr>
             ))}
           </Table>
