@@ -52,9 +52,9 @@ async function arrange() {
     body: { tokenId: registered.smartTokenId, containerName: ward, folderName: folder, patientName: PATIENT },
   });
   // A second, unclaimed token, so both tabs of the SmartTokens page have rows.
-  await api(journey.server.base, 'POST', '/patients/admin/register', { token: admin.token, root: true, body: { secureChipId: `spare-${ward}` } });
+  const spare = await api(journey.server.base, 'POST', '/patients/admin/register', { token: admin.token, root: true, body: { secureChipId: `spare-${ward}` } });
   await admin.logout();
-  return { ward, folder, doctor, verificationUrl: registered.verificationUrl };
+  return { ward, folder, doctor, verificationUrl: registered.verificationUrl, spareId: spare.smartTokenId };
 }
 
 /**
@@ -79,12 +79,27 @@ async function checkScreen(page, label, path, ready) {
   checked.push(label);
 }
 
+/** A dialog (opened by `open`) on the narrowest phone: it fits and axe finds nothing. */
+async function checkDialog(page, label, path, open) {
+  await page.setViewportSize({ width: WIDTHS[0], height: 844 });
+  await page.goto(path);
+  const where = `${label} at ${WIDTHS[0]}px`;
+  try {
+    await (await open(page)).waitFor();
+  } catch (error) {
+    failures.push(`${where}: ${error.message}`);
+    return;
+  }
+  for (const check of [assertFitsWidth, assertAccessible]) await check(page, where).catch((error) => failures.push(error.message));
+  checked.push(`${label} (${WIDTHS[0]}px)`);
+}
+
 const checked = [];
 const failures = [];
 const heading = (name) => (page) => page.getByRole('heading', { name, level: 1 }).waitFor();
 
-test('every screen fits 320-1280 px, keeps still after first render and passes axe', async () => {
-  const { ward, folder, doctor, verificationUrl } = await arrange();
+test('every screen fits 320-1280 px, keeps still after first render and passes axe; so do the SmartToken dialogs on a 320 px phone', async () => {
+  const { ward, folder, doctor, verificationUrl, spareId } = await arrange();
 
   // Signed out: the sign-in page and a malformed SmartToken link.
   const visitor = await newPage();
@@ -147,6 +162,14 @@ test('every screen fits 320-1280 px, keeps still after first render and passes a
   await checkScreen(page, 'smart tokens assigned', '/admin/smart-tokens', async (p) => {
     await p.getByRole('tab', { name: /Assigned Tokens/ }).click();
     await p.getByRole('cell', { name: PATIENT }).waitFor();
+  });
+  await checkDialog(page, 'register device dialog', '/admin/smart-tokens', async (p) => {
+    await p.getByRole('button', { name: 'Register Device' }).click();
+    return p.getByRole('dialog', { name: 'Register Device' });
+  });
+  await checkDialog(page, 'assign token dialog', '/admin/smart-tokens', async (p) => {
+    await p.getByRole('button', { name: `Assign token ${spareId.slice(0, 8)}...${spareId.slice(-8)}` }).click();
+    return p.getByRole('dialog', { name: 'Assign Token to Patient' });
   });
   await checkScreen(page, 'audit logs', '/audit-logs', (p) => p.getByRole('table').getByRole('row').nth(1).waitFor());
   await checkScreen(page, 'admin security', '/security', heading('Security'));
