@@ -17,7 +17,7 @@ interface TableProps {
 
 export function Table({ columns, actions = false, caption, dense = false, children }: TableProps) {
   return (
-    <div className="table-wrap" role="region" aria-label={caption ?? `Table of ${columns.join(', ')}`} tabIndex={0}>
+    <div className="table-wrap" role="region" aria-label={caption ?? 'Scrollable table'} tabIndex={0}>
       <table className={dense ? 'table table-dense' : 'table'}>
         {caption ? <caption className="visually-hidden">{caption}</caption> : null}
         <thead>
