@@ -144,3 +144,32 @@ export async function assertAccessible(page, label = page.url()) {
   const found = violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`);
   assert.deepEqual(found, [], `${label}: axe-core found WCAG violations:\n  ${found.join('\n  ')}`);
 }
+
+/** Cumulative layout shift stays under 0.1: every shift since the page's first render not
+ * caused by input (PerformanceObserver 'layout-shift', buffered), summed once the screen has
+ * been still for `settle` ms after load. */
+export async function assertStableLayout(page, label = page.url(), { settle = 600 } = {}) {
+  await page.waitForLoadState('load');
+  const { total, shifts } = await page.evaluate(
+    (ms) =>
+      new Promise((done) => {
+        let total = 0;
+        const shifts = [];
+        const describe = (node) => (node ? `${node.nodeName.toLowerCase()}${node.className ? `.${String(node.className).split(' ').join('.')}` : ''}` : '?');
+        const observer = new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) {
+            if (entry.hadRecentInput) continue;
+            total += entry.value;
+            shifts.push(`${entry.value.toFixed(3)} at ${Math.round(entry.startTime)}ms: ${(entry.sources ?? []).map((s) => describe(s.node)).join(', ')}`);
+          }
+        });
+        observer.observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => {
+          observer.disconnect();
+          done({ total, shifts });
+        }, ms);
+      }),
+    settle,
+  );
+  assert.ok(total < 0.1, `${label}: cumulative layout shift ${total.toFixed(3)} (at most 0.1):\n  ${shifts.join('\n  ')}`);
+}

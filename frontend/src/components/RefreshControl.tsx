@@ -12,7 +12,8 @@ export interface Refreshable {
 export function RefreshControl({ query }: { query: Refreshable }) {
   return (
     <div className="refresh">
-      {query.dataUpdatedAt > 0 ? <span className="muted">Last updated: {formatTime(query.dataUpdatedAt)}</span> : null}
+      {/* Always there, and a fixed width: the time arriving moves nothing else on the screen. */}
+      <span className="muted refresh-time">{query.dataUpdatedAt > 0 ? `Last updated: ${formatTime(query.dataUpdatedAt)}` : null}</span>
       <button type="button" className="btn" onClick={() => void query.refetch()} disabled={query.isFetching}>
         {query.isFetching ? 'Refreshing…' : 'Refresh'}
       </button>

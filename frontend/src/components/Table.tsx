@@ -1,4 +1,8 @@
-/** A data table: column headings, an optional Actions column (named for screen readers only), the rows. */
+/**
+ * A data table: column headings, an optional Actions column (named for screen readers only), the
+ * rows. A table wider than the screen scrolls sideways inside its own box, which is a named,
+ * keyboard-focusable region so that keyboard users can scroll it too.
+ */
 import type { ReactNode } from 'react';
 
 interface TableProps {
@@ -13,7 +17,7 @@ interface TableProps {
 
 export function Table({ columns, actions = false, caption, dense = false, children }: TableProps) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label={caption ?? 'Scrollable table'} tabIndex={0}>
       <table className={dense ? 'table table-dense' : 'table'}>
         {caption ? <caption className="visually-hidden">{caption}</caption> : null}
         <thead>

@@ -9,9 +9,8 @@ export default function AdminFolderPage() {
   const container = params.containerName ?? '';
   const folder = params.folderName ?? '';
   return (
-    <>
-      <FolderPage />
+    <FolderPage>
       <AccessHistory key={`${container}\u0000${folder}`} containerName={container} folderName={folder} />
-    </>
+    </FolderPage>
   );
 }

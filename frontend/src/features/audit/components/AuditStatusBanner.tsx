@@ -7,7 +7,8 @@ import { useAuditStatus } from '../api/get-audit-status';
 export function AuditStatusBanner() {
   const status = useAuditStatus();
   const data = status.data;
-  if (!data) return null;
+  // Until the status arrives, an empty line of the same height, so the filters below stay put.
+  if (!data) return <p className="muted small" aria-hidden="true">&nbsp;</p>;
   if (data.broken) {
     const at = data.broken.entryId ? ` at entry ${data.broken.entryId}` : '';
     return (

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Field } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
 import { RowButton } from '../../../components/RowButton';
-import { EmptyState } from '../../../components/States';
+import { EmptyState, Loading } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { TrashListResponse, TrashedFile } from '../../../lib/api/types';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
@@ -18,7 +18,8 @@ import { versionsLabel } from './FileList';
 interface TrashSectionProps {
   container: string;
   folder: string;
-  trash: TrashListResponse;
+  /** Undefined while loading: the section keeps its place (and about its height) meanwhile. */
+  trash: TrashListResponse | undefined;
   onReport: (kind: 'success' | 'error', message: string) => void;
 }
 
@@ -28,8 +29,16 @@ export function TrashSection({ container, folder, trash, onReport }: TrashSectio
   return (
     <section className="panel" aria-labelledby="trash-heading">
       <h2 id="trash-heading">Trash</h2>
-      <p className="muted small">Deleted files stay here for {trash.trashDays} days, then they are deleted for good.</p>
-      {trash.blobs.length === 0 ? (
+      {trash ? (
+        <p className="muted small">Deleted files stay here for {trash.trashDays} days, then they are deleted for good.</p>
+      ) : (
+        <p className="muted small" aria-hidden="true">
+          &nbsp;
+        </p>
+      )}
+      {!trash ? (
+        <Loading />
+      ) : trash.blobs.length === 0 ? (
         <EmptyState>{FILE_MSG.trashEmpty}</EmptyState>
       ) : (
         <ul className="file-list" aria-label="Deleted files">

@@ -4,7 +4,7 @@
  * file's Versions panel (restoring a version: admin, doctor, nurse); deletion to the trash and
  * the folder's Trash for admins. The server enforces all of it; this only hides what a role cannot do.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
@@ -32,14 +32,20 @@ interface Outcome {
   message: string;
 }
 
-export default function FolderPage() {
+/** `children` (the admin's access history) come after the folder's own sections, once the files
+ * have loaded: rendered earlier, they would be pushed down the screen as the folder arrives. */
+export default function FolderPage({ children }: { children?: ReactNode }) {
   const params = useParams();
   const container = params.containerName ?? '';
   const folder = params.folderName ?? '';
-  return <Folder key={`${container}\u0000${folder}`} container={container} folder={folder} />;
+  return (
+    <Folder key={`${container}\u0000${folder}`} container={container} folder={folder}>
+      {children}
+    </Folder>
+  );
 }
 
-function Folder({ container, folder }: { container: string; folder: string }) {
+function Folder({ container, folder, children }: { container: string; folder: string; children?: ReactNode }) {
   const { user } = useSession();
   const role = user?.role as Role | undefined;
   const isAdmin = role === 'admin';
@@ -114,9 +120,10 @@ function Folder({ container, folder }: { container: string; folder: string }) {
                 onVersions={setVersionsOf}
               />
             </section>
-            {isAdmin && trash.data ? (
+            {isAdmin && !trash.isError ? (
               <TrashSection container={container} folder={folder} trash={trash.data} onReport={report} />
             ) : null}
+            {children}
           </>
         )}
       </QueryBoundary>
