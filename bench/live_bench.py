@@ -50,11 +50,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling load_bench.py
 from load_bench import (
     ADMIN_PASSWORD,
-    STAFF_PASSWORD,
-    User,
     in_child,
     run_journeys,
     seed,
+    sign_in_all,
 )
 
 from tools.devcluster import Cluster
@@ -174,37 +173,6 @@ async def post_json(http: aiohttp.ClientSession, url: str, token: str = "", **kw
         return await response.json()
 
 
-async def sign_in(base: str, count: int) -> list[User]:
-    """count sessions spread over the seeded staff, 4 sign-ins at a time (the server checks at
-    most 4 passwords at once per client address and answers 429 beyond: retried, bounded)."""
-    from bff.users.models import Role
-    from tools.scale_demo import ScaleSizes, scale_staff
-
-    staff = [(username, role) for username, _, role in scale_staff(ScaleSizes())]
-    users: list[User] = []
-    gate = asyncio.Semaphore(4)
-
-    async def one(http: aiohttp.ClientSession, n: int) -> None:
-        username, role = staff[n % len(staff)]
-        credentials = {"username": username, "password": STAFF_PASSWORD}
-        async with gate:
-            for _ in range(20):
-                async with http.post(f"{base}/api/auth/login", json=credentials) as response:
-                    if response.status == 429:
-                        await asyncio.sleep(0.2)
-                        continue
-                    if response.status != 200:
-                        raise SystemExit(f"sign-in: {response.status} {await response.text()}")
-                    token = (await response.json())["token"]
-                    users.append(User(username, token, role in (Role.DOCTOR, Role.NURSE)))
-                    return
-            raise SystemExit("sign-in: still 429 after 20 attempts")
-
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
-        await asyncio.gather(*(one(http, n) for n in range(count)))
-    return users
-
-
 async def upload_timed(
     http: aiohttp.ClientSession, base: str, folder: str, token: str, count: int
 ) -> dict[str, float]:
@@ -246,7 +214,7 @@ async def run_setup(label: str, instances: int, args: argparse.Namespace, root: 
         await asyncio.to_thread(cluster.start)
         await asyncio.to_thread(seed, cluster.env())
         base = cluster.base
-        users = await sign_in(base, args.sessions)
+        users, _ = await sign_in_all(base, args.sessions)
         async with aiohttp.ClientSession() as http:
             admin = (
                 await post_json(

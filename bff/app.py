@@ -37,7 +37,7 @@ from bff.live.server import start_live
 from bff.mfa.routes import bp as mfa_bp
 from bff.observability import register_observability
 from bff.services import AppServices, attach_services
-from bff.shutdown import draining, handle_sigterm
+from bff.shutdown import draining, handle_sigterm, stop_watching
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
 from bff.users.bootstrap import ensure_admin
@@ -208,6 +208,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
 
     @app.after_serving
     async def _stop() -> None:
+        await stop_watching()
         await flush_audit()  # entries of the last requests, before the database closes
         await workers.close()
         await sweeper.stop()

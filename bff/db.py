@@ -11,6 +11,7 @@ from typing import Any
 
 from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 
 from config.settings import Settings, load_settings
@@ -44,10 +45,35 @@ def _db_url(url: str) -> str:
     return url
 
 
+async def keep_session_state(connection: Any) -> None:
+    """asyncpg's pool `reset`: nothing beyond what asyncpg always does (roll back a transaction
+    left open).
+
+    By default asyncpg sends `SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *;
+    RESET ALL` each time a connection goes back to the pool, a round trip after every query
+    (about 4.5% of the CPU at load, and 3 of the 10 round trips of a file view). This app
+    never changes a session's state: no `SET` (only transaction-scoped settings), no
+    session-level advisory lock (the audit chain's is `pg_advisory_xact_lock`), no `LISTEN`
+    (live events go through Redis), no cursor outliving its transaction (the backup's own
+    connection is not pooled). Keep it that way, or drop this reset.
+    """
+
+
+def _connection(database_url: str) -> str | dict[str, Any]:
+    """The Tortoise connection for a URL: PostgreSQL's as a dict, for the pool's options that
+    a URL cannot carry (`reset`)."""
+    url = _db_url(database_url)
+    if not url.startswith("postgres://"):
+        return url
+    config: dict[str, Any] = expand_db_url(url)
+    config["credentials"]["reset"] = keep_session_state
+    return config
+
+
 def tortoise_config(database_url: str) -> dict[str, Any]:
     """The Tortoise configuration for a database URL."""
     return {
-        "connections": {"default": _db_url(database_url)},
+        "connections": {"default": _connection(database_url)},
         "apps": {
             "bff": {
                 "models": MODEL_MODULES,

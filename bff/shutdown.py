@@ -12,6 +12,11 @@ worker killed by it would drop its uploads half-way. So each worker handles SIGT
 - it passes SIGTERM on to its master, which then stops every worker the graceful way (the
   same as when only the master was signalled; a second SIGTERM there changes nothing).
 
+Where only the master is signalled (Docker and Kubernetes signal PID 1), the master tells its
+workers to stop through an event it gave each of them (Hypercorn polls it every 0.1 s, then
+stops accepting and waits for the requests in flight). Each worker watches the same event and
+drains the same way, so its websockets do not hold the graceful wait either.
+
 Serving in-process (`python -m bff serve`, `hypercorn -w 0`), Hypercorn's own handler stays.
 """
 
@@ -20,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import os
 import signal
+from typing import Any
 
 from bff.live.server import LiveHub
 from bff.metrics import hypercorn_master_pid
@@ -29,6 +36,8 @@ from bff.metrics import hypercorn_master_pid
 log = logging.getLogger(__name__)
 
 _draining = False
+_watching: set[asyncio.Task[None]] = set()
+POLL_SECONDS = 0.1  # as often as Hypercorn's worker polls the same event
 
 
 def draining() -> bool:
@@ -36,29 +45,61 @@ def draining() -> bool:
     return _draining
 
 
-async def _drain(hub: LiveHub, master: int) -> None:
+async def _drain(hub: LiveHub, master: int | None) -> None:
+    """Readiness 503 from now on, live connections told to reconnect and closed; master: a
+    master to pass SIGTERM on to (None: it is stopping already)."""
     global _draining
     if _draining:
         return
     _draining = True
-    log.info("SIGTERM: finishing requests in flight, closing live connections")
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(master, signal.SIGTERM)
+    log.info("Stopping: finishing requests in flight, closing live connections")
+    if master is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(master, signal.SIGTERM)
     closed = await hub.drain()
     log.info("Closed %d live connection(s) with a reconnect hint", closed)
 
 
+def _master_stop_event() -> Any | None:
+    """The event Hypercorn's master sets when it is told to stop, as this worker was given it
+    (the keyword arguments of the spawned worker process; None if Hypercorn changes that)."""
+    kwargs = getattr(multiprocessing.current_process(), "_kwargs", None) or {}
+    event = kwargs.get("shutdown_event")
+    return event if callable(getattr(event, "is_set", None)) else None
+
+
+async def _watch(event: Any, hub: LiveHub) -> None:
+    while not event.is_set():  # noqa: ASYNC110 - a multiprocessing event: polled, as Hypercorn does
+        await asyncio.sleep(POLL_SECONDS)
+    await _drain(hub, None)
+
+
 def handle_sigterm(hub: LiveHub) -> None:
-    """In a Hypercorn worker, drain on SIGTERM instead of dying (call it while serving)."""
+    """In a Hypercorn worker, drain on SIGTERM instead of dying, and when the master is told
+    to stop (call it while serving; `stop_watching` when the app stops)."""
     master = hypercorn_master_pid()
     if master is None:
         return
     loop = asyncio.get_running_loop()
-    tasks: set[asyncio.Task[None]] = set()
 
-    def on_sigterm() -> None:
-        task = loop.create_task(_drain(hub, master))
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
+    def start(coroutine: Any) -> None:
+        task = loop.create_task(coroutine)
+        _watching.add(task)
+        task.add_done_callback(_watching.discard)
 
-    loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    loop.add_signal_handler(signal.SIGTERM, lambda: start(_drain(hub, master)))
+    event = _master_stop_event()
+    if event is None:
+        log.warning(
+            "Hypercorn's stop event not found: SIGTERM to the master alone will not "
+            "close live connections before graceful_timeout"
+        )
+    else:
+        start(_watch(event, hub))
+
+
+async def stop_watching() -> None:
+    """Stop watching for the master's stop (the app is stopping)."""
+    for task in list(_watching):
+        task.cancel()
+    await asyncio.gather(*_watching, return_exceptions=True)

@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 from quart.testing import QuartClient as Client
+from tortoise import connections
 
-from bff.db import tortoise_config
+from bff.db import fetch, keep_session_state, tortoise_config
 from bff.users.models import Role, User
 from config.settings import Settings, SettingsError, load_settings
 from tests.conftest import make_settings, started_app
 from tests.factories import make_staff
+from tools.devserver import query_database
 
 
 def test_invalid_setting_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -303,16 +305,54 @@ async def test_a_started_app_leaves_what_it_loaded_out_of_full_collections(
 
 
 @pytest.mark.parametrize(
-    ("url", "expected"),
+    ("url", "maxsize", "extra"),
     [
-        ("postgresql://u@h:5432/db", "postgres://u@h:5432/db?maxsize=20"),
-        ("postgres://u@h/db?ssl=true", "postgres://u@h/db?ssl=true&maxsize=20"),
-        ("postgres://u@h/db?maxsize=3", "postgres://u@h/db?maxsize=3"),
-        ("sqlite://var/bff.sqlite3", "sqlite://var/bff.sqlite3"),
+        ("postgresql://u@h:5432/db", "20", {}),
+        ("postgres://u@h/db?ssl=true", "20", {"ssl": True}),
+        ("postgres://u@h/db?maxsize=3", "3", {}),
     ],
 )
-def test_postgres_pool_is_sized_unless_the_url_says(url: str, expected: str) -> None:
-    assert tortoise_config(url)["connections"]["default"] == expected
+def test_postgres_pool_is_sized_unless_the_url_says_and_keeps_session_state(
+    url: str, maxsize: str, extra: dict[str, object]
+) -> None:
+    connection = tortoise_config(url)["connections"]["default"]
+    assert connection["engine"] == "tortoise.backends.asyncpg"
+    credentials = connection["credentials"]
+    assert credentials["maxsize"] == maxsize
+    assert credentials["reset"] is keep_session_state
+    assert credentials["database"] == "db" and credentials["user"] == "u"
+    assert {k: credentials[k] for k in extra} == extra
+
+
+def test_a_sqlite_url_is_kept_as_it_is() -> None:
+    url = "sqlite://var/bff.sqlite3"
+    assert tortoise_config(url)["connections"]["default"] == url
+
+
+async def test_a_pooled_postgres_connection_is_not_reset_on_release(
+    database_url: str, run_dir: Path
+) -> None:
+    """asyncpg's default reset (`... RESET ALL`) is a round trip after every query: the app's
+    pool is made without it (bff.db.keep_session_state), and a transaction left open is still
+    rolled back."""
+    if not database_url.startswith("postgres"):
+        pytest.skip("PostgreSQL only: SQLite has no connection pool")
+    async with started_app(make_settings(database_url, run_dir)) as _:
+        pool = connections.get("default")._pool
+        assert pool._reset is keep_session_state
+        pid = (await fetch("SELECT pg_backend_pid() AS pid"))[0]["pid"]
+        # What the connection ran last, seen from outside once it is back in the pool.
+        last = await query_database(
+            database_url, f"SELECT query FROM pg_stat_activity WHERE pid = {int(pid)}"
+        )
+        assert last == [("SELECT pg_backend_pid() AS pid",)]
+        async with pool.acquire() as raw:
+            await raw.execute("BEGIN")
+            left_open = await raw.fetchval("SELECT pg_backend_pid()")
+        state = await query_database(
+            database_url, f"SELECT state, query FROM pg_stat_activity WHERE pid = {left_open}"
+        )
+        assert state == [("idle", "ROLLBACK")]
 
 
 async def test_file_work_gets_more_threads_than_asyncio_gives(

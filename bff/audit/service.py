@@ -177,6 +177,10 @@ async def _append(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
         entry.prev_hash = prev_hash
         entry.hash = prev_hash = entry_hash(prev_hash, entry, key)
     await repository.insert(conn, entries)
+
+
+def _announce(entries: list[AuditLog]) -> None:
+    """Tell admins' screens about new entries (after the commit that holds them)."""
     for entry in entries:
         publish(AUDIT_CREATED, {"id": entry.id, "operation": entry.operation}, [ADMINS])
 
@@ -194,6 +198,7 @@ async def record(
     """Append one entry inside the caller's transaction `conn` (it commits with the change)."""
     entry = _entry(actor, operation, container, folder, blob, details)
     await _append(conn, [entry])
+    _announce([entry])  # sent when the caller's transaction commits
     return entry
 
 
@@ -201,9 +206,12 @@ class _Batches:
     """Group commit for entries that are not part of a change (reads, refused attempts).
 
     Each entry used to take the chain lock in a transaction of its own: four round trips and a
-    commit, one request behind another. Entries that arrive while a batch is being written wait
-    and go together in the next one. Callers still wait for their entry's commit, so an access
-    is never answered before it is on record, and a failure to write reaches every caller.
+    commit, one request behind another. An entry that arrives while nothing is being written is
+    written at once (no batching window); entries that arrive while a batch is being written
+    wait and go together in the next one, so batches form by themselves under load. Callers
+    wait for their entry's commit, and only for that (the live `audit:created` is sent after
+    they are released), so an access is never answered before it is on record, and a failure
+    to write reaches every caller.
     """
 
     MAX = 200
@@ -239,6 +247,7 @@ class _Batches:
                 for _, done in self.writing:
                     if not done.done():
                         done.set_result(None)
+                _announce([entry for entry, _ in self.writing])  # each sent in a task of its own
             self.writing = []
 
     def _stopped(self, writer: asyncio.Task[None]) -> None:

@@ -12,7 +12,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.functions import Count
 
 from bff.containers.models import Folder
-from bff.db import fetch, transaction
+from bff.db import as_datetime, fetch, transaction
 from bff.files.models import FileVersion, PendingUpload, StoredFile, TrashedFile
 
 _BATCH = 500  # rows per statement when inserting or deleting many
@@ -35,6 +35,37 @@ INDEX_ROWS = (
     "x.original_rtf_name AS original FROM files x JOIN folders f ON f.id = x.folder_id "
     "JOIN containers c ON c.id = f.container_id"
 )
+
+# What a view needs of its file (or of an earlier version of it), found by names in one query:
+# each view's decision is on the path of its bytes.
+_NAMED = (
+    "FROM containers c JOIN folders f ON f.container_id = c.id "
+    "JOIN files x ON x.folder_id = f.id AND x.name = ? "
+)
+VIEWED_FILE = (
+    "SELECT x.content_type, x.last_modified, x.size " + _NAMED + "WHERE c.name = ? AND f.name = ?"
+)
+VIEWED_VERSION = (
+    "SELECT v.content_type, v.last_modified, v.size "
+    + _NAMED
+    + "JOIN file_versions v ON v.folder_id = f.id AND v.name = x.name AND v.version_id = ? "
+    "AND v.trash_id IS NULL WHERE c.name = ? AND f.name = ?"
+)
+
+
+async def viewed(
+    container: str, folder: str, name: str, version_id: str | None = None
+) -> tuple[str, datetime, int] | None:
+    """(content type, last modified, size) of a file, or of a live earlier version of it, by
+    names; None when any of them is missing."""
+    if version_id is None:
+        rows = await fetch(VIEWED_FILE, name, container, folder)
+    else:
+        rows = await fetch(VIEWED_VERSION, name, version_id, container, folder)
+    if not rows:
+        return None
+    row = rows[0]
+    return str(row["content_type"]), as_datetime(row["last_modified"]), int(row["size"])
 
 
 async def file_named(folder_id: int, name: str) -> StoredFile | None:

@@ -53,13 +53,15 @@ async def _serve(
     if offload == "s3" and not may_redirect:
         offload = "none"
     source = await service.open_view(
-        await get_folder(container, folder),
+        container,
+        folder,
         name,
         request.headers.get("Range"),
         operation=operation,
         actor=current_actor(),
         storage=services.storage,
         version_id=version_id,
+        sized_by_index=offload != "none",
     )
     return await send_view(
         source,

@@ -14,12 +14,14 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NoReturn
 
 from werkzeug.http import parse_range_header
 
 from bff.assignments.repository import folder_member_ids
 from bff.audit.service import Actor, record_alone
 from bff.containers.models import Folder
+from bff.containers.service import get_folder
 from bff.errors import ApiError
 from bff.files import repository
 from bff.files.models import StoredFile
@@ -122,8 +124,16 @@ class ViewSource:
     open: Callable[[int, int], Awaitable[ReadStream]]
 
 
+async def _missing(container: str, folder: str, name: str, version_id: str | None) -> NoReturn:
+    """The 404 of a view whose object is not indexed, naming what is missing (the container,
+    the folder, the file or the version)."""
+    await get_file(await get_folder(container, folder), name)
+    raise ApiError(404, FILE_NOT_FOUND if version_id is None else VERSION_NOT_FOUND)
+
+
 async def open_view(
-    folder: Folder,
+    container: str,
+    folder: str,
     name: str,
     range_header: str | None,
     *,
@@ -131,22 +141,26 @@ async def open_view(
     actor: Actor,
     storage: Storage,
     version_id: str | None = None,
+    sized_by_index: bool = False,
 ) -> ViewSource:
     """Check a file, or an earlier version of it (version_id), and the one byte range asked
     for, and audit the access; 404 for a file or version not indexed, 416 for a range outside
-    it. The caller sends the bytes (files/delivery.py)."""
-    row = await get_file(folder, name)
-    content_type, last_modified = row.content_type, row.last_modified
+    it. The caller sends the bytes (files/delivery.py).
+
+    One query finds the object by its names. sized_by_index: take the size from the index
+    instead of asking storage (when nginx or S3 send the bytes, and answer Range against the
+    stored object themselves); the BFF streaming needs the stored size.
+    """
+    found = await repository.viewed(container, folder, name, version_id)
+    if found is None:
+        await _missing(container, folder, name, version_id)
+    content_type, last_modified, size = found
     path: ObjectPath = (name,)
     details = ""
     if version_id is not None:
-        version = await repository.live_version(folder.id, name, version_id)
-        if version is None:
-            raise ApiError(404, VERSION_NOT_FOUND)
-        content_type, last_modified = version.content_type, version.last_modified
         path, details = version_path(name, version_id), f"version {version_id}"
-    container = folder.container.name
-    size = (await storage.stat_path(container, folder.name, path)).size
+    if not sized_by_index:
+        size = (await storage.stat_path(container, folder, path)).size
     start, stop, partial = 0, size, False
     ranges = parse_range_header(range_header)
     if ranges is not None and ranges.units == "bytes" and len(ranges.ranges) == 1:
@@ -155,18 +169,18 @@ async def open_view(
             raise ApiError(416, RANGE_OUTSIDE, {"Content-Range": f"bytes */{size}"})
         start, stop, partial = bounds[0], bounds[1], True
     await record_alone(
-        actor, operation, container=container, folder=folder.name, blob=name, details=details
+        actor, operation, container=container, folder=folder, blob=name, details=details
     )
 
     def open_range(offset: int, length: int) -> Awaitable[ReadStream]:
         return storage.open_path(
-            container, folder.name, path, offset=offset, length=length, chunk_size=VIEW_CHUNK
+            container, folder, path, offset=offset, length=length, chunk_size=VIEW_CHUNK
         )
 
     return ViewSource(
-        key=ObjectKey.file(container, folder.name, name)
+        key=ObjectKey.file(container, folder, name)
         if version_id is None
-        else ObjectKey.reserved(container, folder.name, *path),
+        else ObjectKey.reserved(container, folder, *path),
         name=name,
         content_type=content_type,
         last_modified=last_modified,

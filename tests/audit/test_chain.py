@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from quart import Quart
 from tortoise import connections
 from tortoise.exceptions import OperationalError
 
@@ -20,6 +21,7 @@ from bff.audit.integrity import verify_chain
 from bff.audit.models import AuditLog
 from bff.audit.service import GENESIS_HASH, Actor, record, record_alone
 from bff.db import transaction
+from bff.services import app_services
 from config.settings import Settings
 
 ACTOR = Actor(7, "Dr Test", "doctor", "10.0.0.9")
@@ -173,3 +175,29 @@ async def test_callers_are_not_left_waiting_when_the_writer_is_cancelled(app: ob
     assert all(isinstance(r, asyncio.CancelledError) for r in results), results
     await record_alone(ACTOR, "file_list")  # the next caller starts a new writer
     assert await verify_chain() == (1, None)
+
+
+async def test_callers_are_released_at_their_commit_before_admins_are_told(
+    app: Quart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The live `audit:created` of a batched entry is sent after its caller is answered: a slow
+    delivery never holds a view."""
+    live = app_services(app).live
+    gate, sent = asyncio.Event(), []
+
+    async def slow_send(event: str, payload: dict[str, Any], rooms: list[str]) -> None:
+        await gate.wait()
+        sent.append((event, payload, rooms))
+
+    monkeypatch.setattr(live, "send", slow_send)
+    async with app.app_context():  # as in a request
+        await asyncio.wait_for(record_alone(ACTOR, "file_view", blob="b"), 10)
+    assert await AuditLog.filter(operation="file_view").count() == 1  # committed
+    assert sent == []
+    gate.set()
+    for _ in range(100):
+        if sent:
+            break
+        await asyncio.sleep(0.05)
+    ((event, payload, rooms),) = sent
+    assert (event, payload["operation"], rooms) == ("audit:created", "file_view", ["admins"])

@@ -136,6 +136,64 @@ async def test_nginx_offload_hands_nginx_the_objects_path(
         assert outside.status_code == 416
 
 
+async def test_an_offloaded_view_is_sized_by_the_index_without_asking_storage(
+    database_url: str, run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """nginx answers Range against the stored file itself: the decision needs no stat."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", view_offload="nginx"
+    )
+    async with started_app(settings) as app:
+        ward = await Ward(app, settings).setup()
+        assert (await ward.upload(ward.nurse, NAME, CONTENT)).status_code == 201
+
+        async def no_stat(*args: object, **kwargs: object) -> None:
+            raise AssertionError("an offloaded view asked storage for the size")
+
+        monkeypatch.setattr(ward.storage, "stat_path", no_stat)
+        headers = {**ward.nurse.headers, "Range": f"bytes={len(CONTENT) - 10}-"}
+        inside = await ward.client.get(ward.url(NAME, "view"), headers=headers)
+        assert inside.status_code == 200
+        assert "X-Accel-Redirect" in inside.headers
+        headers["Range"] = f"bytes={len(CONTENT)}-"
+        outside = await ward.client.get(ward.url(NAME, "view"), headers=headers)
+        assert outside.status_code == 416
+        assert outside.headers["Content-Range"] == f"bytes */{len(CONTENT)}"
+        assert await AuditLog.filter(operation="file_view").count() == 1
+
+
+@pytest.mark.parametrize("offload", ["none", "nginx"])
+async def test_a_view_of_something_missing_names_it_and_records_no_view(
+    database_url: str, run_dir: Path, tmp_path: Path, offload: str
+) -> None:
+    """One query finds a viewed object by its names; when it finds nothing, the 404 still says
+    what is missing."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", view_offload=offload
+    )
+    async with started_app(settings) as app:
+        ward = await Ward(app, settings).setup()
+        assert (await ward.upload(ward.nurse, "a.pdf", CONTENT)).status_code == 201
+        container = ward.container.name
+        cases = {
+            "/api/blobs/no-such-ward/patient-1/a.pdf/view": "Container not found",
+            f"/api/blobs/{container}/no-such-patient/a.pdf/view": "Folder not found",
+            ward.url("b.pdf", "view"): "File not found",
+            ward.url("a.pdf", "versions", "v-unknown", "view"): "Version not found",
+            ward.url("b.pdf", "versions", "v-unknown", "view"): "File not found",
+            ward.url("profile-image"): "This folder has no profile image.",
+        }
+        for url, message in cases.items():
+            response = await ward.client.get(url, headers=ward.admin.headers)
+            assert response.status_code == 404, url
+            assert (await response.get_json())["message"] == message, url
+        views = ("file_view", "version_view", "profile_view")
+        assert await AuditLog.filter(operation__in=views).count() == 0
+        found = await ward.client.get(ward.url("a.pdf", "view"), headers=ward.admin.headers)
+        assert found.status_code == 200
+        assert await AuditLog.filter(operation="file_view").count() == 1
+
+
 def test_object_keys_cannot_leave_the_root() -> None:
     key = ObjectKey.reserved("ward", "patient-1", ".bff-versions", "3", "a b?.pdf")
     assert accel_path(key) == "/_bff_storage/ward/patient-1/.bff-versions/3/a%20b%3F.pdf"

@@ -374,3 +374,65 @@ async def test_the_production_profile_serves_on_its_workers_and_sums_their_metri
         server.stop()
     finally:
         kill_group(server.process)
+
+
+def hypercorn_master(group: int) -> int:
+    """The Hypercorn master of a process group (not the shell that started it; its workers are
+    spawned by multiprocessing)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            pgrp = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2])
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+        except (OSError, IndexError, ValueError):
+            continue
+        shell = command.startswith(b"/bin/sh ")
+        if (
+            pgrp == group
+            and b"hypercorn" in command
+            and not shell
+            and b"multiprocessing" not in command
+        ):
+            found.append(int(entry.name))
+    assert len(found) == 1, found
+    return found[0]
+
+
+async def test_sigterm_to_the_master_alone_drains_every_worker_at_once(tmp_path: Path) -> None:
+    """Docker and Kubernetes signal PID 1 only: the workers still tell their live clients to
+    reconnect and close them at once, not when graceful_timeout (20 s) ends."""
+    port = free_port()
+    env = server_env(tmp_path, PORT=str(port))
+    run(procfile()["release"], env)
+    server = Started(production_command(), env, port, tmp_path / "web.log")
+    try:
+        async with aiohttp.ClientSession() as http:
+            headers = await sign_in(http, server.base)
+        clients = []
+        for _ in range(4):  # new connections: the two workers share the accepts
+            live = socketio.AsyncClient(reconnection=False)
+            heard: list[str] = []
+            gone = asyncio.Event()
+            live.on("live:reconnect", lambda data, heard=heard: heard.append("live:reconnect"))
+            live.on("disconnect", lambda *args, gone=gone: gone.set())
+            await live.connect(
+                server.base,
+                auth={"token": headers["x-auth-token"]},
+                transports=["websocket"],
+                wait_timeout=5,
+            )
+            clients.append((live, heard, gone))
+        signalled = time.monotonic()
+        os.kill(hypercorn_master(server.process.pid), signal.SIGTERM)
+        for live, heard, gone in clients:
+            await asyncio.wait_for(gone.wait(), 10)
+            assert heard == ["live:reconnect"]
+            await live.disconnect()
+        server.wait_gone(15)
+        assert time.monotonic() - signalled < 15  # graceful_timeout is 20 s
+        log = server.log.read_text()
+        assert log.count("Stopping: finishing requests in flight") == 2, log  # both workers
+    finally:
+        kill_group(server.process)
