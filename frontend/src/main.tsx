@@ -4,11 +4,13 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { Providers } from './app/Providers';
 import { createQueryClient } from './app/queryClient';
-import { AppRoutes } from './app/routes';
+import { AppRoutes, preloadScreens } from './app/routes';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+preloadScreens(window.location.pathname);
 
 createRoot(root).render(
   <StrictMode>

@@ -1,55 +1,81 @@
 /** The route table of spec section 2, with lazily loaded screens. */
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Navigate, Route, Routes } from 'react-router-dom';
+import { matchPath, Navigate, Route, Routes } from 'react-router-dom';
 import { Loading } from '../components/States';
 import { ROLES } from '../lib/roles';
 import { ADMIN_ONLY, ENROLMENT_PATH, RequireRole } from './guards';
 
-/** A path and the screen it shows. */
-type Page = [path: string, Screen: ComponentType];
+/** A lazily loaded screen: its component, and the loading of its chunk, which a first load
+ * starts at once (preloadScreens) instead of one chunk after the other as React renders. */
+interface Screen {
+  Screen: ComponentType;
+  load: () => Promise<unknown>;
+}
 
-// Screens served at two paths.
+function screen(load: () => Promise<{ default: ComponentType }>): Screen {
+  return { Screen: lazy(load), load };
+}
+
+/** A path and the screen it shows. */
+type Page = [path: string, screen: Screen];
+
 // The signed-in layout (with the live connection's socket.io client) is a chunk of its own:
 // /login and a responder's emergency page never load it.
-const AppLayout = lazy(() => import('./layout/AppLayout').then(({ AppLayout: layout }) => ({ default: layout })));
-const VerifyPage = lazy(() => import('../features/emergency/routes/VerifyPage'));
-const FolderPage = lazy(() => import('../features/files/routes/FolderPage'));
+const APP_LAYOUT = screen(() => import('./layout/AppLayout').then(({ AppLayout: layout }) => ({ default: layout })));
+const AppLayout = APP_LAYOUT.Screen;
+// Screens served at two paths.
+const VERIFY_PAGE = screen(() => import('../features/emergency/routes/VerifyPage'));
+const FOLDER_PAGE = screen(() => import('../features/files/routes/FolderPage'));
 
 /** Outside the layout and the staff session rules: sign-in and the public SmartToken pages. */
 const PUBLIC_PAGES: Page[] = [
-  ['/login', lazy(() => import('../features/auth/routes/LoginPage'))],
-  ['/patients/verify', VerifyPage],
-  ['/patients/verify/:id', VerifyPage],
-  ['/emergency', lazy(() => import('../features/emergency/routes/EmergencyPage'))],
+  ['/login', screen(() => import('../features/auth/routes/LoginPage'))],
+  ['/patients/verify', VERIFY_PAGE],
+  ['/patients/verify/:id', VERIFY_PAGE],
+  ['/emergency', screen(() => import('../features/emergency/routes/EmergencyPage'))],
 ];
 
 /** Every signed-in role, inside the layout. */
 const STAFF_PAGES: Page[] = [
-  ['/dashboard', lazy(() => import('./routes/DashboardPage'))],
-  ['/unauthorized', lazy(() => import('./routes/UnauthorizedPage'))],
-  ['/my-assignments', lazy(() => import('../features/assignments/routes/MyAssignmentsPage'))],
-  ['/containers/:containerName', lazy(() => import('../features/assignments/routes/ContainerPage'))],
-  ['/containers/:containerName/folders/:folderName', FolderPage],
-  ['/security', lazy(() => import('../features/security/routes/SecurityPage'))],
+  ['/dashboard', screen(() => import('./routes/DashboardPage'))],
+  ['/unauthorized', screen(() => import('./routes/UnauthorizedPage'))],
+  ['/my-assignments', screen(() => import('../features/assignments/routes/MyAssignmentsPage'))],
+  ['/containers/:containerName', screen(() => import('../features/assignments/routes/ContainerPage'))],
+  ['/containers/:containerName/folders/:folderName', FOLDER_PAGE],
+  ['/security', screen(() => import('../features/security/routes/SecurityPage'))],
 ];
 
 /** A session restricted to setting up a second factor sees only this, outside the layout. */
-const EnrolmentPage = lazy(() => import('../features/security/routes/EnrolmentPage'));
+const EnrolmentPage = screen(() => import('../features/security/routes/EnrolmentPage')).Screen;
 
 const ADMIN_PAGES: Page[] = [
-  ['/users', lazy(() => import('../features/users/routes/UsersPage'))],
-  ['/users/create', lazy(() => import('../features/users/routes/CreateUserPage'))],
-  ['/users/edit/:userId', lazy(() => import('../features/users/routes/EditUserPage'))],
-  ['/users/assign/:userId', lazy(() => import('./routes/AssignPage'))],
-  ['/assignments', lazy(() => import('../features/users/routes/AssignmentsPage'))],
-  ['/audit-logs', lazy(() => import('./routes/AuditLogsPage'))],
-  ['/admin/containers', lazy(() => import('../features/storage/routes/ContainersPage'))],
-  ['/admin/containers/:containerName', lazy(() => import('../features/storage/routes/ContainerFoldersPage'))],
-  ['/admin/containers/:containerName/folders/:folderName', lazy(() => import('./routes/AdminFolderPage'))],
-  ['/admin/smart-tokens', lazy(() => import('../features/tokens/routes/SmartTokensPage'))],
+  ['/users', screen(() => import('../features/users/routes/UsersPage'))],
+  ['/users/create', screen(() => import('../features/users/routes/CreateUserPage'))],
+  ['/users/edit/:userId', screen(() => import('../features/users/routes/EditUserPage'))],
+  ['/users/assign/:userId', screen(() => import('./routes/AssignPage'))],
+  ['/assignments', screen(() => import('../features/users/routes/AssignmentsPage'))],
+  ['/audit-logs', screen(() => import('./routes/AuditLogsPage'))],
+  ['/admin/containers', screen(() => import('../features/storage/routes/ContainersPage'))],
+  ['/admin/containers/:containerName', screen(() => import('../features/storage/routes/ContainerFoldersPage'))],
+  ['/admin/containers/:containerName/folders/:folderName', screen(() => import('./routes/AdminFolderPage'))],
+  ['/admin/smart-tokens', screen(() => import('../features/tokens/routes/SmartTokensPage'))],
 ];
 
-const routes = (pages: Page[]) => pages.map(([path, Screen]) => <Route key={path} path={path} element={<Screen />} />);
+const routes = (pages: Page[]) => pages.map(([path, { Screen }]) => <Route key={path} path={path} element={<Screen />} />);
+
+/** The chunks a first load of this path needs: its screen, and the layout for a signed-in one. */
+export function screensFor(pathname: string): Screen[] {
+  const match = (pages: Page[]) => pages.find(([path]) => matchPath(path, pathname))?.[1];
+  const open = match(PUBLIC_PAGES);
+  if (open) return [open];
+  const signedIn = match(STAFF_PAGES) ?? match(ADMIN_PAGES);
+  return signedIn ? [APP_LAYOUT, signedIn] : [];
+}
+
+/** Start fetching a first load's chunks together (a failure shows when the screen renders). */
+export function preloadScreens(pathname: string): void {
+  for (const { load } of screensFor(pathname)) load().catch(() => undefined);
+}
 
 export function AppRoutes() {
   return (
