@@ -12,6 +12,7 @@ import {
   makeStaff,
   makeWard,
   newPage,
+  newResponderPage,
   shot,
   signIn,
   unique,
@@ -424,17 +425,6 @@ async function arrangeTokenFolder() {
   await uploadText(admin.token, ward, TOKEN_FOLDER, EMERGENCY_FILE, 'Allergic to penicillin.\n');
   await admin.logout();
   return ward;
-}
-
-/** A browser context like a responder's phone: no session, nothing stored. */
-async function newResponderPage() {
-  const context = await journey.browser.newContext({ baseURL: journey.server.base, viewport: { width: 390, height: 844 }, isMobile: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const problems = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(String(e)));
-  return { context, page, problems };
 }
 
 test('an admin registers and assigns a SmartToken; a responder opens it; after a remote disconnect it fails', async () => {

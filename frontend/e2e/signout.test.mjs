@@ -14,6 +14,7 @@ import {
   makeStaff,
   makeWard,
   newPage,
+  newResponderPage,
   signIn,
   unique,
   upload,
@@ -166,13 +167,9 @@ async function assignedToken() {
   return { admin, tokenId: registered.smartTokenId, link: registered.verificationUrl };
 }
 
-async function responderPage() {
-  return newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
-}
-
 test('an admin’s remote disconnect ends an open emergency page within seconds, without a reload', async () => {
   const { admin, tokenId, link } = await assignedToken();
-  const { context, page, problems } = await responderPage();
+  const { context, page, problems } = await newResponderPage();
   await page.goto(link);
   await page.waitForURL('**/emergency');
   await page.getByRole('heading', { name: PATIENT, level: 1 }).waitFor();
@@ -214,7 +211,7 @@ test('an admin’s remote disconnect ends an open emergency page within seconds,
 test('a responder who ends access confirms first; malformed links say what to do next', async () => {
   const { admin, link } = await assignedToken();
   await admin.logout();
-  const { context, page, problems } = await responderPage();
+  const { context, page, problems } = await newResponderPage();
   await page.goto(link);
   await page.getByRole('heading', { name: PATIENT, level: 1 }).waitFor();
   await page.getByRole('button', { name: 'End access' }).click();

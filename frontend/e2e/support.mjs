@@ -119,6 +119,9 @@ export async function newPage({ viewport = { width: 1280, height: 800 }, ...opti
   return { context, page, problems };
 }
 
+/** A browser context like a responder's phone: no session, nothing stored. */
+export const newResponderPage = () => newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+
 export async function signIn(page, who) {
   await page.goto('/login');
   await page.getByLabel('Username', { exact: true }).fill(who.username);
