@@ -8,6 +8,16 @@ from typing import Any
 from bff.audit.models import AuditLog
 from bff.web import DIST
 
+# Paging and search values every paged listing refuses with a 400 (spec section 5's lists).
+BAD_PAGING: list[dict[str, object]] = [
+    {"page": 0},
+    {"page": "abc"},
+    {"pageSize": 0},
+    {"pageSize": 1001},
+    {"pageSize": "x"},
+    {"q": "x" * 101},
+]
+
 
 async def error_message(response: Any, status: int) -> str:
     """The JSON message of a response that must have this status."""

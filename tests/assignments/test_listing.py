@@ -7,7 +7,7 @@ from quart.testing import QuartClient as Client
 from bff.users.models import Role
 from config.settings import Settings
 from tests.factories import assign, make_container, make_folder, make_folders, make_staff, make_user
-from tests.helpers import error_message
+from tests.helpers import BAD_PAGING, error_message
 
 # --- listing containers ---------------------------------------------------------------------
 
@@ -108,14 +108,7 @@ async def test_listing_rejects_bad_query_values(client: Client, settings: Settin
         "/api/assignments/containers",
         f"/api/assignments/containers/{container.name}/folders",
     ):
-        for query in (
-            {"page": 0},
-            {"page": "abc"},
-            {"pageSize": 0},
-            {"pageSize": 1001},
-            {"pageSize": "x"},
-            {"q": "x" * 101},
-        ):
+        for query in BAD_PAGING:
             response = await client.get(path, headers=admin.headers, query_string=query)
             await error_message(response, 400)
 

@@ -8,7 +8,7 @@ from typing import Any
 from bff.users.models import Role
 from tests.factories import assign, make_container, make_file, make_folder, make_staff
 from tests.files.conftest import Ward
-from tests.helpers import audit_entries, error_message
+from tests.helpers import BAD_PAGING, audit_entries, error_message
 
 URL = "/api/assignments/my-assignments/folders"
 
@@ -83,14 +83,7 @@ async def test_the_listing_is_audited(ward: Ward) -> None:
 
 
 async def test_bad_paging_is_400_with_a_message(ward: Ward) -> None:
-    for query in (
-        {"page": 0},
-        {"page": "abc"},
-        {"pageSize": 0},
-        {"pageSize": 1001},
-        {"pageSize": "x"},
-        {"q": "x" * 101},
-    ):
+    for query in BAD_PAGING:
         response = await ward.client.get(URL, headers=ward.nurse.headers, query_string=query)
         message = await error_message(response, 400)
         assert "<" not in message, message
