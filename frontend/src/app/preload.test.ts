@@ -13,7 +13,8 @@ describe('screensFor', () => {
   });
 
   it('loads the screen the route table renders for the path', async () => {
-    const [, folder] = screensFor('/containers/ward-east/folders/patient-2');
+    const folder = screensFor('/containers/ward-east/folders/patient-2')[1];
+    if (!folder) throw new Error('no screen for the folder page');
     const module = (await folder.load()) as { default: unknown };
     expect(module.default).toBeTypeOf('function');
   });
