@@ -1,4 +1,4 @@
-import { formatDateOnly, formatFileSize, plural, resourceLabel, roleLabel } from './format';
+import { formatDateOnly, formatDateTime, formatFileSize, formatTime, plural, resourceLabel, roleLabel } from './format';
 
 describe('format helpers', () => {
   it('names resources from container, folder and blob', () => {
@@ -39,8 +39,29 @@ describe('formatFileSize', () => {
 
 describe('formatDateOnly', () => {
   it('shows a calendar date without shifting the day', () => {
-    expect(formatDateOnly('1980-02-03')).toMatch(/03/);
-    expect(formatDateOnly('1980-02-03')).toMatch(/1980/);
+    expect(formatDateOnly('1980-02-03')).toBe('03 Feb 1980');
+    expect(formatDateOnly('1999-12-31')).toBe('31 Dec 1999');
     expect(formatDateOnly('someday')).toBe('someday');
+  });
+});
+
+describe('formatDateTime and formatTime', () => {
+  it('write the reader\'s local time in one unambiguous 24-hour form', () => {
+    const afternoon = new Date(2026, 10, 3, 14, 5, 9); // local time
+    expect(formatDateTime(afternoon)).toBe('03 Nov 2026, 14:05:09');
+    expect(formatDateTime(afternoon.getTime())).toBe('03 Nov 2026, 14:05:09');
+    expect(formatDateTime(afternoon.toISOString())).toBe('03 Nov 2026, 14:05:09');
+    expect(formatTime(new Date(2026, 0, 1, 7, 0, 0))).toBe('07:00:00');
+    expect(formatDateTime('not a date')).toBe('not a date');
+  });
+
+  it('create no Intl formatter (its first one costs a phone tens of milliseconds)', () => {
+    const made = vi.spyOn(Intl, 'DateTimeFormat');
+    const toLocale = vi.spyOn(Date.prototype, 'toLocaleString');
+    formatDateTime(new Date());
+    formatTime(new Date());
+    formatDateOnly('1980-02-03');
+    expect(made).not.toHaveBeenCalled();
+    expect(toLocale).not.toHaveBeenCalled();
   });
 });
