@@ -7,8 +7,9 @@ import { useAuditStatus } from '../api/get-audit-status';
 export function AuditStatusBanner() {
   const status = useAuditStatus();
   const data = status.data;
-  // Until the status arrives, an empty line of the same height, so the filters below stay put.
-  if (!data) return <p className="muted small" aria-hidden="true">&nbsp;</p>;
+  // Until the status arrives, an empty line; each line keeps two lines' height (the longest
+  // wraps to two on a tablet), so the filters below stay put when it arrives.
+  if (!data) return <p className="muted small audit-status" aria-hidden="true">&nbsp;</p>;
   if (data.broken) {
     const at = data.broken.entryId ? ` at entry ${data.broken.entryId}` : '';
     return (
@@ -18,10 +19,10 @@ export function AuditStatusBanner() {
     );
   }
   if (data.verifiedUpTo === null || !data.verifiedAt) {
-    return <p className="muted small">Not verified yet: the first checkpoint is written within minutes of new entries.</p>;
+    return <p className="muted small audit-status">Not verified yet: the first checkpoint is written within minutes of new entries.</p>;
   }
   return (
-    <p className="muted small" role="status">
+    <p className="muted small audit-status" role="status">
       Verified up to entry {data.verifiedUpTo} at {formatDateTime(data.verifiedAt)}
     </p>
   );

@@ -148,32 +148,36 @@ export default function AuditLogsPage() {
           </Table>
         )}
       </QueryBoundary>
-      <nav className="pager" aria-label="Audit log pages">
-        <button type="button" className="btn" disabled={page === 1 || query.isFetching} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Previous
-        </button>
-        <span aria-current="page">Page {page}</span>
-        <button
-          type="button"
-          className="btn"
-          disabled={nextCursor === null || query.isFetching}
-          onClick={() => setCursors((c) => [...c, nextCursor])}
-        >
-          Next
-        </button>
-        <label className="pager-size">
-          Per page{' '}
-          <select
-            value={limit}
-            onChange={(e) => {
-              setLimit(Number(e.target.value));
-              setCursors([null]);
-            }}
+      {/* Shown with the entries, not before: a pager under an empty table would be pushed down
+          the screen when they arrive (layout shift). */}
+      {query.data ? (
+        <nav className="pager" aria-label="Audit log pages">
+          <button type="button" className="btn" disabled={page === 1 || query.isFetching} onClick={() => setCursors((c) => c.slice(0, -1))}>
+            Previous
+          </button>
+          <span aria-current="page">Page {page}</span>
+          <button
+            type="button"
+            className="btn"
+            disabled={nextCursor === null || query.isFetching}
+            onClick={() => setCursors((c) => [...c, nextCursor])}
           >
-            <Options values={PAGE_SIZES} />
-          </select>
-        </label>
-      </nav>
+            Next
+          </button>
+          <label className="pager-size">
+            Per page{' '}
+            <select
+              value={limit}
+              onChange={(e) => {
+                setLimit(Number(e.target.value));
+                setCursors([null]);
+              }}
+            >
+              <Options values={PAGE_SIZES} />
+            </select>
+          </label>
+        </nav>
+      ) : null}
     </>
   );
 }
