@@ -603,7 +603,7 @@ test('a malformed SmartToken link explains itself and never redirects', async ()
 });
 
 // Issue 5: live updates over Socket.IO (the e2e server has no Redis: its one process delivers).
-// The web app never polls (no refetch intervals, none on window focus): only a live event can
+// Staff pages never poll (no refetch intervals, none on window focus; only the responder's emergency page asks about its grant): only a live event can
 // change an open page by itself, so these journeys wait with the page's usual generous timeout
 // rather than a tight clock that a loaded runner could miss.
 
