@@ -40,8 +40,9 @@ cluster: install-dev frontend nginx
 frontend:
 	cd frontend && npm ci --no-audit --no-fund && npm run build
 
-# Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys.
-test-frontend: install nginx frontend
+# Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys
+# (the cluster journey needs the dev tools too: moto for its S3-protocol server).
+test-frontend: install-dev nginx frontend
 	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test && npm run e2e
 
 lint: install-dev
