@@ -1,6 +1,7 @@
 /** A patient folder's access history for admins: every access to its data (the access report),
  * oldest first, paged by cursor, with its own CSV export. Each page and export is audited. */
 import { useState } from 'react';
+import { CursorPager } from '../../../components/CursorPager';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RoleBadge } from '../../../components/States';
 import { Table } from '../../../components/Table';
@@ -50,20 +51,7 @@ export function AccessHistory({ containerName, folderName }: { containerName: st
           </Table>
         )}
       </QueryBoundary>
-      <nav className="pager" aria-label="Access history pages">
-        <button type="button" className="btn" disabled={cursors.length === 1 || query.isFetching} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Previous
-        </button>
-        <span aria-current="page">Page {cursors.length}</span>
-        <button
-          type="button"
-          className="btn"
-          disabled={nextCursor === null || query.isFetching}
-          onClick={() => setCursors((c) => [...c, nextCursor])}
-        >
-          Next
-        </button>
-      </nav>
+      <CursorPager label="Access history pages" cursors={cursors} setCursors={setCursors} nextCursor={nextCursor} busy={query.isFetching} />
     </section>
   );
 }

@@ -2,6 +2,7 @@
  * filters (text ones match any part, any case, on the server); cursor paging; CSV export. */
 import { useState, type FormEvent } from 'react';
 import { Field, Options } from '../../../components/Field';
+import { CursorPager } from '../../../components/CursorPager';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader, RoleBadge } from '../../../components/States';
@@ -66,7 +67,6 @@ export default function AuditLogsPage() {
   // Cursors of the pages visited so far: [null (first page), cursor of page 2, ...].
   const [cursors, setCursors] = useState<(number | null)[]>([null]);
   const [formError, setFormError] = useState<string | null>(null);
-  const page = cursors.length;
   const query = useAuditLogs(toAuditQuery(applied, limit, cursors[cursors.length - 1] ?? null));
 
   const set = (field: keyof Filters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [field]: e.target.value }));
@@ -151,19 +151,7 @@ export default function AuditLogsPage() {
       {/* Shown with the entries, not before: a pager under an empty table would be pushed down
           the screen when they arrive (layout shift). */}
       {query.data ? (
-        <nav className="pager" aria-label="Audit log pages">
-          <button type="button" className="btn" disabled={page === 1 || query.isFetching} onClick={() => setCursors((c) => c.slice(0, -1))}>
-            Previous
-          </button>
-          <span aria-current="page">Page {page}</span>
-          <button
-            type="button"
-            className="btn"
-            disabled={nextCursor === null || query.isFetching}
-            onClick={() => setCursors((c) => [...c, nextCursor])}
-          >
-            Next
-          </button>
+        <CursorPager label="Audit log pages" cursors={cursors} setCursors={setCursors} nextCursor={nextCursor} busy={query.isFetching}>
           <label className="pager-size">
             Per page{' '}
             <select
@@ -176,7 +164,7 @@ export default function AuditLogsPage() {
               <Options values={PAGE_SIZES} />
             </select>
           </label>
-        </nav>
+        </CursorPager>
       ) : null}
     </>
   );
