@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { chunkGroup } from './chunks.js';
 
 // In development the BFF runs separately (make run, port 8000); Vite proxies its paths.
 const bff = process.env.BFF_URL ?? 'http://127.0.0.1:8000';
@@ -22,6 +23,14 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // One chunk for what signed-in screens share, one for what public pages share (chunks.ts).
+        codeSplitting: {
+          groups: [{ name: chunkGroup, debugName: 'shared', minShareCount: 2, includeDependenciesRecursively: false }],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',
