@@ -1,18 +1,22 @@
 // First loads (issue 21 item 12) in Debian's Chromium against the real BFF: the app's scripts
 // arrive compressed (brotli or gzip by Accept-Encoding), the emergency page's photo is fetched
 // before the app has asked for the grant's details (preloaded from the page's Link header),
-// and /login passes axe-core.
+// /login passes axe-core, and a doctor's first load of a folder page asks for the folder's
+// listing and photo together with the page's code (once each: one audit entry each).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { api } from './server.mjs';
 import {
   PNG_1PX,
   adminApi,
+  assignWard,
   assertAccessible,
   assertFitsWidth,
   journey,
+  makeStaff,
   makeWard,
   newPage,
+  signIn,
   unique,
   upload,
   useJourneyServer,
@@ -81,4 +85,42 @@ test("the emergency page's photo is requested before the app asks for the grant"
   assert.equal(await image.getAttribute('fetchpriority'), 'high');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test("a doctor's first load of a folder page fetches its data with its code, once", async () => {
+  const admin = await adminApi();
+  const folder = 'patient-4';
+  const ward = await makeWard(admin.token, 'ward-first-folder', [folder]);
+  await upload(admin.token, ward, folder, 'face.png', new Blob([PNG_1PX], { type: 'image/png' }), { profile: true });
+  const doctor = await makeStaff(admin.token, 'doctor', 'Dina First');
+  await assignWard(admin.token, doctor, ward, [folder]);
+
+  const { context, page, problems } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+  await signIn(page, doctor);
+  const listing = `/api/blobs/${ward}/${folder}`;
+  const photo = `${listing}/profile-image`;
+  const events = [];
+  page.on('request', (r) => events.push(['request', new URL(r.url()).pathname, r.resourceType()]));
+  page.on('response', (r) => events.push(['response', new URL(r.url()).pathname, r.request().resourceType()]));
+  await page.goto(`/containers/${ward}/folders/${folder}`); // a first load: the app starts anew
+  const image = page.getByRole('img', { name: `Profile image of patient ${folder}` });
+  await image.waitFor();
+  await page.getByRole('heading', { name: 'Patient Files' }).waitFor();
+
+  const asked = (path) => events.filter(([kind, p]) => kind === 'request' && p === path).length;
+  assert.equal(asked(listing), 1, 'the listing is asked for once');
+  assert.equal(asked(photo), 1, 'the photo is asked for once');
+  const listingAt = events.findIndex(([kind, p]) => kind === 'request' && p === listing);
+  const pageCodeAt = events.findIndex(([kind, p]) => kind === 'response' && /\/assets\/FolderPage-[^/]+\.js$/.test(p));
+  assert.ok(pageCodeAt >= 0 && listingAt < pageCodeAt, `the listing is asked for before the page's code arrives: ${JSON.stringify(events)}`);
+  const scripts = events.filter(([kind, , type]) => kind === 'request' && type === 'script').length;
+  assert.ok(scripts <= 12, `shared code comes in a few chunks, not one per set of screens: ${scripts} scripts`);
+
+  const { auditLogs } = await api(journey.server.base, 'GET', `/blobs/audit?userId=${doctor.id}&folderName=${folder}&containerName=${ward}`, { token: admin.token });
+  const count = (operation) => auditLogs.filter((entry) => entry.operation === operation).length;
+  assert.equal(count('file_list'), 1, 'one listing, one audit entry');
+  assert.equal(count('profile_view'), 1, 'one photo, one audit entry');
+  assert.deepEqual(problems, []);
+  await context.close();
+  await admin.logout();
 });

@@ -1,4 +1,6 @@
-import { screensFor } from './routes';
+import { waitFor } from '@testing-library/react';
+import { ADMIN, makeToken, mockApi, NURSE, signIn } from '../test/utils';
+import { preloadScreens, screensFor } from './routes';
 
 describe('screensFor', () => {
   it('starts a signed-in screen together with the layout, a public one alone', () => {
@@ -17,5 +19,50 @@ describe('screensFor', () => {
     if (!folder) throw new Error('no screen for the folder page');
     const module = (await folder.load()) as { default: unknown };
     expect(module.default).toBeTypeOf('function');
+  });
+});
+
+describe('preloadScreens', () => {
+  const FOLDER = '/containers/ward-east/folders/patient-2';
+  const listing = (hasProfileImage: boolean) => ({ body: { blobs: [], hasProfileImage } });
+  const requested = (api: ReturnType<typeof mockApi>) => api.calls.filter((c) => c.path.startsWith('/api/')).map((c) => c.path);
+
+  it("starts a folder page's listing with its code, and its profile image once the listing names one", async () => {
+    const api = mockApi({ 'GET /api/blobs/ward-east/patient-2': listing(true), 'GET /api/blobs/ward-east/patient-3': listing(false) });
+    signIn(NURSE);
+    preloadScreens(FOLDER);
+    preloadScreens('/containers/ward-east/folders/patient-3');
+    await waitFor(() => expect(requested(api)).toHaveLength(3));
+    expect(requested(api)).toEqual([
+      '/api/blobs/ward-east/patient-2',
+      '/api/blobs/ward-east/patient-3',
+      '/api/blobs/ward-east/patient-2/profile-image',
+    ]);
+  });
+
+  it('leaves the profile image to the roles shown it, and the admin folder page to admins', async () => {
+    const api = mockApi({ 'GET /api/blobs/ward-east/patient-2': listing(true), 'GET /api/blobs/ward-east/patient-4': listing(true) });
+    signIn({ id: 9, name: 'Ali Assistant', username: 'ali', role: 'assistant' });
+    preloadScreens(FOLDER);
+    preloadScreens('/admin/containers/ward-east/folders/patient-2');
+    signIn(ADMIN);
+    preloadScreens('/admin/containers/ward-east/folders/patient-4');
+    await waitFor(() => expect(requested(api)).toHaveLength(3));
+    expect(requested(api)).toEqual([
+      '/api/blobs/ward-east/patient-2',
+      '/api/blobs/ward-east/patient-4',
+      '/api/blobs/ward-east/patient-4/profile-image',
+    ]);
+  });
+
+  it('asks nothing without a session, for a session restricted to enrolment, or for other screens', () => {
+    const api = mockApi();
+    preloadScreens(FOLDER);
+    window.localStorage.setItem('token', makeToken(NURSE, { mfaEnrolment: true }));
+    preloadScreens(FOLDER);
+    signIn(NURSE);
+    preloadScreens('/containers/ward-east');
+    preloadScreens('/login');
+    expect(requested(api)).toEqual([]);
   });
 });

@@ -1,19 +1,24 @@
 /** The route table of spec section 2, with lazily loaded screens. */
 import { lazy, Suspense, type ComponentType } from 'react';
-import { matchPath, Navigate, Route, Routes } from 'react-router-dom';
+import { matchPath, Navigate, Route, Routes, type Params } from 'react-router-dom';
 import { Loading } from '../components/States';
-import { ROLES } from '../lib/roles';
+import { requestFolderEarly } from '../features/files/api/early';
+import type { Role } from '../lib/api/types';
+import { isRole, ROLES } from '../lib/roles';
+import { enrolmentRequired, getToken, userFromToken } from '../lib/session';
 import { ADMIN_ONLY, ENROLMENT_PATH, RequireRole } from './guards';
 
 /** A lazily loaded screen: its component, and the loading of its chunk, which a first load
- * starts at once (preloadScreens) instead of one chunk after the other as React renders. */
+ * starts at once (preloadScreens) instead of one chunk after the other as React renders; and
+ * the requests a first load may start with it, so that its data travels while its code does. */
 interface Screen {
   Screen: ComponentType;
   load: () => Promise<unknown>;
+  early?: (params: Params, role: Role) => void;
 }
 
-function screen(load: () => Promise<{ default: ComponentType }>): Screen {
-  return { Screen: lazy(load), load };
+function screen(load: () => Promise<{ default: ComponentType }>, early?: Screen['early']): Screen {
+  return { Screen: lazy(load), load, early };
 }
 
 /** A path and the screen it shows. */
@@ -25,7 +30,7 @@ const APP_LAYOUT = screen(() => import('./layout/AppLayout').then(({ AppLayout: 
 const AppLayout = APP_LAYOUT.Screen;
 // Screens served at two paths.
 const VERIFY_PAGE = screen(() => import('../features/emergency/routes/VerifyPage'));
-const FOLDER_PAGE = screen(() => import('../features/files/routes/FolderPage'));
+const FOLDER_PAGE = screen(() => import('../features/files/routes/FolderPage'), requestFolderEarly);
 
 /** Outside the layout and the staff session rules: sign-in and the public SmartToken pages. */
 const PUBLIC_PAGES: Page[] = [
@@ -57,24 +62,47 @@ const ADMIN_PAGES: Page[] = [
   ['/audit-logs', screen(() => import('./routes/AuditLogsPage'))],
   ['/admin/containers', screen(() => import('../features/storage/routes/ContainersPage'))],
   ['/admin/containers/:containerName', screen(() => import('../features/storage/routes/ContainerFoldersPage'))],
-  ['/admin/containers/:containerName/folders/:folderName', screen(() => import('./routes/AdminFolderPage'))],
+  ['/admin/containers/:containerName/folders/:folderName', screen(() => import('./routes/AdminFolderPage'), requestFolderEarly)],
   ['/admin/smart-tokens', screen(() => import('../features/tokens/routes/SmartTokensPage'))],
 ];
 
 const routes = (pages: Page[]) => pages.map(([path, { Screen }]) => <Route key={path} path={path} element={<Screen />} />);
 
-/** The chunks a first load of this path needs: its screen, and the layout for a signed-in one. */
-export function screensFor(pathname: string): Screen[] {
-  const match = (pages: Page[]) => pages.find(([path]) => matchPath(path, pathname))?.[1];
-  const open = match(PUBLIC_PAGES);
-  if (open) return [open];
-  const signedIn = match(STAFF_PAGES) ?? match(ADMIN_PAGES);
-  return signedIn ? [APP_LAYOUT, signedIn] : [];
+/** The page at a path: its screen, its parameters, and the roles the guards let in (null: public). */
+function pageAt(pathname: string): { screen: Screen; params: Params; roles: readonly Role[] | null } | null {
+  const groups: [Page[], readonly Role[] | null][] = [
+    [PUBLIC_PAGES, null],
+    [STAFF_PAGES, ROLES],
+    [ADMIN_PAGES, ADMIN_ONLY],
+  ];
+  for (const [pages, roles] of groups) {
+    for (const [path, screen] of pages) {
+      const match = matchPath(path, pathname);
+      if (match) return { screen, params: match.params, roles };
+    }
+  }
+  return null;
 }
 
-/** Start fetching a first load's chunks together (a failure shows when the screen renders). */
+/** The chunks a first load of this path needs: its screen, and the layout for a signed-in one. */
+export function screensFor(pathname: string): Screen[] {
+  const page = pageAt(pathname);
+  if (!page) return [];
+  return page.roles ? [APP_LAYOUT, page.screen] : [page.screen];
+}
+
+/**
+ * Start fetching a first load's chunks together (a failure shows when the screen renders) and,
+ * when the session's token would pass the page's guard, its screen's first requests (the
+ * server checks them as it checks every request).
+ */
 export function preloadScreens(pathname: string): void {
   for (const { load } of screensFor(pathname)) load().catch(() => undefined);
+  const page = pageAt(pathname);
+  const token = getToken();
+  const user = userFromToken(token);
+  if (!page?.screen.early || !page.roles || !user || enrolmentRequired(token)) return;
+  if (isRole(user.role) && page.roles.includes(user.role)) page.screen.early(page.params, user.role);
 }
 
 export function AppRoutes() {

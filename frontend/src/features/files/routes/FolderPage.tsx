@@ -13,6 +13,7 @@ import { ErrorState, PageHeader } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { Role, StoredFile } from '../../../lib/api/types';
 import { useSession } from '../../../lib/sessionContext';
+import { profileVersion, UPLOADERS } from '../api/early';
 import { useFiles } from '../api/get-files';
 import { useTrash } from '../api/trash';
 import { DeleteFileDialog } from '../components/DeleteFileDialog';
@@ -23,8 +24,6 @@ import { UploadForm } from '../components/UploadForm';
 import { VersionsDialog } from '../components/VersionsDialog';
 import { FILE_MSG } from '../messages';
 import { useOpenFile } from '../useOpenFile';
-
-const UPLOADERS: readonly Role[] = ['admin', 'doctor', 'nurse'];
 
 interface Outcome {
   id: number;
@@ -69,8 +68,6 @@ function Folder({ container, folder, children }: { container: string; folder: st
 
   const blobs = useMemo(() => files.data?.blobs ?? [], [files.data]);
   const names = useMemo(() => new Set(blobs.map((b) => b.name)), [blobs]);
-  const profile = blobs.find((b) => b.isProfileImage);
-  const profileVersion = profile ? profile.lastModified : files.data?.hasProfileImage ? 'present' : null;
   const back = isAdmin ? `/admin/containers/${encodeURIComponent(container)}` : `/containers/${encodeURIComponent(container)}`;
 
   return (
@@ -105,7 +102,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
           <>
             {canUpload ? (
               <div className="folder-tools">
-                <ProfileImageCard container={container} folder={folder} version={profileVersion} onReport={report} />
+                <ProfileImageCard container={container} folder={folder} version={profileVersion(files.data)} onReport={report} />
                 <UploadForm container={container} folder={folder} existingNames={names} onReport={report} />
               </div>
             ) : null}
