@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -29,7 +28,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.devserver import ServerProcess, local_env
+from tools.devserver import temporary_server
 
 ADMIN_PASSWORD = "bench-admin-password"
 CLINICIAN_PASSWORD = "bench-clinician-password"
@@ -117,13 +116,10 @@ async def run(base: str) -> None:
 
 def main() -> None:
     """Start a server, run the scenarios, stop it."""
-    with tempfile.TemporaryDirectory(prefix="bff-login-bench-") as root:
-        env = local_env(Path(root), admin_password=ADMIN_PASSWORD, trusted_proxy_hops="1")
-        server = ServerProcess(env)
-        try:
-            asyncio.run(run(server.base))
-        finally:
-            server.stop()
+    with temporary_server(
+        "bff-login-bench-", admin_password=ADMIN_PASSWORD, trusted_proxy_hops="1"
+    ) as server:
+        asyncio.run(run(server.base))
 
 
 if __name__ == "__main__":

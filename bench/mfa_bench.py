@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -29,7 +28,7 @@ import pyotp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.devserver import ServerProcess, local_env
+from tools.devserver import temporary_server
 
 ADMIN_PASSWORD = "bench-admin-password"
 PASSWORD = "bench-staff-password"
@@ -105,13 +104,10 @@ async def run(base: str) -> None:
 
 def main() -> None:
     """Start a server, run the scenarios, stop it."""
-    with tempfile.TemporaryDirectory(prefix="bff-mfa-bench-") as root:
-        env = local_env(Path(root), admin_password=ADMIN_PASSWORD, trusted_proxy_hops="1")
-        server = ServerProcess(env)
-        try:
-            asyncio.run(run(server.base))
-        finally:
-            server.stop()
+    with temporary_server(
+        "bff-mfa-bench-", admin_password=ADMIN_PASSWORD, trusted_proxy_hops="1"
+    ) as server:
+        asyncio.run(run(server.base))
 
 
 if __name__ == "__main__":

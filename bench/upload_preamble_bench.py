@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import contextlib
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -23,7 +22,7 @@ import aiohttp
 
 # Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tools.devserver import ServerProcess, local_env
+from tools.devserver import ServerProcess, temporary_server
 
 MB = 1024 * 1024
 BOUNDARY = "bench-preamble-boundary-9c1e"
@@ -140,15 +139,10 @@ def main() -> None:
     parser.add_argument("--preamble-mb", type=int, default=200)
     parser.add_argument("--max-upload-mb", type=int, default=50)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bff-preamble-bench-") as root:
-        env = local_env(
-            Path(root), admin_password=ADMIN_PASSWORD, max_upload_mb=str(args.max_upload_mb)
-        )
-        server = ServerProcess(env)
-        try:
-            asyncio.run(run(args, server))
-        finally:
-            server.stop()
+    with temporary_server(
+        "bff-preamble-bench-", admin_password=ADMIN_PASSWORD, max_upload_mb=str(args.max_upload_mb)
+    ) as server:
+        asyncio.run(run(args, server))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -152,6 +153,18 @@ class RedisProcess:
             self.process.kill()
             self.process.wait()
             self.process = None
+
+
+@contextlib.contextmanager
+def temporary_server(prefix: str, **settings: str) -> Iterator[ServerProcess]:
+    """A ServerProcess on local defaults (local_env's settings) in a throwaway directory,
+    stopped and the directory removed after the block: what a benchmark's main() starts."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as root:
+        server = ServerProcess(local_env(Path(root), **settings))
+        try:
+            yield server
+        finally:
+            server.stop()
 
 
 @contextlib.contextmanager
