@@ -5,7 +5,8 @@
  * module goes in 'public' when a page outside the signed-in layout (login, the SmartToken pages)
  * uses it, in 'app' when only signed-in screens do. Left to the bundler (null): modules outside
  * src/, the entry's own modules, each screen itself, and a module that would bring a library the
- * entry does not have (the QR code generator) into every signed-in page.
+ * entry does not have (the QR code generator) into every signed-in page, or a module only one
+ * screen uses (counting a screen that contains another as that one).
  */
 
 /** What the bundler tells of a module (Rolldown's ChunkingContext.getModuleInfo). */
@@ -48,5 +49,49 @@ export function chunkGroup(id: string, graph: ModuleGraph): 'public' | 'app' | n
   const imports = closure(id, (module) => info(module)?.importedIds ?? []);
   if ([...imports].some((module) => LIBRARY.test(module) && !inEntry(module))) return null;
   const screens = [...importers].filter((module) => (info(module)?.dynamicImporters.length ?? 0) > 0);
-  return screens.some((screen) => PUBLIC_SCREEN.test(screen)) ? 'public' : 'app';
+  if (screens.some((screen) => PUBLIC_SCREEN.test(screen))) return 'public';
+  // A screen that contains another (the admin's folder page shows the folder page) shares
+  // nothing through it: what only the two use stays with the inner screen's chunk.
+  const outer = (screen: string) =>
+    screens.some((other) => other !== screen && closure(screen, (m) => info(m)?.importedIds ?? []).has(other));
+  return screens.filter((screen) => !outer(screen)).length > 1 ? 'app' : null;
+}
+
+interface BuiltChunk {
+  type: 'chunk';
+  name: string;
+  fileName: string;
+  facadeModuleId: string | null;
+  imports: string[];
+}
+
+/**
+ * Fails the build when the grouping goes wrong: a public page that loads signed-in code, or a
+ * folder page whose first load needs more than FOLDER_CHUNKS chunks besides the entry's own.
+ */
+export const FOLDER_CHUNKS = 6;
+
+export function checkChunks() {
+  return {
+    name: 'check-chunks',
+    generateBundle(this: { error: (message: string) => never }, _options: unknown, bundle: Record<string, BuiltChunk | { type: 'asset' }>) {
+      const chunks = Object.values(bundle).filter((item): item is BuiltChunk => item.type === 'chunk');
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const loads = (chunk: BuiltChunk) => closure(chunk.fileName, (file) => byFile.get(file)?.imports ?? []);
+      const screen = (pattern: RegExp) => chunks.filter((chunk) => chunk.facadeModuleId && pattern.test(chunk.facadeModuleId));
+      const entry = chunks.find((chunk) => chunk.facadeModuleId?.endsWith('index.html'));
+      const initial = entry ? loads(entry) : new Set<string>();
+      for (const page of screen(PUBLIC_SCREEN)) {
+        const signedIn = [...loads(page)].filter((file) => byFile.get(file)?.name === 'app');
+        if (signedIn.length > 0) this.error(`${page.fileName}, a public page, loads signed-in code: ${signedIn.join(', ')}`);
+      }
+      const [layout] = screen(/[\\/]app[\\/]layout[\\/]AppLayout\.tsx$/);
+      const [folder] = screen(/[\\/]features[\\/]files[\\/]routes[\\/]FolderPage\.tsx$/);
+      if (!layout || !folder) this.error('the build has no AppLayout or FolderPage chunk');
+      const first = new Set([...loads(layout), ...loads(folder)].filter((file) => !initial.has(file)));
+      if (first.size > FOLDER_CHUNKS) {
+        this.error(`a folder page's first load needs ${first.size} chunks besides the entry's: ${[...first].join(', ')}`);
+      }
+    },
+  };
 }

@@ -1,13 +1,13 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { chunkGroup } from './chunks.js';
+import { checkChunks, chunkGroup } from './chunks.js';
 
 // In development the BFF runs separately (make run, port 8000); Vite proxies its paths.
 const bff = process.env.BFF_URL ?? 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), checkChunks()],
   server: {
     proxy: {
       '/api': bff,

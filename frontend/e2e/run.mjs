@@ -33,7 +33,7 @@ function newest(path) {
 // Journeys must run against the current code: build when there is no build or it is older
 // than the sources it was made from.
 const index = resolve(root, 'dist/index.html');
-const sources = ['src', 'index.html', 'public', 'vite.config.ts'].map((p) => resolve(root, p)).filter(existsSync);
+const sources = ['src', 'index.html', 'public', 'vite.config.ts', 'chunks.ts'].map((p) => resolve(root, p)).filter(existsSync);
 if (!existsSync(index) || Math.max(...sources.map(newest)) > statSync(index).mtimeMs) {
   run('npm', ['run', 'build'], { cwd: root });
 }

@@ -10,12 +10,13 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-preloadScreens(window.location.pathname);
+const client = createQueryClient();
+preloadScreens(window.location.pathname, client);
 
 createRoot(root).render(
   <StrictMode>
     <BrowserRouter>
-      <Providers client={createQueryClient()}>
+      <Providers client={client}>
         <AppRoutes />
       </Providers>
     </BrowserRouter>

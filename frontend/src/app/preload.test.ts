@@ -1,5 +1,6 @@
 import { waitFor } from '@testing-library/react';
-import { ADMIN, makeToken, mockApi, NURSE, signIn } from '../test/utils';
+import { fileKeys } from '../lib/queryKeys';
+import { ADMIN, makeToken, mockApi, NURSE, signIn, testQueryClient } from '../test/utils';
 import { preloadScreens, screensFor } from './routes';
 
 describe('screensFor', () => {
@@ -27,26 +28,38 @@ describe('preloadScreens', () => {
   const listing = (hasProfileImage: boolean) => ({ body: { blobs: [], hasProfileImage } });
   const requested = (api: ReturnType<typeof mockApi>) => api.calls.filter((c) => c.path.startsWith('/api/')).map((c) => c.path);
 
-  it("starts a folder page's listing with its code, and its profile image once the listing names one", async () => {
+  it("fetches a folder page's listing with its code, and its profile image once the listing names one", async () => {
     const api = mockApi({ 'GET /api/blobs/ward-east/patient-2': listing(true), 'GET /api/blobs/ward-east/patient-3': listing(false) });
+    const client = testQueryClient();
     signIn(NURSE);
-    preloadScreens(FOLDER);
-    preloadScreens('/containers/ward-east/folders/patient-3');
+    preloadScreens(FOLDER, client);
+    preloadScreens('/containers/ward-east/folders/patient-3', client);
     await waitFor(() => expect(requested(api)).toHaveLength(3));
     expect(requested(api)).toEqual([
       '/api/blobs/ward-east/patient-2',
       '/api/blobs/ward-east/patient-3',
       '/api/blobs/ward-east/patient-2/profile-image',
     ]);
+    // Into the queries the page reads: it asks for neither again when it mounts.
+    expect(client.getQueryData(fileKeys.list('ward-east', 'patient-2'))).toEqual({ blobs: [], hasProfileImage: true });
+    await waitFor(() => expect(client.getQueryData(fileKeys.profileImage('ward-east', 'patient-2', 'present'))).toBeDefined());
+  });
+
+  it('decodes the path as the router does', async () => {
+    const api = mockApi({ 'GET /api/blobs/ward-east/patient-2': listing(false) });
+    signIn(NURSE);
+    preloadScreens('/containers/ward-east/folders/patient%2D2', testQueryClient());
+    await waitFor(() => expect(requested(api)).toEqual(['/api/blobs/ward-east/patient-2']));
   });
 
   it('leaves the profile image to the roles shown it, and the admin folder page to admins', async () => {
     const api = mockApi({ 'GET /api/blobs/ward-east/patient-2': listing(true), 'GET /api/blobs/ward-east/patient-4': listing(true) });
+    const client = testQueryClient();
     signIn({ id: 9, name: 'Ali Assistant', username: 'ali', role: 'assistant' });
-    preloadScreens(FOLDER);
-    preloadScreens('/admin/containers/ward-east/folders/patient-2');
+    preloadScreens(FOLDER, client);
+    preloadScreens('/admin/containers/ward-east/folders/patient-2', client);
     signIn(ADMIN);
-    preloadScreens('/admin/containers/ward-east/folders/patient-4');
+    preloadScreens('/admin/containers/ward-east/folders/patient-4', client);
     await waitFor(() => expect(requested(api)).toHaveLength(3));
     expect(requested(api)).toEqual([
       '/api/blobs/ward-east/patient-2',
@@ -57,12 +70,13 @@ describe('preloadScreens', () => {
 
   it('asks nothing without a session, for a session restricted to enrolment, or for other screens', () => {
     const api = mockApi();
-    preloadScreens(FOLDER);
+    const client = testQueryClient();
+    preloadScreens(FOLDER, client);
     window.localStorage.setItem('token', makeToken(NURSE, { mfaEnrolment: true }));
-    preloadScreens(FOLDER);
+    preloadScreens(FOLDER, client);
     signIn(NURSE);
-    preloadScreens('/containers/ward-east');
-    preloadScreens('/login');
+    preloadScreens('/containers/ward-east', client);
+    preloadScreens('/login', client);
     expect(requested(api)).toEqual([]);
   });
 });

@@ -1,24 +1,25 @@
 /** The route table of spec section 2, with lazily loaded screens. */
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { matchPath, Navigate, Route, Routes, type Params } from 'react-router-dom';
 import { Loading } from '../components/States';
-import { requestFolderEarly } from '../features/files/api/early';
+import { prefetchFolder } from '../features/files/api/prefetch';
 import type { Role } from '../lib/api/types';
 import { isRole, ROLES } from '../lib/roles';
 import { enrolmentRequired, getToken, userFromToken } from '../lib/session';
-import { ADMIN_ONLY, ENROLMENT_PATH, RequireRole } from './guards';
+import { ADMIN_ONLY, ENROLMENT_PATH, guardVerdict, RequireRole } from './guards';
 
 /** A lazily loaded screen: its component, and the loading of its chunk, which a first load
  * starts at once (preloadScreens) instead of one chunk after the other as React renders; and
- * the requests a first load may start with it, so that its data travels while its code does. */
+ * the queries a first load may fetch with it, so that its data travels while its code does. */
 interface Screen {
   Screen: ComponentType;
   load: () => Promise<unknown>;
-  early?: (params: Params, role: Role) => void;
+  prefetch?: (client: QueryClient, params: Params, role: Role) => void;
 }
 
-function screen(load: () => Promise<{ default: ComponentType }>, early?: Screen['early']): Screen {
-  return { Screen: lazy(load), load, early };
+function screen(load: () => Promise<{ default: ComponentType }>, prefetch?: Screen['prefetch']): Screen {
+  return { Screen: lazy(load), load, prefetch };
 }
 
 /** A path and the screen it shows. */
@@ -30,7 +31,7 @@ const APP_LAYOUT = screen(() => import('./layout/AppLayout').then(({ AppLayout: 
 const AppLayout = APP_LAYOUT.Screen;
 // Screens served at two paths.
 const VERIFY_PAGE = screen(() => import('../features/emergency/routes/VerifyPage'));
-const FOLDER_PAGE = screen(() => import('../features/files/routes/FolderPage'), requestFolderEarly);
+const FOLDER_PAGE = screen(() => import('../features/files/routes/FolderPage'), prefetchFolder);
 
 /** Outside the layout and the staff session rules: sign-in and the public SmartToken pages. */
 const PUBLIC_PAGES: Page[] = [
@@ -62,7 +63,7 @@ const ADMIN_PAGES: Page[] = [
   ['/audit-logs', screen(() => import('./routes/AuditLogsPage'))],
   ['/admin/containers', screen(() => import('../features/storage/routes/ContainersPage'))],
   ['/admin/containers/:containerName', screen(() => import('../features/storage/routes/ContainerFoldersPage'))],
-  ['/admin/containers/:containerName/folders/:folderName', screen(() => import('./routes/AdminFolderPage'), requestFolderEarly)],
+  ['/admin/containers/:containerName/folders/:folderName', screen(() => import('./routes/AdminFolderPage'), prefetchFolder)],
   ['/admin/smart-tokens', screen(() => import('../features/tokens/routes/SmartTokensPage'))],
 ];
 
@@ -78,7 +79,7 @@ function pageAt(pathname: string): { screen: Screen; params: Params; roles: read
   for (const [pages, roles] of groups) {
     for (const [path, screen] of pages) {
       const match = matchPath(path, pathname);
-      if (match) return { screen, params: match.params, roles };
+      if (match) return { screen, params: decoded(match.params), roles };
     }
   }
   return null;
@@ -91,18 +92,34 @@ export function screensFor(pathname: string): Screen[] {
   return page.roles ? [APP_LAYOUT, page.screen] : [page.screen];
 }
 
+/** Parameters as the router gives them to screens: decoded (matchPath leaves them encoded). */
+function decoded(params: Params): Params {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(params)) {
+    try {
+      out[key] = value === undefined ? undefined : decodeURIComponent(value);
+    } catch {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
 /**
  * Start fetching a first load's chunks together (a failure shows when the screen renders) and,
- * when the session's token would pass the page's guard, its screen's first requests (the
+ * when the session's token passes the page's guard, its screen's queries into `client` (the
  * server checks them as it checks every request).
  */
-export function preloadScreens(pathname: string): void {
+export function preloadScreens(pathname: string, client: QueryClient): void {
   for (const { load } of screensFor(pathname)) load().catch(() => undefined);
   const page = pageAt(pathname);
+  if (!page?.screen.prefetch || !page.roles) return;
   const token = getToken();
   const user = userFromToken(token);
-  if (!page?.screen.early || !page.roles || !user || enrolmentRequired(token)) return;
-  if (isRole(user.role) && page.roles.includes(user.role)) page.screen.early(page.params, user.role);
+  const session = { user, enrolmentRequired: enrolmentRequired(token) };
+  if (user && isRole(user.role) && guardVerdict(session, page.roles, pathname) === 'allowed') {
+    page.screen.prefetch(client, page.params, user.role);
+  }
 }
 
 export function AppRoutes() {

@@ -40,6 +40,26 @@ describe('session token', () => {
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
+  it('an expiry before the app has registered its handler is handed over once it does', () => {
+    window.history.pushState({}, '', '/containers/ward/folders/patient-1');
+    window.localStorage.setItem('token', 'abc');
+    expireSession(); // a first load's prefetch met a 401 before React rendered
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(sessionExpired()).toBe(true);
+    const handler = vi.fn();
+    setSessionExpiredHandler(handler);
+    expect(handler).toHaveBeenCalledTimes(1);
+    setSessionExpiredHandler(null);
+    setSessionExpiredHandler(handler);
+    expect(handler).toHaveBeenCalledTimes(1);
+
+    setSessionExpiredHandler(null);
+    expireSession();
+    setToken('new-session'); // signing in again makes the pending expiry moot
+    setSessionExpiredHandler(handler);
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
   it('a token removed in another tab expires the session before the screen re-renders', () => {
     const order: string[] = [];
     setSessionExpiredHandler(() => order.push(`expired (${String(sessionExpired())})`));

@@ -17,6 +17,8 @@ export function getToken(): string | null {
 }
 
 let expired = false;
+/** An expiry before the app registered its handler (a first load's prefetch met a 401). */
+let pendingExpiry = false;
 
 /** Whether the last session ended by expiry (a 401 or removal elsewhere), not by logout. */
 export function sessionExpired(): boolean {
@@ -25,12 +27,14 @@ export function sessionExpired(): boolean {
 
 export function setToken(token: string): void {
   expired = false;
+  pendingExpiry = false;
   window.localStorage.setItem(TOKEN_KEY, token);
   window.dispatchEvent(new Event(CHANGE_EVENT));
 }
 
 export function clearToken(): void {
   expired = false;
+  pendingExpiry = false;
   window.localStorage.removeItem(TOKEN_KEY);
   window.dispatchEvent(new Event(CHANGE_EVENT));
 }
@@ -107,9 +111,14 @@ export function userFromToken(token: string | null): TokenUser | null {
 type ExpiredHandler = () => void;
 let expiredHandler: ExpiredHandler | null = null;
 
-/** The app registers how to leave for the login page (router navigation, cache clearing). */
+/** The app registers how to leave for the login page (router navigation, cache clearing); an
+ * expiry that came before it is handled then. */
 export function setSessionExpiredHandler(handler: ExpiredHandler | null): void {
   expiredHandler = handler;
+  if (handler && pendingExpiry) {
+    pendingExpiry = false;
+    handler();
+  }
 }
 
 /** The pages outside the signed-in layout: the login page and the SmartToken pages. */
@@ -131,10 +140,9 @@ export function expireSession(): void {
   expired = true;
   window.localStorage.removeItem(TOKEN_KEY);
   closeViewerWindows();
-  if (expiredHandler) {
-    expiredHandler();
-  } else {
-    window.location.assign(EXPIRED_PATH);
-  }
+  // Before the app has registered its handler, the route guard sends the screen to the
+  // expired login page (the token is gone and `expired` set) and the handler runs once registered.
+  if (expiredHandler) expiredHandler();
+  else pendingExpiry = true;
   window.dispatchEvent(new Event(CHANGE_EVENT));
 }

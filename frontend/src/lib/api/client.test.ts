@@ -1,6 +1,6 @@
 import { mockApi } from '../../test/utils';
 import { setSessionExpiredHandler } from '../session';
-import { ApiError, apiBlob, apiRequest, buildUrl, errorMessage, requestEarly } from './client';
+import { ApiError, apiRequest, buildUrl, errorMessage } from './client';
 
 describe('API client', () => {
   afterEach(() => setSessionExpiredHandler(null));
@@ -68,62 +68,5 @@ describe('API client', () => {
     expect(api.calls[0]!.token).toBeNull();
     expect(handler).not.toHaveBeenCalled();
     expect(window.localStorage.getItem('token')).toBe('tok-1');
-  });
-
-  describe('requests a first load starts early', () => {
-    it("answers the screen's first GET of the path, once, without asking again", async () => {
-      const api = mockApi({ 'GET /api/early/listing': { body: { n: 1 } } });
-      window.localStorage.setItem('token', 'tok-1');
-      requestEarly('/early/listing', 'json');
-      expect(api.calls).toHaveLength(1);
-      await expect(apiRequest('/early/listing')).resolves.toEqual({ n: 1 });
-      expect(api.calls).toHaveLength(1);
-      await apiRequest('/early/listing');
-      expect(api.calls).toHaveLength(2);
-    });
-
-    it('hands a failure to the screen that asks, and a blob to a blob GET', async () => {
-      const api = mockApi({ 'GET /api/early/image': { body: { image: true } } });
-      window.localStorage.setItem('token', 'tok-1');
-      requestEarly('/early/missing', 'json');
-      requestEarly('/early/image', 'blob');
-      const error = await apiRequest('/early/missing').catch((e: unknown) => e);
-      expect((error as ApiError).status).toBe(404);
-      expect(JSON.parse(await (await apiBlob('/early/image')).text())).toEqual({ image: true });
-      expect(api.calls).toHaveLength(2);
-    });
-
-    it('drops every early answer when the app changes something', async () => {
-      const api = mockApi({ 'GET /api/early/b': { body: {} }, 'DELETE /api/early/b/x': { body: {} } });
-      window.localStorage.setItem('token', 'tok-1');
-      requestEarly('/early/b', 'json');
-      await apiRequest('/early/b/x', { method: 'DELETE' });
-      await apiRequest('/early/b');
-      expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/early/b', 'DELETE /api/early/b/x', 'GET /api/early/b']);
-    });
-
-    it('asks again for another session, a request with a query or method, or an answer over 10 s old', async () => {
-      const api = mockApi({ 'GET /api/early/a': { body: {} }, 'POST /api/early/a': { body: {} } });
-      window.localStorage.setItem('token', 'tok-1');
-      requestEarly('/early/a', 'json');
-      window.localStorage.setItem('token', 'tok-2');
-      await apiRequest('/early/a');
-      expect(api.calls.map((c) => c.token)).toEqual(['tok-1', 'tok-2']);
-
-      requestEarly('/early/a', 'json');
-      await apiRequest('/early/a', { query: { page: 2 } });
-      await apiRequest('/early/a', { method: 'POST' });
-      expect(api.calls).toHaveLength(5);
-
-      vi.useFakeTimers({ toFake: ['Date'] });
-      try {
-        requestEarly('/early/a', 'json');
-        vi.setSystemTime(Date.now() + 10_001);
-        await apiRequest('/early/a');
-        expect(api.calls).toHaveLength(7);
-      } finally {
-        vi.useRealTimers();
-      }
-    });
   });
 });

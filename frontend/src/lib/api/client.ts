@@ -83,46 +83,7 @@ function authHeaders(accept: string): Record<string, string> {
   return headers;
 }
 
-/**
- * GETs a first load starts before its screen's code has arrived (app/routes.tsx preloadScreens),
- * so that the data travels while the code does. The screen's own first GET of the same path, with
- * the same session token and within EARLY_MS, takes that answer (or failure) instead of asking
- * again: one request, one audit entry. An answer nobody takes is dropped, and any change the app
- * makes (a request other than a GET) drops them all: none can be older than what it changed.
- */
-const EARLY_MS = 10_000;
-type EarlyKind = 'json' | 'blob';
-const early = new Map<string, { token: string | null; at: number; answer: Promise<unknown> }>();
-
-export function requestEarly<T>(path: string, kind: EarlyKind): Promise<T> {
-  const key = `${kind} ${path}`;
-  early.delete(key);
-  const answer = kind === 'json' ? apiRequest<T>(path) : (apiBlob(path) as Promise<T>);
-  answer.catch(() => undefined); // the screen's query reports a failure, if it asks
-  early.set(key, { token: getToken(), at: Date.now(), answer });
-  return answer;
-}
-
-/** Drop every early answer: the app is about to change something on the server. */
-export function forgetEarly(): void {
-  early.clear();
-}
-
-function takeEarly<T>(kind: EarlyKind, path: string): Promise<T> | undefined {
-  const key = `${kind} ${path}`;
-  const entry = early.get(key);
-  if (!entry) return undefined;
-  early.delete(key);
-  const usable = entry.token === getToken() && Date.now() - entry.at < EARLY_MS;
-  return usable ? (entry.answer as Promise<T>) : undefined;
-}
-
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const method = options.method ?? 'GET';
-  if (method !== 'GET') forgetEarly();
-  const plainGet = method === 'GET' && !options.query && !options.base && !options.anonymous;
-  const taken = plainGet ? takeEarly<T>('json', path) : undefined;
-  if (taken) return taken;
   const headers: Record<string, string> = options.anonymous
     ? { Accept: 'application/json' }
     : authHeaders('application/json');
@@ -130,7 +91,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   let response: Response;
   try {
     response = await fetch(buildUrl(path, options.query, options.base), {
-      method,
+      method: options.method ?? 'GET',
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
@@ -151,8 +112,6 @@ export async function apiBlob(
   path: string,
   options: { signal?: AbortSignal; query?: Record<string, QueryValue> } = {},
 ): Promise<Blob> {
-  const taken = options.query ? undefined : takeEarly<Blob>('blob', path);
-  if (taken) return taken;
   let response: Response;
   try {
     response = await fetch(buildUrl(path, options.query), { headers: authHeaders('*/*'), signal: options.signal });

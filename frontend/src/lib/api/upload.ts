@@ -3,7 +3,7 @@
  * Same header and 401 rule as the JSON client; failures are ApiError (status 0: no response).
  */
 import { expireSession, getToken } from '../session';
-import { ApiError, buildUrl, forgetEarly, messageOf } from './client';
+import { ApiError, buildUrl, messageOf } from './client';
 
 /** Uploads give up after 60 seconds (spec section 9). */
 export const UPLOAD_TIMEOUT_MS = 60_000;
@@ -23,7 +23,6 @@ export interface UploadRequest {
 export function uploadMultipart<T>(request: UploadRequest): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    forgetEarly();
     xhr.open('POST', buildUrl(request.path, request.query));
     xhr.timeout = request.timeoutMs ?? UPLOAD_TIMEOUT_MS;
     xhr.setRequestHeader('Accept', 'application/json');

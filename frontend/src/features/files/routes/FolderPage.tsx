@@ -13,7 +13,7 @@ import { ErrorState, PageHeader } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { Role, StoredFile } from '../../../lib/api/types';
 import { useSession } from '../../../lib/sessionContext';
-import { profileVersion, UPLOADERS } from '../api/early';
+import { profileVersion, UPLOADERS } from '../api/prefetch';
 import { useFiles } from '../api/get-files';
 import { useTrash } from '../api/trash';
 import { DeleteFileDialog } from '../components/DeleteFileDialog';
