@@ -54,14 +54,31 @@ typecheck: install-dev
 
 # The web app is built first: the tests require its pages to be served (no "not built" 503).
 test-sqlite: install-dev nginx frontend
-	$(BIN)/pytest -q
+	$(PYTEST_SQLITE)
 
 test-postgres: install-dev nginx frontend
-	# The cluster and fuzz tests bring their own databases: once (in test-sqlite) is enough; and
-	# tests/conftest.py leaves out every test that uses no database (they ran in test-sqlite).
-	BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster --ignore=tests/test_fuzz.py
+	$(PYTEST_POSTGRES)
 
-test: lint typecheck test-sqlite test-postgres test-frontend
+PYTEST_SQLITE = $(BIN)/pytest -q
+# The cluster and fuzz tests bring their own databases: once (in SQLite's phase) is enough; and
+# tests/conftest.py leaves out every test that uses no database (they ran in SQLite's phase).
+PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster --ignore=tests/test_fuzz.py
+
+# Both database phases at once: each spends much of its time waiting (on its database, on the
+# servers and command lines it starts), and they share nothing that could clash: randomly named
+# databases, their own temporary folders, free ports and redis-servers, and of the local Redis
+# only database 11 with random names (database 12 is used in SQLite's phase alone). Each phase's
+# output is printed whole when it ends.
+test-databases: install-dev nginx frontend
+	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
+
+.PHONY: test-databases pytest-sqlite pytest-postgres
+pytest-sqlite:
+	$(PYTEST_SQLITE)
+pytest-postgres:
+	$(PYTEST_POSTGRES)
+
+test: lint typecheck test-databases test-frontend
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

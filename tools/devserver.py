@@ -119,11 +119,11 @@ class ServerProcess:
         """Make VmHWM restart from the current resident size."""
         Path(f"/proc/{self.pid}/clear_refs").write_text("5")
 
-    def stop(self) -> None:
-        """Stop the server and wait for it."""
+    def stop(self, grace: float = 20) -> None:
+        """Stop the server (SIGTERM, SIGKILL after grace seconds) and wait for it."""
         self.process.terminate()
         try:
-            self.process.wait(timeout=20)
+            self.process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
