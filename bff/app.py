@@ -51,6 +51,10 @@ from storage import open_storage
 log = logging.getLogger(__name__)
 
 JSON_BODY_LIMIT = 1024 * 1024
+# Each readiness check answers within this or counts as down: a load balancer's health check
+# times out after a few seconds, and an unreachable S3 endpoint otherwise takes the client's
+# retries with backoff (9-13 s) to fail.
+HEALTH_CHECK_SECONDS = 2.0
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -171,12 +175,14 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         if draining():
             return error_response(503, "The server is shutting down.")
         try:
-            await connections.get("default").execute_query("SELECT 1")
+            async with asyncio.timeout(HEALTH_CHECK_SECONDS):
+                await connections.get("default").execute_query("SELECT 1")
         except Exception as exc:  # noqa: BLE001 - any failure means not ready
             log.warning("Health check: database unavailable (%s)", type(exc).__name__)
             return error_response(503, "The database is unavailable.")
         try:
-            await storage.exists("health", "check", "probe")  # a cheap round trip (stat/HEAD)
+            async with asyncio.timeout(HEALTH_CHECK_SECONDS):
+                await storage.exists("health", "check", "probe")  # a cheap round trip (stat/HEAD)
         except Exception as exc:  # noqa: BLE001 - any failure means not ready
             log.warning("Health check: storage unavailable (%s)", type(exc).__name__)
             return error_response(503, "The file storage is unavailable.")
