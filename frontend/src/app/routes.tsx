@@ -85,12 +85,13 @@ function pageAt(pathname: string): { screen: Screen; params: Params; roles: read
   return null;
 }
 
-/** The chunks a first load of this path needs: its screen, and the layout for a signed-in one. */
-export function screensFor(pathname: string): Screen[] {
-  const page = pageAt(pathname);
-  if (!page) return [];
-  return page.roles ? [APP_LAYOUT, page.screen] : [page.screen];
-}
+type PageAt = ReturnType<typeof pageAt>;
+
+/** The chunks a first load of a page needs: its screen, and the layout for a signed-in one. */
+const chunksOf = (page: PageAt): Screen[] => (!page ? [] : page.roles ? [APP_LAYOUT, page.screen] : [page.screen]);
+
+/** The chunks a first load of this path needs. */
+export const screensFor = (pathname: string): Screen[] => chunksOf(pageAt(pathname));
 
 /** Parameters as the router gives them to screens: decoded (matchPath leaves them encoded). */
 function decoded(params: Params): Params {
@@ -111,8 +112,8 @@ function decoded(params: Params): Params {
  * server checks them as it checks every request).
  */
 export function preloadScreens(pathname: string, client: QueryClient): void {
-  for (const { load } of screensFor(pathname)) load().catch(() => undefined);
   const page = pageAt(pathname);
+  for (const { load } of chunksOf(page)) load().catch(() => undefined);
   if (!page?.screen.prefetch || !page.roles) return;
   const token = getToken();
   const user = userFromToken(token);
