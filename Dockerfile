@@ -30,4 +30,7 @@ RUN useradd --system --home-dir /opt/bff bff && mkdir -p var && chown bff:bff va
 USER bff
 EXPOSE 8000
 VOLUME ["/opt/bff/var"]
+# Everything the process writes is owner-only, for the Procfile's commands and any other one
+# run in the image (`docker run IMAGE python -m bff ...`); the process sets the same umask itself.
+ENTRYPOINT ["/bin/sh", "-c", "umask 0077 && exec \"$@\"", "--"]
 CMD ["/bin/sh", "-c", "exec hypercorn --config config/hypercorn.toml --bind 0.0.0.0:${PORT:-${BFF_PORT:-8000}} bff.asgi:app"]

@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx
+.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,10 +31,23 @@ nginx:
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
 		(DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx >/dev/null)
 
+# Debian's tesseract-ocr and its English data: OCR of scanned PDFs and images for search
+# (bff/search/extract.py). Other languages: tesseract-ocr-<lang> and BFF_OCR_LANGUAGES.
+tesseract:
+	@tesseract --list-langs 2>/dev/null | grep -qx eng || \
+		(DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+			tesseract-ocr tesseract-ocr-eng >/dev/null)
+
 # Two BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server (moto):
 # http://127.0.0.1:8080 until Ctrl-C or SIGTERM; an instance that dies is restarted. See tools/devcluster.py.
 cluster: install-dev frontend nginx
 	$(BIN)/python -m tools.devcluster
+
+# The real OpenID Provider the single sign-on tests start (npm oidc-provider, pinned in its
+# package-lock.json): tests/auth/oidc_provider.
+oidc-provider: tests/auth/oidc_provider/node_modules/.package-lock.json
+tests/auth/oidc_provider/node_modules/.package-lock.json: tests/auth/oidc_provider/package-lock.json
+	cd tests/auth/oidc_provider && npm ci --no-audit --no-fund
 
 # The web app: npm ci, then a production build into frontend/dist (served by the BFF).
 frontend:
@@ -42,7 +55,7 @@ frontend:
 
 # Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys
 # (the cluster journey needs the dev tools too: moto for its S3-protocol server).
-test-frontend: install-dev nginx frontend
+test-frontend: install-dev nginx tesseract frontend oidc-provider
 	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test && npm run e2e
 
 lint: install-dev
@@ -53,10 +66,10 @@ typecheck: install-dev
 	$(BIN)/mypy bff storage config tools bench
 
 # The web app is built first: the tests require its pages to be served (no "not built" 503).
-test-sqlite: install-dev nginx frontend
+test-sqlite: install-dev nginx tesseract frontend oidc-provider
 	$(PYTEST_SQLITE)
 
-test-postgres: install-dev nginx frontend
+test-postgres: install-dev nginx tesseract frontend oidc-provider
 	$(PYTEST_POSTGRES)
 
 PYTEST_SQLITE = $(BIN)/pytest -q
@@ -69,7 +82,7 @@ PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/clu
 # databases, their own temporary folders, free ports and redis-servers, and of the local Redis
 # only database 11 with random names (database 12 is used in SQLite's phase alone). Each phase's
 # output is printed whole when it ends.
-test-databases: install-dev nginx frontend
+test-databases: install-dev nginx tesseract frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
 
 .PHONY: test-databases pytest-sqlite pytest-postgres

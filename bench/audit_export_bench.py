@@ -50,7 +50,7 @@ def build(root: Path, count: int) -> str:
                 for i in range(first, min(count, first + 10_000))
             ]  # fmt: skip
             db.executemany(
-                f"INSERT INTO audit_logs ({COLUMNS}) VALUES ({', '.join('?' * 12)})",  # noqa: S608
+                f"INSERT INTO audit_logs ({COLUMNS}) VALUES ({', '.join('?' * 12)})",
                 rows,
             )
     return env["BFF_DATABASE_URL"]

@@ -87,7 +87,7 @@ def build(root: Path, count: int) -> dict[str, str]:
                 ))  # fmt: skip
                 prev = digest
             db.executemany(
-                f"INSERT INTO audit_logs ({COLUMNS}) VALUES ({', '.join('?' * 12)})",  # noqa: S608
+                f"INSERT INTO audit_logs ({COLUMNS}) VALUES ({', '.join('?' * 12)})",
                 rows,
             )
     assert bff(env, "audit", "checkpoint").returncode == 0

@@ -50,7 +50,7 @@ from bff.users.models import Role
 # Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.devserver import ServerProcess, free_port, local_env, start_server, wait_for_port
-from tools.scale_demo import ScaleSizes, scale_staff
+from tools.scale_layout import ScaleSizes, scale_staff
 
 REPO = Path(__file__).resolve().parents[1]
 ADMIN_PASSWORD = "load-bench-admin-password"

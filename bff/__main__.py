@@ -1,6 +1,10 @@
 """`python -m bff`: the command line (bff/cli.py)."""
 
-from bff.cli import cli
+from config.filemodes import private_files
+
+private_files()  # before anything is written: owner-only files (config/filemodes.py)
+
+from bff.cli import cli  # noqa: E402
 
 if __name__ == "__main__":
     cli(prog_name="python -m bff")

@@ -7,13 +7,21 @@ import gc
 import logging
 import sys
 import weakref
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from pydantic import BaseModel
 from quart import Quart, Response, request
+from quart.ctx import RequestContext
+from quart.globals import request_ctx
+from quart.typing import ResponseReturnValue
 from quart_schema import Info, QuartSchema
 from tortoise import connections
+from werkzeug.datastructures import Headers
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from bff.assignments.routes import bp as assignments_bp
+from bff.audit.head import HeadWriter
 from bff.audit.integrity import checkpointer as audit_checkpointer
 from bff.audit.routes import bp as audit_bp
 from bff.audit.service import configure_audit
@@ -23,7 +31,7 @@ from bff.auth.routes import bp as auth_bp
 from bff.auth.session_cache import SessionCache
 from bff.auth.throttle import LoginThrottle
 from bff.containers.routes import bp as containers_bp
-from bff.db import close_db, init_db
+from bff.db import close_db, init_db, retry_while_unreachable
 from bff.docs import bp as docs_bp
 from bff.emergency.routes import bp as emergency_bp
 from bff.emergency.service import VerifyThrottle
@@ -31,11 +39,19 @@ from bff.errors import error_response, register_error_handlers
 from bff.files.conversions import WORKER_MODULES
 from bff.files.routes import bp as files_bp
 from bff.files.staging import configure_staging
+from bff.files.staging import probe as probe_storage
+from bff.files.staging import settle as settle_uploads
 from bff.files.staging import sweeper as upload_sweeper
+from bff.files.viewer import PageCache
 from bff.ids import IdConverter
+from bff.jobs.runner import JobRunner
 from bff.live.server import start_live
 from bff.mfa.routes import bp as mfa_bp
 from bff.observability import register_observability
+from bff.oidc.provider import Provider
+from bff.oidc.routes import bp as oidc_bp
+from bff.patients.routes import bp as patients_bp
+from bff.search.routes import bp as search_bp
 from bff.services import AppServices, attach_services
 from bff.shutdown import draining, handle_sigterm, stop_watching
 from bff.streaming import BffHTTPConnection, BffRequest
@@ -44,6 +60,7 @@ from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
 from bff.workers import WorkerPool
+from config.filemodes import private_files
 from config.logs import configure_logging
 from config.settings import Settings, load_settings
 from storage import open_storage
@@ -71,18 +88,56 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
-async def _security_headers(response: Response) -> Response:
+def _security_headers(settings: Settings) -> Callable[[Response], Awaitable[Response]]:
+    """The headers every answer carries; Strict-Transport-Security when served over https."""
+    hsts = settings.strict_transport_security
+
+    async def add(response: Response) -> Response:
+        if hsts is not None:
+            response.headers["Strict-Transport-Security"] = hsts
+        return await _common_headers(response)
+
+    return add
+
+
+# Headers every answer carries, set over any the route set itself.
+_FIXED_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+)
+
+
+def _put(headers: Headers, present: dict[str, str], name: str, value: str) -> None:
+    """headers[name] = value; appended without a search when `present` says it is absent."""
+    if name.lower() in present:
+        headers[name] = value
+    else:
+        headers.add(name, value)
+
+
+async def _common_headers(response: Response) -> Response:
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    headers["X-Content-Type-Options"] = "nosniff"
-    headers["Referrer-Policy"] = "no-referrer"
-    headers["X-Frame-Options"] = "DENY"
+    # The answer's own headers, looked at once: werkzeug's setdefault and get raise and catch
+    # a KeyError inside for each header that is absent, the usual case.
+    present: dict[str, str] = {}
+    for key, value in headers:
+        present.setdefault(key.lower(), value)
+    if "content-security-policy" not in present:
+        headers.add("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    for name, value in _FIXED_HEADERS:
+        _put(headers, present, name, value)
     # The app keeps a handle on the viewer windows it opens so that signing out can close them
     # (spec section 4): "same-origin" would move each viewer into a browsing context group of
     # its own and leave the app a dead handle. Views say "unsafe-none" themselves (view_headers).
-    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
-    if request.path.startswith(("/api/", "/patients/")):
-        headers["Cache-Control"] = "no-store"  # patient data never sits in a shared cache
+    if "cross-origin-opener-policy" not in present:
+        headers.add("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
+    if request.path.startswith(("/api/", "/patients/")) and not present.get(
+        "cache-control", ""
+    ).startswith("private"):
+        # Patient data never sits in a shared cache; only an answer that said `private` itself
+        # (a view, a rendered thumbnail or page under a session's link) may sit in the browser's.
+        _put(headers, present, "Cache-Control", "no-store")
     return response
 
 
@@ -111,11 +166,61 @@ def _freeze_heap() -> None:
         gc.freeze()
 
 
+def _model_responses(app: Quart) -> None:
+    """What validate_response hands on for a route's pydantic model, (model, status, None),
+    goes to the model's model_dump and Quart's JSON response directly: the same dump that
+    quart-schema's conversion makes, without its checks of every result (and of its absent
+    headers) for dataclasses, TypedDicts, msgspec and attrs, and its six reads of the app's
+    config, on every request. Every other result goes through quart-schema as before."""
+    if app.config["QUART_SCHEMA_CONVERT_CASING"]:
+        return  # camelised output is quart-schema's own conversion
+    schema_make_response = app.make_response
+    dump_options = app.config["QUART_SCHEMA_PYDANTIC_DUMP_OPTIONS"]
+
+    async def make_response(result: ResponseReturnValue) -> Response | WerkzeugResponse:
+        if (
+            type(result) is tuple
+            and len(result) == 3
+            and result[2] is None
+            and isinstance(result[0], BaseModel)
+        ):
+            dumped = (result[0].model_dump(**dump_options), result[1], None)
+            return await Quart.make_response(app, dumped)
+        return await schema_make_response(result)
+
+    app.make_response = make_response  # type: ignore[method-assign,assignment]
+
+
+# Requests that are safe to run twice: on a lost database connection they are run again.
+IDEMPOTENT = frozenset({"GET", "HEAD"})
+
+
+class BffApp(Quart):
+    """Quart, with reads run again while the database connection fails (a restart, a
+    failover), for up to BFF_DATABASE_RETRY_SECONDS: a blip of a fraction of a second is a
+    slower answer, not a 503 (and behind a proxy, not a failure counted against the instance).
+    Writes are never repeated: theirs is the 503."""
+
+    retry_seconds: float = 0.0
+
+    async def dispatch_request(
+        self, request_context: RequestContext | None = None
+    ) -> ResponseReturnValue:
+        dispatch = super().dispatch_request
+        if self.retry_seconds <= 0 or (request_context or request_ctx).request.method not in (
+            IDEMPOTENT
+        ):
+            return await dispatch(request_context)
+        return await retry_while_unreachable(lambda: dispatch(request_context), self.retry_seconds)
+
+
 def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True) -> Quart:
     """Build the Quart application; the database opens when the app starts serving."""
+    private_files()  # an app built by other means than our entry points (tests, tools) too
     settings = settings or load_settings()
     configure_logging(settings)
-    app = Quart(__name__)
+    app = BffApp(__name__)
+    app.retry_seconds = settings.database_retry_seconds
     app.request_class = BffRequest  # flow-controlled bodies: uploads stream, never pile up
     app.asgi_http_class = BffHTTPConnection
     session_cache = SessionCache(settings.session_cache_seconds)
@@ -128,6 +233,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         preload=WORKER_MODULES,
     )
     sweeper = upload_sweeper(storage, settings)
+    jobs = JobRunner(storage, settings)
     checkpointer = audit_checkpointer(storage, settings)
     configure_staging(settings)
     configure_audit(settings)
@@ -139,6 +245,10 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         verify_throttle=VerifyThrottle(settings),
         live=start_live(app, settings, session_cache),
         workers=workers,
+        audit_head=HeadWriter(storage),
+        oidc=Provider(settings) if settings.oidc_enabled else None,
+        page_cache=PageCache(settings.preview_cache_mb * 1024 * 1024),
+        jobs=jobs,
     )
     attach_services(app, services)
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
@@ -149,6 +259,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         redoc_ui_path=None,
         scalar_ui_path=None,
     )
+    _model_responses(app)
     register_error_handlers(app)
     register_observability(app)  # the request id is set before any other hook runs
     app.url_map.converters["int"] = IdConverter  # before any route is added
@@ -158,10 +269,13 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         assignments_bp,
         containers_bp,
         files_bp,
+        patients_bp,
         audit_bp,
         tokens_bp,
         emergency_bp,
         mfa_bp,
+        oidc_bp,
+        search_bp,
         docs_bp,
     ):
         app.register_blueprint(bp)
@@ -170,8 +284,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     @app.get("/api/health")
     @public
     async def health() -> Response:
-        """Readiness: 200 when the database and the file storage answer, 503 otherwise (and
-        once the process is stopping)."""
+        """Readiness: 200 when the database answers and the file storage takes a write, 503
+        otherwise (and once the process is stopping)."""
         if draining():
             return error_response(503, "The server is shutting down.")
         try:
@@ -182,7 +296,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
             return error_response(503, "The database is unavailable.")
         try:
             async with asyncio.timeout(HEALTH_CHECK_SECONDS):
-                await storage.exists("health", "check", "probe")  # a cheap round trip (stat/HEAD)
+                await probe_storage(storage)  # writes and removes a small staged object
         except Exception as exc:  # noqa: BLE001 - any failure means not ready
             log.warning("Health check: storage unavailable (%s)", type(exc).__name__)
             return error_response(503, "The file storage is unavailable.")
@@ -190,7 +304,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
             '{"status":"ok","database":"ok","storage":"ok"}', content_type="application/json"
         )
 
-    app.after_request(_security_headers)
+    app.after_request(_security_headers(settings))
 
     @app.before_serving
     async def _start() -> None:
@@ -200,6 +314,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         handle_sigterm(services.live)  # a Hypercorn worker drains on SIGTERM (bff/shutdown.py)
         sweeper.start()  # removes what uploads that never committed left (a crash)
         checkpointer.start()  # signs where the audit log stands, outside the database
+        jobs.start()  # text for search (and other work on files) in the background
         if bootstrap_admin:
             created = await ensure_admin(settings)
             if created:
@@ -215,7 +330,10 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     @app.after_serving
     async def _stop() -> None:
         await stop_watching()
+        await settle_uploads(storage)  # uploads cut off by the stop leave nothing behind
+        await jobs.stop()  # jobs in progress given back for another process or the next start
         await flush_audit()  # entries of the last requests, before the database closes
+        await services.audit_head.stop()  # their head, before the storage closes
         await workers.close()
         await sweeper.stop()
         await checkpointer.stop()

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from bff.app import create_app
-from bff.live.server import asgi_app
-from config.settings import SettingsError
+from config.filemodes import private_files
+
+private_files()  # before the app's imports create var/metrics: owner-only files
+
+from bff.app import create_app  # noqa: E402
+from bff.live.server import asgi_app  # noqa: E402
+from config.settings import SettingsError  # noqa: E402
 
 try:
     app = asgi_app(create_app())

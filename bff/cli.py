@@ -1,5 +1,5 @@
 """The command line, `python -m bff`: serve, migrate, web-constants and the demo here, and each
-domain's commands (users, audit, storage, tokens, backup and restore) from its own cli.py,
+domain's commands (users, audit, storage, tokens, folders, backup and restore) from its own cli.py,
 registered below."""
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from bff.audit.cli import audit
 from bff.backup.cli import backup, restore
 from bff.cli_support import load_settings_or_fail, run, with_storage
 from bff.files.cli import storage
+from bff.patients.cli import folders
+from bff.search.cli import search
 from bff.tokens.cli import tokens
 from bff.users.cli import users
 
@@ -84,5 +86,5 @@ def web_constants() -> None:
     click.echo(typescript(), nl=False)
 
 
-for group in (users, audit, storage, tokens, backup, restore):
+for group in (users, audit, storage, tokens, folders, backup, restore, search):
     cli.add_command(group)

@@ -64,9 +64,11 @@ async def with_storage(settings: Settings, work: Callable[[Storage], Awaitable[i
         return await with_db(settings, lambda: work(storage))
 
 
-def check_password(password: str) -> None:
-    """End the command with exit status 2 when password is too short to set."""
-    from bff.users.service import MIN_PASSWORD
+def check_password(password: str, settings: Settings, context: tuple[str, ...] = ()) -> None:
+    """End the command with exit status 2 when password does not follow the password rule
+    (bff/auth/password_rule.py; context: the person's username and name)."""
+    from bff.auth.password_rule import password_problem
 
-    if len(password) < MIN_PASSWORD:
-        fail(f"The password must be at least {MIN_PASSWORD} characters.")
+    problem = password_problem(password, settings.password_min_length, context)
+    if problem:
+        fail(problem)

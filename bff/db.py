@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
+import asyncpg  # type: ignore[import-untyped]
 from tortoise import Tortoise, connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.backends.base.config_generator import expand_db_url
+from tortoise.exceptions import DBConnectionError
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 
 from config.settings import Settings, load_settings
@@ -26,6 +28,9 @@ MODEL_MODULES = [
     "bff.tokens.models",
     "bff.emergency.models",
     "bff.mfa.models",
+    "bff.search.models",
+    "bff.oidc.models",
+    "bff.jobs.models",
     "bff.leases",
 ]
 
@@ -33,6 +38,113 @@ MODEL_MODULES = [
 # Connections each process may hold on PostgreSQL (Tortoise's default, 5, queued requests
 # behind the audit log's lock at load); `?maxsize=N` in BFF_DATABASE_URL overrides it.
 POOL_SIZE = 20
+
+
+# The connection to the database failed or was lost: the server is down, restarting (refusing
+# connections, "starting up", "shutting down"), out of connection slots, or it ended ours
+# (a restart's "terminating connection due to administrator command", a connection closed in
+# the middle of an operation). A moment later a new connection may succeed, so such a failure
+# is answered 503 with Retry-After (bff/errors.py), an idempotent request is tried again
+# meanwhile (`retry_while_unreachable`), and the pooled connection it happened on is closed at
+# once (`DroppingConnection`): no other request is handed a dead one. Tortoise passes these
+# asyncpg errors through untranslated.
+CONNECTION_FAILURES: tuple[type[Exception], ...] = (
+    DBConnectionError,
+    ConnectionError,  # refused, reset, broken pipe
+    asyncpg.PostgresConnectionError,  # ConnectionDoesNotExistError and the rest of class 08
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.InterfaceError,  # "connection is closed", "released back to the pool"
+    # The protocol's state is broken: the server ended the connection while it sat idle in the
+    # pool and asyncpg had not yet read the end of its socket ("cannot switch to state 12;
+    # another operation (2) is in progress").
+    asyncpg.InternalClientError,
+)
+
+
+def connection_failed(exc: BaseException) -> bool:
+    """Whether exc means the database connection failed (CONNECTION_FAILURES), not the query."""
+    # asyncpg's DataError and ClientConfigurationError are InterfaceErrors about the query's
+    # arguments or the settings (also ValueErrors): trying again cannot help.
+    return isinstance(exc, CONNECTION_FAILURES) and not isinstance(exc, ValueError)
+
+
+T = TypeVar("T")
+RETRY_FIRST_PAUSE = 0.05  # seconds before the second attempt; each pause doubles, up to
+RETRY_LONGEST_PAUSE = 0.4
+
+
+# Set by `retry_while_unreachable` for its attempt: whether the attempt has written anything
+# (`wrote`), after which running it again could do that twice.
+_WROTE: ContextVar[list[bool] | None] = ContextVar("bff_wrote", default=None)
+
+
+def wrote() -> None:
+    """Note that the running request has written something that may stand (a transaction
+    about to commit, an audit entry handed to the writer): it is not run again."""
+    box = _WROTE.get()
+    if box is not None:
+        box[0] = True
+
+
+async def retry_while_unreachable(attempt: Callable[[], Awaitable[T]], seconds: float) -> T:
+    """attempt(), run again after growing pauses while the database connection fails, for up
+    to `seconds` in all; then its last failure is raised. Only for work that is safe to repeat
+    (a read): what failed on a lost connection was rolled back. An attempt that wrote (`wrote`:
+    a GET that audits, or opens an emergency grant) is never run again: its failure is the
+    answer."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    pause = RETRY_FIRST_PAUSE
+    while True:
+        box = [False]
+        token = _WROTE.set(box)
+        try:
+            return await attempt()
+        except Exception as exc:
+            if not connection_failed(exc) or box[0] or loop.time() + pause > deadline:
+                raise
+        finally:
+            _WROTE.reset(token)
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, RETRY_LONGEST_PAUSE)
+
+
+class DroppingConnection(asyncpg.Connection):  # type: ignore[misc]
+    """asyncpg's connection, closed as soon as an operation on it fails as a connection.
+
+    A connection the server ended (a restart) is only marked closed once asyncpg reads the end
+    of its socket; returned to the pool before that, it was handed to the next request, which
+    failed too ("another operation is in progress"). Terminated here at its first failure, the
+    pool replaces it with a new connection at the next acquire. Every query Tortoise and this
+    app send goes through these methods (transactions' BEGIN/COMMIT/ROLLBACK through
+    `execute`).
+    """
+
+    async def execute(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dropping(super().execute(*args, **kwargs))
+
+    async def executemany(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dropping(super().executemany(*args, **kwargs))
+
+    async def fetch(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dropping(super().fetch(*args, **kwargs))
+
+    async def fetchrow(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dropping(super().fetchrow(*args, **kwargs))
+
+    async def fetchval(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._dropping(super().fetchval(*args, **kwargs))
+
+    async def _dropping(self, operation: Awaitable[T]) -> T:
+        try:
+            return await operation
+        except Exception as exc:
+            if connection_failed(exc):
+                self.terminate()  # the pool's holder is freed and opens a new one next time
+            raise
 
 
 def _db_url(url: str) -> str:
@@ -61,12 +173,13 @@ async def keep_session_state(connection: Any) -> None:
 
 def _connection(database_url: str) -> str | dict[str, Any]:
     """The Tortoise connection for a URL: PostgreSQL's as a dict, for the pool's options that
-    a URL cannot carry (`reset`)."""
+    a URL cannot carry (`reset`, `connection_class`)."""
     url = _db_url(database_url)
     if not url.startswith("postgres://"):
         return url
     config: dict[str, Any] = expand_db_url(url)
     config["credentials"]["reset"] = keep_session_state
+    config["credentials"]["connection_class"] = DroppingConnection
     return config
 
 
@@ -160,12 +273,30 @@ async def transaction() -> AsyncIterator[Any]:
     token = _ON_COMMIT.set(hooks)
     try:
         async with in_transaction("default") as conn:
+            if outer is None and dialect(conn) == "sqlite":
+                await _write_lock(conn)
             yield conn
+            wrote()  # from its COMMIT on, a lost connection may have left it committed
     finally:
         _ON_COMMIT.reset(token)
     if outer is None:
         for hook in hooks:
             await hook()
+
+
+async def _write_lock(conn: BaseDBAsyncClient) -> None:
+    """Make a SQLite transaction take the database's write lock at its start (`BEGIN
+    IMMEDIATE`; Tortoise begins a deferred one).
+
+    SQLite has no row locks (Tortoise drops FOR UPDATE): its one write lock is what serialises
+    changes. Within a process Tortoise already runs one transaction at a time; across processes
+    (the server and `storage reindex` or another command beside it) a deferred transaction that
+    reads first and writes later fails at once ("database is locked") when another process
+    wrote in between, where this one waits for the other to commit (up to sqlite3's 5 s busy
+    timeout) and then reads what it committed: a folder's changes and a reindex of it never
+    interleave."""
+    await conn.execute_query("COMMIT")  # the deferred BEGIN, before any statement
+    await conn.execute_query("BEGIN IMMEDIATE")
 
 
 def in_transaction() -> bool:

@@ -8,16 +8,16 @@ passwords, existing containers, folders, assignments and files are left as they 
 from __future__ import annotations
 
 import io
-import secrets
 
 from PIL import Image, ImageDraw
 
 from bff.assignments import repository as assignments
+from bff.auth.password_rule import generated_password
 from bff.containers import repository as containers_repository
 from bff.containers.models import Container, Folder
 from bff.files import repository as files
 from bff.files.names import PROFILE_IMAGE_NAME
-from bff.files.upload import store_file
+from bff.files.storing import store_file
 from bff.tokens import repository as tokens
 from bff.tokens import service as token_service
 from bff.tokens.schemas import AssignToken, SunTag
@@ -122,8 +122,8 @@ async def load_demo(settings: Settings, storage: Storage) -> list[str]:
     for username, name, role in STAFF:
         user = await users.user_by_username(username)
         if user is None:
-            password = secrets.token_urlsafe(9)
-            user = await create_user(name, username, role, password)
+            password = generated_password(settings.password_min_length)
+            user = await create_user(name, username, role, password, settings.password_min_length)
             lines.append(f"  {role.value:<9} {username:<15} password: {password}")
         else:
             lines.append(f"  {role.value:<9} {username:<15} (exists; password unchanged)")

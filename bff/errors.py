@@ -12,6 +12,7 @@ from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalEr
 from tortoise.exceptions import ValidationError as FieldValidationError
 from werkzeug.exceptions import HTTPException
 
+from bff.db import CONNECTION_FAILURES
 from storage.base import InvalidName, StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -20,16 +21,29 @@ log = logging.getLogger(__name__)
 class ApiError(Exception):
     """A failure with an HTTP status and a message a person can read."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+        *,
+        body: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers or {}
+        self.body = body or {}  # machine-readable fields beside the message (`reauth`)
 
 
-def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
-    """A JSON body {message} with the given status."""
-    response = jsonify({"message": message})
+def error_response(
+    status: int,
+    message: str,
+    headers: dict[str, str] | None = None,
+    body: dict[str, Any] | None = None,
+) -> Response:
+    """A JSON body {message} (with any extra fields) with the given status."""
+    response = jsonify({**(body or {}), "message": message})
     response.status_code = status
     for key, value in (headers or {}).items():
         response.headers[key] = value
@@ -64,7 +78,7 @@ def register_error_handlers(app: Quart) -> None:
 
     @app.errorhandler(ApiError)
     async def _api_error(exc: ApiError) -> Response:
-        return error_response(exc.status, exc.message, exc.headers)
+        return error_response(exc.status, exc.message, exc.headers, exc.body)
 
     @app.errorhandler(RequestSchemaValidationError)
     async def _validation_error(exc: RequestSchemaValidationError) -> Response:
@@ -85,6 +99,8 @@ def register_error_handlers(app: Quart) -> None:
         # Unique constraints that a concurrent request won: the state is unchanged.
         return error_response(409, "This conflicts with an existing record.")
 
+    # Every way the database can be unavailable (bff/db.py's CONNECTION_FAILURES: refused,
+    # reset, restarting, shutting down, a connection it ended), and SQLite's "locked".
     @app.errorhandler(DBConnectionError)
     @app.errorhandler(OperationalError)
     @app.errorhandler(OSError)
@@ -95,6 +111,9 @@ def register_error_handlers(app: Quart) -> None:
             "The service is temporarily unavailable. Please try again shortly.",
             {"Retry-After": "5"},
         )
+
+    for failure in CONNECTION_FAILURES:
+        app.register_error_handler(failure, _database_down)
 
     @app.errorhandler(InvalidName)
     async def _invalid_name(exc: InvalidName) -> Response:

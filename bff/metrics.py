@@ -20,18 +20,11 @@ import multiprocessing
 import os
 import shutil
 from pathlib import Path
+from typing import Any
+
+from bff.workers import process_alive
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _is_hypercorn(pid: int) -> bool:
@@ -62,7 +55,8 @@ def _multiprocess_dir() -> str | None:
     root = Path(os.environ.get("BFF_VAR_DIR", "var")) / "metrics"
     root.mkdir(parents=True, exist_ok=True)
     for stale in root.iterdir():  # servers that are gone
-        if stale.name.isdigit() and int(stale.name) != master and not _alive(int(stale.name)):
+        pid = int(stale.name) if stale.name.isdigit() else None
+        if pid is not None and pid != master and not process_alive(pid):
             shutil.rmtree(stale, ignore_errors=True)
     path = root / str(master)
     path.mkdir(exist_ok=True)
@@ -146,11 +140,43 @@ REDIS_LINK = Gauge(
     multiprocess_mode="min",
 )
 
+JOB_BACKLOG = Gauge(
+    "bff_file_jobs_backlog",
+    "Background jobs on files (text for search, ...) not finished yet (pending or running), "
+    "by kind: read from the database by each serving process.",
+    ["kind"],
+    multiprocess_mode="livemostrecent",
+)
+JOBS_FINISHED = Counter(
+    "bff_file_jobs_total",
+    "Background jobs on files that ended, by kind and outcome (done, failed for good, retry: "
+    "failed and due again later).",
+    ["kind", "outcome"],
+)
+TEXT_PAGE_SECONDS = Histogram(
+    "bff_text_seconds_per_page",
+    "Seconds spent reading the text of one page (a file's time over its pages), by source: "
+    "its text layer or stored text (text), or OCR (ocr).",
+    ["source"],
+    buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 60),
+)
+
+
+# The labelled children of the request metrics, by (route, method, status): `labels()` takes a
+# lock and builds its key on every call, and every request records two of them. As many
+# entries as the metrics' own children (routes x methods x statuses answered).
+_REQUEST_CHILDREN: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
 
 def request_done(route: str, method: str, status: int, seconds: float) -> None:
     """One answered HTTP request (route: the URL rule, never the path with its names)."""
-    REQUESTS.labels(route, method, str(status)).inc()
-    LATENCY.labels(route, method).observe(seconds)
+    key = (route, method, status)
+    children = _REQUEST_CHILDREN.get(key)
+    if children is None:
+        children = REQUESTS.labels(route, method, str(status)), LATENCY.labels(route, method)
+        _REQUEST_CHILDREN[key] = children
+    children[0].inc()
+    children[1].observe(seconds)
     if status == 429:
         THROTTLED.labels(route).inc()
 
@@ -181,14 +207,39 @@ def emergency(outcome: str) -> None:
     EMERGENCY.labels(outcome).inc()
 
 
+_SESSION_CACHE_CHILDREN: dict[bool, Any] = {}
+
+
 def session_cache(hit: bool) -> None:
-    """A session looked up in the session cache."""
-    SESSION_CACHE.labels("hit" if hit else "miss").inc()
+    """A session looked up in the session cache (on every signed-in request: its child is
+    looked up once, as the request metrics' are)."""
+    child = _SESSION_CACHE_CHILDREN.get(hit)
+    if child is None:
+        child = _SESSION_CACHE_CHILDREN[hit] = SESSION_CACHE.labels("hit" if hit else "miss")
+    child.inc()
 
 
 def redis_link(up: bool) -> None:
     """The Redis link of this process came up or went down."""
     REDIS_LINK.set(1 if up else 0)
+
+
+def job_backlog(counts: dict[str, int]) -> None:
+    """The jobs not finished yet, by kind (every kind, 0 included)."""
+    for kind, count in counts.items():
+        JOB_BACKLOG.labels(kind).set(count)
+
+
+def job_finished(kind: str, outcome: str) -> None:
+    """A background job on a file ended: "done", "failed" (for good) or "retry"."""
+    JOBS_FINISHED.labels(kind, outcome).inc()
+
+
+def text_pages(source: str, pages: int, seconds: float) -> None:
+    """A file's text read: `pages` pages from `source` ("text" or "ocr") in `seconds`."""
+    if pages > 0:
+        for _ in range(pages):
+            TEXT_PAGE_SECONDS.labels(source).observe(seconds / pages)
 
 
 def exposition() -> tuple[bytes, str]:

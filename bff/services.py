@@ -9,10 +9,14 @@ from typing import TYPE_CHECKING
 from quart import Quart, current_app, has_app_context
 
 if TYPE_CHECKING:
+    from bff.audit.head import HeadWriter
     from bff.auth.session_cache import SessionCache
     from bff.auth.throttle import LoginThrottle
     from bff.emergency.service import VerifyThrottle
+    from bff.files.viewer import PageCache
+    from bff.jobs.runner import JobRunner
     from bff.live.server import LiveHub
+    from bff.oidc.provider import Provider
     from bff.workers import WorkerPool
     from config.settings import Settings
     from storage.base import Storage
@@ -31,6 +35,10 @@ class AppServices:
     verify_throttle: VerifyThrottle
     live: LiveHub
     workers: WorkerPool  # conversions off the server process (bff/workers.py)
+    audit_head: HeadWriter  # the signed head of the audit log (bff/audit/head.py)
+    page_cache: PageCache  # the viewer's rendered pages in this process (bff/files/viewer.py)
+    oidc: Provider | None = None  # the identity provider of single sign-on (bff/oidc/)
+    jobs: JobRunner | None = None  # background work on files (bff/jobs/), woken on commit
 
 
 def attach_services(app: Quart, services: AppServices) -> None:

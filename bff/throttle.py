@@ -7,9 +7,13 @@ when the attempt turns out good (`release`). A key's limit is either hard (refus
 entries leave the window) or a back-off (beyond the limit each further attempt waits twice as
 long after the previous one, at most BACKOFF_CAP seconds: slowed, never locked).
 
-Entries live in Redis sorted sets when BFF_REDIS_URL is set (one Lua script per reservation),
-in this process otherwise (bounded in keys). If Redis is unreachable the guards fail open and
-log it: people can still sign in and responders can still open a token.
+Entries live in this process (bounded in keys) and, when BFF_REDIS_URL is set, also in Redis
+sorted sets shared by every process (one Lua script per reservation). An attempt must pass
+both: this process's own count is a floor under the shared one. If Redis is unreachable the
+guards go on with this process's counts alone (logged, and Redis is left alone for
+REDIS_RETRY_SECONDS after a failure): never open, but each instance of a deployment then
+allows the limit on its own, and what Redis held before the outage is not seen by instances
+that did not count it themselves.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ BACKOFF_CAP = 60  # seconds: the longest wait a back-off key imposes between two
 MAX_KEYS = 100_000  # keys kept in process memory (without Redis); the oldest go first
 MAX_ENTRIES_PER_KEY = 1_000  # entries kept per key: bounds what a back-off key can grow to
 MARK_SECONDS = 30 * 24 * 3600  # how long a mark (`mark`, `marked`) lasts
+REDIS_RETRY_SECONDS = 1.0  # after Redis failed, this process's counts alone for this long
 
 
 @dataclass(frozen=True)
@@ -136,44 +141,60 @@ class FailureCounter:
     def __init__(self, settings: Settings, prefix: str, window_seconds: int) -> None:
         self._window = window_seconds
         self._prefix = prefix
-        self._memory: _Memory | None = None
+        # This process's own entries: all there is without Redis, and the floor with it.
+        self._memory = _Memory(window_seconds)
         self._redis: Any = None
+        self._down_until = 0.0  # monotonic time before which Redis is not asked again
         if settings.redis_url:
             self._redis = aioredis.Redis.from_url(
                 settings.redis_url, socket_timeout=1, socket_connect_timeout=1
             )
             self._script = self._redis.register_script(_RESERVE)
-        else:
-            self._memory = _Memory(window_seconds)
 
     def _key(self, key: str) -> str:
         return f"{self._prefix}:{key}"
 
+    def _shared(self) -> bool:
+        """Whether to ask Redis now (configured, and not failed in the last moment)."""
+        return self._redis is not None and time.monotonic() >= self._down_until
+
     def _unavailable(self, exc: Exception, what: str) -> None:
-        log.warning("%s throttle unavailable (%s); %s", self._prefix, type(exc).__name__, what)
+        self._down_until = time.monotonic() + REDIS_RETRY_SECONDS
+        log.warning(
+            "%s throttle: Redis unavailable (%s); %s, counting in this process only",
+            self._prefix,
+            type(exc).__name__,
+            what,
+        )
+
+    async def _redis_wait(self, limits: list[Limit], member: str, now: float, add: bool) -> float:
+        """The wait Redis's shared entries impose (adding member under every key when 0)."""
+        if not add:
+            wait = 0.0
+            for limit in limits:
+                key = self._key(limit.key)
+                await self._redis.zremrangebyscore(key, "-inf", now - self._window)
+                scores = [s for _, s in await self._redis.zrange(key, 0, -1, withscores=True)]
+                wait = max(wait, _wait(scores, limit, now, self._window))
+            return wait
+        args: list[Any] = [now, self._window, member, BACKOFF_CAP, MAX_ENTRIES_PER_KEY]
+        for limit in limits:
+            args += [limit.limit, 1 if limit.backoff else 0]
+        keys = [self._key(limit.key) for limit in limits]
+        return float(await self._script(keys=keys, args=args))
 
     async def _reserve(self, limits: list[Limit], add: bool) -> tuple[str | None, int | None]:
         member = secrets.token_hex(8)
         now = time.time()
-        try:
-            if self._memory is not None:
-                wait = self._memory.reserve(limits, member, now, add)
-            elif not add:
-                wait = 0.0
-                for limit in limits:
-                    key = self._key(limit.key)
-                    await self._redis.zremrangebyscore(key, "-inf", now - self._window)
-                    scores = [s for _, s in await self._redis.zrange(key, 0, -1, withscores=True)]
-                    wait = max(wait, _wait(scores, limit, now, self._window))
-            else:
-                args: list[Any] = [now, self._window, member, BACKOFF_CAP, MAX_ENTRIES_PER_KEY]
-                for limit in limits:
-                    args += [limit.limit, 1 if limit.backoff else 0]
-                keys = [self._key(limit.key) for limit in limits]
-                wait = float(await self._script(keys=keys, args=args))
-        except Exception as exc:  # noqa: BLE001 - a guard must never take the service down
-            self._unavailable(exc, "allowing")
-            return None, None
+        # No await before this process's check and count: one event loop makes it atomic.
+        wait = self._memory.reserve(limits, member, now, add)
+        if wait <= 0 and self._shared():
+            try:
+                wait = await self._redis_wait(limits, member, now, add)
+            except Exception as exc:  # noqa: BLE001 - a guard must never take the service down
+                self._unavailable(exc, "this process's count decides")
+            if wait > 0 and add:  # refused by the shared count: it does not count here either
+                self._memory.release([limit.key for limit in limits], member)
         if wait > 0:
             return None, max(1, math.ceil(wait))
         return (member if add else None), None
@@ -187,14 +208,13 @@ class FailureCounter:
         """Give a reservation back: the attempt it counted no longer counts under keys."""
         if reservation is None:
             return
-        try:
-            if self._memory is not None:
-                self._memory.release(keys, reservation)
-            else:
+        self._memory.release(keys, reservation)
+        if self._shared():
+            try:
                 for key in keys:
                     await self._redis.zrem(self._key(key), reservation)
-        except Exception as exc:  # noqa: BLE001
-            self._unavailable(exc, "not released")
+            except Exception as exc:  # noqa: BLE001
+                self._unavailable(exc, "not released there")
 
     async def blocked(self, limits: list[Limit]) -> int | None:
         """Seconds to wait if any limit is reached, else None (nothing counted)."""
@@ -205,47 +225,46 @@ class FailureCounter:
         """Count one failure against each limit, reached or not."""
         now = time.time()
         member = secrets.token_hex(8)
-        try:
-            if self._memory is not None:
-                unlimited = [Limit(limit.key, MAX_ENTRIES_PER_KEY + 1) for limit in limits]
-                self._memory.reserve(unlimited, member, now, add=True)
-            else:
+        unlimited = [Limit(limit.key, MAX_ENTRIES_PER_KEY + 1) for limit in limits]
+        self._memory.reserve(unlimited, member, now, add=True)
+        if self._shared():
+            try:
                 for limit in limits:
                     key = self._key(limit.key)
                     await self._redis.zadd(key, {member: now})
                     await self._redis.zremrangebyrank(key, 0, -MAX_ENTRIES_PER_KEY - 1)
                     await self._redis.expire(key, self._window)
-        except Exception as exc:  # noqa: BLE001
-            self._unavailable(exc, "not counted")
+            except Exception as exc:  # noqa: BLE001
+                self._unavailable(exc, "not counted there")
 
     async def clear(self, key: str) -> None:
         """Forget a key's attempts."""
-        try:
-            if self._memory is not None:
-                self._memory.clear(key)
-            else:
+        self._memory.clear(key)
+        if self._shared():
+            try:
                 await self._redis.delete(self._key(key))
-        except Exception as exc:  # noqa: BLE001
-            self._unavailable(exc, "not cleared")
+            except Exception as exc:  # noqa: BLE001
+                self._unavailable(exc, "not cleared there")
 
     async def mark(self, key: str) -> None:
         """Remember key for MARK_SECONDS (e.g. an address a user signed in from)."""
-        try:
-            if self._memory is not None:
-                self._memory.mark(key)
-            else:
+        self._memory.mark(key)
+        if self._shared():
+            try:
                 await self._redis.set(self._key(key), 1, ex=MARK_SECONDS)
-        except Exception as exc:  # noqa: BLE001
-            self._unavailable(exc, "not marked")
+            except Exception as exc:  # noqa: BLE001
+                self._unavailable(exc, "not marked there")
 
     async def marked(self, key: str) -> bool:
-        """Whether key was marked within MARK_SECONDS."""
+        """Whether key was marked within MARK_SECONDS (here, or by any process through Redis)."""
+        if self._memory.marked(key):
+            return True
+        if not self._shared():
+            return False
         try:
-            if self._memory is not None:
-                return self._memory.marked(key)
             return bool(await self._redis.exists(self._key(key)))
         except Exception as exc:  # noqa: BLE001
-            self._unavailable(exc, "not marked")
+            self._unavailable(exc, "marks of other processes unknown")
             return False
 
     async def aclose(self) -> None:

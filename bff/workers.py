@@ -29,6 +29,17 @@ WORKER_NICENESS = 10  # below the server's priority: the server answers first
 START_SECONDS = 30.0  # a worker's own start-up (interpreter and imports), not part of a job
 
 
+def process_alive(pid: int) -> bool:
+    """Whether a process of this id exists (one of another user's counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class WorkerBusy(Exception):
     """Every worker is busy and the wait queue is full."""
 
@@ -116,11 +127,11 @@ class Reservation:
     def __init__(self, pool: WorkerPool) -> None:
         self._pool: WorkerPool | None = pool
 
-    async def run(self, func: Callable[..., T], *args: Any) -> T:
+    async def run(self, func: Callable[..., T], *args: Any, seconds: float | None = None) -> T:
         """func(*args) in a worker process, in this place (see WorkerPool.run)."""
         if self._pool is None:
             raise RuntimeError("This place in the worker pool was released already.")
-        return await self._pool._run(func, args)
+        return await self._pool._run(func, args, seconds)
 
     def release(self) -> None:
         """Give the place back (once)."""
@@ -176,17 +187,21 @@ class WorkerPool:
     def _release(self) -> None:
         self._pending -= 1
 
-    async def run(self, func: Callable[..., T], *args: Any) -> T:
+    async def run(self, func: Callable[..., T], *args: Any, seconds: float | None = None) -> T:
         """func(*args) in a worker process: its result, or the exception it raised there.
 
         WorkerBusy when `workers + queue` jobs are already running or waiting; WorkerTimeout
-        when it takes over `seconds` (the worker is killed and replaced); WorkerFailed when
-        the worker died. A cancelled caller's job is killed with its worker.
+        when it takes over `seconds` (the pool's, or a shorter one given here; the worker is
+        killed and replaced); WorkerFailed when the worker died. A cancelled caller's job is
+        killed with its worker.
         """
         with self.reserve() as place:
-            return await place.run(func, *args)
+            return await place.run(func, *args, seconds=seconds)
 
-    async def _run(self, func: Callable[..., T], args: tuple[Any, ...]) -> T:
+    async def _run(
+        self, func: Callable[..., T], args: tuple[Any, ...], seconds: float | None = None
+    ) -> T:
+        limit = self.seconds if seconds is None else min(seconds, self.seconds)
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         async with self._slots:
@@ -195,7 +210,7 @@ class WorkerPool:
             worker = self._idle.pop() if self._idle else await _Worker.start(self._preload)
             self._running.add(worker)
             try:
-                result: T = await asyncio.wait_for(worker.run(func, args), self.seconds)
+                result: T = await asyncio.wait_for(worker.run(func, args), limit)
             except BaseException as exc:
                 # A job that did not answer (time out, crash, cancelled request) leaves its
                 # worker in an unknown state: it is killed, and the next job starts anew.

@@ -19,8 +19,8 @@ import logging
 import re
 import sys
 import time
-import uuid
 from contextvars import ContextVar
+from os import urandom
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,7 +35,8 @@ REQUEST_FIELDS = ("route", "method", "status", "duration_ms", "user_id")
 
 def new_request_id(sent: str | None) -> str:
     """The id of a request starting now: the proxy's X-Request-ID when it is sane, else new."""
-    value = sent if sent is not None and _VALID_REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+    # 32 random hex digits: a uuid4's hex without building the UUID (a quarter of the cost).
+    value = sent if sent is not None and _VALID_REQUEST_ID.fullmatch(sent) else urandom(16).hex()
     _REQUEST_ID.set(value)
     return value
 
@@ -52,13 +53,33 @@ class _RequestIdFilter(logging.Filter):
         return True
 
 
+class _Seconds:
+    """A record's time to the second, formatted once per second (every request logs one
+    record, and strftime is most of a line's time stamp)."""
+
+    def __init__(self, fmt: str, convert: Any) -> None:
+        self._fmt, self._convert = fmt, convert
+        self._last: tuple[int, str] = (-1, "")
+
+    def __call__(self, created: float) -> str:
+        second = int(created)
+        last = self._last  # one tuple: threads that log at once read a consistent pair
+        if last[0] != second:
+            last = (second, time.strftime(self._fmt, self._convert(created)))
+            self._last = last
+        return last[1]
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._seconds = _Seconds("%Y-%m-%dT%H:%M:%S", time.gmtime)
+
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-            + f".{int(record.msecs):03d}Z",
+            "time": f"{self._seconds(record.created)}.{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
@@ -79,6 +100,12 @@ class TextFormatter(logging.Formatter):
 
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s%(rid)s %(message)s")
+        self._seconds = _Seconds(self.default_time_format, self.converter)
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        if datefmt is not None:
+            return super().formatTime(record, datefmt)
+        return f"{self._seconds(record.created)},{int(record.msecs):03d}"  # as logging writes it
 
     def format(self, record: logging.LogRecord) -> str:
         rid = getattr(record, "request_id", "")

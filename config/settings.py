@@ -1,24 +1,39 @@
 """Typed settings, read once from BFF_* environment variables and validated at start.
 
 Every setting has a default that lets a fresh checkout run with no services at all:
-SQLite in var/, files on local disk in var/, in-process fallbacks instead of Redis.
+SQLite in var/, files on local disk in var/, in-process fallbacks instead of Redis. What a value
+must be beyond its type and bounds is in config/checks.py; secrets generated when none is set,
+in config/generated.py.
 """
 
 from __future__ import annotations
 
-import functools
 import ipaddress
-import os
-import re
-import secrets
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from config.checks import (
+    AesKeyHex,
+    AgeRecipient,
+    DatabaseUrl,
+    Issuer,
+    Key,
+    Networks,
+    OcrLanguages,
+    RedisUrl,
+    RoleMap,
+    Roles,
+    StorageUrl,
+    ViewOffload,
+)
+from config.generated import age_recipient_of, persistent_secret
+
 VAR_DIR = Path("var")
-MFA_ROLES = ("admin", "doctor", "nurse", "assistant")  # the staff roles (bff/users/models.py)
+# A bind address on this machine only: the default BFF_PUBLIC_URL names it localhost.
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 
 
 class SettingsError(Exception):
@@ -30,9 +45,12 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="BFF_", extra="ignore", frozen=True)
 
-    database_url: str = "sqlite://var/bff.sqlite3"
-    storage_url: str = "file://var/storage"
-    redis_url: str = ""
+    database_url: DatabaseUrl = "sqlite://var/bff.sqlite3"
+    # How long a read (GET, HEAD) waits for the database to take connections again when its
+    # connection fails (a restart, a failover) before answering 503 (0: answer at once).
+    database_retry_seconds: Annotated[float, Field(ge=0, le=30)] = 2
+    storage_url: StorageUrl = "file://var/storage"
+    redis_url: RedisUrl = ""
     host: str = "127.0.0.1"
     port: Annotated[int, Field(ge=1, le=65535)] = 8000
     public_url: str = ""
@@ -41,6 +59,10 @@ class Settings(BaseSettings):
     # request). Sign-outs and account changes end cached sessions at once in this process and,
     # through Redis, in the others; this bounds only what neither reaches (the command line).
     session_cache_seconds: Annotated[float, Field(ge=0, le=60)] = 10
+    # Step-up (bff/auth/stepup.py): a sensitive change (a factor, recovery codes, a password,
+    # an admin's takeover or destructive action) needs the session to have proved its password
+    # or a factor within this many minutes; 0: a confirmation sent with every such change.
+    reauth_minutes: Annotated[float, Field(ge=0, le=24 * 60)] = 15
     # How often each process re-checks the sessions of its live connections and session cache
     # (one query): a session ended where no running process announces it ends within this.
     live_session_check_seconds: Annotated[float, Field(gt=0, le=60)] = 30
@@ -50,6 +72,14 @@ class Settings(BaseSettings):
     conversion_workers: Annotated[int, Field(ge=1, le=16)] = 2
     conversion_queue: Annotated[int, Field(ge=0, le=1000)] = 8
     conversion_seconds: Annotated[float, Field(gt=0, le=600)] = 60
+    # Thumbnails and the viewer's pages (bff/files/thumbnails.py, bff/files/viewer.py), rendered
+    # in the same worker pool: each render killed after this long; files larger than this get
+    # no thumbnail and no pages; rendered pages kept in each process's memory up to this size;
+    # how long a viewer session's links (its pages) and a listing's thumbnail links work.
+    preview_seconds: Annotated[float, Field(gt=0, le=600)] = 20
+    preview_max_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
+    preview_cache_mb: Annotated[int, Field(ge=0, le=4096)] = 64
+    preview_link_seconds: Annotated[int, Field(ge=60, le=3600)] = 600
     # Largest RTF converted to text (about 0.5 s of CPU per MB); larger RTFs are refused (413).
     rtf_max_mb: Annotated[int, Field(ge=1, le=10_000)] = 20
     view_link_seconds: Annotated[int, Field(ge=10, le=3600)] = 300
@@ -60,16 +90,43 @@ class Settings(BaseSettings):
     # (bff/files/offload.py): "none", the BFF streams them; "nginx", nginx's internal location
     # sends them from the storage directory (X-Accel-Redirect; local storage behind the nginx
     # template only); "s3", the browser is redirected to a presigned URL valid this long.
-    view_offload: Literal["none", "nginx", "s3"] = "none"
+    view_offload: ViewOffload = "none"
     view_offload_seconds: Annotated[int, Field(ge=10, le=3600)] = 120
-    secret_key: str = ""
+    secret_key: Key = ""
     # Second factors (bff/mfa/): roles whose members must have one (comma-separated; a member
     # without one signs in to a session that can only enrol), and the key sealing TOTP seeds
     # (default: derived from BFF_SECRET_KEY). Changing either key makes enrolled seeds unusable.
-    mfa_required_roles: str = ""
-    mfa_key: str = ""
+    mfa_required_roles: Roles = ""
+    mfa_key: Key = ""
+    # OpenID Connect single sign-on (bff/oidc/, docs/single-sign-on.md); off while the issuer
+    # is empty. The provider is found by discovery (ISSUER/.well-known/openid-configuration).
+    # The client authenticates with its secret, or with a private key (private_key_jwt: the PEM
+    # file's path). PROVISION "off": only users an admin created sign in, linked at their first
+    # sign-in by username = USERNAME_CLAIM; "on": the first sign-in creates the user. The role
+    # comes from ROLE_CLAIM through ROLE_MAP ("admin=Portal-Admins,doctor=Doctors,..."; no
+    # mapped value: no access). An ID token whose amr has one of MFA_AMR, or whose acr is one of
+    # MFA_ACR, counts as a second factor. LOCAL_PASSWORDS: who may still sign in with a
+    # password ("all", "admins": a break-glass admin, "none").
+    oidc_issuer: Issuer = ""
+    oidc_client_id: str = ""
+    oidc_client_secret: str = ""
+    oidc_private_key_file: str = ""
+    oidc_scopes: str = "openid profile email"
+    oidc_display_name: str = "single sign-on"
+    oidc_provision: Literal["off", "on"] = "off"
+    oidc_username_claim: str = "preferred_username"
+    oidc_name_claim: str = "name"
+    oidc_role_claim: str = "groups"
+    oidc_role_map: RoleMap = ""
+    oidc_mfa_amr: str = "mfa,otp,hwk,swk,sc,fido"
+    oidc_mfa_acr: str = ""
+    oidc_local_passwords: Literal["all", "admins", "none"] = "all"
+    oidc_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 10
     admin_username: str = "admin"
     admin_password: str = ""
+    # New passwords (bff/auth/password_rule.py): at least this many characters (after NFKC);
+    # no composition rules, common and guessable passwords refused.
+    password_min_length: Annotated[int, Field(ge=8, le=256)] = 12
     var_dir: Path = VAR_DIR
     # Brute-force protection (bff/auth/throttle.py): sign-in attempts allowed per window per
     # (username, address) pair, per address, and per username (beyond which they slow down).
@@ -82,7 +139,11 @@ class Settings(BaseSettings):
     token_key: str = ""
     # NTAG 424 DNA SUN taps: the deployment's SDM meta-read key (32 hex), which decrypts the
     # UID and tap counter every tag of this deployment writes into its URL.
-    sdm_meta_read_key: str = ""
+    sdm_meta_read_key: AesKeyHex = ""
+    # With an https BFF_PUBLIC_URL: Strict-Transport-Security on every answer, this many
+    # seconds (0: not sent), and whether it covers the host's subdomains too.
+    hsts_seconds: Annotated[int, Field(ge=0, le=2 * 365 * 24 * 3600)] = 365 * 24 * 3600
+    hsts_include_subdomains: bool = True
     # Behind a reverse proxy: how many proxy hops to trust for X-Forwarded-For/-Proto (0: none).
     trusted_proxy_hops: Annotated[int, Field(ge=0, le=5)] = 0
     emergency_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 15
@@ -97,7 +158,7 @@ class Settings(BaseSettings):
     # e.g. "127.0.0.1,10.0.0.0/8"; empty: none) or with `Authorization: Bearer <token>`
     # (empty: no token). A request that came through a proxy the BFF does not trust
     # (an X-Forwarded-For it does not read) is never allowed by its address.
-    metrics_allow: str = "127.0.0.1"
+    metrics_allow: Networks = "127.0.0.1"
     metrics_token: str = ""
     # Logs: "text" (one readable line, for a developer) or "json" (one object per line).
     log_format: Literal["text", "json"] = "text"
@@ -109,45 +170,72 @@ class Settings(BaseSettings):
     max_versions: Annotated[int, Field(ge=0, le=1_000_000)] = 0
     # The audit log's key (bff/audit/integrity.py): every entry's hash and every checkpoint is
     # an HMAC with it, so nobody without it can rewrite the log unnoticed. Never in the database.
-    audit_key: str = ""
+    audit_key: Key = ""
     # How often the running server checkpoints the audit log to the file storage when it has
     # new entries (one instance at a time), verifying the entries since the previous one.
     audit_checkpoint_minutes: Annotated[float, Field(gt=0, le=24 * 60)] = 5
+    # Backups (bff/backup/crypto.py): every part and object of a snapshot is encrypted with age
+    # to this X25519 recipient (the public "age1..." key; empty: the identity generated into
+    # var/backup_identity), and its manifest authenticated with HMAC-SHA256 under this key
+    # (empty: one generated into var/backup_key). A restore needs the identity: this file
+    # (or `restore --identity FILE`), else var/backup_identity.
+    backup_recipient: AgeRecipient = ""
+    backup_identity_file: str = ""
+    backup_key: Key = ""
+    # Background jobs per file version (bff/jobs/: text extraction for search, previews): each
+    # serving process runs at most this many at once in worker processes of their own (0: this
+    # process runs none; others, or `search reindex`, do), each killed after this long and
+    # limited to this much memory; files over BFF_JOB_MAX_MB are not read. A failed job is tried
+    # again after BFF_JOB_RETRY_SECONDS, doubling each time, and marked failed for good after
+    # BFF_JOB_ATTEMPTS attempts. Idle processes look for due jobs every BFF_JOB_POLL_SECONDS
+    # (the process that records a job starts it at once).
+    job_workers: Annotated[int, Field(ge=0, le=16)] = 1
+    job_seconds: Annotated[float, Field(gt=0, le=3600)] = 300
+    job_memory_mb: Annotated[int, Field(ge=256, le=65_536)] = 2048
+    job_max_mb: Annotated[int, Field(ge=1, le=10_000)] = 200
+    job_attempts: Annotated[int, Field(ge=1, le=100)] = 3
+    job_retry_seconds: Annotated[float, Field(gt=0, le=24 * 3600)] = 60
+    job_poll_seconds: Annotated[float, Field(gt=0, le=3600)] = 10
+    # Text for search (bff/search/extract.py): the OCR languages of Debian's tesseract-ocr, joined
+    # by '+' (each needs its package: tesseract-ocr-eng, tesseract-ocr-deu...), and at most this
+    # many pages of one PDF read by OCR (the pages of its text layer are always read).
+    ocr_languages: OcrLanguages = "eng"
+    ocr_max_pages: Annotated[int, Field(ge=0, le=10_000)] = 50
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False
     test_crash_at: str = ""
 
-    @field_validator("database_url")
-    @classmethod
-    def _check_database_url(cls, value: str) -> str:
-        if not value.startswith(("sqlite://", "postgres://", "postgresql://", "asyncpg://")):
-            raise ValueError("must start with sqlite://, postgres:// or postgresql://")
-        return value
+    @model_validator(mode="after")
+    def _check_oidc_client(self) -> Settings:
+        if self.oidc_issuer and not self.oidc_client_id:
+            raise ValueError("BFF_OIDC_CLIENT_ID is needed with BFF_OIDC_ISSUER")
+        if self.oidc_issuer and not (self.oidc_client_secret or self.oidc_private_key_file):
+            raise ValueError("BFF_OIDC_CLIENT_SECRET or BFF_OIDC_PRIVATE_KEY_FILE is needed")
+        return self
 
-    @field_validator("redis_url")
-    @classmethod
-    def _check_redis_url(cls, value: str) -> str:
-        if value and not value.startswith(("redis://", "rediss://", "unix://")):
-            raise ValueError("must start with redis://, rediss:// or unix://")
-        return value
+    @model_validator(mode="after")
+    def _fill_public_url(self) -> Settings:
+        if not self.public_url:
+            # A loopback bind is announced as localhost: WebAuthn refuses an IP address as the
+            # relying party, so passkeys work only at http://localhost:PORT.
+            host = "localhost" if self.host in LOOPBACK_HOSTS else self.host
+            object.__setattr__(self, "public_url", f"http://{host}:{self.port}")
+        object.__setattr__(self, "public_url", self.public_url.rstrip("/"))
+        return self
 
-    @field_validator("storage_url")
-    @classmethod
-    def _check_storage_url(cls, value: str) -> str:
-        if not value.startswith(("file://", "s3://")):
-            raise ValueError("must start with file:// or s3://")
-        return value
+    @property
+    def https(self) -> bool:
+        """Whether people reach the portal over HTTPS (BFF_PUBLIC_URL)."""
+        return self.public_url.startswith("https://")
 
-    @field_validator("metrics_allow")
-    @classmethod
-    def _check_metrics_allow(cls, value: str) -> str:
-        for part in filter(None, (p.strip() for p in value.split(","))):
-            try:
-                ipaddress.ip_network(part, strict=False)
-            except ValueError:
-                raise ValueError(f"{part!r} is not an address or network") from None
-        return value
+    @property
+    def strict_transport_security(self) -> str | None:
+        """The Strict-Transport-Security header's value (None: not sent, over http)."""
+        if not self.https or self.hsts_seconds == 0:
+            return None
+        subdomains = "; includeSubDomains" if self.hsts_include_subdomains else ""
+        return f"max-age={self.hsts_seconds}{subdomains}"
 
     @property
     def metrics_networks(self) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
@@ -155,50 +243,19 @@ class Settings(BaseSettings):
         parts = (p.strip() for p in self.metrics_allow.split(","))
         return [ipaddress.ip_network(part, strict=False) for part in parts if part]
 
-    @field_validator("secret_key")
-    @classmethod
-    def _check_secret_key(cls, value: str) -> str:
-        if value and len(value.encode()) < 32:
-            raise ValueError("must be at least 32 bytes long")
-        return value
+    @property
+    def oidc_enabled(self) -> bool:
+        """Whether single sign-on through an OpenID Provider is configured."""
+        return bool(self.oidc_issuer)
 
-    @field_validator("mfa_required_roles")
-    @classmethod
-    def _check_mfa_required_roles(cls, value: str) -> str:
-        roles = [role.strip().lower() for role in value.split(",") if role.strip()]
-        unknown = [role for role in roles if role not in MFA_ROLES]
-        if unknown:
-            raise ValueError(f"unknown role {unknown[0]!r} (roles: {', '.join(MFA_ROLES)})")
-        return ",".join(roles)
-
-    @field_validator("mfa_key", "audit_key")
-    @classmethod
-    def _check_key_length(cls, value: str) -> str:
-        if value and len(value.encode()) < 32:
-            raise ValueError("must be at least 32 bytes long")
-        return value
-
-    @field_validator("sdm_meta_read_key")
-    @classmethod
-    def _check_sdm_meta_read_key(cls, value: str) -> str:
-        if value and not re.fullmatch(r"[0-9A-Fa-f]{32}", value):
-            raise ValueError("must be 32 hexadecimal characters (an AES-128 key)")
-        return value.upper()
-
-    @field_validator("view_offload")
-    @classmethod
-    def _check_view_offload(cls, value: str, info: ValidationInfo) -> str:
-        needs = {"nginx": "file://", "s3": "s3://"}.get(value)
-        if needs and not str(info.data.get("storage_url", "")).startswith(needs):
-            raise ValueError(f"{value} needs a {needs} BFF_STORAGE_URL")
-        return value
-
-    @model_validator(mode="after")
-    def _fill_public_url(self) -> Settings:
-        if not self.public_url:
-            object.__setattr__(self, "public_url", f"http://{self.host}:{self.port}")
-        object.__setattr__(self, "public_url", self.public_url.rstrip("/"))
-        return self
+    @property
+    def oidc_roles(self) -> list[tuple[str, str]]:
+        """BFF_OIDC_ROLE_MAP as (role, claim value) pairs, in the order given."""
+        pairs = []
+        for part in filter(None, (p.strip() for p in self.oidc_role_map.split(","))):
+            role, _, claim = part.partition("=")
+            pairs.append((role.strip().lower(), claim.strip()))
+        return pairs
 
     @property
     def max_upload_bytes(self) -> int:
@@ -219,7 +276,7 @@ class Settings(BaseSettings):
         """The session-signing secret: BFF_SECRET_KEY, else one kept in var/secret_key."""
         if self.secret_key:
             return self.secret_key
-        return _persistent_secret(self.var_dir / "secret_key")
+        return persistent_secret(self.var_dir / "secret_key")
 
     @property
     def mfa_roles(self) -> frozenset[str]:
@@ -234,39 +291,35 @@ class Settings(BaseSettings):
         """The SmartToken link secret: BFF_TOKEN_KEY, else one kept in var/token_key."""
         if self.token_key:
             return self.token_key
-        return _persistent_secret(self.var_dir / "token_key")
+        return persistent_secret(self.var_dir / "token_key")
 
     def audit_signing_key(self) -> bytes:
         """The audit log's key: BFF_AUDIT_KEY, else one kept in var/audit_key."""
-        return (self.audit_key or _persistent_secret(self.var_dir / "audit_key")).encode()
+        return (self.audit_key or persistent_secret(self.var_dir / "audit_key")).encode()
 
     def sdm_meta_read_key_bytes(self) -> bytes:
         """The SUN meta-read key: BFF_SDM_META_READ_KEY, else one kept in
         var/sdm_meta_read_key."""
         if self.sdm_meta_read_key:
             return bytes.fromhex(self.sdm_meta_read_key)
-        return bytes.fromhex(_persistent_secret(self.var_dir / "sdm_meta_read_key", hex_bytes=16))
+        return bytes.fromhex(persistent_secret(self.var_dir / "sdm_meta_read_key", hex_bytes=16))
 
+    def backup_mac_key(self) -> bytes:
+        """The key authenticating snapshot manifests: BFF_BACKUP_KEY, else one kept in
+        var/backup_key."""
+        return (self.backup_key or persistent_secret(self.var_dir / "backup_key")).encode()
 
-@functools.lru_cache(maxsize=64)
-def _persistent_secret(path: Path, hex_bytes: int = 0) -> str:
-    """Read a generated secret from path, creating it (mode 0600) on first use: hex_bytes
-    random bytes as hex when given, else 48 as URL-safe text.
+    def backup_identity_path(self) -> Path:
+        """Where a restore reads the age identity: BFF_BACKUP_IDENTITY_FILE, else
+        var/backup_identity."""
+        return Path(self.backup_identity_file or self.var_dir / "backup_identity").expanduser()
 
-    Remembered per path: every request checks a token signature with it."""
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    value = secrets.token_hex(hex_bytes).upper() if hex_bytes else secrets.token_urlsafe(48)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process created it first: use theirs
-        return path.read_text().strip()
-    with os.fdopen(fd, "w") as handle:
-        handle.write(value + "\n")
-    return value
+    def backup_recipient_text(self) -> str:
+        """The age recipient snapshots are encrypted to: BFF_BACKUP_RECIPIENT, else that of the
+        identity kept in var/backup_identity (generated on first use)."""
+        if self.backup_recipient:
+            return self.backup_recipient
+        return age_recipient_of(self.var_dir / "backup_identity")
 
 
 def load_settings(**overrides: object) -> Settings:

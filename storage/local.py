@@ -26,6 +26,7 @@ from storage.base import (
     TEMP_SUFFIX,
     FileInfo,
     NotFound,
+    ObjectKey,
     ReadStream,
     Storage,
     StorageUnavailable,
@@ -53,12 +54,13 @@ def _translate(what: str, *, missing_is_not_found: bool = True) -> Iterator[None
         raise StorageUnavailable(f"Local storage failed on {what}: {exc.strerror}") from exc
 
 
-def _info(name: str, st: os.stat_result) -> FileInfo:
+def _info(name: str, st: os.stat_result, *, key: ObjectKey | None = None) -> FileInfo:
+    """What a stat tells of the file name (or of the object key: name is its text form)."""
     return FileInfo(
-        name=name,
+        name=key.path if key else name,
         size=st.st_size,
         last_modified=datetime.fromtimestamp(st.st_mtime, UTC),
-        content_type=guess_content_type(name),
+        content_type=guess_content_type(key.name if key else name),
     )
 
 
@@ -151,26 +153,8 @@ def _link_over(source: Path, target: Path) -> None:
         raise
 
 
-def _tree(base: Path, prefix: str) -> list[tuple[tuple[str, ...], FileInfo]]:
-    found = []
-    start = base / prefix
-    for directory, _, names in os.walk(start):
-        relative = Path(directory).relative_to(base).parts
-        for name in names:
-            if is_temp_name(name):
-                continue
-            try:
-                st = os.stat(os.path.join(directory, name))
-            except FileNotFoundError:
-                continue
-            if stat_module.S_ISREG(st.st_mode):
-                found.append(((*relative, name), _info(name, st)))
-    return found
-
-
-def _remove_empty(base: Path, prefix: str) -> None:
-    """Remove the empty directories of prefix's tree, deepest first, and prefix itself."""
-    start = base / prefix
+def _remove_empty(start: Path) -> None:
+    """Remove the empty directories of start's tree, deepest first, and start itself."""
     for directory, _, _ in sorted(os.walk(start), key=lambda e: -len(e[0])):
         with contextlib.suppress(OSError):
             os.rmdir(directory)
@@ -217,23 +201,6 @@ class LocalStorage(Storage):
     async def _list_files(self, container: str, folder: str) -> list[FileInfo]:
         return await self._run("the folder", _files, self._path(container, folder))
 
-    async def _stat(self, container: str, folder: str, name: str) -> FileInfo:
-        st = await self._run("The file", _stat_file, self._path(container, folder, name))
-        return _info(name, st)
-
-    async def _open(
-        self,
-        container: str,
-        folder: str,
-        name: str,
-        offset: int,
-        length: int | None,
-        chunk_size: int,
-    ) -> ReadStream:
-        return await self._open_path(
-            self._path(container, folder, name), offset, length, chunk_size
-        )
-
     async def _open_path(
         self, path: Path, offset: int, length: int | None, chunk_size: int
     ) -> ReadStream:
@@ -270,17 +237,6 @@ class LocalStorage(Storage):
             content_type=guess_content_type(name),
             on_close=handle.close,
         )
-
-    async def _write(
-        self,
-        container: str,
-        folder: str,
-        name: str,
-        chunks: AsyncIterator[bytes],
-        content_type: str | None,
-    ) -> int:
-        # Local disk keeps no content type: stat and listings infer it from the name.
-        return await self._write_into(self._path(container, folder), name, chunks)
 
     async def _write_into(
         self, directory: Path, name: str, chunks: AsyncIterator[bytes], *, direct: bool = False
@@ -324,11 +280,6 @@ class LocalStorage(Storage):
             raise
         return size
 
-    async def _delete(self, container: str, folder: str, name: str) -> None:
-        path = self._path(container, folder, name)
-        await self._run("The file", _stat_file, path)  # refuses directories
-        await self._run("The file", path.unlink)
-
     @property
     def _staging(self) -> Path:
         return self.root / STAGING_DIR
@@ -338,11 +289,11 @@ class LocalStorage(Storage):
     ) -> int:
         return await self._write_into(self._staging, key, chunks, direct=True)
 
-    async def _publish_staged(self, key: str, container: str, folder: str, name: str) -> None:
+    async def _publish_staged(self, key: str, target: ObjectKey) -> None:
         # One rename within the root's file system: the file appears whole or not at all.
-        directory = self._path(container, folder)
-        await self._mkdir(directory)
-        await self._run("The staged file", _replace_durably, self._staging / key, directory / name)
+        path = self._path(*target.segments)
+        await self._mkdir(path.parent)
+        await self._run("The staged file", _replace_durably, self._staging / key, path)
 
     async def _stat_staged(self, key: str) -> FileInfo:
         st = await self._run("The staged file", _stat_file, self._staging / key)
@@ -358,17 +309,13 @@ class LocalStorage(Storage):
     async def _list_staged(self) -> list[FileInfo]:
         return await self._run("the staging folder", _files, self._staging)
 
-    async def _copy(self, container: str, folder: str, source: str, target: str) -> None:
-        base = self._path(container, folder)
-        await self._run("The file", _link_over, base / source, base / target)
+    async def _copy_object(self, source: ObjectKey, target: ObjectKey) -> None:
+        await self._run(
+            "The file", _link_over, self._path(*source.segments), self._path(*target.segments)
+        )
 
-    async def _list_tree(
-        self, container: str, folder: str, prefix: str
-    ) -> list[tuple[tuple[str, ...], FileInfo]]:
-        return await self._run("the folder", _tree, self._path(container, folder), prefix)
-
-    async def _prune(self, container: str, folder: str, prefix: str) -> None:
-        await self._run("the folder", _remove_empty, self._path(container, folder), prefix)
+    async def _prune(self, prefix: ObjectKey) -> None:
+        await self._run("the folder", _remove_empty, self._path(*prefix.segments))
 
     async def _create_container(self, container: str) -> None:
         await self._mkdir(self._path(container))
@@ -376,8 +323,8 @@ class LocalStorage(Storage):
     async def _create_folder(self, container: str, folder: str) -> None:
         await self._mkdir(self._path(container, folder))
 
-    async def _walk(self, prefix: tuple[str, ...]) -> AsyncIterator[FileInfo]:
-        pending = [prefix]  # depth first, one directory listed at a time
+    async def _walk(self, prefix: ObjectKey | None) -> AsyncIterator[FileInfo]:
+        pending = [prefix.segments if prefix else ()]  # depth first, one directory at a time
         while pending:
             segments = pending.pop()
             files, directories = await self._run("the storage", _entries, self._path(*segments))
@@ -388,24 +335,25 @@ class LocalStorage(Storage):
             )
 
     async def _open_object(
-        self, key: tuple[str, ...], offset: int, length: int | None, chunk_size: int
+        self, key: ObjectKey, offset: int, length: int | None, chunk_size: int
     ) -> ReadStream:
-        return await self._open_path(self._path(*key), offset, length, chunk_size)
+        return await self._open_path(self._path(*key.segments), offset, length, chunk_size)
 
-    async def _stat_object(self, key: tuple[str, ...]) -> FileInfo:
-        st = await self._run("The object", _stat_file, self._path(*key))
-        return _info("/".join(key), st)
+    async def _stat_object(self, key: ObjectKey) -> FileInfo:
+        st = await self._run("The file", _stat_file, self._path(*key.segments))
+        return _info(key.name, st, key=key)
 
     async def _write_object(
-        self, key: tuple[str, ...], chunks: AsyncIterator[bytes], content_type: str | None
+        self, key: ObjectKey, chunks: AsyncIterator[bytes], content_type: str | None
     ) -> int:
-        return await self._write_into(self._path(*key[:-1]), key[-1], chunks)
+        # Local disk keeps no content type: stat and listings infer it from the name.
+        return await self._write_into(self._path(*key.segments[:-1]), key.name, chunks)
 
-    async def _delete_object(self, key: tuple[str, ...]) -> bool:
-        path = self._path(*key)
+    async def _delete_object(self, key: ObjectKey) -> bool:
+        path = self._path(*key.segments)
         try:
-            await self._run("The object", _stat_file, path)
-            await self._run("The object", path.unlink)
+            await self._run("The file", _stat_file, path)  # refuses directories
+            await self._run("The file", path.unlink)
         except NotFound:
             return False
         return True

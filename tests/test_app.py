@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from quart.testing import QuartClient as Client
@@ -61,7 +62,7 @@ def test_defaults() -> None:
     assert settings.database_url == "sqlite://var/bff.sqlite3"
     assert settings.storage_url == "file://var/storage"
     assert settings.redis_url == ""
-    assert settings.public_url == "http://127.0.0.1:8000"
+    assert settings.public_url == "http://localhost:8000"  # passkeys refuse an IP address
     assert settings.session_hours == 8
     assert settings.max_upload_mb == 50
 
@@ -77,7 +78,7 @@ def test_secret_key_is_generated_once_with_mode_0600(tmp_path: Path) -> None:
 
 async def test_first_start_creates_admin_from_settings(database_url: str, run_dir: Path) -> None:
     settings = make_settings(
-        database_url, run_dir, admin_username="Chief", admin_password="s3cret-pass"
+        database_url, run_dir, admin_username="Chief", admin_password="harbour-s3cret-pass"
     )
     async with started_app(settings) as app:
         from bff.users.bootstrap import ensure_admin
@@ -85,7 +86,7 @@ async def test_first_start_creates_admin_from_settings(database_url: str, run_di
         assert await ensure_admin(settings) == ("chief", None)
         assert await ensure_admin(settings) is None  # only when there is no admin
         response = await app.test_client().post(
-            "/api/auth/login", json={"username": "chief", "password": "s3cret-pass"}
+            "/api/auth/login", json={"username": "chief", "password": "harbour-s3cret-pass"}
         )
         assert response.status_code == 200
         assert (await response.get_json())["user"]["role"] == "admin"
@@ -155,6 +156,35 @@ async def test_security_headers_on_every_response(client: Client, path: str) -> 
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    ("public_url", "overrides", "expected"),
+    [
+        ("https://records.example.org", {}, "max-age=31536000; includeSubDomains"),
+        (
+            "https://records.example.org",
+            {"hsts_seconds": 600, "hsts_include_subdomains": False},
+            "max-age=600",
+        ),
+        ("https://records.example.org", {"hsts_seconds": 0}, None),
+        ("http://127.0.0.1:8000", {}, None),  # never over http: browsers ignore it there
+    ],
+)
+async def test_strict_transport_security_over_https(
+    database_url: str,
+    run_dir: Path,
+    public_url: str,
+    overrides: dict[str, Any],
+    expected: str | None,
+) -> None:
+    """Before: no answer carried Strict-Transport-Security, whatever BFF_PUBLIC_URL said."""
+    settings = make_settings(database_url, run_dir, public_url=public_url, **overrides)
+    async with started_app(settings) as app:
+        client = app.test_client()
+        for path in ("/api/health", "/api/nothing-here", "/login", "/openapi.json"):
+            response = await client.get(path)
+            assert response.headers.get("Strict-Transport-Security") == expected, path
 
 
 async def test_unknown_api_path_is_json_404(client: Client) -> None:
@@ -237,7 +267,9 @@ def test_cli_refuses_a_short_password(tmp_path: Path) -> None:
         stdin=subprocess.DEVNULL,
     )
     assert result.returncode == 2
-    assert result.stderr.strip() == "The password must be at least 8 characters."
+    assert result.stderr.strip().startswith(
+        "The password is too short: use at least 12 characters."
+    )
 
 
 async def test_openapi_operation_ids_are_unique(client: Client) -> None:

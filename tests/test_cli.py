@@ -27,10 +27,12 @@ HELP = {
         "audit",
         "storage",
         "tokens",
+        "folders",
         "demo",
         "web-constants",
         "backup",
         "restore",
+        "search",
     ],
     ("serve",): [],
     ("migrate",): [],
@@ -45,10 +47,14 @@ HELP = {
     ("tokens",): ["register", "simulate-tap"],
     ("tokens", "register"): ["--chip", "--count", "--sun-uid", "--file-read-key", "--sun-csv"],
     ("tokens", "simulate-tap"): ["TOKEN_ID", "--counter"],
+    ("folders",): ["import"],
+    ("folders", "import"): ["CSV_FILE", "--dry-run"],
     ("demo",): [],
     ("web-constants",): [],
     ("backup",): ["LOCATION", "s3://"],
-    ("restore",): ["LOCATION", "--force"],
+    ("restore",): ["LOCATION", "--force", "--identity"],
+    ("search",): ["reindex"],
+    ("search", "reindex"): ["CONTAINER", "--background"],
 }
 
 
@@ -134,7 +140,9 @@ def test_reset_password_generates_one_or_names_a_missing_user(tmp_path: Path) ->
     reset = bff(tmp_path, "users", "reset-password", "--username", "ANN")
     assert reset.returncode == 0, reset.stderr
     assert reset.stdout.startswith("Password reset for ann; 0 session(s) ended. New password: ")
-    missing = bff(tmp_path, "users", "reset-password", "--username", "bob", "--password", "x" * 8)
+    missing = bff(
+        tmp_path, "users", "reset-password", "--username", "bob", "--password", "unused-new-words"
+    )
     assert (missing.returncode, missing.stderr) == (1, "No user named 'bob'.\n")
     verified = bff(tmp_path, "audit", "verify")  # the creation and the reset, chained
     assert verified.returncode == 0, verified.stdout
@@ -159,7 +167,7 @@ def test_the_demo_loads_once_and_its_files_are_indexed(tmp_path: Path) -> None:
     tapped = bff(tmp_path, "tokens", "simulate-tap", tap[0])
     assert tapped.returncode == 0, tapped.stderr
     assert re.fullmatch(
-        r"http://127\.0\.0\.1:8000/patients/verify/[0-9A-F]{32}\?s=[0-9A-F]{16}\n", tapped.stdout
+        r"http://localhost:8000/patients/verify/[0-9A-F]{32}\?s=[0-9A-F]{16}\n", tapped.stdout
     )
     reindex = bff(tmp_path, "storage", "reindex")  # what the demo stored is what it indexed
     assert reindex.returncode == 0, reindex.stderr

@@ -12,7 +12,8 @@ from bff.services import app_services
 from bff.users.models import Role, User
 from config.settings import Settings
 from storage.base import Storage
-from tools.scale_demo import SCALE_CONTAINER_PREFIX, ScaleSizes, load_scale_demo, scale_staff
+from tools.scale_demo import load_scale_demo
+from tools.scale_layout import SCALE_CONTAINER_PREFIX, ScaleSizes, scale_staff
 
 SIZES = ScaleSizes(
     staff=3, containers=2, folders=10, files=53, containers_per_staff=2, folders_per_staff=4

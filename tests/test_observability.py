@@ -154,7 +154,7 @@ def exported_names() -> set[str]:
     return names
 
 
-def test_the_dashboard_and_the_readmes_alerts_use_only_exported_metrics() -> None:
+def test_the_dashboard_and_the_documented_alerts_use_only_exported_metrics() -> None:
     import re
 
     from bff import metrics  # noqa: F401 - registers them
@@ -163,9 +163,11 @@ def test_the_dashboard_and_the_readmes_alerts_use_only_exported_metrics() -> Non
     repo = Path(__file__).resolve().parents[1]
     dashboard = json.loads((repo / "config" / "grafana" / "bff-dashboard.json").read_text())
     expressions = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
-    readme = (repo / "README.md").read_text()
-    used = set(re.findall(r"\bbff_[a-z_]+\b", "\n".join(expressions) + readme))
-    # A database name and the PostgreSQL roles of the audit grants: not metrics.
-    used -= {"bff_cluster", "bff_pending_uploads", "bff_app", "bff_owner"}
+    docs = "".join(page.read_text() for page in (repo / "docs").glob("*.md"))
+    used = set(re.findall(r"\bbff_[a-z_]+\b", "\n".join(expressions) + docs))
+    # A database name, the PostgreSQL roles of the audit grants, the emergency cookie and the
+    # text search configurations of search: not metrics.
+    used -= {"bff_cluster", "bff_pending_uploads", "bff_app", "bff_owner", "bff_emergency"}
+    used -= {"bff_simple", "bff_english"}
     assert used - exported == set()
     assert len(dashboard["panels"]) >= 10

@@ -55,19 +55,43 @@ def nginx_binary() -> str:
     return found
 
 
+@dataclass(frozen=True)
+class Tls:
+    """HTTPS at nginx: the certificate chain and key (PEM), and the plain-HTTP address that
+    redirects to it."""
+
+    certificate: Path
+    key: Path
+    http_listen: str
+
+
 def render_nginx(
-    listen: str, ports: list[int], max_upload_mb: int, prefix: Path, storage_url: str = ""
+    listen: str,
+    ports: list[int],
+    max_upload_mb: int,
+    prefix: Path,
+    storage_url: str = "",
+    tls: Tls | None = None,
 ) -> str:
-    """The nginx site for these instances, from config/nginx/bff.conf.template."""
+    """The nginx site for these instances, from config/nginx/bff.conf.template (its "#tls "
+    lines switched on with tls, as the template tells an operator to)."""
     # Local storage: nginx's internal location sends offloaded views from that directory.
     local = storage_url.removeprefix("file://") if storage_url.startswith("file://") else ""
     storage_root = str((REPO / local).resolve()) if local else str(prefix / "no-local-storage")
     upstreams = "\n        ".join(
         f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in ports
     )
+    template = NGINX_TEMPLATE.read_text()
+    if tls is not None:
+        template = (
+            template.replace("#tls ", "")
+            .replace("{{HTTP_LISTEN}}", tls.http_listen)
+            .replace("{{TLS_CERTIFICATE}}", str(tls.certificate))
+            .replace("{{TLS_CERTIFICATE_KEY}}", str(tls.key))
+        )
+        listen += " ssl"
     return (
-        NGINX_TEMPLATE.read_text()
-        .replace("{{LISTEN}}", listen)
+        template.replace("{{LISTEN}}", listen)
         .replace("{{UPSTREAMS}}", upstreams)
         .replace("{{MAX_BODY_MB}}", str(max_upload_mb + 1))
         .replace("{{PREFIX}}", str(prefix))
@@ -86,6 +110,7 @@ class Cluster:
     instances: int = 2
     port: int = 0
     settings: dict[str, str] = field(default_factory=dict)
+    tls: Tls | None = None
     _ports: list[int] = field(default_factory=list)
     _processes: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
     _nginx: subprocess.Popen[bytes] | None = None
@@ -93,7 +118,7 @@ class Cluster:
     @property
     def base(self) -> str:
         """The address behind nginx."""
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
     def instance_base(self, index: int) -> str:
         """One instance's own address (bypassing nginx)."""
@@ -137,7 +162,12 @@ class Cluster:
         max_mb = int(self.env().get("BFF_MAX_UPLOAD_MB", "50"))
         conf.write_text(
             render_nginx(
-                f"127.0.0.1:{self.port}", self._ports, max_mb, prefix, self.env()["BFF_STORAGE_URL"]
+                f"127.0.0.1:{self.port}",
+                self._ports,
+                max_mb,
+                prefix,
+                self.env()["BFF_STORAGE_URL"],
+                self.tls,
             )
         )
         directives = "daemon off;"

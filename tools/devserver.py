@@ -155,6 +155,71 @@ class RedisProcess:
             self.process = None
 
 
+PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"))), Path("/usr/bin"))
+
+
+class OwnPostgres:
+    """A throwaway PostgreSQL server on a free port, run as the postgres user: for tests and
+    benchmarks that stop or restart the database (never the machine's shared server)."""
+
+    def __init__(self, root: Path) -> None:
+        self.data = root / "pgdata"
+        self.port = free_port()
+        self.data.mkdir()
+        shutil.chown(root, "postgres")
+        shutil.chown(self.data, "postgres")
+        self._as_postgres(
+            str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres"
+        )
+
+    def _as_postgres(self, *command: str) -> None:
+        subprocess.run(  # noqa: S603 - PostgreSQL's own tools, fixed arguments
+            ["runuser", "-u", "postgres", "--", *command],  # noqa: S607
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def start(self) -> None:
+        """Start the server and wait until it accepts connections."""
+        options = f"-p {self.port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._as_postgres(
+            str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "start"
+        )
+
+    def stop(self) -> None:
+        """A fast shutdown (sessions ended, open transactions rolled back), waited for."""
+        self._as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def restart(self) -> None:
+        """A fast shutdown and a start at once: what an operator's restart or a failover does."""
+        self.stop()
+        self.start()
+
+    @property
+    def url(self) -> str:
+        """The URL of its `postgres` database."""
+        return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+
+
+@contextlib.contextmanager
+def own_postgres() -> Iterator[OwnPostgres]:
+    """An OwnPostgres started for the block, stopped and its files removed after it."""
+    # Not under pytest's temporary folder: that is private to root, and the server runs as
+    # the postgres user.
+    root = Path(tempfile.mkdtemp(prefix="bff-pg-"))
+    try:
+        server = OwnPostgres(root)
+        server.start()
+        try:
+            yield server
+        finally:
+            with contextlib.suppress(subprocess.CalledProcessError):
+                server.stop()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def temporary_server(prefix: str, **settings: str) -> Iterator[ServerProcess]:
     """A ServerProcess on local defaults (local_env's settings) in a throwaway directory,

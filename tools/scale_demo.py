@@ -4,29 +4,27 @@ benchmarks (50 staff, 20 containers, 5,000 folders, 100,000 files by default).
 `python -m tools.scale_demo [--staff N --containers N --folders N --files N
 --folders-per-staff N --staff-password P]` seeds it into the configured database and storage
 (the BFF_* settings, as `python -m bff` reads them). Idempotent: a second run adds nothing.
+What it holds is decided in tools/scale_layout.py; this module writes it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import itertools
-import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
 import click
-from PIL import Image
 
 from bff.assignments.models import ContainerAssignment, FolderAssignment
 from bff.audit.service import record
+from bff.auth.password_rule import generated_password
 from bff.cli_support import check_password, fail, load_settings_or_fail, run, with_storage
 from bff.containers.models import Container, Folder
 from bff.db import transaction
-from bff.demo import BLOOD_PANEL, LAB_RESULTS, MINIMAL_PDF, ensure_container
+from bff.demo import ensure_container
 from bff.files.models import StoredFile
 from bff.files.names import extension_of
 from bff.naming import sort_key
@@ -34,96 +32,20 @@ from bff.users.bootstrap import SYSTEM, create_user, ensure_admin
 from bff.users.models import Role, User
 from config.settings import Settings
 from storage.base import Storage, guess_content_type
+from tools.scale_layout import (
+    ScaleSizes,
+    assigned,
+    files_of,
+    scale_file,
+    scale_layout,
+    scale_staff,
+    tiny_jpeg,
+)
 
 T = TypeVar("T")
-SCALE_CONTAINER_PREFIX = "scale-clinic"
-SCALE_ROLES = (Role.DOCTOR, Role.NURSE, Role.ASSISTANT, Role.NURSE)  # two nurses per doctor
-FIRST_NAMES = ("Alex", "Sam", "Jo", "Chris", "Robin", "Kim", "Lee", "Max", "Pat", "Ari", "Noa")
-LAST_NAMES = ("Demo", "Sample", "Example", "Placeholder", "Synthetic", "Fiction", "Mock")
-SCALE_KINDS = (
-    ("lab-results", "txt", LAB_RESULTS),
-    ("blood-panel", "csv", BLOOD_PANEL),
-    ("discharge-summary", "pdf", MINIMAL_PDF),
-    ("visit-notes", "txt", LAB_RESULTS.replace(b"Haemoglobin", b"Temperature: 36.8 C\nHb")),
-    ("scan", "jpg", b""),  # filled with a tiny synthetic JPEG on first use
-)
 WRITE_CONCURRENCY = 32
 BATCH = 2_000
-
-
-@dataclass(frozen=True)
-class ScaleSizes:
-    """How much the scale demo seeds; the defaults are the realistic volume of issue 8."""
-
-    staff: int = 50
-    containers: int = 20
-    folders: int = 5_000
-    files: int = 100_000
-    containers_per_staff: int = 2
-    folders_per_staff: int = 300
-
-
-def scale_staff(sizes: ScaleSizes) -> list[tuple[str, str, Role]]:
-    """(username, name, role) of the scale demo's staff, in a fixed order."""
-    staff = []
-    for n in range(1, sizes.staff + 1):
-        role = SCALE_ROLES[(n - 1) % len(SCALE_ROLES)]
-        first = FIRST_NAMES[n % len(FIRST_NAMES)]
-        last = LAST_NAMES[n % len(LAST_NAMES)]
-        staff.append((f"{role.value}.{n:03d}", f"{first} {last} {n:03d}", role))
-    return staff
-
-
-def scale_layout(sizes: ScaleSizes) -> dict[str, list[str]]:
-    """Container name -> its folder names: folders dealt round-robin over the containers."""
-    containers = [f"{SCALE_CONTAINER_PREFIX}-{c:02d}" for c in range(1, sizes.containers + 1)]
-    layout: dict[str, list[str]] = {name: [] for name in containers}
-    for n in range(1, sizes.folders + 1):
-        layout[containers[(n - 1) % len(containers)]].append(f"patient-{n:05d}")
-    return layout
-
-
-def _files_of(folder_number: int, sizes: ScaleSizes) -> int:
-    """How many files folder number n (1-based) gets, so the total is exactly sizes.files."""
-    base, extra = divmod(sizes.files, max(sizes.folders, 1))
-    return base + (1 if folder_number <= extra else 0)
-
-
-def _scale_file(folder: str, index: int, jpeg: bytes) -> tuple[str, bytes]:
-    """The name and synthetic bytes of a folder's file number index."""
-    kind, ext, data = SCALE_KINDS[index % len(SCALE_KINDS)]
-    if ext == "jpg":
-        data = jpeg
-    elif ext == "txt":
-        data = data + f"Record {index} of {folder} (synthetic)\n".encode()
-    return f"{kind}-{index:03d}.{ext}", data
-
-
-def _tiny_jpeg() -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (16, 16), (120, 130, 140)).save(out, format="JPEG")
-    return out.getvalue()
-
-
-def _assigned(
-    staff_index: int, layout: dict[str, list[str]], sizes: ScaleSizes
-) -> dict[str, list[str]]:
-    """Container -> folders assigned to the staff member at staff_index (0-based), deterministic."""
-    names = list(layout)
-    count = min(sizes.containers_per_staff, len(names))
-    picked = [names[(staff_index * 3 + k) % len(names)] for k in range(count)]
-    picked = list(dict.fromkeys(picked))
-    per_container = -(-sizes.folders_per_staff // len(picked))
-    result: dict[str, list[str]] = {}
-    for container in picked:
-        folders = layout[container]
-        if not folders:
-            result[container] = []
-            continue
-        start = (staff_index * 17) % len(folders)
-        take = min(per_container, len(folders))
-        result[container] = [folders[(start + k) % len(folders)] for k in range(take)]
-    return result
+DEFAULT_SIZES = ScaleSizes()  # the realistic volume of issue 8
 
 
 class _Progress:
@@ -140,7 +62,7 @@ class _Progress:
 async def load_scale_demo(
     settings: Settings,
     storage: Storage,
-    sizes: ScaleSizes = ScaleSizes(),
+    sizes: ScaleSizes = DEFAULT_SIZES,
     *,
     staff_password: str | None = None,
     progress: Callable[[str], None] = print,
@@ -157,7 +79,7 @@ async def load_scale_demo(
         username, password = created_admin
         lines.append(f"  admin {username}  password: {password or '(from BFF_ADMIN_PASSWORD)'}")
     layout = scale_layout(sizes)
-    added_staff, shown = await _scale_staff(sizes, staff_password)
+    added_staff, shown = await _scale_staff(sizes, staff_password, settings.password_min_length)
     step(f"staff: {added_staff} added, {sizes.staff - added_staff} already there")
     containers, added_containers = await _scale_containers(layout, storage)
     step(f"containers: {added_containers} added")
@@ -187,7 +109,9 @@ async def load_scale_demo(
     return lines
 
 
-async def _scale_staff(sizes: ScaleSizes, staff_password: str | None) -> tuple[int, list[str]]:
+async def _scale_staff(
+    sizes: ScaleSizes, staff_password: str | None, min_length: int
+) -> tuple[int, list[str]]:
     usernames = [username for username, _, _ in scale_staff(sizes)]
     existing = {
         str(u) for u in await User.filter(username__in=usernames).values_list("username", flat=True)
@@ -199,8 +123,8 @@ async def _scale_staff(sizes: ScaleSizes, staff_password: str | None) -> tuple[i
     for username, name, role in scale_staff(sizes):
         if username in existing:
             continue
-        password = staff_password or secrets.token_urlsafe(9)
-        await create_user(name, username, role, password)
+        password = staff_password or generated_password(min_length)
+        await create_user(name, username, role, password, min_length)
         added += 1
         if staff_password is None and role not in shown_roles:
             shown_roles.add(role)
@@ -309,14 +233,14 @@ async def _scale_files(
             "folder_id", "name"
         )
     )
-    jpeg = _tiny_jpeg()
+    jpeg = tiny_jpeg()
 
     def missing() -> Iterator[tuple[str, int, str, str, bytes]]:
         for container, folders in layout.items():
             for folder in folders:
                 folder_id = folder_ids[(container, folder)]
-                for index in range(1, _files_of(int(folder.rsplit("-", 1)[1]), sizes) + 1):
-                    name, data = _scale_file(folder, index, jpeg)
+                for index in range(1, files_of(int(folder.rsplit("-", 1)[1]), sizes) + 1):
+                    name, data = scale_file(folder, index, jpeg)
                     if (folder_id, name) not in indexed:
                         yield container, folder_id, folder, name, data
 
@@ -352,7 +276,7 @@ async def _scale_assignments(
     new_containers, new_folders = [], []
     for index, username in enumerate(usernames):
         user_id = user_ids[username]
-        for container, folders in _assigned(index, layout, sizes).items():
+        for container, folders in assigned(index, layout, sizes).items():
             container_id = containers[container].id
             if (user_id, container_id) not in held_containers:
                 new_containers.append(
@@ -394,7 +318,7 @@ def main(
     if folders > 99_999 or files > 999 * max(folders, 1):
         fail("--folders must be at most 99999, --files at most 999 per folder.")
     if staff_password is not None:
-        check_password(staff_password)
+        check_password(staff_password, settings)
     sizes = ScaleSizes(
         staff=staff,
         containers=containers,

@@ -19,6 +19,7 @@ from bff.containers import service as containers
 from bff.containers.schemas import ContainersResponse, FoldersResponse, ListQuery
 from bff.files.schemas import MyFoldersResponse, MyStatsResponse
 from bff.files.stats import my_folder_page, my_stats
+from bff.patients.schemas import PatientDetails
 from bff.request_context import current_actor
 from bff.users.schemas import Message
 
@@ -44,8 +45,9 @@ async def list_containers(query_args: ListQuery) -> ContainersResponse:
 @validate_querystring(ListQuery)
 @validate_response(FoldersResponse)
 async def list_folders(container: str, query_args: ListQuery) -> FoldersResponse:
-    """Folders of a container the caller may see (all for admins), searchable and paged."""
-    names, total = await containers.list_folders(
+    """Folders of a container the caller may see (all for admins), with their patients,
+    searchable (folder name, patient name, record number, date of birth) and paged."""
+    found, total = await containers.list_folders(
         current_principal(),
         current_actor(),
         container,
@@ -54,13 +56,19 @@ async def list_folders(container: str, query_args: ListQuery) -> FoldersResponse
         query_args.pageSize,
     )
     return FoldersResponse(
-        folders=names, total=total, page=query_args.page, pageSize=query_args.pageSize
+        folders=[name for name, _ in found],
+        patients={
+            name: PatientDetails.of(patient) for name, patient in found if not patient.is_empty()
+        },
+        total=total,
+        page=query_args.page,
+        pageSize=query_args.pageSize,
     )
 
 
 # `string:` spelled out: quart-schema mis-reads a bare parameter before a typed one in OpenAPI.
 @bp.post("/containers/<string:container>/users/<int:user_id>")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_response(ContainerAssigned, 201)
 async def assign_container(container: str, user_id: int) -> tuple[ContainerAssigned, int]:
     """Assign a container to a user (mode 'new')."""
@@ -69,7 +77,7 @@ async def assign_container(container: str, user_id: int) -> tuple[ContainerAssig
 
 
 @bp.post("/containers/<container>/folders")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_request(AssignFolders)
 @validate_response(FoldersAssigned, 201)
 async def assign_folders(container: str, data: AssignFolders) -> tuple[FoldersAssigned, int]:
@@ -118,7 +126,8 @@ async def my_assignment_stats() -> MyStatsResponse:
 @validate_response(MyFoldersResponse)
 async def my_folders(query_args: ListQuery) -> MyFoldersResponse:
     """The caller's assigned folders in every container with their file counts, searchable
-    (folder name) and paged: My Assignments' list and the dashboard's patient search."""
+    (folder name, patient name, record number, date of birth) and paged: My Assignments' list
+    and the dashboard's patient search."""
     return await my_folder_page(
         current_principal().user_id,
         current_actor(),

@@ -29,6 +29,11 @@ OPERATIONS: tuple[str, ...] = (
     "folder_assign",
     "folder_unassign",
     "folder_list",
+    # A folder's patient demographics (name, date of birth, record number)
+    "patient_view",
+    "patient_update",
+    # Full-text search (the query text and the number of results)
+    "search",
     # Patient files
     "file_list",
     "file_upload",

@@ -7,8 +7,6 @@ report. Every report and export is itself audited before anything of it is answe
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
@@ -16,6 +14,7 @@ from bff.audit import repository
 from bff.audit.models import AuditLog
 from bff.audit.schemas import AuditQuery, ReportPage, ReportQuery
 from bff.audit.service import Actor, log_filter, record_alone, to_schema
+from bff.csvfile import Cell, CsvWriter
 
 CSV_HEADER = (
     "Entry",
@@ -31,47 +30,31 @@ CSV_HEADER = (
     "Details",
 )
 _BATCH = 1000
-# A cell starting so is a formula to a spreadsheet (CSV injection): such text gets a leading
-# apostrophe, which spreadsheets show as text and do not evaluate.
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
-def safe_cell(value: object) -> str:
-    """value as a CSV cell no spreadsheet evaluates."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
-
-
-def csv_row(entry: AuditLog) -> list[str]:
+def csv_row(entry: AuditLog) -> list[Cell]:
     """One entry as a CSV row (CSV_HEADER's columns)."""
     when = entry.timestamp.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     return [
-        str(entry.id),
+        entry.id,
         when,
-        "" if entry.user_id is None else str(entry.user_id),
-        *(
-            safe_cell(value)
-            for value in (
-                entry.name,
-                entry.role,
-                entry.operation,
-                entry.container_name,
-                entry.folder_name,
-                entry.blob_name,
-                entry.client_address,
-                entry.details,
-            )
-        ),
+        entry.user_id,
+        entry.name,
+        entry.role,
+        entry.operation,
+        entry.container_name,
+        entry.folder_name,
+        entry.blob_name,
+        entry.client_address,
+        entry.details,
     ]
 
 
 async def csv_stream(where: repository.AuditFilter, *, oldest_first: bool) -> AsyncIterator[bytes]:
-    """Every entry matching where as CSV (UTF-8 with a byte-order mark, for spreadsheets), a
-    batch at a time; entries written after the export began are not part of it."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    buffer.write("\ufeff")
-    writer.writerow(CSV_HEADER)
+    """Every entry matching where as CSV (bff/csvfile.py), a batch at a time; entries written
+    after the export began are not part of it."""
+    writer = CsvWriter()
+    header = writer.encode([CSV_HEADER])
     head = await repository.head()
     up_to = head[0] if head else 0
     cursor: int | None = None
@@ -84,10 +67,8 @@ async def csv_stream(where: repository.AuditFilter, *, oldest_first: bool) -> As
             up_to_id=up_to,
             oldest_first=oldest_first,
         )
-        writer.writerows(csv_row(row) for row in rows)
-        yield buffer.getvalue().encode()
-        buffer.seek(0)
-        buffer.truncate()
+        yield header + writer.encode(csv_row(row) for row in rows)
+        header = b""
         if len(rows) < _BATCH:
             return
         cursor = rows[-1].id
@@ -125,7 +106,7 @@ def _period(query: ReportQuery) -> str:
 
 
 async def report_page(actor: Actor, query: ReportQuery) -> ReportPage:
-    """One page of a folder's access report, oldest first (audited)."""
+    """One page of a folder's access report, oldest first or newest first (audited)."""
     await record_alone(
         actor,
         "audit_report",
@@ -133,8 +114,13 @@ async def report_page(actor: Actor, query: ReportQuery) -> ReportPage:
         folder=query.folderName,
         details=f"access report {_period(query)}",
     )
+    oldest_first = query.order == "oldest"
     rows = await repository.entries_page(
-        _report_filter(query), query.limit + 1, after_id=query.cursor, oldest_first=True
+        _report_filter(query),
+        query.limit + 1,
+        after_id=query.cursor if oldest_first else None,
+        before_id=None if oldest_first else query.cursor,
+        oldest_first=oldest_first,
     )
     more = len(rows) > query.limit
     rows = rows[: query.limit]

@@ -121,3 +121,15 @@ async def head() -> tuple[int, str] | None:
     """The newest committed entry's id and hash (None for an empty log)."""
     rows = await fetch("SELECT id, hash FROM audit_logs ORDER BY id DESC LIMIT 1")
     return (int(rows[0]["id"]), str(rows[0]["hash"])) if rows else None
+
+
+async def hash_of(entry_id: int) -> str | None:
+    """The hash of entry entry_id (None if there is no such entry)."""
+    rows = await fetch("SELECT hash FROM audit_logs WHERE id = ?", entry_id)
+    return str(rows[0]["hash"]) if rows else None
+
+
+async def last_id_before(entry_id: int) -> int:
+    """The newest entry's id below entry_id (0: none)."""
+    rows = await fetch("SELECT MAX(id) AS last FROM audit_logs WHERE id < ?", entry_id)
+    return int(rows[0]["last"] or 0) if rows else 0

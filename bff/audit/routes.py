@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from quart import Blueprint, Response
 from quart_schema import document_response, validate_querystring, validate_response
 
-from bff.audit import integrity, reports, service
+from bff.audit import integrity, reports, service, signed
 from bff.audit.schemas import (
     AuditBreak,
     AuditPage,
@@ -75,7 +75,7 @@ async def audit_status() -> AuditStatus:
     """The audit log's state: verified up to the latest signed checkpoint, or broken."""
     storage = app_services().storage
     latest, altered = await integrity.latest_checkpoint(storage)
-    alert = await integrity.read_alert(storage)
+    alert = await signed.read_alert(storage)
     broken = (
         AuditBreak(entryId=alert.entry_id, reason=alert.reason, foundAt=alert.found_at)
         if alert is not None

@@ -43,7 +43,9 @@ class ReportQuery(BaseModel):
 
     containerName, folderName: the folder (exact names). since, until: ISO 8601 timestamps
     with a time zone (since inclusive, until exclusive). cursor: the nextCursor of the previous
-    page; limit: entries per page (1-200, default 50). format: csv downloads the whole report.
+    page; limit: entries per page (1-200, default 50). order: newest shows the latest first
+    (the web app's access history; the cursor then pages back in time). format: csv downloads
+    the whole report (always oldest first).
     """
 
     containerName: Annotated[str, Field(min_length=1, max_length=63)]
@@ -52,6 +54,7 @@ class ReportQuery(BaseModel):
     until: UtcDatetime | None = None
     cursor: Annotated[int, Field(ge=0, le=MAX_ENTRY_ID)] | None = None
     limit: Annotated[int, Field(ge=1, le=200)] = 50
+    order: Literal["oldest", "newest"] = "oldest"
     format: Literal["json", "csv"] = "json"
 
 

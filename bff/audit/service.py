@@ -28,8 +28,9 @@ from bff.audit import repository
 from bff.audit.models import AuditLog
 from bff.audit.operations import OPERATIONS
 from bff.audit.schemas import AuditEntry, AuditPage, AuditQuery
-from bff.db import in_transaction, transaction
+from bff.db import in_transaction, on_commit, transaction, wrote
 from bff.live.events import ADMINS, AUDIT_CREATED, publish
+from bff.services import running_services
 from config.logs import request_id
 from config.settings import Settings, load_settings
 
@@ -177,6 +178,15 @@ async def _append(conn: BaseDBAsyncClient, entries: list[AuditLog]) -> None:
         entry.prev_hash = prev_hash
         entry.hash = prev_hash = entry_hash(prev_hash, entry, key)
     await repository.insert(conn, entries)
+    on_commit(_head_due)
+
+
+async def _head_due() -> None:
+    """Entries were committed: the serving process signs the new head within a second (the
+    command line leaves it to the next server write or checkpoint)."""
+    services = running_services()
+    if services is not None:
+        services.audit_head.committed()
 
 
 def _announce(entries: list[AuditLog]) -> None:
@@ -284,6 +294,7 @@ async def record_alone(
     if in_transaction():  # the writer would nest in the caller's transaction
         raise RuntimeError("Inside a transaction, audit with record(conn, ...)")
     entry = _entry(actor, operation, container, folder, blob, details)
+    wrote()  # a read that audits is not run again on a lost connection (one entry per read)
     loop = asyncio.get_running_loop()
     batches = _BATCHES.get(loop)
     if batches is None:

@@ -30,9 +30,20 @@ def _signature(settings: Settings, session_id: str, expires: int, path: tuple[st
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def sign_link(settings: Settings, session_id: str, path: tuple[str, ...]) -> tuple[str, datetime]:
-    """The `link` query value for path (container, folder, file) and when it expires."""
-    expires = int(time.time()) + settings.view_link_seconds
+def sign_link(
+    settings: Settings,
+    session_id: str,
+    path: tuple[str, ...],
+    *,
+    seconds: int | None = None,
+    step: int = 1,
+) -> tuple[str, datetime]:
+    """The `link` query value for path (container, folder, file; a purpose first for links
+    that are not views, see `allow(link_purpose=...)`) and when it expires: in `seconds`
+    (BFF_VIEW_LINK_SECONDS by default), rounded up to a multiple of `step` so that the links
+    one session asks for within a step are the same URL (a browser's cache keeps them)."""
+    lifetime = settings.view_link_seconds if seconds is None else seconds
+    expires = -(-(int(time.time()) + lifetime) // step) * step
     value = f"{expires}.{session_id}.{_signature(settings, session_id, expires, path)}"
     return value, datetime.fromtimestamp(expires, UTC)
 

@@ -24,6 +24,9 @@ class Session(Model):
     client_address = fields.CharField(max_length=64, default="")
     # A session that may only set up a second factor (BFF_MFA_REQUIRED_ROLES, bff/mfa/).
     restricted = fields.BooleanField(default=False, db_default=False)
+    # When the session last proved its password or a factor: sign-in, or
+    # POST /api/auth/confirm-identity (the step-up rule, bff/auth/stepup.py).
+    authenticated_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "sessions"

@@ -1,8 +1,14 @@
-"""Password hashing with argon2id, run off the event loop."""
+"""Password hashing with argon2id, run off the event loop.
+
+Passwords are hashed in their NFKC form (`normalized`): the same password typed on another
+keyboard or pasted from another program matches. Hashes set before that were of the password
+as typed, so a check also tries the typed form when it differs (only then: one hash otherwise).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from collections import deque
 from collections.abc import Callable
 from functools import lru_cache
@@ -81,16 +87,27 @@ async def _checked(func: Callable[..., T], *args: str, queue: bool) -> T:
         _SLOTS.waiting -= 1
 
 
+def normalized(password: str) -> str:
+    """The form of a password that is counted, checked and hashed (NFKC)."""
+    return unicodedata.normalize("NFKC", password)
+
+
 async def hash_password(password: str) -> str:
-    """An argon2id hash of password."""
-    return await _in_thread(_hasher.hash, password)
+    """An argon2id hash of password's NFKC form. New passwords: `password_rule.hash_new_password`
+    (which checks the rule first)."""
+    return await _in_thread(_hasher.hash, normalized(password))
 
 
 def _verify(stored_hash: str, password: str) -> bool:
-    try:
-        return _hasher.verify(stored_hash, password)
-    except (VerificationError, InvalidHashError):
-        return False
+    """Whether password's NFKC form, or (a hash from before normalisation) the password as
+    typed, matches stored_hash."""
+    for form in dict.fromkeys((normalized(password), password)):
+        try:
+            if _hasher.verify(stored_hash, form):
+                return True
+        except (VerificationError, InvalidHashError):
+            pass
+    return False
 
 
 @lru_cache(maxsize=1)

@@ -6,7 +6,9 @@ to them (404, so unassigned resources stay invisible). Each refusal of a signed-
 audited here (`access_denied`, with the URL's container, folder and file). `@public` marks the
 few open routes; `@scrapers_only` the monitoring scrape (GET /metrics). A restricted session (a
 role in BFF_MFA_REQUIRED_ROLES without a second factor) passes only routes declared
-`enrolment=True`; everything else is 403.
+`enrolment=True`; everything else is 403. A route declared `recent_auth=True` (a sensitive
+change) also needs the session to have proved its password or a factor recently, or to send a
+step-up proof (bff/auth/stepup.py); else 403 with `reauth: true`.
 `check_every_route_has_policy` refuses to start an app with an undeclared route.
 """
 
@@ -22,11 +24,12 @@ from quart import Quart, g, request
 
 from bff.assignments.access import caller_assignments
 from bff.audit.service import record_alone
+from bff.auth import stepup
 from bff.auth.links import verify_link
 from bff.auth.sessions import ENROL_FIRST, Principal, authenticate, session_principal
 from bff.containers.service import CONTAINER_NOT_FOUND, FOLDER_NOT_FOUND
-from bff.emergency.grants import COOKIE as EMERGENCY_COOKIE
 from bff.emergency.grants import active_grant
+from bff.emergency.grants import cookie_name as emergency_cookie
 from bff.errors import ApiError
 from bff.request_context import current_actor
 from bff.services import app_services
@@ -38,8 +41,14 @@ R = TypeVar("R")
 ANY_ROLE = frozenset(Role)
 ADMIN = frozenset({Role.ADMIN})
 CAN_UPLOAD = frozenset({Role.ADMIN, Role.DOCTOR, Role.NURSE})
+CAN_EDIT_PATIENT = frozenset({Role.ADMIN, Role.DOCTOR})
 
 FORBIDDEN = "You don't have permission to do this."
+NO_LINK = "Not found. Please open the file again from its folder."
+
+
+class _NoLink(Exception):
+    """A signed-in caller without the link a `link_required` route is served under."""
 
 
 class Scope(Enum):
@@ -56,6 +65,7 @@ class Policy:
 
     roles: frozenset[Role] | None
     scope: Scope
+    recent_auth: bool = False
 
 
 POLICY_ATTR = "__bff_policy__"
@@ -112,12 +122,20 @@ def _url_token() -> str | None:
     return request.args.get("auth")
 
 
-async def _caller(link_path: tuple[str, ...] | None) -> Principal:
+async def _caller(link_path: tuple[str, ...] | None, link_required: bool) -> Principal:
     """The caller by the x-auth-token header or, where a route allows it (file views opened
     in a new tab, which cannot send headers), a signed `link` or, when enabled, the spec's
-    `auth` query."""
+    `auth` query. link_required: by the link alone (404 without one)."""
     services = app_services()
     settings, cache = services.settings, services.session_cache
+    if link_required:
+        assert link_path is not None
+        if link := request.args.get("link"):
+            return await session_principal(verify_link(settings, link, link_path), cache)
+        token = request.headers.get("x-auth-token")
+        principal = await authenticate(token, settings, cache)
+        g.principal = principal
+        raise _NoLink
     token = request.headers.get("x-auth-token")
     if token is None and link_path is not None:
         if link := request.args.get("link"):
@@ -130,7 +148,7 @@ async def _emergency(params: dict[str, Any]) -> bool:
     """Whether the request carries a live emergency grant for the folder in the URL."""
     if "x-auth-token" in request.headers or "link" in request.args or _url_token() is not None:
         return False  # staff credentials take precedence
-    access = await active_grant(request.cookies.get(EMERGENCY_COOKIE))
+    access = await active_grant(request.cookies.get(emergency_cookie(app_services().settings)))
     if access is None:
         return False
     if (params.get("container"), params.get("folder")) != (access.container, access.folder):
@@ -145,17 +163,26 @@ def allow(
     scope: Scope = Scope.NONE,
     *,
     link: tuple[str, ...] | None = None,
+    link_purpose: str = "",
+    link_required: bool = False,
     emergency: bool = False,
     enrolment: bool = False,
+    recent_auth: bool = False,
 ) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
     """Require a signed-in caller with one of roles and, for non-admins, access to scope.
 
     `link` names the URL parameters a signed view link is bound to; only such routes accept
-    credentials in the query string. `emergency` routes also serve a responder whose emergency
-    grant (a SmartToken) covers the folder in the URL, read-only. `enrolment` routes also
-    serve a restricted session (one that must set up a second factor first).
+    credentials in the query string; `link_purpose` (a name starting '.bff-', which no
+    container can have) is signed before them, so that such a link opens nothing else (a
+    thumbnail's link is no view link); `link_required` routes accept only such a link (one
+    handed out by an audited request, which covers what the link serves): a signed-in caller
+    without one is refused as if the folder did not exist for them. `emergency` routes also
+    serve a responder whose emergency grant (a SmartToken) covers the folder in the URL,
+    read-only. `enrolment` routes also
+    serve a restricted session (one that must set up a second factor first). `recent_auth`
+    routes are sensitive changes: the step-up rule (bff/auth/stepup.py) applies.
     """
-    policy = Policy(roles, scope)
+    policy = Policy(roles, scope, recent_auth)
 
     def decorator(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         @wraps(func)
@@ -164,7 +191,24 @@ def allow(
             if emergency and await _emergency(dict(kwargs)):
                 return await func(*args, **kwargs)
             link_path = None if link is None else tuple(str(kwargs[name]) for name in link)
-            principal = await _caller(link_path)
+            if link_path is not None and link_purpose:
+                link_path = (link_purpose, *link_path)
+            try:
+                principal = await _caller(link_path, link_required)
+            except _NoLink:
+                # Signed in, but not by the link this route is served under: as for a folder
+                # one is not assigned (the role and scope checks come first, as they would).
+                principal = current_principal()
+                refusal = ApiError(404, NO_LINK)
+                if principal.role not in roles:
+                    refusal = ApiError(403, FORBIDDEN)
+                elif scope is not Scope.NONE and not principal.is_admin:
+                    try:
+                        await _check_scope(principal, scope, dict(kwargs))
+                    except ApiError as out_of_scope:
+                        refusal = out_of_scope
+                await _audit_refusal(refusal, dict(kwargs))
+                raise refusal from None
             g.principal = principal
             try:
                 if principal.restricted and not enrolment:
@@ -173,6 +217,10 @@ def allow(
                     raise ApiError(403, FORBIDDEN)
                 if scope is not Scope.NONE and not principal.is_admin:
                     await _check_scope(principal, scope, dict(kwargs))
+                if recent_auth:
+                    await stepup.require_recent(
+                        principal, app_services().settings, request.headers.get(stepup.HEADER)
+                    )
             except ApiError as refusal:
                 await _audit_refusal(refusal, dict(kwargs))
                 raise

@@ -9,7 +9,7 @@ from typing import Any
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.auth.models import Session
-from bff.db import dialect, fetch
+from bff.db import as_datetime, dialect, fetch
 
 # Every request without a cached session runs this: plain SQL, not built by the ORM each time.
 SESSION_QUERY = (
@@ -54,8 +54,22 @@ async def create_session(
         expires_at=expires_at,
         client_address=client_address,
         restricted=restricted,
+        authenticated_at=now,
         using_db=conn,
     )
+
+
+async def authenticated_at(session_id: str) -> datetime | None:
+    """When a session last proved its password or a factor, read from the database (never
+    from a cache: a confirmation on another instance counts at once), or None."""
+    rows = await fetch("SELECT authenticated_at FROM sessions WHERE id = ?", session_id)
+    value = rows[0]["authenticated_at"] if rows else None
+    return None if value is None else as_datetime(value)
+
+
+async def set_authenticated_at(session_id: str, at: datetime) -> bool:
+    """Record that a session proved its password or a factor at `at`; False when it has ended."""
+    return int(await Session.filter(id=session_id).update(authenticated_at=at)) == 1
 
 
 async def delete_session(conn: BaseDBAsyncClient | None, session_id: str) -> None:

@@ -13,16 +13,18 @@ from bff.auth.schemas import (
     LoginRequest,
     LoginResult,
     LogoutAllResponse,
+    LogoutResponse,
     MeResponse,
     TokenUser,
     ValidateResponse,
 )
 from bff.auth.sessions import end_all_sessions, end_session
 from bff.db import transaction
+from bff.oidc import repository as oidc
 from bff.request_context import client_address, current_actor
 from bff.services import app_services
 from bff.users import service as users
-from bff.users.schemas import CreateUser, Message, UserCreated
+from bff.users.schemas import CreateUser, UserCreated
 
 bp = Blueprint("auth", __name__, url_prefix="/api/auth")
 
@@ -64,13 +66,19 @@ async def validate_token() -> ValidateResponse:
 
 @bp.post("/logout")
 @allow(ANY_ROLE, enrolment=True)
-@validate_response(Message)
-async def logout() -> Message:
-    """End this session."""
+@validate_response(LogoutResponse)
+async def logout() -> LogoutResponse:
+    """End this session; one opened through the identity provider is told where to sign out
+    of the provider too (endSessionUrl)."""
+    session_id = current_principal().session_id
+    provider = app_services().oidc
+    end_session_url = None
+    if provider is not None and await oidc.is_provider_session(session_id):
+        end_session_url = await provider.end_session_url()
     async with transaction() as conn:
-        await end_session(current_principal().session_id, conn)
+        await end_session(session_id, conn)
         await record(conn, current_actor(), "logout")
-    return Message(message="Logged out successfully")
+    return LogoutResponse(message="Logged out successfully", endSessionUrl=end_session_url)
 
 
 @bp.post("/logout-all")
@@ -85,10 +93,11 @@ async def logout_all() -> LogoutAllResponse:
 
 
 @bp.post("/register")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_request(CreateUser)
 @validate_response(UserCreated, 201)
 async def register(data: CreateUser) -> tuple[UserCreated, int]:
     """Create a doctor, nurse or assistant (admin only)."""
-    user = await users.create_user(data, current_actor())
+    min_length = app_services().settings.password_min_length
+    user = await users.create_user(data, current_actor(), min_length)
     return UserCreated(message="User created successfully", user=user), 201

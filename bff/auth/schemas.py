@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, RootModel, StringConstraints
 
+from bff.auth.password_rule import MAX_LENGTH as PASSWORD_MAX_LENGTH
 from bff.users.schemas import UserOut
 
 Required = Annotated[str, StringConstraints(min_length=1, max_length=200)]
@@ -15,7 +16,7 @@ class LoginRequest(BaseModel):
     """POST /api/auth/login."""
 
     username: Required
-    password: Required
+    password: Annotated[str, StringConstraints(min_length=1, max_length=PASSWORD_MAX_LENGTH)]
 
 
 class TokenUser(BaseModel):
@@ -73,3 +74,11 @@ class LogoutAllResponse(BaseModel):
 
     message: str
     sessionsEnded: int
+
+
+class LogoutResponse(BaseModel):
+    """POST /api/auth/logout: for a session opened through the identity provider, where the
+    browser goes next to sign out there too (its end-session endpoint), else null."""
+
+    message: str
+    endSessionUrl: str | None = None

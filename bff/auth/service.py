@@ -11,14 +11,24 @@ from bff.auth.schemas import (
     TokenUser,
 )
 from bff.auth.sessions import open_session, user_claims
-from bff.auth.throttle import LoginThrottle
+from bff.auth.throttle import LoginThrottle, normal_username
 from bff.db import transaction
 from bff.errors import ApiError
-from bff.mfa import service as mfa
+from bff.mfa import signin as mfa
 from bff.users import repository as users
 from config.settings import Settings
 
 LOGIN_FAILED = "Invalid username or password."
+
+
+def password_refused(user_role: str, settings: Settings) -> str | None:
+    """Why BFF_OIDC_LOCAL_PASSWORDS refuses this role a password sign-in, or None."""
+    policy = settings.oidc_local_passwords
+    if not settings.oidc_enabled or policy == "all":
+        return None
+    if policy == "admins" and user_role == "admin":
+        return None
+    return f"Sign in with {settings.oidc_display_name}."
 
 
 async def login(
@@ -26,7 +36,7 @@ async def login(
 ) -> LoginResponse | MfaRequiredResponse:
     """Check credentials and open a session, or for a user with a second factor start the
     second step (bff/mfa/service.py); every outcome is audited."""
-    username = username.strip().lower()
+    username = normal_username(username)  # the spelling the throttle counts, too
     async with throttle.attempt(username, address) as attempt:  # counted before the check
         user = await users.user_by_username(username)
         stored = user.password_hash if user else None
@@ -36,6 +46,15 @@ async def login(
         if user is None or not ok:
             await record_alone(Actor(None, username[:100], "", address), "login_failed")
             raise ApiError(401, LOGIN_FAILED)
+        refused = password_refused(user.role.value, settings)
+        if refused is not None:  # the password was right: the attempt does not count
+            await throttle.release(attempt)
+            await record_alone(
+                Actor(user.id, user.name, user.role.value, address),
+                "login_failed",
+                details="method=password reason=local_passwords_off",
+            )
+            raise ApiError(403, refused)
         if second_step:
             # Only the code's success starts the count afresh: wrong codes after right
             # passwords keep counting.

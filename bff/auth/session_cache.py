@@ -17,6 +17,10 @@ every request reads its session and assignments from the database until `trust` 
 is back; both forget everything held). That is fail safe: an outage costs queries, never a
 signed-out token that still works.
 
+When a session last proved its password or a factor (the step-up rule) is not held here:
+bff/auth/stepup.py reads it from the session's row on each sensitive request, so a confirmation
+on one instance counts on every other at once.
+
 A read that started before a change commits must not put the old state back: `generation()`
 is taken before the read and `put` refuses the result once anything was forgotten since.
 """

@@ -7,16 +7,25 @@ password is right), against three limits per window (BFF_LOGIN_WINDOW_SECONDS):
 - per address, BFF_LOGIN_MAX_FAILURES_PER_ADDRESS: guessing many usernames from one place;
 - per username, BFF_LOGIN_MAX_FAILURES_PER_USERNAME, much higher: guessing from many addresses.
   Beyond it attempts are slowed (each waits twice as long after the previous one, at most a
-  minute), never blocked, and not at all from an address the user signed in from before.
+  minute), never blocked.
+An account that signed in from the address before (within 30 days: "known") is held by the
+pair limit alone: neither the address's limit (a hospital's staff share one outgoing address,
+and an attacker there spraying other usernames must not lock them out) nor the username's
+back-off (an attacker elsewhere must not slow them) stops it. Its failures still count against
+the address, so guessing at known accounts brings the address's limit nearer for the others.
 Besides, this process checks at most MAX_CHECKING_PER_USERNAME passwords of one username and
-MAX_CHECKING_PER_ADDRESS of one address at once, and password checks wait in a bounded queue
-(`bff/auth/passwords.py`): a burst is refused at once (429 with Retry-After) instead of queueing
-in front of everyone else's sign-ins; from an address the user signed in from before a check
-always queues, ahead of the others.
+MAX_CHECKING_PER_ADDRESS of one address at once (known accounts: the first bound only), and
+password checks wait in a bounded queue (`bff/auth/passwords.py`): a burst is refused at once
+(429 with Retry-After) instead of queueing in front of everyone else's sign-ins; from an address
+the user signed in from before a check always queues, ahead of the others.
+
+Every key holds the username in one spelling (`normal_username`): `Chief`, `CHIEF`, ` chief`
+and the same in full-width letters are counted as one username, the one sign-in looks up.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,6 +38,12 @@ from config.settings import Settings
 MAX_CHECKING_PER_USERNAME = 2
 MAX_CHECKING_PER_ADDRESS = 4
 BUSY = "Too many sign-in attempts at once. Please try again in a moment."
+
+
+def normal_username(username: str) -> str:
+    """The one spelling of a username as typed at sign-in: NFKC, case-folded, without the
+    spaces around it (stored usernames are lower-case ASCII, which this leaves as they are)."""
+    return unicodedata.normalize("NFKC", username).casefold().strip()
 
 
 def _too_many(wait: int) -> ApiError:
@@ -78,12 +93,15 @@ class LoginThrottle:
         """The mark of an address the user signed in from."""
         return f"known:{username}\n{address}"
 
+    @staticmethod
+    def address_key(address: str) -> str:
+        """The key of every attempt from one address."""
+        return "addr:" + address
+
     def _limits(self, username: str, address: str, known: bool) -> list[Limit]:
-        limits = [
-            Limit(self.pair_key(username, address), self._per_pair),
-            Limit("addr:" + address, self._per_address),
-        ]
+        limits = [Limit(self.pair_key(username, address), self._per_pair)]
         if not known:
+            limits.append(Limit(self.address_key(address), self._per_address))
             limits.append(Limit("user:" + username, self._per_username, backoff=True))
         return limits
 
@@ -97,15 +115,19 @@ class LoginThrottle:
     async def attempt(self, username: str, address: str) -> AsyncIterator[Attempt]:
         """Reserve one attempt (429 when a limit is reached or too many are being checked);
         the body checks the password and calls `succeeded` when it was right."""
-        if (
-            self._checking_username[username] >= MAX_CHECKING_PER_USERNAME
-            or self._checking_address[address] >= MAX_CHECKING_PER_ADDRESS
+        username = normal_username(username)
+        known = await self.counter.marked(self.known_key(username, address))
+        # From here to the counts below there is no await: the bounds cannot be raced.
+        if self._checking_username[username] >= MAX_CHECKING_PER_USERNAME or (
+            not known and self._checking_address[address] >= MAX_CHECKING_PER_ADDRESS
         ):
             raise ApiError(429, BUSY, {"Retry-After": "1"})
-        self._checking_username[username] += 1
-        self._checking_address[address] += 1
+        checking = [(self._checking_username, username)]
+        if not known:
+            checking.append((self._checking_address, address))
+        for counter, key in checking:
+            counter[key] += 1
         try:
-            known = await self.counter.marked(self.known_key(username, address))
             attempt = Attempt(self, username, address)
             attempt.known = known
             attempt.reservation, wait = await self.counter.reserve(
@@ -118,14 +140,14 @@ class LoginThrottle:
             except PasswordChecksBusy:
                 await self.release(attempt)  # never checked: it does not count
                 raise ApiError(429, BUSY, {"Retry-After": "1"}) from None
+            finally:
+                if known and attempt.reservation is not None:  # a failure of a known account
+                    await self.counter.failed([Limit(self.address_key(address), 1)])
         finally:
-            for checking, key in (
-                (self._checking_username, username),
-                (self._checking_address, address),
-            ):
-                checking[key] -= 1
-                if checking[key] <= 0:
-                    del checking[key]
+            for counter, key in checking:
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
 
     async def aclose(self) -> None:
         """Release the counters' connections."""

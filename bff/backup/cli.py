@@ -36,17 +36,30 @@ def backup(location: str) -> None:
 @click.command()
 @click.argument("location")
 @click.option("--force", is_flag=True, help="Empty a non-empty database and storage first.")
-def restore(location: str, force: bool) -> None:
+@click.option(
+    "--identity",
+    "identity_file",
+    type=click.Path(dir_okay=False),
+    help="The age identity file the snapshot is encrypted to (default: "
+    "BFF_BACKUP_IDENTITY_FILE, else var/backup_identity).",
+)
+def restore(location: str, force: bool, identity_file: str | None) -> None:
     """Restore the snapshot at LOCATION into the configured database and storage, then verify
-    every checksum, the file index and the audit chain (exit status 1 on any mismatch)."""
+    every checksum, the file index and the audit chain (exit status 1 on any mismatch).
+
+    Before anything is written, the manifest is authenticated with the backup key
+    (BFF_BACKUP_KEY) and every part checked against it: a snapshot that fails is refused.
+    Every session the snapshot held is ended: everyone signs in again."""
     settings = load_settings_or_fail()
 
     async def work() -> int:
-        from bff.backup.service import restore as load_snapshot
+        from bff.backup.restore import restore as load_snapshot
         from bff.backup.snapshot import SnapshotError
 
         try:
-            report = await load_snapshot(settings, location, force=force, say=_say)
+            report = await load_snapshot(
+                settings, location, force=force, identity_file=identity_file, say=_say
+            )
         except SnapshotError as exc:
             click.echo(f"Restore failed: {exc}", err=True)
             return 1

@@ -95,9 +95,11 @@ def _quote(name: str) -> str:
 
 async def sqlite_tables(query: Query) -> list[Table]:
     """Every table of a SQLite database (query: plain SQL -> rows as dicts)."""
+    # Ordinary tables only: a virtual table (search's FTS5 index) and its shadow tables are
+    # derived from ordinary ones, and their triggers build them again as rows are loaded.
     names = await query(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "ORDER BY name"
+        "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' "
+        "AND name NOT LIKE 'sqlite_%' ORDER BY name"
     )
     tables = []
     for (name,) in (tuple(r.values()) for r in names):
@@ -126,6 +128,8 @@ async def postgres_tables(query: Query) -> list[Table]:
         "FROM information_schema.columns c JOIN information_schema.tables t "
         "ON t.table_schema = c.table_schema AND t.table_name = c.table_name "
         "WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' "
+        # A generated column (search's tsvector) is computed again as its row is loaded.
+        "AND c.is_generated = 'NEVER' "
         "ORDER BY c.table_name, c.ordinal_position"
     )
     keys = await query(

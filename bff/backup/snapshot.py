@@ -1,12 +1,14 @@
 """Where a snapshot lives and how its parts are written and read, each with its SHA-256.
 
 A snapshot is a local directory or an S3 prefix (`s3://BUCKET/PREFIX?endpoint_url=...`, the
-storage URL syntax), holding:
+storage URL syntax), holding (every file but the manifest age-encrypted: bff/backup/crypto.py):
 
-    manifest.json              written last: what the snapshot holds, with its own SHA-256
-    database/<table>.jsonl.gz  one table's rows (first line: its columns and their types)
-    objects.jsonl.gz           every stored object: key, size, sha256, content type
-    objects/<key>              the objects' bytes
+    manifest.json                  written last: what the snapshot holds, every part's SHA-256,
+                                   sealed with an HMAC under the backup key
+    database/<table>.jsonl.gz.age  one table's rows (first line: its columns and their types)
+    objects.jsonl.gz.age           every stored object: key, size, sha256, content type, and
+                                   the name it is kept under in the snapshot
+    objects/<xx>/<name>            the objects' bytes, under names that tell nothing of theirs
 
 A local snapshot is written into a hidden sibling folder and renamed to its name only once the
 manifest is in it; an S3 one has a manifest only once complete. A restore refuses a snapshot
@@ -26,13 +28,15 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bff.backup.crypto import authentic, key_id, seal
 from storage import open_storage
-from storage.base import Storage
+from storage.base import ObjectKey, Storage
 from storage.local import LocalStorage
 
 MANIFEST = "manifest.json"
-OBJECT_LIST = "objects.jsonl.gz"
-FORMAT = "bff-snapshot/1"
+OBJECT_LIST = "objects.jsonl.gz.age"
+FORMAT = "bff-snapshot/2"  # parts and objects age-encrypted, the manifest HMAC-sealed
+LEGACY_FORMAT = "bff-snapshot/1"  # plain parts, the manifest sealed with a bare SHA-256
 
 
 class SnapshotError(Exception):
@@ -108,22 +112,17 @@ async def read_lines(chunks: AsyncIterable[bytes]) -> AsyncIterator[Any]:
             yield json.loads(line)
 
 
-def _canonical(manifest: dict[str, Any]) -> bytes:
-    return json.dumps(manifest, sort_keys=True, separators=(",", ":")).encode()
+def manifest_bytes(manifest: dict[str, Any], mac_key: bytes) -> bytes:
+    """The manifest file: the manifest and its HMAC-SHA256 under the backup key."""
+    return json.dumps(seal(manifest, mac_key), indent=2, sort_keys=True).encode() + b"\n"
 
 
-def manifest_bytes(manifest: dict[str, Any]) -> bytes:
-    """The manifest file: the manifest and the SHA-256 of its canonical form."""
-    sealed = {"manifest": manifest, "sha256": hashlib.sha256(_canonical(manifest)).hexdigest()}
-    return json.dumps(sealed, indent=2, sort_keys=True).encode() + b"\n"
-
-
-async def read_manifest(snapshot: Storage) -> dict[str, Any]:
-    """The snapshot's manifest, checked against its own SHA-256; SnapshotError otherwise."""
+async def read_manifest(snapshot: Storage, mac_key: bytes) -> dict[str, Any]:
+    """The snapshot's manifest, authenticated with the backup key; SnapshotError otherwise."""
     from storage.base import NotFound
 
     try:
-        stream = await snapshot.open_object(MANIFEST)
+        stream = await snapshot.open_object(ObjectKey.parse(MANIFEST))
     except NotFound:
         raise SnapshotError(
             "No manifest: this is not a snapshot, or its backup did not finish."
@@ -135,13 +134,34 @@ async def read_manifest(snapshot: Storage) -> dict[str, Any]:
     try:
         sealed = json.loads(raw)
         manifest: dict[str, Any] = sealed["manifest"]
-        valid = hashlib.sha256(_canonical(manifest)).hexdigest() == sealed["sha256"]
-    except (ValueError, KeyError, TypeError):
+        fmt = manifest.get("format")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise SnapshotError("The manifest is not a snapshot manifest.") from None
+    if fmt == LEGACY_FORMAT:
+        raise SnapshotError(
+            f"This snapshot ({LEGACY_FORMAT}, product version {manifest.get('productVersion')}) "
+            "was written before snapshots were encrypted and authenticated: nothing shows it "
+            "is unchanged, so it is refused. Restore it with the version that wrote it, check "
+            "the result, then take a new backup."
+        )
+    try:
+        valid = authentic(sealed, mac_key)
+    except (KeyError, TypeError):
         valid = False
     if not valid:
-        raise SnapshotError("The manifest does not match its checksum.")
-    if manifest.get("format") != FORMAT:
-        raise SnapshotError(f"Unknown snapshot format {manifest.get('format')!r}.")
+        other = sealed.get("keyId") != key_id(mac_key)
+        raise SnapshotError(
+            "The manifest is not authentic: "
+            + (
+                f"it was written with another backup key (key id {sealed.get('keyId')}, this "
+                f"deployment's is {key_id(mac_key)}): set BFF_BACKUP_KEY to the key of the "
+                "deployment that wrote it."
+                if other
+                else "it was changed after the backup (its HMAC does not match)."
+            )
+        )
+    if fmt != FORMAT:
+        raise SnapshotError(f"Unknown snapshot format {fmt!r}.")
     return manifest
 
 

@@ -38,6 +38,12 @@ class Folder(Model):
     sort_prefix = fields.CharField(max_length=100)
     sort_number = fields.BigIntField()
     created_at = fields.DatetimeField(auto_now_add=True)
+    # The patient's demographics, each optional (bff/patients/rules.py validates them), and
+    # what a search matches them by: rules.search_text, kept with them in every write.
+    patient_name = fields.CharField(max_length=200, null=True)
+    patient_birth_date = fields.DateField(null=True)
+    patient_record_number = fields.CharField(max_length=64, null=True)
+    patient_search = fields.TextField(default="")
     container_id: int
     assignments: fields.ReverseRelation[FolderAssignment]
 

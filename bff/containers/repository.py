@@ -6,13 +6,15 @@ folder, staff only those assigned to them, so a listing cannot forget the scope.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import Q
 from tortoise.queryset import QuerySet
 
 from bff.containers.models import Container, Folder
 from bff.naming import sort_key
+from bff.patients.rules import Demographics, folded, search_text
 
 if TYPE_CHECKING:
     from bff.auth.sessions import Principal
@@ -78,10 +80,14 @@ def _window(
     page_size: int | None,
     order: tuple[str, ...] = NATURAL_ORDER,
 ) -> tuple[QuerySet[Container] | QuerySet[Folder], QuerySet[Container] | QuerySet[Folder]]:
-    """The rows matching q (a case-insensitive substring of the name), and one ordered page of
-    them (all when page_size is None)."""
+    """The rows matching q (a case-insensitive substring of the name; of a folder's, also of
+    its patient's name, record number or date of birth), and one ordered page of them (all
+    when page_size is None)."""
     if q:
-        query = query.filter(name__icontains=q)
+        match = Q(name__icontains=q)
+        if query.model is Folder and (key := folded(q)):
+            match |= Q(patient_search__contains=key)  # both sides folded: no case to ignore
+        query = query.filter(match)
     ordered = query.order_by(*order)
     if page_size is not None:
         ordered = ordered.offset((page - 1) * page_size).limit(page_size)
@@ -107,15 +113,28 @@ async def readable_containers(
     return await _page(query, q, page, page_size)
 
 
+_PATIENT_COLUMNS = ("patient_name", "patient_birth_date", "patient_record_number")
+
+
+def patient_of(row: Folder | dict[str, Any]) -> Demographics:
+    """The demographics of a folder (a model or a row of values with _PATIENT_COLUMNS)."""
+    values = row if isinstance(row, dict) else {c: getattr(row, c) for c in _PATIENT_COLUMNS}
+    return Demographics(
+        values["patient_name"], values["patient_birth_date"], values["patient_record_number"]
+    )
+
+
 async def readable_folders(
     principal: Principal, container: Container, q: str, page: int, page_size: int | None
-) -> tuple[list[str], int]:
-    """Names of the folders of container the caller may see (matching q), one page, and the
-    total."""
+) -> tuple[list[tuple[str, Demographics]], int]:
+    """The folders of container the caller may see (matching q), one page of (name, patient),
+    and the total."""
     query = Folder.filter(container=container)
     if not principal.is_admin:
         query = query.filter(assignments__user_id=principal.user_id)
-    return await _page(query, q, page, page_size)
+    matching, ordered = _window(query, q, page, page_size)
+    rows = await ordered.values("name", *_PATIENT_COLUMNS)
+    return [(str(r["name"]), patient_of(r)) for r in rows], await matching.count()
 
 
 # The caller's folders across containers: by container, then folder, each in natural order.
@@ -129,11 +148,50 @@ _ASSIGNED_ORDER = (
 
 async def assigned_folders(
     user_id: int, q: str, page: int, page_size: int | None
-) -> tuple[list[tuple[int, str, str]], int]:
+) -> tuple[list[tuple[int, str, str, Demographics]], int]:
     """The folders assigned to the caller in every container (matching q), one page as
-    (folder id, container name, folder name), and the total."""
+    (folder id, container name, folder name, patient), and the total."""
     query = Folder.filter(assignments__user_id=user_id)
     matching, ordered = _window(query, q, page, page_size, _ASSIGNED_ORDER)
-    rows = await ordered.values("id", "name", "container__name")
-    found = [(int(r["id"]), str(r["container__name"]), str(r["name"])) for r in rows]
+    rows = await ordered.values("id", "name", "container__name", *_PATIENT_COLUMNS)
+    found = [(int(r["id"]), str(r["container__name"]), str(r["name"]), patient_of(r)) for r in rows]
     return found, await matching.count()
+
+
+async def folder_patient(folder_id: int) -> Demographics:
+    """A folder's patient by the folder's id (empty when the folder is gone)."""
+    rows = await Folder.filter(id=folder_id).values(*_PATIENT_COLUMNS)
+    return patient_of(rows[0]) if rows else Demographics()
+
+
+async def folder_for_update(conn: BaseDBAsyncClient, folder_id: int) -> Folder:
+    """A folder's row, locked until transaction conn ends (PostgreSQL; SQLite writes one at a
+    time), so two changes of its patient are one after the other."""
+    return await Folder.select_for_update().using_db(conn).get(id=folder_id)
+
+
+async def set_patient(conn: BaseDBAsyncClient, folder_id: int, patient: Demographics) -> None:
+    """Write a folder's demographics (and their search text) inside transaction conn."""
+    await (
+        Folder.filter(id=folder_id)
+        .using_db(conn)
+        .update(
+            patient_name=patient.name,
+            patient_birth_date=patient.birth_date,
+            patient_record_number=patient.record_number,
+            patient_search=search_text(patient),
+        )
+    )
+
+
+async def patients_named(
+    container_name: str, names: list[str]
+) -> dict[str, tuple[int, Demographics]]:
+    """The folders of a container among names, by name: each one's id and patient."""
+    found: dict[str, tuple[int, Demographics]] = {}
+    for at in range(0, len(names), 500):  # bounded IN lists
+        rows = await Folder.filter(
+            container__name=container_name, name__in=names[at : at + 500]
+        ).values("id", "name", *_PATIENT_COLUMNS)
+        found.update({str(r["name"]): (int(r["id"]), patient_of(r)) for r in rows})
+    return found

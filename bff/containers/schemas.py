@@ -6,6 +6,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, StringConstraints
 
+from bff.patients.schemas import PatientDetails
+
 SearchText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)]
 
 
@@ -54,9 +56,14 @@ class ContainersResponse(BaseModel):
 
 
 class FoldersResponse(BaseModel):
-    """Folder names in natural order, with the total matching the search."""
+    """Folder names in natural order, with the total matching the search (a folder's name, or
+    its patient's name, record number or date of birth)."""
 
     folders: list[str]
+    patients: dict[str, PatientDetails] = Field(
+        default_factory=dict,
+        description="The patient of each listed folder that has one, by folder name",
+    )
     total: int
     page: int
     pageSize: int | None

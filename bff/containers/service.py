@@ -10,7 +10,8 @@ from bff.containers import repository
 from bff.containers.models import Container, Folder
 from bff.db import transaction
 from bff.errors import ApiError
-from bff.naming import container_name_error, folder_name_error
+from bff.naming import container_name, folder_name
+from bff.patients.rules import Demographics
 from storage.base import Storage
 
 CONTAINER_NOT_FOUND = "Container not found"
@@ -36,8 +37,7 @@ async def get_folder(container_name: str, folder_name: str) -> Folder:
 
 async def create_container(name: str, actor: Actor, storage: Storage) -> Container:
     """Create a container in storage and the database; 400 for a bad name, 409 if it exists."""
-    if error := container_name_error(name):
-        raise ApiError(400, error)
+    name = container_name(name)
     if await repository.container_exists(name):
         raise ApiError(409, f"Container '{name}' already exists.")
     await storage.create_container(name)  # first: a database row never names missing storage
@@ -53,8 +53,7 @@ async def create_container(name: str, actor: Actor, storage: Storage) -> Contain
 async def create_folder(container_name: str, name: str, actor: Actor, storage: Storage) -> Folder:
     """Create a patient folder in storage and the database; 404 unknown container, 400, 409."""
     container = await get_container(container_name)
-    if error := folder_name_error(name):
-        raise ApiError(400, error)
+    name = folder_name(name)
     exists_message = f"Folder '{name}' already exists in '{container_name}'."
     if await repository.folder_exists(container.id, name):
         raise ApiError(409, exists_message)
@@ -82,12 +81,12 @@ async def list_folders(
     q: str,
     page: int,
     page_size: int | None,
-) -> tuple[list[str], int]:
-    """Folders of a container the caller may see: all for admins, assigned ones for staff
-    (audited: folder names are patient data)."""
+) -> tuple[list[tuple[str, Demographics]], int]:
+    """Folders of a container the caller may see, with their patients: all for admins,
+    assigned ones for staff (audited: folder names and patients are patient data)."""
     container = await get_container(container_name)
-    names, total = await repository.readable_folders(principal, container, q, page, page_size)
+    found, total = await repository.readable_folders(principal, container, q, page, page_size)
     await record_alone(
         actor, "folder_list", container=container.name, details=listing_details(q, page)
     )
-    return names, total
+    return found, total

@@ -12,9 +12,21 @@ from datetime import UTC, date, datetime
 from bff.audit.service import Actor
 from bff.emergency import repository
 from bff.tokens.models import TokenStatus
+from config.settings import Settings
 
+# Over https the cookie is `__Host-` (browsers take it only Secure, for Path=/ and no Domain,
+# so neither a plain-http answer nor a sibling subdomain can set or overwrite it); over http (a
+# developer's machine) that prefix cannot be set, and the plain name is used.
+SECURE_COOKIE = "__Host-bff_emergency"
 COOKIE = "bff_emergency"
 NEUTRAL = "This emergency access link is not valid or has expired."
+
+
+def cookie_name(settings: Settings) -> str:
+    """The grant cookie's name for this deployment's scheme. Over https only the `__Host-`
+    one is read: a grant under the plain name (set before the switch to https, at most
+    BFF_EMERGENCY_MINUTES ago) could have been planted over http, and the responder rescans."""
+    return SECURE_COOKIE if settings.https else COOKIE
 
 
 def responder(token_id: str, client_address: str) -> Actor:

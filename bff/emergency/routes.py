@@ -7,7 +7,14 @@ from quart_schema import hide, validate_response
 
 from bff.auth.policy import public
 from bff.emergency import service
-from bff.emergency.grants import COOKIE, NEUTRAL, EmergencyAccess, active_grant
+from bff.emergency.grants import (
+    COOKIE,
+    NEUTRAL,
+    SECURE_COOKIE,
+    EmergencyAccess,
+    active_grant,
+    cookie_name,
+)
 from bff.emergency.schemas import EmergencyStatus, EmergencyView
 from bff.errors import ApiError
 from bff.request_context import client_address
@@ -49,20 +56,31 @@ async def verify(token_id: str) -> Response:
         return await index_page()
     response = Response("", status=303, headers={"Location": EMERGENCY_PAGE})
     if grant is None:
-        response.delete_cookie(COOKIE, path="/")
+        _forget_grant(response)
     else:
         response.set_cookie(
-            COOKIE,
+            cookie_name(settings),
             grant.id,
             max_age=settings.emergency_minutes * 60,
             path="/",
             httponly=True,
             samesite="Lax",
-            secure=settings.public_url.startswith("https://"),
+            secure=settings.https,
         )
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"  # the signed link never leaks onwards
     return response
+
+
+def _forget_grant(response: Response) -> None:
+    """Remove the grant cookie under either name (a plain one left from before https too)."""
+    https = app_services().settings.https
+    for name in (SECURE_COOKIE, COOKIE) if https else (COOKIE,):
+        response.delete_cookie(name, path="/", secure=name == SECURE_COOKIE, httponly=True)
+
+
+def _grant_id() -> str | None:
+    return request.cookies.get(cookie_name(app_services().settings))
 
 
 @bp.get(EMERGENCY_PAGE)
@@ -73,7 +91,7 @@ async def emergency_page() -> Response:
     Link lets the browser fetch the photo while the app's scripts load, instead of after them
     and the grant's details (the photo is the page's largest paint)."""
     response = await index_page()
-    access = await active_grant(request.cookies.get(COOKIE))
+    access = await active_grant(_grant_id())
     photo = None if access is None else await service.photo_path(access)
     if response.status_code == 200 and photo is not None:
         response.headers["Link"] = f"<{photo}>; rel=preload; as=image; fetchpriority=high"
@@ -82,7 +100,7 @@ async def emergency_page() -> Response:
 
 
 async def _access() -> EmergencyAccess:
-    access = await active_grant(request.cookies.get(COOKIE))
+    access = await active_grant(_grant_id())
     if access is None:
         raise ApiError(404, NEUTRAL)
     return access
@@ -114,5 +132,5 @@ async def end_emergency() -> Response:
     access = await _access()
     await service.end(access, access.actor(client_address()))
     response = Response('{"message":"Emergency access ended."}', content_type="application/json")
-    response.delete_cookie(COOKIE, path="/")
+    _forget_grant(response)
     return response

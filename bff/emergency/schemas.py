@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from bff.files.schemas import Blob
+from bff.patients.schemas import PatientDetails
 
 
 class EmergencyView(BaseModel):
@@ -19,6 +20,11 @@ class EmergencyView(BaseModel):
     expiresAt: datetime
     hasProfileImage: bool
     files: list[Blob]
+    patient: PatientDetails | None = Field(
+        default=None,
+        description="The folder's patient as staff see it (name, date of birth, record number), "
+        "when known: the identity the page shows beside the token's",
+    )
 
 
 class EmergencyStatus(BaseModel):

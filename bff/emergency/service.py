@@ -19,6 +19,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff import metrics
 from bff.audit.service import Actor, record, record_alone
+from bff.containers.repository import folder_patient
 from bff.db import transaction
 from bff.emergency import repository
 from bff.emergency.grants import EmergencyAccess, responder
@@ -27,6 +28,7 @@ from bff.emergency.schemas import EmergencyView
 from bff.errors import ApiError
 from bff.files.service import folder_listing, has_profile_image
 from bff.live.events import ADMINS, EMERGENCY_OPENED, EMERGENCY_REFUSED, publish
+from bff.patients.schemas import PatientDetails
 from bff.throttle import FailureCounter, Limit, minutes_text
 from bff.tokens import repository as tokens
 from bff.tokens import sun
@@ -197,6 +199,7 @@ async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:
         expiresAt=access.expires_at,
         hasProfileImage=listing.hasProfileImage,
         files=listing.blobs,
+        patient=PatientDetails.known(await folder_patient(access.folder_id)),
     )
 
 

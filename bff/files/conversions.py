@@ -26,7 +26,7 @@ from bff.workers import Reservation, WorkerBusy, WorkerFailed, WorkerTimeout
 T = TypeVar("T")
 
 # What the workers import before their first job, so that it does not count against its time.
-WORKER_MODULES = ("bff.files.images", "bff.files.rtf")
+WORKER_MODULES = ("bff.files.images", "bff.files.rtf", "bff.files.previews")
 BUSY = "The server is busy converting other files. Please try again in a minute."
 BUSY_RETRY_SECONDS = "30"
 IMAGE_TOO_SLOW = "This image took too long to process. Please use a smaller or simpler one."

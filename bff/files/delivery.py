@@ -10,7 +10,7 @@ or one of the product's own objects such as an old version) and whoever sends th
   directory with sendfile, answers Range itself, and passes on the headers set here;
 - "s3": the BFF redirects the browser to a presigned GetObject URL, valid for
   BFF_VIEW_OFFLOAD_SECONDS, that makes S3 answer with the same Content-Type,
-  Content-Disposition and Cache-Control (README: what the sandboxing CSP becomes there).
+  Content-Disposition and Cache-Control (docs/operations.md: what the sandboxing CSP becomes there).
 
 The headers (disposition, sandboxing CSP, no caching) are decided here for all three, so an
 offloaded view is exactly as safe as a streamed one. Deciding who may see what stays in the
@@ -79,6 +79,19 @@ def view_headers(source: ViewSource) -> dict[str, str]:
         # The viewer stays in the app's browsing context group, so the app can close it when
         # the session ends; it is sandboxed and gets no opener, so it cannot reach the app.
         "Cross-Origin-Opener-Policy": "unsafe-none",
+    }
+
+
+def rendered_headers(max_age: int) -> dict[str, str]:
+    """The headers of a picture the server rendered (a thumbnail, a viewer's page): sandboxed
+    as views are, and cached by the browser alone (its URL holds a session's signed link),
+    never by a shared cache."""
+    return {
+        "Content-Disposition": "inline",
+        "Content-Security-Policy": VIEW_CSP + "; sandbox",
+        "Cache-Control": f"private, max-age={max(max_age, 0)}",
+        "Cross-Origin-Opener-Policy": "unsafe-none",
+        "Cross-Origin-Resource-Policy": "same-origin",
     }
 
 

@@ -110,3 +110,44 @@ class PendingUpload(Model):
 
     class Meta:
         table = "pending_uploads"
+
+
+class PendingRemoval(Model):
+    """An object a committed change left to remove (a deleted file's old place, a restored
+    version's or trash entry's), recorded in that change's transaction: `storage reindex`
+    never indexes it again, and the upload sweep removes it if the process died first."""
+
+    id = fields.IntField(primary_key=True)
+    folder: fields.ForeignKeyRelation[Folder] = fields.ForeignKeyField(
+        "bff.Folder", related_name="pending_removals", on_delete=fields.CASCADE
+    )
+    # The object's path inside the folder, segments joined by '/' (a trash entry's whole tree
+    # is its two segments).
+    path = fields.CharField(max_length=1024)
+    created_at = fields.DatetimeField(db_index=True)
+    folder_id: int
+
+    class Meta:
+        table = "pending_removals"
+
+
+class FilePreview(Model):
+    """The thumbnail of a file's content whose version is `version_id` (bff/files/thumbnails.py),
+    stored at `.bff-previews/{name}/{version_id}.webp`, or why there is none (`reason`, a
+    refusal: a damaged PDF, an image bomb). Only a file's current content has one: a row of an
+    older version is stale (the listing compares version ids) and replaced by the next."""
+
+    id = fields.IntField(primary_key=True)
+    file: fields.OneToOneRelation[StoredFile] = fields.OneToOneField(
+        "bff.StoredFile", related_name="preview", on_delete=fields.CASCADE
+    )
+    version_id = fields.CharField(max_length=40)
+    ready = fields.BooleanField()
+    reason = fields.CharField(max_length=255, default="")
+    # A PDF's page count, known once its first page was rendered (the viewer's, at no cost).
+    page_count = fields.IntField(null=True)
+    created_at = fields.DatetimeField()
+    file_id: int
+
+    class Meta:
+        table = "file_previews"

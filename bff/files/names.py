@@ -5,14 +5,21 @@ from __future__ import annotations
 import re
 import secrets
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
+from bff.naming import given_name
 from storage.base import (
+    PREVIEWS_DIR,
     TRASH_DIR,
     VERSIONS_DIR,
     InvalidName,
+    ObjectKey,
     guess_content_type,
     validate_name,
 )
+
+if TYPE_CHECKING:
+    from bff.containers.models import Folder
 
 PROFILE_IMAGE_NAME = "patient-profile.jpg"
 # The original bytes of a converted RTF are kept beside its text under this (unlisted) prefix.
@@ -27,7 +34,6 @@ RTF_NAME_TOO_LONG = "Invalid file name: it is too long to keep the original RTF.
 # beside it with this suffix; ids start with the UTC time they were made.
 ORIGINAL_SUFFIX = ".rtf-original"
 _ID_TIME = "%Y%m%dT%H%M%S%fZ"
-ObjectPath = tuple[str, ...]
 _CONTENT_TYPE_RE = re.compile(r"[A-Za-z0-9][\w.+-]{0,126}/[A-Za-z0-9][\w.+-]{0,126}")
 
 
@@ -48,6 +54,12 @@ def file_name_error(name: str) -> str | None:
     if name.startswith(RTF_ORIGINAL_PREFIX):
         return f"Invalid file name: it must not start with {RTF_ORIGINAL_PREFIX!r} (reserved)."
     return None
+
+
+def given_file_name(name: str) -> str:
+    """A file name a person gave (surrounding spaces dropped), spelt in NFC, or ApiError 400
+    (bff/naming.py: the one check of names people give)."""
+    return given_name(name.strip(), "file name", file_name_error)
 
 
 def original_rtf_key(rtf_name: str) -> str:
@@ -82,16 +94,33 @@ def id_time(value: str) -> datetime | None:
         return None
 
 
-def version_path(name: str, version_id: str, *, original: bool = False) -> ObjectPath:
-    """Where a live file's earlier version (or its kept RTF original) is stored."""
-    return (VERSIONS_DIR, name, version_id + (ORIGINAL_SUFFIX if original else ""))
+def folder_key(folder: Folder) -> ObjectKey:
+    """The key of a folder's place in storage: the prefix of its files and of its versions,
+    trash and thumbnails."""
+    return ObjectKey.folder(folder.container.name, folder.name)
 
 
-def trash_path(trash_id: str, *rest: str) -> ObjectPath:
-    """Where a trash entry's objects are stored."""
-    return (TRASH_DIR, trash_id, *rest)
+def version_key(
+    where: ObjectKey, name: str, version_id: str, *, original: bool = False
+) -> ObjectKey:
+    """Where a live file's earlier version (or its kept RTF original) is stored, in folder
+    where."""
+    return where.child(VERSIONS_DIR, name, version_id + (ORIGINAL_SUFFIX if original else ""))
 
 
-def trashed_version_path(trash_id: str, version_id: str, *, original: bool = False) -> ObjectPath:
-    """Where an earlier version of a trashed file is stored."""
-    return trash_path(trash_id, VERSIONS_DIR, version_id + (ORIGINAL_SUFFIX if original else ""))
+def trash_key(where: ObjectKey, trash_id: str, *rest: str) -> ObjectKey:
+    """Where a trash entry's objects are stored, in folder where."""
+    return where.child(TRASH_DIR, trash_id, *rest)
+
+
+def trashed_version_key(
+    where: ObjectKey, trash_id: str, version_id: str, *, original: bool = False
+) -> ObjectKey:
+    """Where an earlier version of a trashed file is stored, in folder where."""
+    suffix = ORIGINAL_SUFFIX if original else ""
+    return trash_key(where, trash_id, VERSIONS_DIR, version_id + suffix)
+
+
+def preview_key(where: ObjectKey, name: str, version_id: str) -> ObjectKey:
+    """Where the thumbnail of a file's content of that version is stored, in folder where."""
+    return where.child(PREVIEWS_DIR, name, version_id + ".webp")

@@ -1,50 +1,50 @@
 """Reindexing: make the file index (and the containers and folders) match what storage holds.
 
-Versions and trash entries too (bff/files/versions.py): objects under a folder's
-`.bff-versions` and `.bff-trash` with no row are indexed (their time from their id; who
-uploaded or deleted them is unknown), rows whose objects are gone are dropped.
+Versions and trash entries too (reindex_history.py), and thumbnails (their jobs recorded again
+where a picture is missing, pictures of no current content removed).
 
 For files written by other tools, and for index rows whose bytes vanished. Never for uploads
 that did not commit: their bytes sit in the storage's staging area, which storage listings never
 show, or (after a crash between the move and the commit) under a name a pending upload still
-holds, which is skipped here and removed by the staging sweep (bff/files/staging.py).
+holds, which is skipped here and removed by the staging sweep (bff/files/staging.py). Nor for
+objects a committed delete or restore left to remove (bff/files/removals.py).
+
+Safe beside a serving deployment: each folder is decided in one transaction holding the lock an
+upload's commit, a delete and a restore take, with its storage listed inside it, so no change of
+the folder commits between what is read of storage and of the index.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
+
+from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.containers import repository as containers
 from bff.containers.models import Folder
 from bff.db import transaction
-from bff.files import repository
+from bff.files import pending_repository, preview_repository, removals, repository, thumbnails
 from bff.files.models import StoredFile
 from bff.files.names import (
     DEFAULT_CONTENT_TYPE,
-    ORIGINAL_SUFFIX,
     PROFILE_IMAGE_NAME,
     RTF_ORIGINAL_PREFIX,
     TEXT_CONTENT_TYPE,
     extension_of,
-    id_time,
     text_name_for,
-    trashed_version_path,
-    version_path,
 )
-from bff.naming import container_name_error, folder_name_error
-from storage.base import (
-    RESERVED_PREFIX,
-    TRASH_DIR,
-    VERSIONS_DIR,
-    FileInfo,
-    Storage,
-    guess_content_type,
-)
+from bff.files.reindex_history import HistoryCounts, objects_inside, reindex_history
+from bff.jobs import repository as jobs_repository
+from bff.jobs import service as jobs
+from bff.jobs.models import KIND_THUMBNAIL
+from bff.naming import container_name_error, folder_name_error, stored_name_problem
+from storage.base import PREVIEWS_DIR, RESERVED_PREFIX, FileInfo, ObjectKey, Storage
 
 
 @dataclass
-class ReindexReport:
+class ReindexReport(HistoryCounts):
     """What a reindex changed."""
 
     containers_added: list[str] = field(default_factory=list)
@@ -52,12 +52,11 @@ class ReindexReport:
     files_added: int = 0
     files_updated: int = 0
     files_removed: int = 0
-    versions_added: int = 0
-    versions_removed: int = 0
-    trash_added: int = 0
-    trash_removed: int = 0
+    thumbnails_removed: int = 0
+    thumbnails_recorded: int = 0
     skipped: list[str] = field(default_factory=list)
     unfinished: list[str] = field(default_factory=list)
+    kept_names: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """A short human-readable summary."""
@@ -71,8 +70,11 @@ class ReindexReport:
             f"Versions removed (no longer in storage): {self.versions_removed}",
             f"Trash entries added: {self.trash_added}",
             f"Trash entries removed (no longer in storage): {self.trash_removed}",
+            f"Thumbnails removed (no current content of theirs): {self.thumbnails_removed}",
+            f"Thumbnail jobs recorded (missing thumbnails, made again): {self.thumbnails_recorded}",
             *(f"Skipped (name not allowed): {name}" for name in self.skipped),
             *(f"Skipped (upload not committed): {name}" for name in self.unfinished),
+            *(f"Kept as stored, though it could not be given today: {n}" for n in self.kept_names),
         ]
 
 
@@ -115,148 +117,116 @@ def _differs(row: StoredFile, values: dict[str, Any]) -> bool:
 
 
 async def _reindex_folder(
-    container: str, folder: Folder, infos: list[FileInfo], report: ReindexReport
+    conn: BaseDBAsyncClient,
+    storage: Storage,
+    container: str,
+    folder: Folder,
+    report: ReindexReport,
 ) -> None:
+    """Inside transaction conn, the folder locked: make its index rows match its stored files."""
     # A name only an unfinished upload holds is not a file yet (its upload may still fail, or
     # died between moving its bytes and committing): the staging sweep decides about it. An
     # indexed name stays as it is.
-    unfinished = await repository.pending_names(container, folder.name)
-    desired = _desired(infos)
-    rows = await repository.files_by_name(folder.id)
-    async with transaction() as conn:
-        gone = [r.id for name, r in rows.items() if name not in desired]
-        if gone:
-            await repository.delete_files(conn, gone)
-            report.files_removed += len(gone)
-        held = sorted(n for n in desired if n in unfinished and n not in rows)
-        report.unfinished += [f"{container}/{folder.name}/{name}" for name in held]
-        new = {n: v for n, v in desired.items() if n not in rows and n not in unfinished}
-        if new:
-            await repository.add_files(conn, folder, new)
-            report.files_added += len(new)
-        for name, values in desired.items():
-            row = rows.get(name)
-            if row is not None and name not in unfinished and _differs(row, values):
-                values = {**values, "content_type": row.content_type}  # keep the uploaded type
-                await repository.update_file(conn, row, values)
-                report.files_updated += 1
+    unfinished = await pending_repository.pending_names(container, folder.name, conn)
+    rows = await repository.files_by_name(folder.id, conn)
+    originals = {r.original_rtf_name for r in rows.values() if r.original_rtf_name}
+    # An object a committed change left to remove is not a file, unless a row holds it again.
+    leftovers = {p[0] for p in await removals.pending_paths(conn, folder.id) if len(p) == 1}
+    infos = await storage.list_files(container, folder.name)
+    report.kept_names += _kept_names(f"{container}/{folder.name}/", infos)
+    desired = _desired(
+        [
+            info
+            for info in infos
+            if info.name not in leftovers
+            or info.name in rows
+            or info.name.removeprefix(RTF_ORIGINAL_PREFIX) in originals
+        ]
+    )
+    gone = [r.id for name, r in rows.items() if name not in desired]
+    if gone:
+        await repository.delete_files(conn, gone)
+        report.files_removed += len(gone)
+    held = sorted(n for n in desired if n in unfinished and n not in rows)
+    report.unfinished += [f"{container}/{folder.name}/{name}" for name in held]
+    new = {n: v for n, v in desired.items() if n not in rows and n not in unfinished}
+    changed: list[StoredFile] = []
+    if new:
+        await repository.add_files(conn, folder, new)
+        report.files_added += len(new)
+        added = await repository.files_by_name(folder.id, conn)
+        changed += [added[name] for name in new if name in added]
+    for name, values in desired.items():
+        row = rows.get(name)
+        if row is not None and name not in unfinished and _differs(row, values):
+            values = {**values, "content_type": row.content_type}  # keep the uploaded type
+            await repository.update_file(conn, row, values)
+            report.files_updated += 1
+            changed.append(row)
+    for row in changed:  # their text for search, read in the background
+        await jobs.file_changed(conn, row)
 
 
-def _version_values(
-    name: str, version_id: str, info: FileInfo, originals: set[str]
-) -> dict[str, Any]:
-    """Row values of a version found in storage alone (who uploaded it is not known)."""
-    original = version_id in originals and extension_of(name) == "txt"
-    return {
-        "name": name,
-        "version_id": version_id,
-        "content_type": TEXT_CONTENT_TYPE
-        if original
-        else (guess_content_type(name) or DEFAULT_CONTENT_TYPE),
-        "size": info.size,
-        "last_modified": id_time(version_id) or info.last_modified,
-        "original_rtf_name": name.rpartition(".")[0] + ".rtf" if original else None,
-        "replaced_at": info.last_modified,
-    }
-
-
-def _split_versions(
-    objects: list[tuple[tuple[str, ...], FileInfo]], depth: int
-) -> tuple[dict[tuple[str, ...], FileInfo], set[tuple[str, ...]]]:
-    """Version objects by their path up to depth (kept RTF originals apart)."""
-    contents: dict[tuple[str, ...], FileInfo] = {}
-    originals: set[tuple[str, ...]] = set()
-    for path, info in objects:
-        if len(path) != depth:
+async def _reindex_thumbnails(
+    conn: BaseDBAsyncClient,
+    storage: Storage,
+    container: str,
+    folder: Folder,
+    report: ReindexReport,
+) -> None:
+    """Inside transaction conn, the folder locked: thumbnails (bff/files/thumbnails.py) are not
+    files; remove those of no current content, and record the thumbnail job again of every
+    file that should have one and has neither a job nor its picture in storage."""
+    rows = await repository.files_by_name(folder.id, conn)
+    current = {name: thumbnails.content_id(row.version_id) for name, row in rows.items()}
+    stored = set()
+    where = ObjectKey.folder(container, folder.name)
+    for path, _ in await objects_inside(storage, where, PREVIEWS_DIR):
+        name, version = path[1], path[-1].removesuffix(".webp")
+        if len(path) == 3 and current.get(name) == version:
+            stored.add(name)
+        elif await storage.delete_object(where.child(*path)):
+            report.thumbnails_removed += 1
+    previews = await preview_repository.preview_rows(conn, folder.id)
+    with_job = await jobs_repository.files_with_job(conn, folder.id, KIND_THUMBNAIL)
+    now = datetime.now(UTC)
+    for name, row in rows.items():
+        if not thumbnails.wants(row):
             continue
-        if path[-1].endswith(ORIGINAL_SUFFIX):
-            originals.add((*path[:-1], path[-1].removesuffix(ORIGINAL_SUFFIX)))
-        else:
-            contents[path] = info
-    return contents, originals
+        preview = previews.get(name)
+        lost = preview is not None and preview.ready and name not in stored
+        if lost or (preview is None and row.id not in with_job):
+            await jobs_repository.put(conn, row.id, KIND_THUMBNAIL, row.version_id, now)
+            report.thumbnails_recorded += 1
 
 
-async def _reindex_history(
+async def _reindex_locked(
     storage: Storage, container: str, folder: Folder, report: ReindexReport
 ) -> None:
-    """Make a folder's version and trash rows match its `.bff-versions` and `.bff-trash`."""
-    stored, originals = _split_versions(
-        await storage.list_tree(container, folder.name, (VERSIONS_DIR,)), 3
-    )
-    trash_objects = await storage.list_tree(container, folder.name, (TRASH_DIR,))
-    trashed, trashed_originals = _split_versions(trash_objects, 4)
-    trashed = {p: i for p, i in trashed.items() if p[2] == VERSIONS_DIR}
-    # A trash entry's own content: `.bff-trash/{id}/{name}` (not its kept RTF original).
-    entries = {
-        path[1]: (path[2], info)
-        for path, info in trash_objects
-        if len(path) == 3 and not path[2].startswith(RTF_ORIGINAL_PREFIX)
-    }
-    rows = await repository.versions_where(None, folder_id=folder.id)
-    entry_rows = {e.trash_id: e for e in await repository.trashed_where(None, folder_id=folder.id)}
+    """Reindex one folder in one transaction under the lock an upload's commit, a delete and a
+    restore take (bff/files/staging.py `claim`), storage listed inside it: no change of the
+    folder commits between what this reads of storage and of the index."""
     async with transaction() as conn:
-        known = set()
-        for row in rows:
-            path = (
-                version_path(row.name, row.version_id)
-                if row.trash_id is None
-                else trashed_version_path(row.trash_id, row.version_id)
-            )
-            if path in stored or path in trashed:
-                known.add(path)
-            else:
-                await repository.delete_versions(conn, id=row.id)
-                report.versions_removed += 1
-        for trash_id, entry in entry_rows.items():
-            if trash_id not in entries:
-                await repository.delete_trashed(conn, entry.id)
-                report.trash_removed += 1
-        for trash_id, (name, info) in entries.items():
-            if trash_id in entry_rows:
-                continue
-            original = any(
-                p[:2] == (TRASH_DIR, trash_id) and p[2].startswith(RTF_ORIGINAL_PREFIX)
-                for p, _ in trash_objects
-                if len(p) == 3
-            )
-            deleted_at = id_time(trash_id) or info.last_modified
-            await repository.add_trashed(
-                conn,
-                {
-                    "folder_id": folder.id,
-                    "name": name,
-                    "trash_id": trash_id,
-                    "content_type": TEXT_CONTENT_TYPE
-                    if original
-                    else (guess_content_type(name) or DEFAULT_CONTENT_TYPE),
-                    "size": info.size,
-                    "last_modified": info.last_modified,
-                    "is_profile_image": name == PROFILE_IMAGE_NAME,
-                    "original_rtf_name": name.rpartition(".")[0] + ".rtf" if original else None,
-                    "deleted_at": deleted_at,
-                },
-            )
-            report.trash_added += 1
-        for path, info in stored.items():
-            if path not in known:
-                values = _version_values(
-                    path[1], path[2], info, {p[2] for p in originals if p[1] == path[1]}
-                )
-                await repository.add_version(conn, {"folder_id": folder.id, **values})
-                report.versions_added += 1
-        for path, info in trashed.items():
-            trash_id = path[1]
-            if path not in known and trash_id in entries:
-                name = entries[trash_id][0]
-                ids = {p[3] for p in trashed_originals if p[1] == trash_id}
-                values = _version_values(name, path[3], info, ids)
-                values.update(folder_id=folder.id, trash_id=trash_id)
-                await repository.add_version(conn, values)
-                report.versions_added += 1
+        await repository.lock_folder(conn, folder.id)
+        await _reindex_folder(conn, storage, container, folder, report)
+        await reindex_history(conn, storage, container, folder, report)
+        await _reindex_thumbnails(conn, storage, container, folder, report)
+
+
+def _kept_names(prefix: str, infos: list[FileInfo]) -> list[str]:
+    """The stored file names a person could not give today (bff/naming.py: not NFC, invisible
+    characters, mixed scripts), with why: indexed as they are, so they keep working."""
+    kept = []
+    for info in infos:
+        original = info.name.startswith(RTF_ORIGINAL_PREFIX)  # listed with its text file
+        if not original and (problem := stored_name_problem(info.name, "file name")):
+            kept.append(f"{prefix}{info.name!a} ({problem})")
+    return kept
 
 
 async def reindex(storage: Storage) -> ReindexReport:
-    """Rebuild the index (and containers and folders) from what storage holds."""
+    """Rebuild the index (and containers and folders) from what storage holds; safe beside a
+    serving deployment (each folder is decided under its lock)."""
     report = ReindexReport()
     seen: set[int] = set()
     for container_name in await storage.list_containers():
@@ -274,16 +244,12 @@ async def reindex(storage: Storage) -> ReindexReport:
             if created:
                 report.folders_added.append(f"{container_name}/{folder_name}")
             seen.add(folder.id)
-            await _reindex_folder(
-                container_name,
-                folder,
-                await storage.list_files(container_name, folder_name),
-                report,
-            )
-            await _reindex_history(storage, container_name, folder, report)
-    # Folders no longer in storage: their files are gone too.
-    vanished = sorted(await repository.indexed_folder_ids() - seen)
-    report.files_removed += await repository.delete_files_of_folders(vanished)
+            await _reindex_locked(storage, container_name, folder, report)
+    # Indexed folders storage did not list (gone, or made after the listing): each decided the
+    # same way, its storage read again under its lock.
+    for folder_id in sorted(await repository.indexed_folder_ids() - seen):
+        folder = await repository.folder_by_id(folder_id)
+        await _reindex_locked(storage, folder.container.name, folder, report)
     return report
 
 

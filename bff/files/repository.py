@@ -12,8 +12,8 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.functions import Count
 
 from bff.containers.models import Folder
-from bff.db import as_datetime, fetch, transaction
-from bff.files.models import FileVersion, PendingUpload, StoredFile, TrashedFile
+from bff.db import as_datetime, fetch
+from bff.files.models import FileVersion, StoredFile, TrashedFile
 
 _BATCH = 500  # rows per statement when inserting or deleting many
 
@@ -38,16 +38,18 @@ INDEX_ROWS = (
 
 # What a view needs of its file (or of an earlier version of it), found by names in one query:
 # each view's decision is on the path of its bytes.
-_NAMED = (
+NAMED_FILE = (
     "FROM containers c JOIN folders f ON f.container_id = c.id "
     "JOIN files x ON x.folder_id = f.id AND x.name = ? "
 )
 VIEWED_FILE = (
-    "SELECT x.content_type, x.last_modified, x.size " + _NAMED + "WHERE c.name = ? AND f.name = ?"
+    "SELECT x.content_type, x.last_modified, x.size "
+    + NAMED_FILE
+    + "WHERE c.name = ? AND f.name = ?"
 )
 VIEWED_VERSION = (
     "SELECT v.content_type, v.last_modified, v.size "
-    + _NAMED
+    + NAMED_FILE
     + "JOIN file_versions v ON v.folder_id = f.id AND v.name = x.name AND v.version_id = ? "
     "AND v.trash_id IS NULL WHERE c.name = ? AND f.name = ?"
 )
@@ -71,6 +73,13 @@ async def viewed(
 async def file_named(folder_id: int, name: str) -> StoredFile | None:
     """An indexed file of a folder by name."""
     return await StoredFile.get_or_none(folder_id=folder_id, name=name)
+
+
+async def file_spelt(folder_id: int, names: list[str]) -> StoredFile | None:
+    """An indexed file of a folder under any of names (other spellings of one name)."""
+    if not names:
+        return None
+    return await StoredFile.filter(folder_id=folder_id, name__in=names).first()
 
 
 async def files_of(folder_id: int) -> list[StoredFile]:
@@ -239,9 +248,11 @@ async def file_counts_in(folder_ids: list[int]) -> list[dict[str, Any]]:
 # Reindexing.
 
 
-async def files_by_name(folder_id: int) -> dict[str, StoredFile]:
-    """A folder's indexed files by name."""
-    return {r.name: r for r in await StoredFile.filter(folder_id=folder_id)}
+async def files_by_name(
+    folder_id: int, conn: BaseDBAsyncClient | None = None
+) -> dict[str, StoredFile]:
+    """A folder's indexed files by name (inside transaction conn, if given)."""
+    return {r.name: r for r in await _on(StoredFile.filter(folder_id=folder_id), conn)}
 
 
 async def delete_files(conn: BaseDBAsyncClient, file_ids: list[int]) -> None:
@@ -263,102 +274,18 @@ async def indexed_folder_ids() -> set[int]:
     return {int(row["folder_id"]) for row in rows}
 
 
-async def delete_files_of_folders(folder_ids: list[int]) -> int:
-    """Drop every indexed file of folders; return how many."""
-    removed = 0
-    for start in range(0, len(folder_ids), _BATCH):
-        removed += await StoredFile.filter(
-            folder_id__in=folder_ids[start : start + _BATCH]
-        ).delete()
-    return removed
-
-
-# Pending uploads (bff/files/staging.py) and the lease of the job that sweeps them.
-
-
-async def add_pending(
-    container: str, folder: str, names_and_keys: list[tuple[str, str]], instance: str, now: datetime
-) -> list[PendingUpload]:
-    """Record staged objects about to be written (committed at once, before any byte)."""
-    async with transaction() as conn:
-        return [
-            await PendingUpload.create(
-                container=container,
-                folder=folder,
-                name=name,
-                staging_key=key,
-                started_at=now,
-                alive_at=now,
-                instance=instance,
-                using_db=conn,
-            )
-            for name, key in names_and_keys
-        ]
-
-
-async def locked_pending(conn: BaseDBAsyncClient, ids: list[int]) -> list[PendingUpload]:
-    """Pending uploads by id that still exist, locked until transaction conn ends."""
-    query = PendingUpload.filter(id__in=ids).using_db(conn).select_for_update()
-    return list(await query)
-
-
-async def delete_pending(conn: BaseDBAsyncClient | None, ids: list[int]) -> None:
-    """Forget pending uploads (inside transaction conn, or alone)."""
-    query = PendingUpload.filter(id__in=ids)
-    await (query.using_db(conn) if conn is not None else query).delete()
-
-
-async def touch_pending(ids: list[int], now: datetime) -> None:
-    """Mark pending uploads as still streaming."""
-    await PendingUpload.filter(id__in=ids).update(alive_at=now)
-
-
-async def stale_pending_ids(silent_since: datetime) -> list[int]:
-    """Pending uploads not heard of since a time, oldest first."""
-    rows = await PendingUpload.filter(alive_at__lt=silent_since).order_by("id").values("id")
-    return [int(row["id"]) for row in rows]
-
-
-async def claim_stale_pending(conn: BaseDBAsyncClient, pending_id: int) -> PendingUpload | None:
-    """A pending upload locked for the sweep, or None if gone or held by its upload (on
-    PostgreSQL an upload committing holds its row: SKIP LOCKED passes over it)."""
-    query = PendingUpload.filter(id=pending_id).using_db(conn)
-    return await query.select_for_update(skip_locked=True).first()
-
-
-async def pending_staging_keys() -> set[str]:
-    """The staging keys of every pending upload."""
-    return {str(key) for key in await PendingUpload.all().values_list("staging_key", flat=True)}
-
-
-async def pending_names(container: str, folder: str) -> set[str]:
-    """Storage names of a folder that only an unfinished upload holds so far."""
-    names = await PendingUpload.filter(container=container, folder=folder).values_list(
-        "name", flat=True
-    )
-    return {str(name) for name in names}
-
-
 async def lock_folder(conn: BaseDBAsyncClient, folder_id: int) -> None:
-    """Lock a folder's row until transaction conn ends."""
+    """Lock a folder's row until transaction conn ends (on SQLite, which has no row locks, the
+    transaction holds the database's write lock already: bff/db.py `transaction`)."""
     await Folder.filter(id=folder_id).using_db(conn).select_for_update().first()
 
 
-async def locked_folder(conn: BaseDBAsyncClient, container: str, folder: str) -> Folder | None:
-    """A folder by names, locked until transaction conn ends (serialises commits of its
-    files with the sweep)."""
-    found = await Folder.filter(container__name=container, name=folder).using_db(conn).first()
-    if found is None:
-        return None
-    return await Folder.filter(id=found.id).using_db(conn).select_for_update().first()
-
-
-async def indexed_row_for(
-    conn: BaseDBAsyncClient, folder_id: int, name: str, rtf_original_of: str | None
-) -> StoredFile | None:
-    """The index row that accounts for a stored name: the file's own row, or for a kept RTF
-    original (rtf_original_of: the RTF's name) the row of its converted text."""
-    query = StoredFile.filter(folder_id=folder_id).using_db(conn)
-    if rtf_original_of is not None:
-        return await query.filter(original_rtf_name=rtf_original_of).first()
-    return await query.filter(name=name).first()
+async def current_file_ids(container_id: int | None = None) -> list[int]:
+    """The ids of every indexed file (of one container), in order."""
+    query = (
+        StoredFile.all()
+        if container_id is None
+        else StoredFile.filter(folder__container_id=container_id)
+    )
+    ids = await query.order_by("id").values_list("id", flat=True)
+    return [int(str(i)) for i in ids]

@@ -12,18 +12,20 @@ from bff.auth.links import sign_link
 from bff.auth.policy import ADMIN, ANY_ROLE, CAN_UPLOAD, Scope, allow, current_principal
 from bff.containers.service import get_folder
 from bff.errors import ApiError
-from bff.files import repository, service, versions
+from bff.files import repository, service, thumbnails, trash, versions, viewer
 from bff.files import upload as upload_service
-from bff.files.delivery import send_view
+from bff.files.delivery import rendered_headers, send_view
 from bff.files.multipart import UploadForm
 from bff.files.names import PROFILE_IMAGE_NAME
 from bff.files.schemas import (
     BlobList,
+    PageQuery,
     PurgeRequest,
     TrashList,
     UploadQuery,
     UploadResponse,
     VersionList,
+    ViewerOpen,
     ViewLink,
 )
 from bff.request_context import current_actor
@@ -40,7 +42,7 @@ async def _serve(
     container: str,
     folder: str,
     name: str,
-    operation: str,
+    operation: str | None,
     *,
     may_redirect: bool = True,
     version_id: str | None = None,
@@ -75,8 +77,16 @@ async def _serve(
 @allow(ANY_ROLE, Scope.FOLDER)
 @validate_response(BlobList)
 async def list_files(container: str, folder: str) -> BlobList:
-    """A folder's files, sorted by name, and whether it has a profile image."""
-    return await service.list_files(await get_folder(container, folder), current_actor())
+    """A folder's files, sorted by name, whether it has a profile image, and the upload limit;
+    each file's `preview` is a link to its thumbnail for this session (null while there is
+    none)."""
+    folder_row = await get_folder(container, folder)
+    previews = thumbnails.listing_links(
+        folder_row, app_services().settings, current_principal().session_id
+    )
+    listing = await service.list_files(folder_row, current_actor(), previews)
+    listing.maxUploadBytes = app_services().settings.max_upload_bytes
+    return listing
 
 
 @bp.post("/<container>/<folder>")
@@ -128,7 +138,7 @@ async def delete_file(container: str, folder: str, blob: str) -> Message:
     """Move a file or the profile image, with its versions, to the folder's trash (admins
     only); it is purged after BFF_TRASH_DAYS."""
     folder_row = await get_folder(container, folder)
-    message = await versions.trash_file(folder_row, blob, current_actor(), app_services().storage)
+    message = await trash.trash_file(folder_row, blob, current_actor(), app_services().storage)
     return Message(message=message)
 
 
@@ -209,7 +219,7 @@ async def list_trash(container: str, folder: str) -> TrashList:
     """The folder's trash: deleted files, who deleted them and when they will be purged."""
     services = app_services()
     folder_row = await get_folder(container, folder)
-    return await versions.list_trash(folder_row, current_actor(), services.settings)
+    return await trash.list_trash(folder_row, current_actor(), services.settings)
 
 
 @bp.post("/<container>/<folder>/trash/<blob>/restore")
@@ -217,19 +227,19 @@ async def list_trash(container: str, folder: str) -> TrashList:
 @validate_response(Message)
 async def restore_trashed(container: str, folder: str, blob: str) -> Message:
     """Bring a deleted file back with its versions (409 if a file of that name exists now)."""
-    message = await versions.restore_trashed(
+    message = await trash.restore_trashed(
         await get_folder(container, folder), blob, current_actor(), app_services().storage
     )
     return Message(message=message)
 
 
 @bp.delete("/<container>/<folder>/trash/<blob>")
-@allow(ADMIN, Scope.FOLDER)
+@allow(ADMIN, Scope.FOLDER, recent_auth=True)
 @validate_request(PurgeRequest)
 @validate_response(Message)
 async def purge_trashed(container: str, folder: str, blob: str, data: PurgeRequest) -> Message:
     """Delete a file in the trash for good (body {confirmation: "DELETE"})."""
-    message = await versions.purge_trashed(
+    message = await trash.purge_trashed(
         await get_folder(container, folder),
         blob,
         data.confirmation,
@@ -237,3 +247,107 @@ async def purge_trashed(container: str, folder: str, blob: str, data: PurgeReque
         app_services().storage,
     )
     return Message(message=message)
+
+
+# Thumbnails and the in-app viewer (bff/files/thumbnails.py, bff/files/viewer.py).
+
+
+@bp.get("/<container>/<folder>/<blob>/thumbnail/<version_id>")
+@allow(
+    ANY_ROLE,
+    Scope.FOLDER,
+    link=("container", "folder", "blob", "version_id"),
+    link_purpose=thumbnails.THUMBNAIL_LINK,
+    link_required=True,
+)
+async def thumbnail(container: str, folder: str, blob: str, version_id: str) -> Response:
+    """A file's thumbnail (WebP), by the link its folder's listing gave (that listing's audit
+    entry covers it); 404 once the file has changed (the listing then gives a new link)."""
+    picture = await thumbnails.read_thumbnail(
+        app_services().storage, container, folder, blob, version_id
+    )
+    return Response(
+        picture,
+        content_type=thumbnails.WEBP,
+        headers=rendered_headers(thumbnails.THUMBNAIL_LINK_STEP),
+    )
+
+
+@bp.get("/<container>/<folder>/<blob>/viewer")
+@allow(ANY_ROLE, Scope.FOLDER)
+@validate_response(ViewerOpen)
+async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
+    """Open a file in the in-app viewer: one audited view (`file_view`, "in the viewer"); the
+    pages or content it links to, for this session and content version until expiresAt, are
+    covered by that entry. Not for emergency grants (they open the original: `view`)."""
+    services = app_services()
+    folder_row = await get_folder(container, folder)
+    opened = await viewer.open_viewer(
+        folder_row,
+        blob,
+        actor=current_actor(),
+        session_id=current_principal().session_id,
+        settings=services.settings,
+        storage=services.storage,
+        workers=services.workers,
+    )
+    row = await service.get_file(folder_row, blob)
+    return ViewerOpen(
+        kind=opened.kind,
+        name=row.name,
+        contentType=row.content_type,
+        contentLength=row.size,
+        versionId=opened.version_id,
+        pageCount=opened.page_count,
+        pageUrl=opened.page_url,
+        pageWidths=list(viewer.PAGE_WIDTHS),
+        imageUrl=opened.content_url if opened.kind == "image" else None,
+        textUrl=opened.content_url if opened.kind == "text" else None,
+        reason=opened.reason,
+        expiresAt=opened.expires_at,
+    )
+
+
+_VIEWER_LINK = {
+    "link": ("container", "folder", "blob", "version_id"),
+    "link_purpose": viewer.VIEWER_LINK,
+    "link_required": True,
+}
+
+
+@bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/pages/<int:page>")
+@allow(ANY_ROLE, Scope.FOLDER, **_VIEWER_LINK)  # type: ignore[arg-type]
+@validate_querystring(PageQuery)
+async def viewer_page(
+    container: str, folder: str, blob: str, version_id: str, page: int, query_args: PageQuery
+) -> Response:
+    """A PDF's page as WebP at a width (snapped up to one of the viewer's widths), by the
+    viewer session's link (its audit entry covers every page)."""
+    services = app_services()
+    settings = services.settings
+    picture = await viewer.page_image(
+        container,
+        folder,
+        blob,
+        version_id,
+        page,
+        query_args.width,
+        settings=settings,
+        storage=services.storage,
+        workers=services.workers,
+        cache=services.page_cache,
+    )
+    return Response(
+        picture,
+        content_type=thumbnails.WEBP,
+        headers=rendered_headers(settings.preview_link_seconds),
+    )
+
+
+@bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/content")
+@allow(ANY_ROLE, Scope.FOLDER, **_VIEWER_LINK)  # type: ignore[arg-type]
+async def viewer_content(container: str, folder: str, blob: str, version_id: str) -> Response:
+    """An image's or a text's bytes for the viewer (HTTP Range supported), by the viewer
+    session's link (its audit entry covers them); never redirected to another origin."""
+    await viewer.current_or_404(container, folder, blob, version_id)
+    return await _serve(container, folder, blob, None, may_redirect=False)

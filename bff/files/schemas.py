@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from bff.patients.schemas import PatientDetails
 
 
 class Blob(BaseModel):
@@ -20,6 +23,26 @@ class Blob(BaseModel):
     versionCount: int = Field(
         1, description="How many versions the file has, the current one included"
     )
+    preview: str | None = Field(
+        None,
+        description="A signed short-lived link to the file's thumbnail (WebP, 256 px on its "
+        "long side) for this session; null while there is none (not made yet, or not possible "
+        "for this file). `file:preview` tells the folder's room when one is ready.",
+    )
+    previewState: Literal["pending", "ready", "failed"] | None = Field(
+        None,
+        description="Whether the file's thumbnail is made: pending (`file:preview` follows), "
+        "ready, failed (none will be), or null when the file's type has none",
+    )
+    textState: Literal["pending", "ready", "failed"] | None = Field(
+        None,
+        description="Whether the file's text is searchable: pending (being read), ready, failed "
+        "(textProblem says why), or null when the file's content is not searched (profile "
+        "images, other types)",
+    )
+    textProblem: str | None = Field(
+        None, description="Why the file's text could not be read (textState failed)"
+    )
 
 
 class BlobList(BaseModel):
@@ -27,6 +50,11 @@ class BlobList(BaseModel):
 
     blobs: list[Blob]
     hasProfileImage: bool
+    maxUploadBytes: int | None = Field(
+        None,
+        description="The upload limit (BFF_MAX_UPLOAD_MB) in bytes, in the staff listing: the "
+        "web app refuses a larger file before sending it (the server still checks)",
+    )
 
 
 class RtfConversion(BaseModel):
@@ -134,6 +162,9 @@ class FolderStats(FileStats):
 
     containerName: str
     folderName: str
+    patient: PatientDetails | None = Field(
+        default=None, description="The folder's patient, when known (the paged list only)"
+    )
 
 
 class MyStatsResponse(BaseModel):
@@ -153,3 +184,36 @@ class MyFoldersResponse(BaseModel):
     total: int
     page: int
     pageSize: int | None
+
+
+class ViewerOpen(BaseModel):
+    """A file opened in the in-app viewer (one audited view): what to show and the links of
+    this viewer session, valid until expiresAt, for this content version only."""
+
+    kind: Literal["image", "pdf", "text", "other"] = Field(
+        description="pdf: pages as images (pageUrl); image: imageUrl; text: textUrl (the "
+        "file's text); other: a card with Open original (reason says why when it is a file "
+        "the viewer could not show)"
+    )
+    name: str
+    contentType: str
+    contentLength: int
+    versionId: str = Field(description="The content version these links show")
+    pageCount: int | None = None
+    pageUrl: str | None = Field(
+        None,
+        description="A template: replace {page} (1..pageCount) and {width} (CSS pixels times "
+        "the device pixel ratio, 200-2000; snapped up to one of pageWidths) to get a page "
+        "as WebP",
+    )
+    pageWidths: list[int] = Field(description="The widths pages are rendered at")
+    imageUrl: str | None = None
+    textUrl: str | None = None
+    reason: str | None = None
+    expiresAt: datetime
+
+
+class PageQuery(BaseModel):
+    """The width (px) a page image is wanted at; snapped up to one of the rendered widths."""
+
+    width: int = Field(ge=200, le=2000)

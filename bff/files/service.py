@@ -10,7 +10,6 @@ whose bytes vanished.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,10 +24,14 @@ from bff.containers.service import get_folder
 from bff.errors import ApiError
 from bff.files import repository
 from bff.files.models import StoredFile
-from bff.files.names import PROFILE_IMAGE_NAME, ObjectPath, original_rtf_key, version_path
+from bff.files.names import PROFILE_IMAGE_NAME, version_key
 from bff.files.schemas import Blob, BlobList
+from bff.jobs import repository as jobs_repository
+from bff.jobs import service as jobs
+from bff.jobs.models import KIND_TEXT, KIND_THUMBNAIL
+from bff.jobs.repository import JobStates
 from bff.live.events import ADMINS, publish, user_room
-from storage.base import InvalidName, NotFound, ObjectKey, ReadStream, Storage
+from storage.base import ObjectKey, ReadStream, Storage
 
 FILE_NOT_FOUND = "File not found"
 PROFILE_NOT_FOUND = "This folder has no profile image."
@@ -37,8 +40,16 @@ RANGE_OUTSIDE = "The requested range is outside the file."
 VIEW_CHUNK = 1024 * 1024  # fewer, larger reads: each chunk costs a thread hop and a send
 
 
-def blob_out(row: StoredFile, earlier_versions: int = 0) -> Blob:
-    """The API shape of an indexed file (earlier_versions: how many it has besides this)."""
+def blob_out(
+    row: StoredFile,
+    earlier_versions: int = 0,
+    states: JobStates | None = None,
+    preview: str | None = None,
+) -> Blob:
+    """The API shape of an indexed file (earlier_versions: how many it has besides this;
+    states: its jobs' states and reasons by kind, bff/jobs/; preview: its thumbnail's link)."""
+    states = states or {}
+    text_state, text_problem = jobs.shown(states.get(KIND_TEXT))
     return Blob(
         name=row.name,
         contentType=row.content_type,
@@ -48,26 +59,31 @@ def blob_out(row: StoredFile, earlier_versions: int = 0) -> Blob:
         isConvertedFromRtf=row.converted_from_rtf,
         originalRtfFileName=row.original_rtf_name,
         versionCount=1 + earlier_versions,
+        preview=preview,
+        previewState=jobs.shown(states.get(KIND_THUMBNAIL))[0],
+        textState=text_state,
+        textProblem=text_problem,
     )
 
 
-def announce(event: str, folder: Folder, name: str) -> None:
+def announce(event: str, folder: Folder, name: str, **extra: str) -> None:
     """Tell admins and the folder's assigned users, worked out when the event is sent."""
-    payload = {"container": folder.container.name, "folder": folder.name}
+    announce_in(event, folder.id, folder.container.name, folder.name, name, **extra)
+
+
+def announce_in(
+    event: str, folder_id: int, container: str, folder: str, name: str, **extra: str
+) -> None:
+    """`announce` by the folder's id and names (extra: more of the payload)."""
+    payload = {"container": container, "folder": folder}
     if name != PROFILE_IMAGE_NAME:
         payload["name"] = name
+    payload.update(extra)
 
     async def rooms() -> list[str]:
-        return [ADMINS, *(user_room(user_id) for user_id in await folder_member_ids(folder.id))]
+        return [ADMINS, *(user_room(user_id) for user_id in await folder_member_ids(folder_id))]
 
     publish(event, payload, rooms)
-
-
-async def drop_original(storage: Storage, folder: Folder, rtf_name: str | None) -> None:
-    """Remove the kept original of an RTF whose text was replaced or deleted."""
-    if rtf_name:
-        with contextlib.suppress(NotFound, InvalidName):
-            await storage.delete(folder.container.name, folder.name, original_rtf_key(rtf_name))
 
 
 async def get_file(folder: Folder, name: str) -> StoredFile:
@@ -88,20 +104,37 @@ async def has_profile_image(folder_id: int) -> bool:
     return await repository.file_named(folder_id, PROFILE_IMAGE_NAME) is not None
 
 
-async def folder_listing(folder_id: int, container: str, folder: str, actor: Actor) -> BlobList:
-    """A folder's files sorted by name (audited: file names are patient data)."""
+# The thumbnail links of a listing's files (bff/files/thumbnails.py `listing_links`).
+PreviewLinks = Callable[[list[StoredFile]], Awaitable[dict[str, str]]]
+
+
+async def folder_listing(
+    folder_id: int,
+    container: str,
+    folder: str,
+    actor: Actor,
+    previews: PreviewLinks | None = None,
+) -> BlobList:
+    """A folder's files sorted by name (audited: file names are patient data; the entry also
+    covers the thumbnails the listing links to)."""
     rows = await repository.files_of(folder_id)
     earlier = await repository.earlier_version_counts(folder_id)
+    states = await jobs_repository.states_in_folder(folder_id)
+    links = await previews(rows) if previews is not None else {}
     await audit(actor, "file_list", container, folder)
     return BlobList(
-        blobs=[blob_out(r, earlier.get(r.name, 0)) for r in rows],
+        blobs=[
+            blob_out(r, earlier.get(r.name, 0), states.get(r.id), links.get(r.name)) for r in rows
+        ],
         hasProfileImage=any(r.is_profile_image for r in rows),
     )
 
 
-async def list_files(folder: Folder, actor: Actor) -> BlobList:
-    """A folder's files as staff see them."""
-    return await folder_listing(folder.id, folder.container.name, folder.name, actor)
+async def list_files(
+    folder: Folder, actor: Actor, previews: PreviewLinks | None = None
+) -> BlobList:
+    """A folder's files as staff see them, with their thumbnails' links (previews)."""
+    return await folder_listing(folder.id, folder.container.name, folder.name, actor, previews)
 
 
 @dataclass(frozen=True)
@@ -137,15 +170,16 @@ async def open_view(
     name: str,
     range_header: str | None,
     *,
-    operation: str,
+    operation: str | None,
     actor: Actor,
     storage: Storage,
     version_id: str | None = None,
     sized_by_index: bool = False,
 ) -> ViewSource:
     """Check a file, or an earlier version of it (version_id), and the one byte range asked
-    for, and audit the access; 404 for a file or version not indexed, 416 for a range outside
-    it. The caller sends the bytes (files/delivery.py).
+    for, and audit the access (operation; None: an audit entry made before covers it, the
+    viewer's, bff/files/viewer.py); 404 for a file or version not indexed, 416 for a range
+    outside it. The caller sends the bytes (files/delivery.py).
 
     One query finds the object by its names. sized_by_index: take the size from the index
     instead of asking storage (when nginx or S3 send the bytes, and answer Range against the
@@ -155,12 +189,12 @@ async def open_view(
     if found is None:
         await _missing(container, folder, name, version_id)
     content_type, last_modified, size = found
-    path: ObjectPath = (name,)
-    details = ""
+    key, details = ObjectKey.file(container, folder, name), ""
     if version_id is not None:
-        path, details = version_path(name, version_id), f"version {version_id}"
+        where = ObjectKey.folder(container, folder)
+        key, details = version_key(where, name, version_id), f"version {version_id}"
     if not sized_by_index:
-        size = (await storage.stat_path(container, folder, path)).size
+        size = (await storage.stat_object(key)).size
     start, stop, partial = 0, size, False
     ranges = parse_range_header(range_header)
     if ranges is not None and ranges.units == "bytes" and len(ranges.ranges) == 1:
@@ -168,19 +202,16 @@ async def open_view(
         if bounds is None:
             raise ApiError(416, RANGE_OUTSIDE, {"Content-Range": f"bytes */{size}"})
         start, stop, partial = bounds[0], bounds[1], True
-    await record_alone(
-        actor, operation, container=container, folder=folder, blob=name, details=details
-    )
-
-    def open_range(offset: int, length: int) -> Awaitable[ReadStream]:
-        return storage.open_path(
-            container, folder, path, offset=offset, length=length, chunk_size=VIEW_CHUNK
+    if operation is not None:
+        await record_alone(
+            actor, operation, container=container, folder=folder, blob=name, details=details
         )
 
+    def open_range(offset: int, length: int) -> Awaitable[ReadStream]:
+        return storage.open_object(key, offset=offset, length=length, chunk_size=VIEW_CHUNK)
+
     return ViewSource(
-        key=ObjectKey.file(container, folder, name)
-        if version_id is None
-        else ObjectKey.reserved(container, folder, *path),
+        key=key,
         name=name,
         content_type=content_type,
         last_modified=last_modified,

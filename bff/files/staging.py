@@ -24,11 +24,12 @@ import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.db import transaction
-from bff.files import repository, versions
+from bff.files import pending_repository, removals, repository, retention
 from bff.files.models import PendingUpload
 from bff.files.names import RTF_ORIGINAL_PREFIX
 from bff.leases import INSTANCE, Periodic, leased
@@ -90,7 +91,7 @@ def staging_key() -> str:
 async def begin(container: str, folder: str, names: list[str]) -> list[PendingUpload]:
     """Record the staged objects an upload is about to write (committed before any byte)."""
     crash_point("before_pending")
-    rows = await repository.add_pending(
+    rows = await pending_repository.add_pending(
         container, folder, [(name, staging_key()) for name in names], INSTANCE, datetime.now(UTC)
     )
     crash_point("before_write")
@@ -107,7 +108,7 @@ async def heartbeat(rows: list[PendingUpload]) -> AsyncIterator[None]:
         while True:
             await asyncio.sleep(_heartbeat_seconds)
             try:
-                await repository.touch_pending(ids, datetime.now(UTC))
+                await pending_repository.touch_pending(ids, datetime.now(UTC))
             except Exception:  # a database hiccup: the next beat retries
                 log.warning("Could not refresh a pending upload.", exc_info=True)
 
@@ -120,15 +121,75 @@ async def heartbeat(rows: list[PendingUpload]) -> AsyncIterator[None]:
             await task
 
 
+async def _once(data: bytes) -> AsyncIterator[bytes]:
+    yield data
+
+
+async def probe(storage: Storage) -> None:
+    """Write and remove a small staged object, as every upload writes there first: storage that
+    answers reads but refuses writes (a disk remounted read-only, a bucket denying puts) is not
+    ready. Raises what storage raises; a probe its process never removed is a stray staged
+    object, which the sweep removes."""
+    key = f"health-{secrets.token_hex(8)}"
+    await storage.write_staged(key, _once(b"ok"), content_type="text/plain")
+    await storage.delete_staged(key)
+
+
 async def abandon(storage: Storage, rows: list[PendingUpload]) -> None:
     """Remove an uncommitted upload's staged objects, then its rows (best effort: the sweep
-    removes whatever this cannot)."""
+    removes whatever this cannot). An object its index transaction had moved to its name
+    before failing goes the way the sweep removes a crashed one's: unless a row accounts for
+    the name (without its pending row, `storage reindex` would list it, never acknowledged)."""
     try:
         for row in rows:
-            await storage.delete_staged(row.staging_key)
-        await repository.delete_pending(None, [row.id for row in rows])
+            if row.staging_key in _published:
+                await _sweep_one(storage, row.id, SweepReport())
+            else:
+                await storage.delete_staged(row.staging_key)
+        await pending_repository.delete_pending(None, [row.id for row in rows])
     except (StorageError, OSError, ConnectionError):
         log.warning("Could not remove a failed upload's staged objects; the sweep will.")
+
+
+# This process's uploads that have recorded pending rows and not yet committed or cleaned up
+# (their task and rows), for `settle` at shutdown.
+_in_flight: dict[object, tuple[asyncio.Task[Any] | None, list[PendingUpload]]] = {}
+# Staging keys of this process's uploads whose index transaction has begun moving them to
+# their names (until the upload ends): `abandon` then looks at the name, not the staging area.
+_published: set[str] = set()
+SETTLE_SECONDS = 5.0
+
+
+@contextlib.asynccontextmanager
+async def tracked(rows: list[PendingUpload]) -> AsyncIterator[None]:
+    """Around an upload from its pending rows to its commit or `abandon`: `settle` finds it."""
+    token = object()
+    _in_flight[token] = (asyncio.current_task(), rows)
+    try:
+        yield
+    finally:
+        del _in_flight[token]
+        _published.difference_update(row.staging_key for row in rows)
+
+
+async def settle(storage: Storage, seconds: float = SETTLE_SECONDS) -> int:
+    """At shutdown, before storage and the database close: end this process's uploads still in
+    flight (cut off after the graceful wait) and let each `abandon` its staged objects, its
+    unfinished S3 multipart upload and its pending rows; then abandon whatever one could not
+    finish within seconds. Returns how many uploads were in flight. (The sweep stays the
+    safety net for a process that is killed.)"""
+    entries = list(_in_flight.values())
+    tasks = {task for task, _ in entries if task is not None and not task.done()}
+    for task in tasks:
+        if not task.cancelling():  # one being cancelled already is running its clean-up
+            task.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=seconds)
+    for _, rows in list(_in_flight.values()):
+        await abandon(storage, rows)
+    if entries:
+        log.info("Stopping: %d upload(s) in flight abandoned, nothing of them kept", len(entries))
+    return len(entries)
 
 
 class UploadExpired(Exception):
@@ -138,7 +199,7 @@ class UploadExpired(Exception):
 async def claim(conn: BaseDBAsyncClient, rows: list[PendingUpload], folder_id: int) -> None:
     """Inside the index transaction conn: lock the upload's pending rows (UploadExpired if the
     sweep took them), then its folder (in the sweep's order), so neither runs beside it."""
-    claimed = await repository.locked_pending(conn, [row.id for row in rows])
+    claimed = await pending_repository.locked_pending(conn, [row.id for row in rows])
     if len(claimed) != len(rows):
         raise UploadExpired
     await repository.lock_folder(conn, folder_id)
@@ -148,9 +209,10 @@ async def publish(conn: BaseDBAsyncClient, storage: Storage, rows: list[PendingU
     """Inside the index transaction conn, after `claim`: move each staged object to its name
     and delete the rows, so the move counts only if conn commits."""
     for row in rows:
+        _published.add(row.staging_key)  # from here a failure must look at the name too
         await storage.publish_staged(row.staging_key, row.container, row.folder, row.name)
     crash_point("after_publish")
-    await repository.delete_pending(conn, [row.id for row in rows])
+    await pending_repository.delete_pending(conn, [row.id for row in rows])
 
 
 @dataclass
@@ -160,18 +222,19 @@ class SweepReport:
     uploads: int = 0  # pending rows of uploads that never committed
     staged: int = 0  # staged objects (of those rows, or with no row at all)
     moved: int = 0  # objects moved to their name whose index transaction never committed
+    leftovers: int = 0  # objects a committed change left to remove (bff/files/removals.py)
     ran: bool = True  # False: another process holds the lease
 
 
 async def _sweep_one(storage: Storage, pending_id: int, report: SweepReport) -> None:
     async with transaction() as conn:
-        row = await repository.claim_stale_pending(conn, pending_id)
+        row = await pending_repository.claim_stale_pending(conn, pending_id)
         if row is None:
             return
         if await storage.delete_staged(row.staging_key):
             report.staged += 1
         # Locked, so no upload of this folder commits while we decide about the name.
-        folder = await repository.locked_folder(conn, row.container, row.folder)
+        folder = await pending_repository.locked_folder(conn, row.container, row.folder)
         original_of = (
             row.name.removeprefix(RTF_ORIGINAL_PREFIX)
             if row.name.startswith(RTF_ORIGINAL_PREFIX)
@@ -180,7 +243,7 @@ async def _sweep_one(storage: Storage, pending_id: int, report: SweepReport) -> 
         indexed = (
             None
             if folder is None
-            else await repository.indexed_row_for(conn, folder.id, row.name, original_of)
+            else await pending_repository.indexed_row_for(conn, folder.id, row.name, original_of)
         )
         if indexed is None:
             # Moved to its name by a transaction that never committed: nobody was told of it.
@@ -199,7 +262,7 @@ async def _sweep_one(storage: Storage, pending_id: int, report: SweepReport) -> 
                 await repository.update_file(
                     conn, indexed, {"size": info.size, "last_modified": info.last_modified}
                 )
-        await repository.delete_pending(conn, [row.id])
+        await pending_repository.delete_pending(conn, [row.id])
         report.uploads += 1
 
 
@@ -214,26 +277,29 @@ async def sweep(storage: Storage, grace_seconds: float, lease_seconds: float = 6
         if not held:
             return SweepReport(ran=False)
         cutoff = now - timedelta(seconds=grace_seconds)
-        for pending_id in await repository.stale_pending_ids(cutoff):
+        for pending_id in await pending_repository.stale_pending_ids(cutoff):
             await _sweep_one(storage, pending_id, report)
         # Staged objects no row names: an upload swept while it was still writing.
-        known = await repository.pending_staging_keys()
+        known = await pending_repository.pending_staging_keys()
         for info in await storage.list_staged():
             stray = info.name not in known and info.last_modified < cutoff
             if stray and await storage.delete_staged(info.name):
                 report.staged += 1
-    if report.uploads or report.staged:
+        report.leftovers = await removals.finish_stale(storage, cutoff)
+    if report.uploads or report.staged or report.leftovers:
         log.info(
-            "Upload sweep: %d unfinished uploads, %d staged objects, %d moved objects removed",
+            "Upload sweep: %d unfinished uploads, %d staged objects, %d moved objects, "
+            "%d objects changes left removed",
             report.uploads,
             report.staged,
             report.moved,
+            report.leftovers,
         )
     return report
 
 
 def sweeper(storage: Storage, settings: Settings) -> Periodic:
-    """`sweep`, then the retention purge of the trash and old versions (bff/files/versions.py,
+    """`sweep`, then the retention purge of the trash and old versions (bff/files/retention.py,
     its own lease), on start and then every BFF_UPLOAD_SWEEP_SECONDS."""
     grace, interval = settings.upload_staging_grace_seconds, settings.upload_sweep_seconds
     lease = min(600.0, max(1.0, 2 * interval))
@@ -243,7 +309,7 @@ def sweeper(storage: Storage, settings: Settings) -> Periodic:
             ("Upload sweep", lambda: sweep(storage, grace, lease)),
             (
                 "Retention purge",
-                lambda: versions.purge_expired(storage, settings, lease_seconds=lease),
+                lambda: retention.purge_expired(storage, settings, lease_seconds=lease),
             ),
         ],
         at_start=True,

@@ -9,6 +9,7 @@ from bff.containers import repository as containers
 from bff.files import repository
 from bff.files.schemas import FolderStats, MyFoldersResponse, MyStatsResponse, SummaryStats
 from bff.naming import sort_key
+from bff.patients.schemas import PatientDetails
 
 
 def _by_count(types: dict[str, int]) -> dict[str, int]:
@@ -57,11 +58,12 @@ async def my_folder_page(
     user_id: int, actor: Actor, q: str, page: int, page_size: int | None
 ) -> MyFoldersResponse:
     """One page of the folders assigned to the caller in every container (q: a case-insensitive
-    substring of the folder's name), each with its file counts (audited: folder names are
+    substring of the folder's name or its patient's name, record number or date of birth),
+    each with its file counts and patient (audited: folder names are
     patient data)."""
     found, total = await containers.assigned_folders(user_id, q, page, page_size)
     per_folder: dict[int, dict[str, int]] = {}
-    for item in await repository.file_counts_in([folder_id for folder_id, _, _ in found]):
+    for item in await repository.file_counts_in([folder_id for folder_id, *_ in found]):
         per_folder.setdefault(item["folder_id"], {})[item["extension"]] = item["n"]
     await record_alone(actor, "folder_list", details=f"my folders, {listing_details(q, page)}")
     return MyFoldersResponse(
@@ -71,8 +73,9 @@ async def my_folder_page(
                 folderName=folder,
                 totalFiles=sum(per_folder.get(folder_id, {}).values()),
                 fileTypes=_by_count(per_folder.get(folder_id, {})),
+                patient=PatientDetails.known(patient),
             )
-            for folder_id, container, folder in found
+            for folder_id, container, folder, patient in found
         ],
         total=total,
         page=page,

@@ -8,6 +8,11 @@ reacts by refetching what it shows. Names and payloads:
 - file:restored {container, folder, name}: the same (a file back from the trash)
 - version:restored {container, folder, name}: the same (an earlier version made current)
 - profile:changed {container, folder}: the same
+- patient:changed {container, folder}: the same (the patient's name, date of birth or record
+  number)
+- file:preview {container, folder, name}: the same, when a file's thumbnail is ready
+- file:indexed {container, folder, name, state}: the same, when a file's text has been read for
+  search (state "ready": it is searchable) or could not be (state "failed"; the listing says why)
 - assignments:changed {userId}: that user and admins
 - users:changed {userId}: admins
 - token:registered, token:revoked, token:reactivated, token:deleted {tokenId}: admins
@@ -18,8 +23,11 @@ reacts by refetching what it shows. Names and payloads:
   registered token (reason: replayed, bad MAC, token revoked...; never sent to the responder)
 - audit:created {id, operation}: admins
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
-  (reasons: logout, logout-all, account-changed, account-deleted, expired, mfa-changed and
-  mfa-enrolled for the user's other sessions when a second factor changes, mfa-reset)
+  (reasons, which the web app words for the signed-out user: logout; logout-all (signed out
+  from another session); password-changed (by an admin, or `users reset-password`);
+  role-changed; account-deleted; expired; ended (found ended by the periodic check, cause
+  unknown); mfa-changed and mfa-enrolled for the user's other sessions when a second factor
+  changes; mfa-reset (an admin reset the second factor))
 - live:resync {}: every connection of a process whose Redis link came back (after an outage,
   or at start): events of other processes may have been lost meanwhile, so refetch everything
 - live:reconnect {reason}: every connection of a process that is stopping (SIGTERM), just
@@ -35,7 +43,10 @@ Redis they find out within BFF_LIVE_SESSION_CHECK_SECONDS (bff/live/server.py).
 
 Recipients are worked out when the event is sent, after the change has committed, from the
 assignments as they are then: a nurse without the folder never receives its file events, and an
-assignment added or removed changes that at once. Publishing never blocks or fails the request.
+assignment added or removed changes that at once. Publishing never fails the request, and never
+blocks it but for session:revoked: with Redis, the change's transaction ends only once every
+process has heard it (bff/live/server.py's fence, at most a second), so a sign-out's answer means
+the token is refused everywhere.
 `python -m bff web-constants` writes these names into the web app (one source).
 """
 
@@ -60,7 +71,10 @@ FILE_UPLOADED = "file:uploaded"
 FILE_DELETED = "file:deleted"
 FILE_RESTORED = "file:restored"
 VERSION_RESTORED = "version:restored"
+FILE_PREVIEW = "file:preview"
 PROFILE_CHANGED = "profile:changed"
+PATIENT_CHANGED = "patient:changed"
+FILE_INDEXED = "file:indexed"
 ASSIGNMENTS_CHANGED = "assignments:changed"
 USERS_CHANGED = "users:changed"
 TOKEN_REGISTERED = "token:registered"

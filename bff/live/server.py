@@ -11,17 +11,20 @@ of its connections and of its session cache in one query, ending those that are 
 they ended (the command line without Redis, a change made while Redis was down, a row deleted
 by hand).
 
-The Redis link (python-socketio's manager, with our own listen loop): it is "up" once this
-process is subscribed, and "down" from the moment the subscription fails or stops answering
-pings. While it is down this process cannot hear other processes' sign-outs and changes, so
-its session cache is not trusted (every request reads the database) and the session check
-runs every second; it reconnects every half second. When the link comes back the cache starts
+The Redis link (python-socketio's manager, with our own listen loop: bff/live/managers.py): it
+is "up" once this process is subscribed, and "down" from the moment the subscription fails or
+stops answering pings. While it is down this process cannot hear other processes' sign-outs and
+changes, so its session cache is not trusted (every request reads the database) and the session
+check runs every second; it reconnects every half second. When the link comes back the cache starts
 afresh, the sessions of this process's connections are re-checked at once, and every
 connection gets `live:resync`, so clients refetch what events of other processes they missed.
 
 Clients only connect (with their token) and answer pings: a message from a client over
 CLIENT_MESSAGE_LIMIT bytes ends its connection (Engine.IO's limit, 1 MB by default, let any
 signed-in client make the server hold and parse large messages).
+
+A storm of connections (every client of a restarted instance at once) takes turns: at most
+HANDSHAKES_AT_ONCE of a process are in their set-up at once (bff/live/transport.py).
 
 Transports: clients should use the websocket transport (the web app does). Long-polling needs
 every request of a connection to reach the same process, so with several workers or instances
@@ -33,9 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import resource
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -58,135 +59,22 @@ from bff.live.events import (
     session_room,
     user_room,
 )
+from bff.live.managers import LocalManager, RedisManager
+from bff.live.transport import (
+    HandshakeGate,
+    decline_websocket_compression,
+    lighter_engineio_sockets,
+    raise_open_file_limit,
+)
 from bff.services import app_services
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
 
 SEND_TIMEOUT = 3.0  # seconds an emit may take before it is given up (Redis down)
-RECONNECT_SECONDS = 0.5  # between attempts to subscribe again while the Redis link is down
-PING_IDLE_SECONDS = 1.0  # a quiet subscription is pinged after this long
-PING_ANSWER_SECONDS = 2.0  # a ping unanswered this long means the link is down
 OUTAGE_CHECK_SECONDS = 1.0  # the session check's period while the Redis link is down
+FENCE_SECONDS = 1.0  # how long a sign-out waits for every other process to confirm it
 CLIENT_MESSAGE_LIMIT = 16 * 1024  # bytes of one message from a client (its token is ~100)
-# Every live connection is an open file. systemd starts services with a soft limit of 1,024
-# open files (the hard limit is far higher), which 2,000 signed-in staff would exceed: each
-# process raises its soft limit to the hard one, up to this.
-OPEN_FILES_WANTED = 65536
-
-
-def raise_open_file_limit() -> int:
-    """Raise this process's soft open-file limit towards its hard limit; return the limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = OPEN_FILES_WANTED if hard == resource.RLIM_INFINITY else min(hard, OPEN_FILES_WANTED)
-    if soft != resource.RLIM_INFINITY and soft < wanted:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-        except (ValueError, OSError):
-            return soft
-        return wanted
-    return soft
-
-
-class _DisconnectOnRevoke:
-    """After delivering session:revoked to a room, disconnect the room's local members."""
-
-    async def _disconnect_room(self, room: Any, namespace: str) -> None:
-        if room is None:
-            return
-        manager: Any = self  # mixed into a socketio manager
-        for sid, _ in list(manager.get_participants(namespace, room)):
-            await manager.server.disconnect(sid, namespace=namespace, ignore_queue=True)
-
-
-class LocalManager(_DisconnectOnRevoke, socketio.AsyncManager):  # type: ignore[misc]
-    """One process: rooms in memory."""
-
-    async def emit(self, event: str, data: Any, namespace: str | None = None, **kwargs: Any) -> Any:
-        result = await super().emit(event, data, namespace, **kwargs)
-        if event == SESSION_REVOKED:
-            await self._disconnect_room(kwargs.get("to") or kwargs.get("room"), namespace or "/")
-        return result
-
-
-class RedisManager(_DisconnectOnRevoke, socketio.AsyncRedisManager):  # type: ignore[misc]
-    """Several processes: every event goes through Redis; each process handles its own clients.
-
-    Listening replaces python-socketio's loop, which retries after 1, 2, 4, 8, 16... seconds
-    and never says whether it is subscribed: this one retries every RECONNECT_SECONDS, pings a
-    quiet subscription (a connection that stops answering is down, not just quiet), and calls
-    `on_link(True)` once Redis confirms the subscription, `on_link(False)` when it is lost.
-    """
-
-    session_cache: SessionCache | None = None
-    on_link: Callable[[bool], Awaitable[None]] | None = None
-
-    async def _redis_listen_with_retries(self) -> AsyncIterator[dict[str, Any]]:
-        channel = self.channel.encode()
-        while True:
-            pubsub = None
-            try:
-                if self.redis is None:
-                    self._redis_connect()
-                # Our own subscription (the publisher may replace self.redis when it fails).
-                pubsub = self.redis.pubsub()
-                await pubsub.subscribe(self.channel)
-                heard = pinged = time.monotonic()
-                while True:
-                    message = await pubsub.get_message(timeout=PING_IDLE_SECONDS)
-                    now = time.monotonic()
-                    if message is None:
-                        if pinged <= heard and now - heard >= PING_IDLE_SECONDS:
-                            await pubsub.ping()
-                            pinged = now
-                        elif pinged > heard and now - pinged >= PING_ANSWER_SECONDS:
-                            raise ConnectionError("Redis did not answer a ping")
-                        continue
-                    heard = now
-                    if message["type"] == "subscribe" and message["channel"] == channel:
-                        await self._link(True)
-                    elif message["type"] == "message":
-                        yield message
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - any failure: the link is down, retry
-                await self._link(False)
-                await asyncio.sleep(RECONNECT_SECONDS)
-            finally:
-                if pubsub is not None:
-                    with contextlib.suppress(Exception):
-                        await pubsub.aclose()
-
-    async def _link(self, up: bool) -> None:
-        if self.on_link is None:
-            return
-        try:
-            await self.on_link(up)
-        except Exception:
-            log.exception("Handling the Redis link %s failed", "coming up" if up else "going down")
-
-    async def _handle_emit(self, message: dict[str, Any]) -> None:
-        if self.session_cache is not None:  # a change made in any process, this one included
-            data = message.get("data")  # the emitted arguments, as a list
-            payload = data[0] if isinstance(data, list) and data else None
-            self.session_cache.forget_for_event(
-                message.get("event", ""), payload, message.get("room")
-            )
-        await super()._handle_emit(message)
-        if message.get("event") == SESSION_REVOKED:
-            await self._disconnect_room(message.get("room"), message.get("namespace") or "/")
-
-    async def aclose(self) -> None:
-        """Stop listening and close the Redis connections (when the app stops)."""
-        listener = getattr(self, "thread", None)
-        if isinstance(listener, asyncio.Task):
-            listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await listener
-        for connection in (self.pubsub, self.redis):
-            if connection is not None:
-                with contextlib.suppress(Exception):
-                    await connection.aclose()
 
 
 class LiveHub:
@@ -337,10 +225,11 @@ class LiveHub:
             except Exception as exc:  # noqa: BLE001 - e.g. the database is down: next time
                 log.warning("Live session check failed: %s", type(exc).__name__)
 
-    def _spawn(self, work: Any) -> None:
+    def _spawn(self, work: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _emit(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
         try:
@@ -399,8 +288,21 @@ class LiveHub:
         return len(sids)
 
     async def send(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
-        """Start delivering event to rooms without waiting for it."""
-        self._spawn(self._emit(event, payload, rooms))
+        """Start delivering event to rooms without waiting for it; but a sign-out
+        (session:revoked) is waited for until every process has heard it (`fence`, at most
+        FENCE_SECONDS), so that its answer means the session is over on every instance: a
+        process answers from its session cache, and hears of a sign-out elsewhere only when
+        the event reaches it (4-6 ms later, in which a request to it still succeeded)."""
+        manager = self.sio.manager
+        emitted = self._spawn(self._emit(event, payload, rooms))
+        if event == SESSION_REVOKED and isinstance(manager, RedisManager) and self.link_up:
+            # One limit for the whole wait: a Redis that hangs before the link is seen down must
+            # not hold a sign-out for the emit's own SEND_TIMEOUT too. The emit goes on anyway.
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + FENCE_SECONDS
+            done, _ = await asyncio.wait({emitted}, timeout=FENCE_SECONDS)
+            if emitted in done and (left := deadline - loop.time()) > 0:
+                await manager.fence(left)
 
 
 def start_live(app: Quart, settings: Settings, session_cache: SessionCache) -> LiveHub:
@@ -419,8 +321,12 @@ def asgi_app(app: Quart) -> Any:
     (BFF_TRUSTED_PROXY_HOPS > 0) the client address and scheme come from its X-Forwarded-*
     headers, for both HTTP and websockets.
     """
+    decline_websocket_compression()
+    lighter_engineio_sockets()
     hub = app_services(app).live
-    combined = socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io")
+    combined: Any = HandshakeGate(
+        socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io")
+    )
     hops = hub.settings.trusted_proxy_hops
     if hops:
         return ProxyFixMiddleware(combined, mode="legacy", trusted_hops=hops)

@@ -75,6 +75,9 @@ class MfaChallenge(Model):
     purpose = fields.CharField(max_length=16)  # "login" or "register"
     webauthn_challenge = fields.CharField(max_length=128, null=True)
     expires_at = fields.DatetimeField(db_index=True)
+    # A sign-in through the identity provider waiting for its local second step: the provider's
+    # issuer, subject and session id (JSON), so the session it opens is the provider's too.
+    origin = fields.TextField(null=True)
 
     class Meta:
         table = "mfa_challenges"

@@ -144,13 +144,18 @@ async def delete_factors(conn: BaseDBAsyncClient, user_id: int) -> int:
 
 
 async def create_challenge(
-    challenge_id: str, user_id: int, purpose: str, expires_at: datetime, now: datetime
+    challenge_id: str,
+    user_id: int,
+    purpose: str,
+    expires_at: datetime,
+    now: datetime,
+    origin: str | None = None,
 ) -> None:
     """Store a challenge (replacing one with the same id), sweeping expired ones."""
     await MfaChallenge.filter(expires_at__lt=now).delete()
     await MfaChallenge.filter(id=challenge_id).delete()
     await MfaChallenge.create(
-        id=challenge_id, user_id=user_id, purpose=purpose, expires_at=expires_at
+        id=challenge_id, user_id=user_id, purpose=purpose, expires_at=expires_at, origin=origin
     )
     # Right passwords are not counted by the throttle: bound what they can pile up per user.
     newest = MfaChallenge.filter(user_id=user_id, purpose=purpose).order_by("-expires_at")

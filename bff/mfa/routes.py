@@ -1,5 +1,6 @@
 """Second-factor endpoints under /api/auth: enrolment and removal (signed in, also from a
-restricted session), and the second sign-in step (public: it carries the mfaToken)."""
+restricted session; sensitive changes, so `recent_auth`), confirming one's identity for them,
+and the second sign-in step (public: it carries the mfaToken)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ from typing import Any
 from quart import Blueprint
 from quart_schema import validate_request, validate_response
 
+from bff.auth import stepup
 from bff.auth.policy import ANY_ROLE, allow, current_principal, public
 from bff.auth.schemas import TokenUser
-from bff.mfa import service
+from bff.mfa import service, signin
 from bff.mfa.schemas import (
     CodeRequest,
     ConfirmIdentity,
+    IdentityConfirmed,
     MfaLogin,
     MfaLoginResponse,
     MfaStatus,
@@ -38,7 +41,7 @@ bp = Blueprint("mfa", __name__, url_prefix="/api/auth")
 async def login_mfa(data: MfaLogin) -> MfaLoginResponse:
     """The second sign-in step: the mfaToken with a TOTP code, a recovery code or a passkey."""
     services = app_services()
-    done = await service.complete_login(
+    done = await signin.complete_login(
         data.mfaToken,
         data.code,
         data.webauthn,
@@ -54,7 +57,7 @@ async def login_mfa(data: MfaLogin) -> MfaLoginResponse:
 @validate_request(MfaTokenRequest)
 async def login_passkey_options(data: MfaTokenRequest) -> dict[str, Any]:
     """WebAuthn request options for the second step (navigator.credentials.get)."""
-    return await service.login_passkey_options(data.mfaToken, app_services().settings)
+    return await signin.login_passkey_options(data.mfaToken, app_services().settings)
 
 
 @bp.get("/mfa")
@@ -74,7 +77,7 @@ async def mfa_status() -> MfaStatus:
 
 
 @bp.post("/mfa/totp")
-@allow(ANY_ROLE, enrolment=True)
+@allow(ANY_ROLE, enrolment=True, recent_auth=True)
 @validate_response(TotpSetup)
 async def start_totp() -> TotpSetup:
     """Start setting up an authenticator: a new pending secret (nothing changes until
@@ -84,7 +87,7 @@ async def start_totp() -> TotpSetup:
 
 
 @bp.post("/mfa/totp/confirm")
-@allow(ANY_ROLE, enrolment=True)
+@allow(ANY_ROLE, enrolment=True, recent_auth=True)
 @validate_request(CodeRequest)
 @validate_response(RecoveryCodes)
 async def confirm_totp(data: CodeRequest) -> RecoveryCodes:
@@ -95,9 +98,16 @@ async def confirm_totp(data: CodeRequest) -> RecoveryCodes:
     return RecoveryCodes(recoveryCodes=codes, token=token)
 
 
-async def _confirm_identity(data: ConfirmIdentity) -> None:
+@bp.post("/confirm-identity")
+@allow(ANY_ROLE, enrolment=True)
+@validate_request(ConfirmIdentity)
+@validate_response(IdentityConfirmed)
+async def confirm_identity(data: ConfirmIdentity) -> IdentityConfirmed:
+    """Confirm it's you (the password, a current authenticator code or a recovery code) before
+    a sensitive change: counts as a fresh sign-in for BFF_REAUTH_MINUTES and returns a
+    one-use step-up proof for the x-step-up header."""
     services = app_services()
-    await service.confirm_identity(
+    proof = await signin.confirm_identity(
         current_principal(),
         data.code,
         data.password,
@@ -105,28 +115,29 @@ async def _confirm_identity(data: ConfirmIdentity) -> None:
         services.login_throttle,
         client_address(),
     )
+    return IdentityConfirmed(
+        message="Identity confirmed", stepUp=proof, expiresIn=stepup.PROOF_SECONDS
+    )
 
 
 @bp.delete("/mfa/totp")
-@allow(ANY_ROLE)
-@validate_request(ConfirmIdentity)
+@allow(ANY_ROLE, recent_auth=True)
 @validate_response(Message)
-async def remove_totp(data: ConfirmIdentity) -> Message:
-    """Remove the authenticator (needs a current code or the password)."""
-    await _confirm_identity(data)
+async def remove_totp() -> Message:
+    """Remove the authenticator."""
     await service.remove_totp(current_principal(), app_services().settings, client_address())
     return Message(message="Authenticator removed")
 
 
 @bp.post("/mfa/webauthn/register/options")
-@allow(ANY_ROLE, enrolment=True)
+@allow(ANY_ROLE, enrolment=True, recent_auth=True)
 async def passkey_options() -> dict[str, Any]:
     """WebAuthn creation options for a new passkey (navigator.credentials.create)."""
     return await service.passkey_registration_options(current_principal(), app_services().settings)
 
 
 @bp.post("/mfa/webauthn/register")
-@allow(ANY_ROLE, enrolment=True)
+@allow(ANY_ROLE, enrolment=True, recent_auth=True)
 @validate_request(PasskeyRegistration)
 @validate_response(PasskeyCreated)
 async def register_passkey(data: PasskeyRegistration) -> PasskeyCreated:
@@ -143,12 +154,10 @@ async def register_passkey(data: PasskeyRegistration) -> PasskeyCreated:
 
 
 @bp.delete("/mfa/webauthn/<int:passkey_id>")
-@allow(ANY_ROLE)
-@validate_request(ConfirmIdentity)
+@allow(ANY_ROLE, recent_auth=True)
 @validate_response(Message)
-async def remove_passkey(passkey_id: int, data: ConfirmIdentity) -> Message:
-    """Remove a passkey (needs a current code or the password)."""
-    await _confirm_identity(data)
+async def remove_passkey(passkey_id: int) -> Message:
+    """Remove a passkey."""
     await service.remove_passkey(
         current_principal(), passkey_id, app_services().settings, client_address()
     )
@@ -156,12 +165,10 @@ async def remove_passkey(passkey_id: int, data: ConfirmIdentity) -> Message:
 
 
 @bp.post("/mfa/recovery-codes")
-@allow(ANY_ROLE)
-@validate_request(ConfirmIdentity)
+@allow(ANY_ROLE, recent_auth=True)
 @validate_response(RecoveryCodes)
-async def regenerate_recovery_codes(data: ConfirmIdentity) -> RecoveryCodes:
-    """Ten new recovery codes replacing the old ones (needs a current code or the password)."""
-    await _confirm_identity(data)
+async def regenerate_recovery_codes() -> RecoveryCodes:
+    """Ten new recovery codes replacing the old ones."""
     codes = await service.regenerate_recovery_codes(
         current_principal(), app_services().settings, client_address()
     )

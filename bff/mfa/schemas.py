@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, StringConstraints
 
+from bff.auth.password_rule import MAX_LENGTH as PASSWORD_MAX_LENGTH
 from bff.auth.schemas import TokenUser
 
 Code = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
@@ -92,8 +93,18 @@ class MfaStatus(BaseModel):
 
 
 class ConfirmIdentity(BaseModel):
-    """What removing a factor or regenerating recovery codes needs: a current authenticator
-    code or the password."""
+    """POST /api/auth/confirm-identity: a current authenticator code, a recovery code or the
+    password."""
 
     code: Code | None = None
-    password: Annotated[str, Field(max_length=200)] | None = None
+    password: Annotated[str, Field(max_length=PASSWORD_MAX_LENGTH)] | None = None
+
+
+class IdentityConfirmed(BaseModel):
+    """The session counts as recently authenticated; `stepUp`: a one-use proof for the
+    `x-step-up` header of one sensitive request within `expiresIn` seconds (the only way when
+    BFF_REAUTH_MINUTES is 0)."""
+
+    message: str
+    stepUp: str
+    expiresIn: int

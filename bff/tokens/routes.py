@@ -33,7 +33,7 @@ class TokenChanged(Message):
 
 
 @bp.post("/register")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_request(RegisterToken)
 @validate_response(TokenRegistered, 201)
 async def register_token(data: RegisterToken) -> tuple[TokenRegistered, int]:
@@ -69,7 +69,7 @@ async def assigned_folders(container: str) -> AssignedFolders:
 
 
 @bp.post("/assign")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_request(AssignToken)
 @validate_response(TokenAssigned)
 async def assign_token(data: AssignToken) -> TokenAssigned:
@@ -88,7 +88,7 @@ async def revoke_token(data: RevokeToken) -> TokenChanged:
 
 
 @bp.post("/reactivate")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_request(ReactivateToken)
 @validate_response(TokenChanged)
 async def reactivate_token(data: ReactivateToken) -> TokenChanged:
@@ -98,7 +98,7 @@ async def reactivate_token(data: ReactivateToken) -> TokenChanged:
 
 
 @bp.delete("/delete/<token_id>")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_request(DeleteToken)
 @validate_response(Message)
 async def delete_token(token_id: str, data: DeleteToken) -> Message:

@@ -46,9 +46,9 @@ async def users_by_name() -> list[User]:
     return await User.all().order_by("name", "id")
 
 
-async def newest_users(count: int) -> list[User]:
-    """The count most recently created users, newest first."""
-    return await User.all().order_by("-created_at", "-id").limit(count)
+async def first_users_by_name(count: int) -> list[User]:
+    """The first count users in the users list's order (by name, then id)."""
+    return await User.all().order_by("name", "id").limit(count)
 
 
 async def create_user(

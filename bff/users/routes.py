@@ -8,6 +8,7 @@ from quart_schema import document_response, validate_request, validate_response
 from bff.auth.policy import ADMIN, allow
 from bff.mfa import service as mfa
 from bff.request_context import current_actor
+from bff.services import app_services
 from bff.users import service
 from bff.users.schemas import (
     DashboardResponse,
@@ -55,16 +56,17 @@ async def get_user(user_id: int) -> UserResponse:
 
 
 @bp.put("/users/<int:user_id>")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_request(UpdateUser)
 @validate_response(UserResponse)
 async def update_user(user_id: int, data: UpdateUser) -> UserResponse:
     """Update a user; changing role or password signs them out everywhere."""
-    return UserResponse(user=await service.update_user(user_id, data, current_actor()))
+    min_length = app_services().settings.password_min_length
+    return UserResponse(user=await service.update_user(user_id, data, current_actor(), min_length))
 
 
 @bp.delete("/users/<int:user_id>")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_response(Message)
 async def delete_user(user_id: int) -> Message:
     """Delete a user, their sessions and their assignments."""
@@ -73,7 +75,7 @@ async def delete_user(user_id: int) -> Message:
 
 
 @bp.delete("/users/<int:user_id>/mfa")
-@allow(ADMIN)
+@allow(ADMIN, recent_auth=True)
 @validate_response(Message)
 async def reset_second_factor(user_id: int) -> Message:
     """Remove every second factor of a user (a lost phone) and end their sessions."""

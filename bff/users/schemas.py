@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StringConstraints
 
 from bff.assignments.schemas import ContainerAssignmentOut, FolderAssignmentOut
+from bff.auth.password_rule import MAX_LENGTH as PASSWORD_MAX_LENGTH
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 Username = Annotated[
@@ -19,11 +20,8 @@ Username = Annotated[
         pattern=r"^[A-Za-z0-9._-]+$",
     ),
 ]
-PASSWORD_MIN_LENGTH = 8
-PASSWORD_MAX_LENGTH = 128
-Password = Annotated[
-    str, StringConstraints(min_length=PASSWORD_MIN_LENGTH, max_length=PASSWORD_MAX_LENGTH)
-]
+# The rest of the password rule (the minimum length is a setting) is bff/auth/password_rule.py.
+Password = Annotated[str, StringConstraints(min_length=1, max_length=PASSWORD_MAX_LENGTH)]
 StaffRole = Literal["doctor", "nurse", "assistant"]
 AnyRole = Literal["admin", "doctor", "nurse", "assistant"]
 
@@ -49,6 +47,7 @@ class UserDetail(UserOut):
     """A user on the admin's user page: also whether they have a second factor."""
 
     secondFactor: bool
+    ssoLinked: bool = False  # linked to the identity provider's account (bff/oidc/)
 
 
 class UserResponse(BaseModel):
@@ -103,7 +102,7 @@ class UpdateUser(BaseModel):
     name: Name
     username: Username
     role: AnyRole
-    password: Annotated[str, Field(max_length=128)] | None = None
+    password: Annotated[str, Field(max_length=PASSWORD_MAX_LENGTH)] | None = None
 
 
 class Message(BaseModel):

@@ -5,12 +5,13 @@ from __future__ import annotations
 from bff.assignments import repository as assignments
 from bff.assignments.schemas import ContainerAssignmentOut, FolderAssignmentOut
 from bff.audit.service import Actor, record
-from bff.auth.passwords import hash_password
+from bff.auth.password_rule import hash_new_password
 from bff.auth.sessions import Principal, end_all_sessions
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.live.events import ADMINS, SESSION_REVOKED, USERS_CHANGED, publish, user_room
 from bff.mfa import repository as mfa
+from bff.oidc import repository as oidc
 from bff.users import bootstrap, repository
 from bff.users.models import Role, User
 from bff.users.schemas import (
@@ -24,7 +25,6 @@ from bff.users.schemas import (
 )
 
 USER_NOT_FOUND = "User not found"
-MIN_PASSWORD = 8
 
 
 async def find_user(user_id: int) -> User:
@@ -93,7 +93,9 @@ async def get_user(user_id: int) -> UserDetail:
     """One user with assignments and whether they have a second factor, or 404."""
     user = (await _users_out([await find_user(user_id)]))[0]
     return UserDetail(
-        **user.model_dump(), secondFactor=bool(await mfa.users_with_factor([user_id]))
+        **user.model_dump(),
+        secondFactor=bool(await mfa.users_with_factor([user_id])),
+        ssoLinked=bool(await oidc.linked_users([user_id])),
     )
 
 
@@ -102,17 +104,18 @@ async def _check_username_free(username: str, except_id: int | None = None) -> N
         raise ApiError(409, f"The username '{username}' is already taken.")
 
 
-async def create_user(data: CreateUser, actor: Actor) -> UserOut:
-    """Create a doctor, nurse or assistant."""
+async def create_user(data: CreateUser, actor: Actor, min_length: int) -> UserOut:
+    """Create a doctor, nurse or assistant (a password of at least min_length characters)."""
     await _check_username_free(data.username)
     user = await bootstrap.create_user(
-        data.name, data.username, Role(data.role), data.password, actor
+        data.name, data.username, Role(data.role), data.password, min_length, actor
     )
     return await get_user(user.id)
 
 
-async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
-    """Update name, username, role and optionally password; role or password change signs out."""
+async def update_user(user_id: int, data: UpdateUser, actor: Actor, min_length: int) -> UserOut:
+    """Update name, username, role and optionally password (of at least min_length
+    characters); role or password change signs out."""
     user = await find_user(user_id)
     await _check_username_free(data.username, except_id=user.id)
     new_role = Role(data.role)
@@ -124,8 +127,11 @@ async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
         if user.role == Role.ADMIN and await repository.count_with_role(Role.ADMIN) <= 1:
             raise ApiError(409, "The last admin cannot be changed to another role.")
     password = data.password or ""
-    if password and len(password) < MIN_PASSWORD:
-        raise ApiError(400, f"Password must be at least {MIN_PASSWORD} characters.")
+    new_hash = (
+        await hash_new_password(password, min_length, (data.username, data.name))
+        if password
+        else None
+    )
     changes = [
         label
         for label, changed in (
@@ -138,12 +144,14 @@ async def update_user(user_id: int, data: UpdateUser, actor: Actor) -> UserOut:
     ]
     revoke = new_role != user.role or bool(password)
     user.name, user.username, user.role = data.name, data.username, new_role
-    if password:
-        user.password_hash = await hash_password(password)
+    if new_hash:
+        user.password_hash = new_hash
     async with transaction() as conn:
         await repository.save_user(conn, user)
         if revoke:
-            await end_all_sessions(user.id, conn, reason="account-changed")
+            # The reason the signed-out user is shown: a new password says so even with a new role.
+            reason = "password-changed" if password else "role-changed"
+            await end_all_sessions(user.id, conn, reason=reason)
         publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
         await record(
             conn,
@@ -176,8 +184,9 @@ async def delete_user(user_id: int, actor: Actor) -> str:
 
 
 async def dashboard() -> DashboardResponse:
-    """The admin dashboard: counts by role and the 5 most recently created users."""
-    recent = await repository.newest_users(5)
+    """The admin dashboard: counts by role and the first 5 users in the users list's order
+    (spec section 2: "a Recent Users table of the first 5 users")."""
+    recent = await repository.first_users_by_name(5)
     counts = await repository.count_by_role()
     return DashboardResponse(
         users=await _users_out(list(recent)),

@@ -104,8 +104,9 @@ test("a doctor's first load of a folder page fetches its data with its code, onc
   page.on('request', (r) => events.push(['request', new URL(r.url()).pathname, r.resourceType()]));
   page.on('response', (r) => events.push(['response', new URL(r.url()).pathname, r.request().resourceType()]));
   await page.goto(`/containers/${ward}/folders/${folder}`); // a first load: the app starts anew
-  const image = page.getByRole('img', { name: `Profile image of patient ${folder}` });
-  await image.waitFor();
+  // On a phone the photo's card is one tap away (hidden, not unmounted): it is there, fetched.
+  const image = page.getByRole('img', { name: `Profile image of patient ${folder}`, includeHidden: true });
+  await image.waitFor({ state: 'attached' });
   await page.getByRole('heading', { name: 'Patient Files' }).waitFor();
 
   const asked = (path) => events.filter(([kind, p]) => kind === 'request' && p === path).length;

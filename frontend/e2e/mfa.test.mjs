@@ -140,8 +140,9 @@ test('a nurse adds a passkey on the Security page and signs in with it; an admin
   await admin.page.getByRole('button', { name: 'Reset second factor' }).click();
   await admin.page.getByRole('alertdialog').getByRole('button', { name: 'Reset' }).click();
   await admin.page.getByText(`Second factor reset for ${nurse.name}`).waitFor();
-  // The nurse's session ended with it.
-  await page.waitForURL('**/login?session=expired', { timeout: 20_000 });
+  // The nurse's session ended with it, and the login page says why.
+  await page.waitForURL('**/login?session=expired&reason=mfa-reset', { timeout: 20_000 });
+  await page.getByText('Your second factor was reset by an administrator. Please log in again.').waitFor();
   await admin.context.close();
   await context.close();
 });

@@ -131,9 +131,15 @@ test('every screen fits 320-1280 px, keeps still after first render and passes a
   await checkScreen(staff.page, 'container page', `/containers/${ward}`, (p) => p.getByRole('link', { name: folder }).first().waitFor());
   await checkScreen(staff.page, 'folder page', `/containers/${ward}/folders/${folder}`, async (p) => {
     await files(p);
+    // On a phone the files come first: the profile is one tap away (issue 34).
+    if (p.viewportSize().width <= 640) await p.getByRole('button', { name: 'Patient profile' }).click();
     await p.locator('img.profile-image').waitFor();
   });
   await checkScreen(staff.page, 'security', '/security', heading('Security'));
+  // The text files were read for search in the background while the screens above were checked.
+  await checkScreen(staff.page, 'search results', '/search?q=penicillin', (p) =>
+    p.getByRole('list', { name: 'Search results' }).getByText('allergies.txt').waitFor({ timeout: 30_000 }),
+  );
   await checkScreen(staff.page, 'unauthorized', '/users', heading('Access denied'));
   await checkScreen(staff.page, 'not found', '/containers/no-such-ward', (p) => p.getByText('Container not found or not assigned to you').waitFor());
   assert.deepEqual(staff.problems.filter((m) => !/status of 404/.test(m)), []);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const python = process.env.PYTHON ?? join(repo, '.venv/bin/python');
 
-function freePort() {
+export function freePort() {
   return new Promise((done, fail) => {
     const server = createServer();
     server.once('error', fail);
@@ -73,6 +73,12 @@ export async function startServer({ admin, host = '127.0.0.1', env: extra = {} }
       const result = spawnSync(python, ['-m', 'bff', ...args], { cwd: repo, env, encoding: 'utf8' });
       if (result.status !== 0) throw new Error(`python -m bff ${args.join(' ')} failed: ${result.stderr}`);
       return result.stdout;
+    },
+    /** One SQL statement on this server's SQLite database: arranges what the API cannot (an old session). */
+    sql(statement) {
+      const script = 'import sqlite3, sys\nwith sqlite3.connect(sys.argv[1]) as c: c.execute(sys.argv[2])';
+      const result = spawnSync(python, ['-c', script, join(dir, 'e2e.sqlite3'), statement], { encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`SQL failed: ${result.stderr}`);
     },
     async stop() {
       if (child.exitCode === null) {

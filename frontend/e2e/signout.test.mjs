@@ -15,6 +15,7 @@ import {
   makeWard,
   newPage,
   newResponderPage,
+  openOriginal,
   signIn,
   unique,
   upload,
@@ -26,6 +27,7 @@ import { api } from './server.mjs';
 useJourneyServer();
 
 const EXPIRED = 'Your session has expired or your account has been deleted. Please log in again.';
+const OTHER_SESSION = 'You were signed out from another session. Please log in again.';
 const OPENED = 'File opened in new tab';
 const FILE = 'labs.txt';
 
@@ -46,12 +48,7 @@ async function openViewer(page, folderUrl, { check = false } = {}) {
   const files = page.getByRole('list', { name: 'Patient files' });
   await files.getByRole('button', { name: new RegExp(`^${FILE.replace('.', '\\.')}`) }).waitFor();
   if (check) await assertAccessible(page, 'folder page');
-  const [viewer] = await Promise.all([
-    page.context().waitForEvent('page'),
-    files.getByRole('button', { name: new RegExp(`^${FILE.replace('.', '\\.')}`) }).click(),
-  ]);
-  await viewer.waitForURL(/\/view\?link=/);
-  await viewer.waitForLoadState();
+  const viewer = await openOriginal(page, FILE);
   assert.match(await viewer.locator('body').innerText(), /Potassium 4\.1/);
   await page.getByText(OPENED).waitFor();
   return viewer;
@@ -62,10 +59,11 @@ async function closedSoon(viewer, label) {
   assert.equal(viewer.isClosed(), true, `${label}: the viewer window is still open`);
 }
 
-/** The 401 page: /login?session=expired with its message, no token, nothing from before. */
-async function assertExpired(page, label) {
-  await page.waitForURL('**/login?session=expired');
-  await page.getByText(EXPIRED).waitFor();
+/** The 401 page: /login?session=expired with its message (the reason's words when the server
+ * gave one), no token, nothing from before. */
+async function assertExpired(page, label, { reason, words = EXPIRED } = {}) {
+  await page.waitForURL(reason ? `**/login?session=expired&reason=${reason}` : '**/login?session=expired');
+  await page.getByText(words).waitFor();
   assert.equal(await page.getByText(OPENED).count(), 0, `${label}: a notification from before sign-out is shown`);
   assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
   await assertAccessible(page, `${label}: login after expiry`);
@@ -105,7 +103,7 @@ test('a token removed in another tab: this tab goes to /login?session=expired an
   await context.close();
 });
 
-test('Logout All Sessions asks first, then ends the session in another browser and closes its viewer', async () => {
+test('Logout All Sessions asks first, then ends the session in another browser, closes its viewer and says why', async () => {
   const { doctor, folderUrl } = await doctorWithFile();
   const first = await newPage();
   await signIn(first.page, doctor);
@@ -126,7 +124,7 @@ test('Logout All Sessions asks first, then ends the session in another browser a
   await second.page.waitForURL('**/login');
 
   await closedSoon(viewer, 'logout all from another browser');
-  await assertExpired(first.page, 'logout all from another browser');
+  await assertExpired(first.page, 'logout all from another browser', { reason: 'logout-all', words: OTHER_SESSION });
   assert.deepEqual(first.problems, []);
   assert.deepEqual(second.problems, []);
   await first.context.close();

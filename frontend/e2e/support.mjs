@@ -5,13 +5,15 @@
 // scrolling).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
-import { api, startServer } from './server.mjs';
+import { api, freePort, startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const shots = resolve(here, '../test-results');
@@ -48,6 +50,17 @@ export function useJourneyServer(options = {}) {
   before(async () => {
     journey.server = await startServer({ admin: ADMIN, ...options });
     journey.browser = await launchChromium();
+  });
+  // A journey that failed shows what the server said meanwhile (its warnings and errors), so a
+  // failure in CI can be read without running it again.
+  let seen = 0;
+  afterEach((t) => {
+    const log = journey.server?.log() ?? '';
+    if (t.passed === false) {
+      const said = log.slice(seen).split('\n').filter((line) => /WARNING|ERROR|CRITICAL|Traceback/.test(line));
+      console.error(`The server's warnings and errors during "${t.name}":\n${said.slice(-40).join('\n') || '(none)'}`);
+    }
+    seen = log.length;
   });
   after(async () => {
     await journey.browser?.close();
@@ -130,6 +143,29 @@ export async function signIn(page, who) {
   await page.waitForURL('**/dashboard');
 }
 
+/** A file of the folder page's list opened in the in-app viewer (issue 33); returns the dialog. */
+export async function openInViewer(page, name) {
+  await page.getByRole('list', { name: 'Patient files' }).getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).click();
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** A file's original in a new tab, the way the list opened it before the viewer: from the
+ * viewer's "Open original". Returns the new tab, its link loaded; the viewer is closed again
+ * (Escape) unless `keepViewer`. */
+export async function openOriginal(page, name, { keepViewer = false } = {}) {
+  const dialog = await openInViewer(page, name);
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), dialog.getByRole('button', { name: 'Open original' }).first().click()]);
+  await tab.waitForURL(/\/view\?link=/);
+  await tab.waitForLoadState();
+  if (!keepViewer) {
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  }
+  return tab;
+}
+
 export const shot = (page, name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 
 /** The screen is no wider than the viewport (no sideways scrolling). */
@@ -175,4 +211,38 @@ export async function assertStableLayout(page, label = page.url(), { settle = 60
     settle,
   );
   assert.ok(total < 0.1, `${label}: cumulative layout shift ${total.toFixed(3)} (at most 0.1):\n  ${shifts.join('\n  ')}`);
+}
+
+/** The real OpenID Provider of the single sign-on tests (tests/auth/oidc_provider/provider.mjs,
+ * npm oidc-provider) on a free port of 127.0.0.1, with `accounts` ({id: {password, claims}});
+ * `configure` changes its client (e.g. the portal's redirect URIs once its port is known). */
+export async function startOidcProvider(accounts, client) {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-oidc-'));
+  const config = join(dir, 'provider.json');
+  writeFileSync(config, JSON.stringify({ port, client, accounts }));
+  const script = resolve(here, '../../tests/auth/oidc_provider/provider.mjs');
+  const child = spawn(process.execPath, [script, config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr.on('data', (chunk) => (output += chunk));
+  await new Promise((done, fail) => {
+    child.stdout.on('data', (chunk) => String(chunk).includes('listening') && done());
+    child.once('exit', (code) => fail(new Error(`the OpenID Provider exited (${code}): ${output}`)));
+  });
+  const issuer = `http://127.0.0.1:${port}`;
+  return {
+    issuer,
+    async configure(data) {
+      const response = await fetch(`${issuer}/test/configure`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(data),
+      });
+      assert.equal(response.status, 200);
+    },
+    stop() {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -5,13 +5,20 @@
 // built web app in frontend/dist: run `npm run build` first), arranges the data through the
 // API and CLI, and prints performance, total blocking time, LCP and CLS per page.
 //
-//   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|emergency|folder] [--save DIR]
+//   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|emergency|folder] [--save DIR] [--thumbnailed N] [--compare DIR,...]
 //
 // --save writes each full Lighthouse report (JSON) to DIR, for its diagnostics.
+// --thumbnailed N: the folder also holds N pictures, measured once each has its thumbnail; with
+// --letters one-page PDFs with a text layer instead (no OCR: ready in a minute on a busy machine,
+// where 200 photos' OCR took over 10).
+// --compare DIR[,DIR...]: other builds (copies of frontend/dist, e.g. of main) measured in the
+// same run, runs alternating with this build's, so that the machine's load falls on both alike:
+// their hashed assets are copied in beside this build's and each run serves its build's
+// index.html (the BFF reads it per request); frontend/dist is put back as it was at the end.
 //
 // A bench, not a test: the figures depend on the machine and its load (printed with them).
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,20 +32,54 @@ import { api, startServer } from '../e2e/server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const python = process.env.PYTHON ?? resolve(here, '../../.venv/bin/python');
-const { values: options } = parseArgs({ options: { runs: { type: 'string', default: '1' }, only: { type: 'string' }, save: { type: 'string' } } });
+const { values: options } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '1' },
+    only: { type: 'string' },
+    save: { type: 'string' },
+    thumbnailed: { type: 'string', default: '0' },
+    letters: { type: 'boolean', default: false },
+    compare: { type: 'string' },
+  },
+});
+const thumbnailed = Math.max(0, Number(options.thumbnailed));
 const runs = Math.max(1, Number(options.runs));
+const dist = resolve(here, '../dist');
+/** The builds measured: this one (frontend/dist) first, then each --compare directory. */
+const builds = [{ label: 'this build', dir: dist }, ...(options.compare ?? '').split(',').filter(Boolean).map((dir) => ({ label: dir, dir: resolve(dir) }))];
+
+/** Each build's index.html, read before any is swapped in. */
+const indexes = builds.map(({ dir }) => readFileSync(resolve(dir, 'index.html')));
+
+/** Puts every build's hashed assets beside this build's; returns what puts frontend/dist back. */
+function besideEachOther() {
+  const index = indexes[0];
+  const added = [];
+  for (const { dir } of builds.slice(1)) {
+    for (const name of readdirSync(resolve(dir, 'assets'))) {
+      const target = resolve(dist, 'assets', name);
+      if (existsSync(target)) continue;
+      copyFileSync(resolve(dir, 'assets', name), target);
+      added.push(target);
+    }
+  }
+  return () => {
+    for (const target of added) rmSync(target, { force: true });
+    writeFileSync(resolve(dist, 'index.html'), index);
+  };
+}
 
 const ADMIN = { username: 'admin', name: 'Ada Admin', password: 'admin-password-1' };
 const DOCTOR = { username: 'doctor.bench', name: 'Dana Doctor', password: 'doctor-password-1', role: 'doctor' };
 const WARD = 'ward-bench';
 const FOLDER = 'patient-1';
 
-/** A photo like a phone's, 1200x1600 JPEG (Pillow, in the BFF's environment). */
-function photo() {
+/** A photo like a phone's, 1200x1600 JPEG (Pillow, in the BFF's environment); `size` another. */
+function photo(size = [1200, 1600]) {
   const script = `
 import io, sys
 from PIL import Image, ImageDraw
-image = Image.new("RGB", (1200, 1600), (200, 180, 160))
+image = Image.new("RGB", (${size[0]}, ${size[1]}), (200, 180, 160))
 draw = ImageDraw.Draw(image)
 for i in range(0, 1600, 8):
     draw.line((0, i, 1200, (i * 7) % 1600), fill=(i % 255, (i * 3) % 255, (i * 5) % 255), width=3)
@@ -47,6 +88,22 @@ image.save(out, "JPEG", quality=85)
 sys.stdout.buffer.write(out.getvalue())`;
   const result = spawnSync(python, ['-c', script], { maxBuffer: 16 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(`making the photo failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** A one-page letter as a PDF with a text layer (fpdf, in the BFF's environment). */
+function letter() {
+  const script = `
+import sys
+from fpdf import FPDF
+pdf = FPDF()
+pdf.add_page()
+pdf.set_font("Helvetica", size=12)
+for line in range(30):
+    pdf.cell(0, 8, f"Discharge letter, line {line}: allergic to penicillin.", new_x="LMARGIN", new_y="NEXT")
+sys.stdout.buffer.write(bytes(pdf.output()))`;
+  const result = spawnSync(python, ['-c', script], { maxBuffer: 16 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`making the letter failed: ${result.stderr}`);
   return result.stdout;
 }
 
@@ -69,6 +126,21 @@ async function arrange(server) {
   for (let i = 1; i <= 5; i += 1) {
     await upload(base, token, `notes-${i}.txt`, new Blob([`Visit ${i}: allergic to penicillin.\n`], { type: 'text/plain' }), false);
   }
+  if (thumbnailed > 0) {
+    const [data, type, suffix, prefix] = options.letters ? [letter(), 'application/pdf', 'pdf', 'letter'] : [photo([800, 600]), 'image/jpeg', 'jpg', 'wound'];
+    for (let i = 1; i <= thumbnailed; i += 1) {
+      await upload(base, token, `${prefix}-${String(i).padStart(3, '0')}.${suffix}`, new Blob([data], { type }), false);
+    }
+    // Every thumbnail made (the jobs run in the server's background) before measuring.
+    const deadline = Date.now() + 10 * 60_000;
+    for (;;) {
+      const { blobs } = await api(base, 'GET', `/blobs/${WARD}/${FOLDER}`, { token });
+      const ready = blobs.filter((b) => b.preview).length;
+      if (ready >= thumbnailed) break;
+      if (Date.now() > deadline) throw new Error(`only ${ready} of ${thumbnailed} thumbnails after 10 minutes`);
+      await new Promise((done) => setTimeout(done, 2000));
+    }
+  }
   const { user } = await api(base, 'POST', '/auth/register', { token, body: DOCTOR });
   await api(base, 'POST', `/assignments/containers/${WARD}/users/${user.id}`, { token });
   await api(base, 'POST', `/assignments/containers/${WARD}/folders`, { token, body: { userId: user.id, folderNames: [FOLDER] } });
@@ -88,7 +160,7 @@ async function arrange(server) {
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** One cold Lighthouse run (mobile preset: the default config) of `url`; `token` signs in. */
-async function measure(browser, port, url, token) {
+async function measure(browser, port, url, token, tag = '') {
   const page = await browser.newPage();
   try {
     if (token) {
@@ -97,7 +169,7 @@ async function measure(browser, port, url, token) {
       await page.evaluateOnNewDocument((value) => window.localStorage.setItem('token', value), token);
     }
     const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }, undefined, page);
-    if (options.save) writeFileSync(resolve(options.save, `${new URL(result.lhr.finalDisplayedUrl).pathname.split('/')[1]}-${Date.now()}.json`), result.report);
+    if (options.save) writeFileSync(resolve(options.save, `${new URL(result.lhr.finalDisplayedUrl).pathname.split('/')[1]}${tag}-${Date.now()}.json`), result.report);
     const { audits, categories, runtimeError } = result.lhr;
     if (runtimeError) throw new Error(`Lighthouse could not measure ${url}: ${runtimeError.message}`);
     const value = (id, digits = 0) => audits[id]?.numericValue?.toFixed(digits) ?? 'n/a';
@@ -114,9 +186,12 @@ async function measure(browser, port, url, token) {
   }
 }
 
-const server = await startServer({ admin: ADMIN });
-const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: FLAGS });
+const putBack = builds.length > 1 ? besideEachOther() : () => undefined;
+let server;
+let chrome;
 try {
+  server = await startServer({ admin: ADMIN });
+  chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: FLAGS });
   const { link, doctorToken } = await arrange(server);
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   const pages = [
@@ -127,21 +202,26 @@ try {
   console.log(`Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset, cold load; ${new Date().toISOString()}`);
   for (const [, name, url, token] of pages) {
     for (let run = 1; run <= runs; run += 1) {
-      const before = loadavg()[0].toFixed(2);
-      let r;
-      try {
-        r = await measure(browser, chrome.port, url, token);
-      } catch (error) {
-        console.log(`${name.padEnd(34)} no figures: ${error.message}`); // Lighthouse's own failures (NO_NAVSTART) happen
-        continue;
+      for (const build of builds) {
+        if (builds.length > 1) writeFileSync(resolve(dist, 'index.html'), indexes[builds.indexOf(build)]);
+        const label = builds.length > 1 ? `${name} [${build.label}]` : name;
+        const before = loadavg()[0].toFixed(2);
+        let r;
+        try {
+          r = await measure(browser, chrome.port, url, token, builds.length > 1 ? `-build${builds.indexOf(build)}` : '');
+        } catch (error) {
+          console.log(`${label.padEnd(34)} no figures: ${error.message}`); // Lighthouse's own failures (NO_NAVSTART) happen
+          continue;
+        }
+        console.log(
+          `${label.padEnd(34)} performance ${String(r.performance).padStart(3)}  TBT ${String(r.tbt).padStart(5)} ms  LCP ${String(r.lcp).padStart(5)} ms  FCP ${String(r.fcp).padStart(5)} ms  CLS ${r.cls}  (load ${before}; ${r.finalUrl.replace(server.base, '')})`,
+        );
       }
-      console.log(
-        `${name.padEnd(34)} performance ${String(r.performance).padStart(3)}  TBT ${String(r.tbt).padStart(5)} ms  LCP ${String(r.lcp).padStart(5)} ms  FCP ${String(r.fcp).padStart(5)} ms  CLS ${r.cls}  (load ${before}; ${r.finalUrl.replace(server.base, '')})`,
-      );
     }
   }
   await browser.disconnect();
 } finally {
-  await chrome.kill();
-  await server.stop();
+  await chrome?.kill();
+  await server?.stop();
+  putBack();
 }

@@ -126,6 +126,7 @@ async def test_admin_lists_all_folders_in_natural_order(client: Client, settings
     assert response.status_code == 200
     assert await response.get_json() == {
         "folders": ["archive", "patient-1", "patient-2", "Patient-3", "patient-10"],
+        "patients": {},
         "total": 5,
         "page": 1,
         "pageSize": None,

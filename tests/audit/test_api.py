@@ -7,7 +7,7 @@ from typing import Any
 
 from quart.testing import QuartClient as Client
 
-from bff.audit.integrity import verify_chain
+from bff.audit.chain import verify_chain
 from bff.users.models import Role
 from config.settings import Settings
 from tests.factories import PASSWORD, make_audit_entry, make_staff, make_user

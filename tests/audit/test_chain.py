@@ -16,8 +16,8 @@ from quart import Quart
 from tortoise import connections
 from tortoise.exceptions import OperationalError
 
+from bff.audit.chain import verify_chain
 from bff.audit.guard import unguard
-from bff.audit.integrity import verify_chain
 from bff.audit.models import AuditLog
 from bff.audit.service import GENESIS_HASH, Actor, record, record_alone
 from bff.db import transaction

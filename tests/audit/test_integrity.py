@@ -5,12 +5,15 @@ unkeyed chain."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -20,9 +23,12 @@ from quart import Quart
 from tortoise import connections
 
 from bff.audit import integrity
+from bff.audit.chain import verify_chain
 from bff.audit.guard import unguard
+from bff.audit.head import HEAD, HEAD_LEASE, Head, read_head, write_head
 from bff.audit.models import AuditLog
-from bff.audit.service import Actor, legacy_entry_hash, record_alone
+from bff.audit.service import GENESIS_HASH, Actor, legacy_entry_hash, record_alone
+from bff.audit.signed import read_alert
 from bff.leases import take_lease
 from bff.services import app_services
 from storage.base import Storage
@@ -60,10 +66,15 @@ def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 
 
 async def _write(n: int) -> list[int]:
-    """Write n entries; the ids of the whole log."""
-    for i in range(n):
-        await record_alone(ACTOR, "file_view", container="ward", folder="p-1", blob=f"f{i}.pdf")
+    """Write n entries, as the running app's requests do; the ids of the whole log."""
+    app = _APP.get()
+    async with app.app_context() if app is not None else contextlib.nullcontext():
+        for i in range(n):
+            await record_alone(ACTOR, "file_view", container="ward", folder="p-1", blob=f"f{i}.pdf")
     return [e.id for e in await AuditLog.all().order_by("id")]
+
+
+_APP: ContextVar[Quart | None] = ContextVar("ledger_app", default=None)
 
 
 @pytest.fixture
@@ -78,8 +89,12 @@ async def ledger(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncItera
         "BFF_REDIS_URL": "",
     }
     async with started_app(settings) as app:
-        ids = await _write(10)
-        yield Ledger(app, app_services(app).storage, env, ids)
+        token = _APP.set(app)
+        try:
+            ids = await _write(10)
+            yield Ledger(app, app_services(app).storage, env, ids)
+        finally:
+            _APP.reset(token)
 
 
 async def _sql(statement: str, *params: object) -> None:
@@ -115,7 +130,7 @@ async def test_deleting_the_newest_entries_before_a_checkpoint_is_found(ledger: 
     await ledger.checkpoint()
     await _attacker()
     await AuditLog.filter(id__gte=ledger.ids[7]).delete()
-    assert (await integrity.verify_chain())[1] is None  # the chain alone cannot see it
+    assert (await verify_chain())[1] is None  # the chain alone cannot see it
     assert "missing" in _broken_at(ledger.verify(), ledger.ids[7])
 
 
@@ -148,14 +163,14 @@ async def test_moving_the_unkeyed_boundary_is_found_by_the_checkpoint(ledger: Le
     await ledger.checkpoint()
     await _attacker()
     rows = await AuditLog.all().order_by("id")
-    prev = integrity.GENESIS_HASH
+    prev = GENESIS_HASH
     for row in rows:
         row.details = "rewritten" if row.id == ledger.ids[3] else row.details
         row.prev_hash = prev
         row.hash = prev = legacy_entry_hash(prev, row)
         await row.save()
     await _sql(f"UPDATE audit_legacy SET last_id = {_param(1)}", ledger.ids[-1])
-    assert (await integrity.verify_chain())[1] is None
+    assert (await verify_chain())[1] is None
     assert "boundary" in _broken_at(ledger.verify(), 1)
 
 
@@ -226,7 +241,7 @@ async def test_checkpoints_follow_new_entries_one_process_at_a_time(ledger: Ledg
     assert second is not None and (second.last_id, second.count) == (ids[-1], 13)
     latest, altered = await integrity.latest_checkpoint(ledger.storage)
     assert (latest, altered) == (second, False)
-    assert await integrity.read_alert(ledger.storage) is None
+    assert await read_alert(ledger.storage) is None
 
 
 async def test_the_periodic_verification_raises_an_alert(ledger: Ledger) -> None:
@@ -236,10 +251,72 @@ async def test_the_periodic_verification_raises_an_alert(ledger: Ledger) -> None
     await AuditLog.filter(id=ids[1]).update(details="edited")
     result = await ledger.checkpoint()
     assert result.broken is not None and result.broken.entry_id == ids[1]
-    alert = await integrity.read_alert(ledger.storage)
+    alert = await read_alert(ledger.storage)
     assert alert is not None and alert.entry_id == ids[1]
     latest, _ = await integrity.latest_checkpoint(ledger.storage)
     assert latest is not None and latest.last_id == ledger.ids[-1]  # not moved past the break
+
+
+async def _signed_head(storage: Storage, last_id: int) -> Head:
+    """The signed head once it has reached entry last_id (the writer signs within a second)."""
+    for _ in range(200):  # bounded: 10 s at most
+        head, altered = await read_head(storage)
+        assert not altered
+        if head is not None and head.last_id >= last_id:
+            return head
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no signed head at entry {last_id}")
+
+
+async def test_deleting_the_newest_entries_after_the_checkpoint_is_found(ledger: Ledger) -> None:
+    """The attack: with the triggers dropped, delete the newest entries, written after the
+    latest checkpoint. The chain alone cannot see it (before the signed head, `audit verify`
+    answered "intact" until the next checkpoint); the head the server signed a moment after
+    the commit names the last of them."""
+    await ledger.checkpoint()
+    ids = (await _write(5))[-5:]
+    head = await _signed_head(ledger.storage, ids[-1])
+    assert head.last_id == ids[-1]
+    await _attacker()
+    await AuditLog.filter(id__gte=ids[2]).delete()
+    assert (await verify_chain())[1] is None  # the chain alone cannot see it
+    out = _broken_at(ledger.verify(), ids[2])
+    when = f"{head.time:%Y-%m-%d %H:%M:%S} UTC"
+    assert f"the signed head of {when} recorded entries up to {ids[-1]}" in out
+    assert f"the log holds none after entry {ids[1]} up to it (deleted)" in out
+    # The running server finds it too, at its next entry, and does not sign past the gap.
+    await _write(1)
+    for _ in range(200):  # bounded: 10 s at most
+        alert = await read_alert(ledger.storage)
+        if alert is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert alert is not None and alert.entry_id == ids[2], alert
+    assert (await read_head(ledger.storage))[0] == head
+    assert (await ledger.checkpoint()).broken is not None  # nor checkpoint over it
+
+
+async def test_the_head_moves_only_forward_one_process_at_a_time(ledger: Ledger) -> None:
+    """Heads are written under a lease by whoever reads the newest entry inside it: another
+    process holding it makes this one wait, and a head is never replaced by an older one."""
+    head = await _signed_head(ledger.storage, ledger.ids[-1])
+    assert (await write_head(ledger.storage)).written is None  # nothing newer
+    now = datetime.now(UTC)
+    assert await take_lease(HEAD_LEASE, "elsewhere:1", now, now + timedelta(hours=1))
+    ids = (await _write(1))[-1:]
+    assert (await write_head(ledger.storage)).busy
+    await _sql(f"DELETE FROM leases WHERE name = {_param(1)}", HEAD_LEASE)
+    newer = await _signed_head(ledger.storage, ids[0])  # the writer tried again by itself
+    assert newer.last_id == ids[0] > head.last_id
+
+
+async def test_an_edited_head_is_found(ledger: Ledger, tmp_path: Path) -> None:
+    await _signed_head(ledger.storage, ledger.ids[-1])
+    path = tmp_path / "storage" / HEAD
+    document = json.loads(path.read_text())
+    document["body"]["lastId"] = ledger.ids[3]  # "the log ended earlier": forged
+    path.write_text(json.dumps(document))
+    assert "head.json was altered" in _broken_at(ledger.verify(), 0)
 
 
 def test_an_unkeyed_chain_migrates_and_both_parts_verify(tmp_path: Path) -> None:

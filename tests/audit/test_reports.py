@@ -142,6 +142,28 @@ async def test_the_report_pages_oldest_first_within_dates(
     ]
 
 
+async def test_the_report_pages_newest_first_when_asked(client: Client, settings: Settings) -> None:
+    """The web app's access history: the latest first, each page further back in time (the
+    report's own audit entries, newer than the cursor, never come back on a later page)."""
+    admin = await make_staff(settings, Role.ADMIN)
+    entries = [await make_audit_entry("file_view", container="w", folder="p") for _ in range(5)]
+    query: dict[str, Any] = {"containerName": "w", "folderName": "p", "limit": 2, "order": "newest"}
+    seen: list[int] = []
+    while True:
+        response = await client.get(REPORT, headers=admin.headers, query_string=query)
+        body = await response.get_json()
+        seen += [r["id"] for r in body["entries"]]
+        if body["nextCursor"] is None:
+            break
+        query["cursor"] = body["nextCursor"]
+    views = [i for i in seen if i in {e.id for e in entries}]
+    assert views == [e.id for e in reversed(entries)]
+    assert seen == sorted(seen, reverse=True) and len(seen) == len(set(seen))
+    assert seen[0] not in {e.id for e in entries}  # the first page's own entry, the newest
+    bad = await client.get(REPORT, headers=admin.headers, query_string={**query, "order": "up"})
+    assert bad.status_code == 400
+
+
 async def test_csv_escapes_odd_names_and_guards_formulas(
     client: Client, settings: Settings
 ) -> None:
@@ -186,6 +208,37 @@ async def test_the_log_exports_every_page_its_filters_select(
     [export] = await AuditLog.filter(operation="audit_export").all()
     assert export.user_id == admin.user.id
     assert export.details == "audit log CSV: operation=file_view; containerName=north"
+
+
+async def test_a_formula_after_a_separator_is_quoted_and_neutralised(
+    client: Client, settings: Settings
+) -> None:
+    """Issue 30 point 6: an unauthenticated sign-in's username reaches the log export. Split on
+    ';' (a European spreadsheet's default) it used to give a cell '=cmd|...' unquoted; now every
+    text cell is quoted and each formula after a separator is shown as text."""
+    admin = await make_staff(settings, Role.ADMIN)
+    attack = "x;=cmd|' /c calc'!a0;"
+    refused = await client.post(
+        "/api/auth/login", json={"username": attack, "password": "wrong password 1"}
+    )
+    assert refused.status_code == 401
+    await make_audit_entry("file_view", container="w", folder="p", details="a,+1\t-2; @x")
+    response = await client.get(LOG, headers=admin.headers, query_string={"format": "csv"})
+    text = (await response.get_data()).decode("utf-8")
+    lines = text[1:].split("\r\n")
+    [attack_line] = [line for line in lines if "cmd|" in line]
+    # Every text cell quoted; the numbers (entry and user ids) bare.
+    cells = next(csv.reader([attack_line]))
+    assert attack_line.startswith(f'{cells[0]},"') and cells[0].isdigit()
+    assert all(f'"{cell}"' in attack_line for cell in cells[3:])
+    assert cells[3] == "x;'=cmd|' /c calc'!a0;"
+    for separator in (",", ";", "\t"):  # no piece a spreadsheet splits off starts a formula
+        for line in lines:
+            for piece in line.split(separator):
+                assert not piece.lstrip(' "').startswith(("=", "+", "-", "@")), (line, piece)
+    table = await _csv(response)
+    [row] = [r for r in table[1:] if r[5] == "file_view"]
+    assert row[10] == "a,'+1\t'-2; '@x"
 
 
 @pytest.mark.parametrize(

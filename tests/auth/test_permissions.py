@@ -21,14 +21,15 @@ from quart import Quart
 from werkzeug.datastructures import FileStorage
 
 from bff.assignments.schemas import MyAssignmentsResponse
-from bff.auth.policy import LIBRARY_ENDPOINTS
+from bff.auth.policy import LIBRARY_ENDPOINTS, NO_LINK
 from bff.auth.schemas import LoginResponse
 from bff.containers.schemas import ContainersResponse, FoldersResponse
 from bff.files.schemas import BlobList, MyFoldersResponse, UploadResponse, ViewLink
 from bff.files.service import VERSION_NOT_FOUND
-from bff.files.versions import TRASH_NOT_FOUND
+from bff.files.trash import TRASH_NOT_FOUND
 from bff.mfa import service as mfa
-from bff.mfa.service import MFA_EXPIRED
+from bff.mfa.signin import MFA_EXPIRED
+from bff.oidc.service import NOT_CONFIGURED, NOT_LINKED
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id
@@ -51,6 +52,7 @@ PUBLIC = "public"  # anyone, even without a token
 ANY = "any"  # any signed-in role
 ADMIN = "admin"  # admins only
 UPLOAD = "upload"  # admins, doctors and nurses (spec section 6)
+EDIT_PATIENT = "edit-patient"  # admins and doctors: a folder's patient details
 # Monitoring scrapers (GET /metrics): BFF_METRICS_ALLOW's addresses or BFF_METRICS_TOKEN only;
 # a session opens nothing, and the test client has no address (tests/test_observability.py).
 SCRAPER = "scraper"
@@ -81,7 +83,14 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("POST", "/api/auth/mfa/webauthn/register"): (ANY, None),
     ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): (ANY, None),
     ("POST", "/api/auth/mfa/recovery-codes"): (ANY, None),
+    ("POST", "/api/auth/confirm-identity"): (ANY, None),
     ("DELETE", "/api/users/<int:user_id>/mfa"): (ADMIN, None),
+    ("DELETE", "/api/users/<int:user_id>/sso-link"): (ADMIN, None),
+    ("GET", "/api/auth/oidc/config"): (PUBLIC, None),
+    ("GET", "/api/auth/oidc/start"): (PUBLIC, None),
+    ("GET", "/api/auth/oidc/callback"): (PUBLIC, None),
+    ("POST", "/api/auth/oidc/complete"): (PUBLIC, None),
+    ("POST", "/api/auth/oidc/backchannel-logout"): (PUBLIC, None),
     ("GET", "/api/users"): (ADMIN, None),
     ("GET", "/api/users/with-assignments"): (ADMIN, None),
     ("GET", "/api/users/dashboard"): (ADMIN, None),
@@ -104,11 +113,24 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/api/assignments/my-assignments/folders"): (ANY, None),
     ("GET", "/api/blobs/<container>/<folder>"): (ANY, "folder"),
     ("POST", "/api/blobs/<container>/<folder>"): (UPLOAD, "folder"),
+    ("GET", "/api/patients/<container>/<folder>"): (ANY, "folder"),
+    ("PUT", "/api/patients/<container>/<folder>"): (EDIT_PATIENT, "folder"),
+    ("GET", "/api/search"): (ANY, None),
     ("GET", "/api/blobs/<container>/<folder>/profile-image"): (ANY, "folder"),
     ("DELETE", "/api/blobs/<container>/<folder>/<blob>"): (ADMIN, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/url"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/view"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/thumbnail/<version_id>"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/pages/<int:page>"): (
+        ANY,
+        "folder",
+    ),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/content"): (
+        ANY,
+        "folder",
+    ),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/url"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/view"): (ANY, "folder"),
     ("POST", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/restore"): (
@@ -234,6 +256,7 @@ def _body(
     fresh = secrets.token_hex(3)
     bodies: dict[tuple[str, str], Callable[[], Any]] = {
         ("POST", "/api/auth/login"): lambda: {"username": username, "password": PASSWORD},
+        ("POST", "/api/auth/oidc/complete"): lambda: {"code": "not-a-code"},
         ("POST", "/api/auth/register"): lambda: {
             "name": "New Nurse",
             "username": f"new-{fresh}",
@@ -252,10 +275,8 @@ def _body(
         ("POST", "/api/auth/login/mfa"): lambda: {"mfaToken": "expired", "code": "123456"},
         ("POST", "/api/auth/login/mfa/webauthn/options"): lambda: {"mfaToken": "expired"},
         ("POST", "/api/auth/mfa/totp/confirm"): lambda: {"code": "123456"},
-        ("DELETE", "/api/auth/mfa/totp"): lambda: {"password": PASSWORD},
         ("POST", "/api/auth/mfa/webauthn/register"): lambda: {"credential": {}, "label": "Key"},
-        ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): lambda: {"password": PASSWORD},
-        ("POST", "/api/auth/mfa/recovery-codes"): lambda: {"password": PASSWORD},
+        ("POST", "/api/auth/confirm-identity"): lambda: {"password": PASSWORD},
         ("POST", "/api/admin/containers"): lambda: {"name": f"new-ward-{fresh}"},
         ("POST", "/patients/admin/register"): lambda: {"secureChipId": f"chip-{fresh}"},
         ("POST", "/patients/admin/assign"): lambda: {
@@ -278,10 +299,17 @@ def _body(
         ("DELETE", "/api/blobs/<container>/<folder>/trash/<blob>"): lambda: {
             "confirmation": "DELETE"
         },
+        ("PUT", "/api/patients/<container>/<folder>"): lambda: {
+            "name": "Pat Example",
+            "dateOfBirth": "1950-03-14",
+            "recordNumber": f"MRN-{fresh}",
+        },
     }
     query = {"type": "container"} if rule.endswith("<int:assignment_id>") else {}
     if rule == "/api/blobs/audit/report":
         query = {"containerName": world.my_container, "folderName": world.my_folder}
+    if rule == "/api/search":
+        query = {"q": "notes"}
     make = bodies.get((method, rule))
     return (make() if make else None), query
 
@@ -292,6 +320,7 @@ def _url(rule: str, params: dict[str, Any]) -> str:
         "filename": "swagger-ui.css",
         "path": "dashboard",
         "passkey_id": 1,
+        "page": 1,
         "version_id": "20260101T000000000000Z-0000",
         **params,
     }
@@ -341,6 +370,8 @@ def _login(call: Call) -> None:
 
 # What a public route answers, with or without a token (the documented body, not only the
 # status: a 500 or an error page must not pass).
+SSO_OFF = NOT_CONFIGURED
+
 PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("GET", "/api/health"): lambda call: _equal(
         call.json(), {"status": "ok", "database": "ok", "storage": "ok"}
@@ -357,6 +388,16 @@ PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("POST", "/api/auth/login/mfa"): lambda call: _equal(call.json(), {"message": MFA_EXPIRED}),
     ("POST", "/api/auth/login/mfa/webauthn/options"): lambda call: _equal(
         call.json(), {"message": MFA_EXPIRED}
+    ),
+    # Single sign-on is not configured in these tests (tests/auth/test_oidc.py has it).
+    ("GET", "/api/auth/oidc/config"): lambda call: _equal(
+        call.json(), {"enabled": False, "displayName": "single sign-on", "localPasswords": "all"}
+    ),
+    ("GET", "/api/auth/oidc/start"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
+    ("GET", "/api/auth/oidc/callback"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
+    ("POST", "/api/auth/oidc/complete"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
+    ("POST", "/api/auth/oidc/backchannel-logout"): lambda call: _equal(
+        call.json(), {"message": SSO_OFF}
     ),
     ("GET", "/api/emergency/session"): lambda call: _equal(call.json(), NEUTRAL),
     ("GET", "/api/emergency/session/status"): lambda call: _equal(call.json(), NEUTRAL),
@@ -460,6 +501,12 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
     ("POST", "/api/auth/mfa/webauthn/register"): (400, mfa.NO_REGISTRATION),
     ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): (404, mfa.PASSKEY_NOT_FOUND),
     ("POST", "/api/auth/mfa/recovery-codes"): (400, mfa.NO_FACTOR),
+    # Single sign-on is not configured here (tests/auth/test_oidc.py has it); nobody is linked.
+    ("GET", "/api/auth/oidc/start"): (404, NOT_CONFIGURED),
+    ("GET", "/api/auth/oidc/callback"): (404, NOT_CONFIGURED),
+    ("POST", "/api/auth/oidc/complete"): (404, NOT_CONFIGURED),
+    ("POST", "/api/auth/oidc/backchannel-logout"): (404, NOT_CONFIGURED),
+    ("DELETE", "/api/users/<int:user_id>/sso-link"): (404, NOT_LINKED),
     # The matrix's files have no earlier version and nothing is in the trash.
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/url"): (
         404,
@@ -475,6 +522,17 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
     ),
     ("POST", "/api/blobs/<container>/<folder>/trash/<blob>/restore"): (404, TRASH_NOT_FOUND),
     ("DELETE", "/api/blobs/<container>/<folder>/trash/<blob>"): (404, TRASH_NOT_FOUND),
+    # Thumbnails and the viewer's pages and content open only by the link an audited listing
+    # or viewer opening gave (tests/files/test_previews.py): a session's header is not enough.
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/thumbnail/<version_id>"): (404, NO_LINK),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/pages/<int:page>"): (
+        404,
+        NO_LINK,
+    ),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/content"): (
+        404,
+        NO_LINK,
+    ),
 }
 
 
@@ -499,7 +557,11 @@ def _expected(
     access, scope = EXPECTED[route]
     if access == SCRAPER:
         return "403", lambda call: _refused(call, 403, "You don't have permission to do this.")
-    if (access == ADMIN and role != Role.ADMIN) or (access == UPLOAD and role == Role.ASSISTANT):
+    if (
+        (access == ADMIN and role != Role.ADMIN)
+        or (access == UPLOAD and role == Role.ASSISTANT)
+        or (access == EDIT_PATIENT and role not in (Role.ADMIN, Role.DOCTOR))
+    ):
         return "403", lambda call: _refused(call, 403, "You don't have permission to do this.")
     if scope and role != Role.ADMIN and variant != ASSIGNED:
         # Unassigned resources are invisible: the one message, nothing of the folder.

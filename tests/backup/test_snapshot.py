@@ -13,13 +13,16 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pyrage
 import pytest
 from aiobotocore.session import AioSession
 
+from bff.audit import head
 from bff.backup import database as db
 from bff.backup.service import backup
 from bff.backup.snapshot import SnapshotError
-from storage.base import Storage
+from storage.base import ObjectKey, Storage
+from tests.backup import sealed
 from tests.backup.test_drill import bff_env, run_bff, s3_bucket
 from tests.conftest import REGION
 from tests.files.conftest import Ward
@@ -34,7 +37,7 @@ async def _bulk(storage: Storage, count: int, size: int) -> None:
         yield block
 
     for n in range(count):
-        await storage.write_object(f".bff-test/bulk-{n:04d}", chunks())  # type: ignore[arg-type]
+        await storage.write_object(ObjectKey.parse(f".bff-test/bulk-{n:04d}"), chunks())  # type: ignore[arg-type]
 
 
 def _fresh_target(tmp_path: Path, run_dir: Path, name: str) -> dict[str, str]:
@@ -95,20 +98,32 @@ def _tamper_manifest(manifest: Path) -> None:
 
 
 async def test_tampered_snapshot_is_refused(ward: Ward, tmp_path: Path, run_dir: Path) -> None:
-    assert (await ward.upload(ward.nurse, "notes.txt", b"the original")).status_code == 201
+    """An object replaced by other bytes encrypted to the (public) recipient fails the restore;
+    an undecryptable one too; an edited manifest is refused."""
+    for name in ("notes.txt", "scan.txt"):
+        assert (await ward.upload(ward.nurse, name, b"the original")).status_code == 201
     snapshot = tmp_path / "snapshot"
     await backup(ward.settings, str(snapshot))
-    stored = snapshot / "objects" / ward.container.name / ward.folder.name / "notes.txt"
-    stored.write_bytes(b"the tampered")
+    key = sealed.identity(ward.settings)
+    folder = f"{ward.container.name}/{ward.folder.name}"
+    stored = snapshot / sealed.stored_name(snapshot, key, f"{folder}/notes.txt")
+    stored.write_bytes(pyrage.encrypt(b"the tampered", [sealed.recipient(snapshot)]))
+    cut = snapshot / sealed.stored_name(snapshot, key, f"{folder}/scan.txt")
+    cut.write_bytes(cut.read_bytes()[:-8])
     restored = run_bff(_fresh_target(tmp_path, run_dir, "one"), "restore", str(snapshot))
     assert restored.returncode == 1
-    assert "does not match its checksum in the snapshot" in restored.stdout
-    assert "notes.txt" in restored.stdout
+    assert f"does not match its checksum in the snapshot: {folder}/notes.txt" in restored.stdout
+    assert f"object does not decrypt (changed in the snapshot): {folder}/scan.txt" in (
+        restored.stdout
+    )
+    target = Path(tmp_path / "one-storage" / folder)  # neither changed object landed
+    assert not (target / "notes.txt").exists()
+    assert not (target / "scan.txt").exists()
 
     _tamper_manifest(snapshot / "manifest.json")
     refused = run_bff(_fresh_target(tmp_path, run_dir, "two"), "restore", str(snapshot))
     assert refused.returncode == 1
-    assert "The manifest does not match its checksum" in refused.stderr
+    assert "The manifest is not authentic: it was changed after the backup" in refused.stderr
 
 
 @pytest.mark.parametrize("storage_app", ["s3"], indirect=True)
@@ -154,13 +169,42 @@ async def test_changes_between_the_copy_and_the_database_instant_are_reconciled(
     monkeypatch.setattr(db, "consistent_snapshot", after_changes)
     snapshot = tmp_path / "snapshot"
     await backup(ward.settings, str(snapshot))
-    folder = snapshot / "objects" / ward.container.name / ward.folder.name
-    assert _contents(folder) == {
+    prefix = f"{ward.container.name}/{ward.folder.name}/"
+    held = sealed.objects(snapshot, sealed.identity(ward.settings))
+    assert {
+        k.removeprefix(prefix): v
+        for k, v in held.items()
+        if k.startswith(prefix) and "/" not in k.removeprefix(prefix)
+    } == {
         "stays.txt": b"kept",
         "late.txt": b"arrived late",
         "replaced.txt": b"longer now",
     }
 
 
-def _contents(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+async def test_audit_head_written_after_the_database_instant_stays_out_of_the_snapshot(
+    ward: Ward, tmp_path: Path, run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server signs the audit log's newest entry into .bff-audit/head.json within a second
+    of every commit. One written after the database was read names entries the snapshot does
+    not hold: copied, it made the restore report them deleted. It stays out; the restore
+    verifies, and the restored log ends where the snapshot's manifest says."""
+    assert (await ward.upload(ward.nurse, "before.txt", b"before")).status_code == 201
+    await ward.storage.delete_object(ObjectKey.parse(head.HEAD))
+    read_database = db.consistent_snapshot
+
+    @contextlib.asynccontextmanager
+    async def then_more_entries(url: str, scratch: Path) -> AsyncIterator[db.SourceSnapshot]:
+        async with read_database(url, scratch) as source:
+            yield source
+        assert (await ward.upload(ward.nurse, "after.txt", b"after T")).status_code == 201
+        assert (await head.write_head(ward.storage)).written is not None
+
+    monkeypatch.setattr(db, "consistent_snapshot", then_more_entries)
+    snapshot = tmp_path / "snapshot"
+    await backup(ward.settings, str(snapshot))
+    held = sealed.objects(snapshot, sealed.identity(ward.settings))
+    assert head.HEAD not in held
+    restored = run_bff(_fresh_target(tmp_path, run_dir, "target"), "restore", str(snapshot))
+    assert restored.returncode == 0, restored.stdout + restored.stderr
+    assert "Restore verified" in restored.stdout

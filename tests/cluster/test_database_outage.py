@@ -3,11 +3,9 @@ traceback), and the service recovers by itself when the database returns."""
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import subprocess
-import tempfile
+import asyncio
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,61 +13,13 @@ import aiohttp
 import pytest
 
 from tests.cluster.conftest import ADMIN_PASSWORD, sign_in
-from tools.devserver import ServerProcess, free_port, local_env
-
-PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"))), Path("/usr/bin"))
-
-
-class OwnPostgres:
-    """A throwaway PostgreSQL server on a free port, run as the postgres user."""
-
-    def __init__(self, root: Path) -> None:
-        self.data = root / "pgdata"
-        self.port = free_port()
-        self.data.mkdir()
-        shutil.chown(root, "postgres")
-        shutil.chown(self.data, "postgres")
-        self._as_postgres(
-            str(PG_BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres"
-        )
-
-    def _as_postgres(self, *command: str) -> None:
-        subprocess.run(  # noqa: S603 - PostgreSQL's own tools, fixed arguments
-            ["runuser", "-u", "postgres", "--", *command],  # noqa: S607
-            check=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
-    def start(self) -> None:
-        options = f"-p {self.port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._as_postgres(
-            str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "start"
-        )
-
-    def stop(self) -> None:
-        self._as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
-
-    @property
-    def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+from tools.devserver import OwnPostgres, ServerProcess, local_env, own_postgres
 
 
 @pytest.fixture
 def postgres() -> Iterator[OwnPostgres]:
-    # Not under pytest's temporary folder: that is private to root, and the server runs as
-    # the postgres user.
-    root = Path(tempfile.mkdtemp(prefix="bff-pg-"))
-    try:
-        server = OwnPostgres(root)
-        server.start()
-        try:
-            yield server
-        finally:
-            with contextlib.suppress(subprocess.CalledProcessError):
-                server.stop()
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    with own_postgres() as server:
+        yield server
 
 
 async def test_a_database_outage_is_503_then_recovers(
@@ -103,3 +53,85 @@ async def test_a_database_outage_is_503_then_recovers(
                 time.sleep(0.5)  # noqa: ASYNC251 - a pause between probes of another process
     finally:
         server.stop()
+
+
+RESTARTS = 2
+CLIENTS = 8
+
+
+async def _reads_through_restarts(
+    postgres: OwnPostgres, tmp_path: Path, retry_seconds: str
+) -> tuple[Counter[int], list[tuple[int, str, str | None]]]:
+    """CLIENTS readers of the dashboard on one instance while PostgreSQL restarts RESTARTS
+    times (fast shutdown, then start): how many answers of each status, and every answer that
+    is neither a success nor the 503 of an unavailable database (with its Retry-After). Then
+    checks that the next requests all succeed: no dead connection is left in the pool."""
+    env = local_env(
+        tmp_path,
+        database_url=postgres.url,
+        admin_password=ADMIN_PASSWORD,
+        database_retry_seconds=retry_seconds,
+    )
+    server = ServerProcess(env)
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)) as http:
+            token = await sign_in(http, server.base, "admin", ADMIN_PASSWORD)
+            headers = {"x-auth-token": token}
+            url = f"{server.base}/api/users/dashboard"
+            answers: Counter[int] = Counter()
+            wrong: list[tuple[int, str, str | None]] = []
+            done = asyncio.Event()
+
+            async def client() -> None:
+                for _ in range(5000):  # bounded: the restarts take about a second each
+                    if done.is_set():
+                        return
+                    async with http.get(url, headers=headers) as response:
+                        answers[response.status] += 1
+                        if response.status != 200:
+                            body = await response.json()
+                            retry = response.headers.get("Retry-After")
+                            unavailable = response.status == 503 and retry == "5"
+                            if not unavailable or "unavailable" not in body["message"]:
+                                wrong.append((response.status, body["message"], retry))
+
+            clients = [asyncio.create_task(client()) for _ in range(CLIENTS)]
+            try:
+                await asyncio.sleep(0.5)
+                for _ in range(RESTARTS):
+                    await asyncio.to_thread(postgres.restart)
+                    await asyncio.sleep(0.5)
+            finally:
+                done.set()
+                await asyncio.gather(*clients)
+            print("answers:", dict(answers))
+            for _ in range(40):
+                async with http.get(url, headers=headers) as response:
+                    assert response.status == 200
+        return answers, wrong
+    finally:
+        server.stop()
+
+
+async def test_a_database_restart_under_load_is_200_or_503_never_500(
+    postgres: OwnPostgres, tmp_path: Path
+) -> None:
+    """Each answer during a restart is a success or the 503 of an unavailable database, never
+    a 500 ("terminating connection due to administrator command", "the database system is
+    starting up", a connection closed in the middle of a query, or a dead pooled connection
+    handed to the next request: asyncpg's "another operation is in progress"). Reads are not
+    run again here (BFF_DATABASE_RETRY_SECONDS=0), so every failure reaches the client."""
+    answers, wrong = await _reads_through_restarts(postgres, tmp_path, retry_seconds="0")
+    assert not wrong, wrong[:5]
+    assert answers[503] > 0, "the restarts were not seen: nothing tested"
+
+
+async def test_a_read_during_a_database_restart_waits_for_it(
+    postgres: OwnPostgres, tmp_path: Path
+) -> None:
+    """Reads are run again while the database connection fails (for up to
+    BFF_DATABASE_RETRY_SECONDS, long enough here for a slow machine's restart): a restart is a
+    slower answer, not a failure."""
+    answers, wrong = await _reads_through_restarts(postgres, tmp_path, retry_seconds="20")
+    assert not wrong, wrong[:5]
+    assert set(answers) == {200}, answers

@@ -14,6 +14,7 @@ from quart import Quart
 from quart.testing import QuartClient as Client
 
 from bff.audit.models import AuditLog
+from bff.containers.models import Folder
 from bff.emergency.models import EmergencyGrant
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
@@ -92,6 +93,7 @@ async def test_a_genuine_link_opens_the_patients_folder(scene: Scene) -> None:
     assert body["patientName"] == "Grace Hopper"
     assert body["patientDateOfBirth"] == "1906-12-09"
     assert body["hasProfileImage"] is True
+    assert body["patient"] is None  # the folder records no patient: the token's name is shown
     assert [f["name"] for f in body["files"]] == ["allergies.txt", "patient-profile.jpg"]
     expires = datetime.fromisoformat(body["expiresAt"].replace("Z", "+00:00"))
     assert timedelta(minutes=14) < expires - datetime.now(UTC) <= timedelta(minutes=15)
@@ -105,6 +107,23 @@ async def test_a_genuine_link_opens_the_patients_folder(scene: Scene) -> None:
     assert (entry.container_name, entry.folder_name) == (scene.container, "patient-7")
     viewed = await AuditLog.get(operation="file_view", blob_name="allergies.txt")
     assert viewed.role == "emergency"
+
+
+async def test_the_view_carries_the_folders_patient_as_staff_see_it(scene: Scene) -> None:
+    await Folder.filter(id=scene.folder.id).update(
+        patient_name="Grace B. Hopper",
+        patient_birth_date=datetime(1906, 12, 9).date(),
+        patient_record_number="MRN-1906",
+    )
+    await scene.scan()
+    status, body = await scene.session()
+    assert status == 200
+    assert body["patient"] == {
+        "name": "Grace B. Hopper",
+        "dateOfBirth": "1906-12-09",
+        "recordNumber": "MRN-1906",
+    }
+    assert body["patientName"] == "Grace Hopper"  # the token's, as it was given
 
 
 async def test_the_grant_is_read_only_and_for_one_folder(scene: Scene) -> None:
@@ -130,9 +149,9 @@ async def test_every_failure_looks_the_same(scene: Scene, case: str) -> None:
         token = await SmartToken.create(token_id=new_token_id(), secure_chip_id="spare")
         link = scene.link(token_id=token.token_id)
     elif case == "revoked":
-        await SmartToken.filter(id=scene.token.id).update(status=TokenStatus.REVOKED)
+        await _revoke(scene)  # through the admin's API, as a revocation really happens
     else:
-        await SmartToken.filter(id=scene.token.id).delete()
+        await _delete(scene)
     response = await scene.scan(link)
     assert response.status_code == 303
     assert response.headers["Location"] == "/emergency"
@@ -352,3 +371,40 @@ async def test_the_grant_status_ends_with_the_grant(scene: Scene) -> None:
     await EmergencyGrant.all().update(expires_at=datetime.now(UTC) - timedelta(seconds=1))
     response = await scene.browser.get("/api/emergency/session/status")
     assert (response.status_code, await response.get_json()) == (404, NEUTRAL)
+
+
+async def test_over_https_the_grant_cookie_is_host_only_and_secure(
+    database_url: str, run_dir: Path
+) -> None:
+    """Before: over https the grant rode in `bff_emergency` (Secure, but a plain-http answer
+    or a sibling subdomain could still set one: a planted grant opens the attacker's patient).
+    Now it is `__Host-bff_emergency`: Secure, Path=/, no Domain; the plain name is not read."""
+    settings = make_settings(database_url, run_dir, public_url="https://records.example.org")
+    async with started_app(settings) as app:
+        scene = await Scene(app).setup()
+        response = await scene.scan()
+        assert response.status_code == 303
+        cookie = response.headers["Set-Cookie"]
+        name, _, rest = cookie.partition("=")
+        assert name == "__Host-bff_emergency", cookie
+        assert "Secure" in rest and "Path=/" in rest and "HttpOnly" in rest
+        assert "Domain" not in rest
+        grant_id = rest.split(";", 1)[0]
+        assert await EmergencyGrant.exists(id=grant_id)
+        client = app.test_client(use_cookies=False)
+        session = "/api/emergency/session"
+        sent = await client.get(session, headers={"Cookie": f"__Host-bff_emergency={grant_id}"})
+        assert sent.status_code == 200
+        planted = await client.get(session, headers={"Cookie": f"bff_emergency={grant_id}"})
+        assert (planted.status_code, await planted.get_json()) == (404, NEUTRAL)
+        ended = await client.delete(session, headers={"Cookie": f"__Host-bff_emergency={grant_id}"})
+        assert ended.status_code == 200
+        cleared = ended.headers.getlist("Set-Cookie")
+        assert any(c.startswith("__Host-bff_emergency=;") and "Secure" in c for c in cleared)
+        assert any(c.startswith("bff_emergency=;") for c in cleared)  # one from before https
+
+
+async def test_over_http_the_grant_cookie_keeps_its_plain_name(scene: Scene) -> None:
+    """A developer's http://127.0.0.1 cannot set a __Host- cookie (it must be Secure)."""
+    cookie = (await scene.scan()).headers["Set-Cookie"]
+    assert cookie.startswith("bff_emergency=") and "Secure" not in cookie

@@ -26,6 +26,7 @@ import aiohttp
 import pytest
 from aiobotocore.session import AioSession
 
+from bff.audit.signed import PREFIX as AUDIT_PREFIX
 from bff.files.staging import CRASH_POINTS
 from tests.conftest import REGION
 from tools.devserver import REPO, ServerProcess, local_env, query_database, throwaway_postgres
@@ -37,6 +38,7 @@ ADMIN_PASSWORD = "crash-recovery-admin-pass"
 BOUNDARY = "crash-boundary-5c1e"
 MB = 1024 * 1024
 SIZE_MB = 12  # past S3's first 8 MiB part, so "mid_write" interrupts a multipart upload
+AUDIT_AREA = AUDIT_PREFIX + "/"
 
 
 @dataclass
@@ -53,17 +55,20 @@ class Site:
 
     async def objects(self) -> set[str]:
         """Everything physically stored: every file (local), every key and every unfinished
-        multipart upload (S3), folder markers aside; as container/folder/name paths."""
+        multipart upload (S3), folder markers and the audit log's own objects (its signed head,
+        checkpoints: bff/audit/integrity.py) aside; as container/folder/name paths."""
         if self.kind == "local":
             storage = self.root / "storage"
-            return {str(p.relative_to(storage)) for p in storage.rglob("*") if p.is_file()}
+            paths = {str(p.relative_to(storage)) for p in storage.rglob("*") if p.is_file()}
+            return {p for p in paths if not p.startswith(AUDIT_AREA)}
         keys: set[str] = set()
         paginator = self.s3.get_paginator("list_objects_v2")
         async for page in paginator.paginate(Bucket=self.bucket):
             keys |= {e["Key"] for e in page.get("Contents", []) if not e["Key"].endswith("/")}
         uploads = await self.s3.list_multipart_uploads(Bucket=self.bucket)
         keys |= {f"multipart:{u['Key']}" for u in uploads.get("Uploads", [])}
-        return {key.removeprefix("records/") for key in keys}
+        paths = {key.removeprefix("records/") for key in keys}
+        return {p for p in paths if not p.startswith(AUDIT_AREA)}
 
     async def pending(self) -> int:
         """How many pending uploads the database records."""

@@ -46,6 +46,7 @@ async def test_a_page_of_my_folders_across_containers_with_file_counts(ward: War
         "folderName": "Patient-2",
         "totalFiles": 3,
         "fileTypes": {"pdf": 2, "none": 1},
+        "patient": None,
     }
     assert body["folders"][1]["totalFiles"] == 0 and body["folders"][1]["fileTypes"] == {}
 

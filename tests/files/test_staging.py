@@ -13,7 +13,9 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bff.files import repository, staging
+import pytest
+
+from bff.files import pending_repository, repository, staging
 from bff.files.models import PendingUpload
 from bff.files.reindex import reindex
 from bff.leases import take_lease
@@ -31,7 +33,7 @@ async def _crashed_upload(ward: Ward, name: str, data: bytes, *, moved: bool) ->
     """What a server killed mid-upload leaves: a pending row and a staged object, or (moved)
     the object already under its name and no index row."""
     container, folder = ward.container.name, ward.folder.name
-    [row] = await repository.add_pending(
+    [row] = await pending_repository.add_pending(
         container, folder, [(name, staging.staging_key())], "x:1", LONG_AGO
     )
     await ward.storage.write_staged(row.staging_key, _once(data))
@@ -69,7 +71,7 @@ async def test_the_sweep_removes_what_crashed_uploads_left(any_ward: Ward) -> No
     await _crashed_upload(ward, "moved.pdf", b"moved, never committed", moved=True)
     await _crashed_upload(ward, "staged.pdf", b"staged, never committed", moved=False)
     await ward.storage.write_staged("stray", _once(b"no row names me"))
-    fresh = await repository.add_pending(
+    fresh = await pending_repository.add_pending(
         ward.container.name, ward.folder.name, [("busy.pdf", "busy")], "x:2", datetime.now(UTC)
     )
     await ward.storage.write_staged("busy", _once(b"still streaming"))
@@ -82,7 +84,7 @@ async def test_the_sweep_removes_what_crashed_uploads_left(any_ward: Ward) -> No
     # The stray is younger than the grace period, like the upload still streaming: both stay.
     assert [i.name for i in await ward.storage.list_staged()] == ["busy", "stray"]
     assert [r.id for r in await PendingUpload.all()] == [fresh[0].id]
-    await repository.delete_pending(None, [fresh[0].id])
+    await pending_repository.delete_pending(None, [fresh[0].id])
     await staging.sweep(ward.storage, 0)
     assert await ward.storage.list_staged() == []
     assert [b["name"] for b in (await ward.listing(ward.nurse))["blobs"]] == ["kept.txt"]
@@ -147,7 +149,7 @@ async def test_a_live_upload_is_never_swept_however_long_it_lasts(
         make_settings(database_url, run_dir, upload_staging_grace_seconds=grace)
     )
     try:
-        rows = await repository.add_pending(
+        rows = await pending_repository.add_pending(
             ward.container.name, ward.folder.name, [("slow.pdf", "slow")], "x:3", datetime.now(UTC)
         )
         async with staging.heartbeat(rows):  # streaming for 5 grace periods
@@ -158,3 +160,25 @@ async def test_a_live_upload_is_never_swept_however_long_it_lasts(
         assert (await staging.sweep(ward.storage, grace)).uploads == 1
     finally:
         staging.configure_staging(ward.settings)
+
+
+async def test_an_upload_whose_commit_fails_after_the_move_leaves_nothing(
+    any_ward: Ward, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index transaction moved the bytes to their name, then failed (the database went
+    away at the commit, or the process is stopping and cancels it): the name's object goes
+    with the pending row, so `storage reindex` does not list an upload never acknowledged."""
+    ward = any_ward
+
+    async def fails(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(repository, "create_file", fails)
+    response = await ward.upload(ward.nurse, "lost.txt", b"never acknowledged")
+    assert response.status_code != 201
+    monkeypatch.undo()
+    assert await ward.stored("lost.txt") is None
+    assert await PendingUpload.all().count() == 0
+    report = await reindex(ward.storage)
+    assert report.files_added == 0
+    assert (await ward.listing(ward.nurse))["blobs"] == []

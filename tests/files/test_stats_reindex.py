@@ -43,18 +43,21 @@ async def test_my_assignment_stats_in_one_request(ward: Ward) -> None:
             "folderName": "patient-10",
             "totalFiles": 1,
             "fileTypes": {"pdf": 1},
+            "patient": None,
         },
         {
             "containerName": ward.container.name,
             "folderName": "patient-1",
             "totalFiles": 4,
             "fileTypes": {"pdf": 2, "none": 1, "txt": 1},
+            "patient": None,
         },
         {
             "containerName": ward.container.name,
             "folderName": "patient-3",
             "totalFiles": 0,
             "fileTypes": {},
+            "patient": None,
         },
     ]
     nobody = await ward.client.get(

@@ -10,6 +10,7 @@ import pytest
 from werkzeug.datastructures import FileStorage
 
 from bff.audit.models import AuditLog
+from bff.audit.signed import PREFIX as AUDIT_PREFIX
 from bff.files.models import StoredFile
 from tests.conftest import make_settings, started_app
 from tests.factories import make_file
@@ -30,6 +31,7 @@ async def test_upload_lists_and_stores_the_file(any_ward: Ward) -> None:
     assert body["replaced"] is False
     listing = await ward.listing(ward.assistant)
     assert listing["hasProfileImage"] is False
+    assert listing["maxUploadBytes"] == 50 * 1024 * 1024  # the web app refuses larger first
     [blob] = listing["blobs"]
     assert blob["name"] == "Lab results 2026.pdf"
     assert blob["contentType"] == "application/pdf"  # from the name, not the declared octet-stream
@@ -266,10 +268,12 @@ TRAVERSALS = {
 
 
 def _tree(root: Path) -> dict[str, bytes | None]:
-    """Every file (with its bytes) and folder (None) under root."""
+    """Every file (with its bytes) and folder (None) under root, but the audit log's own area
+    (its signed head follows the log's commits in the background: bff/audit/head.py)."""
     return {
         str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None)
         for p in sorted(root.rglob("*"))
+        if AUDIT_PREFIX not in p.relative_to(root).parts
     }
 
 

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from unittest.mock import AsyncMock
+
+import pytest
 
 from bff.audit.models import AuditLog
 from bff.files.models import FileVersion, TrashedFile
 from bff.files.names import PROFILE_IMAGE_NAME, RTF_ORIGINAL_PREFIX
-from bff.files.reindex import reindex
-from bff.files.versions import purge_expired
+from bff.files.reindex import ReindexReport, reindex
+from bff.files.retention import purge_expired
+from bff.files.staging import sweep
 from bff.leases import release_lease, take_lease
-from storage.base import TRASH_DIR, VERSIONS_DIR
+from storage.base import TRASH_DIR, VERSIONS_DIR, ObjectKey, StorageUnavailable
 from tests.factories import make_staff
 from tests.files.conftest import Ward
 
@@ -50,10 +54,12 @@ async def _overwrite(ward: Ward, who: Any, name: str, data: bytes) -> None:
 
 
 async def _hidden_objects(ward: Ward) -> list[tuple[str, ...]]:
-    container, folder = ward.container.name, ward.folder.name
-    found = await ward.storage.list_tree(container, folder, (VERSIONS_DIR,))
-    found += await ward.storage.list_tree(container, folder, (TRASH_DIR,))
-    return [path for path, _ in found]
+    where = ObjectKey.folder(ward.container.name, ward.folder.name)
+    found = []
+    for top in (VERSIONS_DIR, TRASH_DIR):
+        walked = ward.storage.walk(where.child(top))
+        found += sorted([ObjectKey.parse(info.name).inner async for info in walked])
+    return found
 
 
 async def test_a_nurses_overwrite_keeps_the_old_content_and_restore_swaps(any_ward: Ward) -> None:
@@ -298,7 +304,7 @@ async def test_an_overwrite_that_dies_before_its_commit_loses_no_content(
 
 
 async def test_one_process_purges_at_a_time(ward: Ward) -> None:
-    from bff.files.versions import RETENTION_LEASE
+    from bff.files.retention import RETENTION_LEASE
 
     now = datetime.now(UTC)
     assert await take_lease(RETENTION_LEASE, "other:1", now, now + timedelta(minutes=1))
@@ -307,3 +313,42 @@ async def test_one_process_purges_at_a_time(ward: Ward) -> None:
     assert report.lines() == ["Another process is purging now; nothing done."]
     await release_lease(RETENTION_LEASE, "other:1")
     assert (await purge_expired(ward.storage, ward.settings)).ran is True
+
+
+async def test_what_a_change_leaves_to_remove_is_never_indexed_again(
+    any_ward: Ward, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between a delete's (or a restore's) commit and the removal of the old place, storage
+    holds objects no row accounts for: a reindex then must not list the deleted file again nor
+    record the restored trash entry anew; the sweep removes them (issue 31, point 1: the
+    symmetric case). Storage refusing the removals holds that moment open, as a process that
+    died after its commit would."""
+    ward = any_ward
+    await _overwrite(ward, ward.nurse, "a.txt", b"one")
+    await _overwrite(ward, ward.nurse, "a.txt", b"two")
+    refuse = AsyncMock(side_effect=StorageUnavailable("refused"))
+    with monkeypatch.context() as refusing:
+        refusing.setattr(ward.storage, "delete_object", refuse)
+        await ward.client.delete(ward.url("a.txt"), headers=ward.admin.headers)
+    assert await ward.stored("a.txt") == b"two"  # the old place, left
+    report = await reindex(ward.storage)
+    assert (report.files_added, report.versions_added, report.trash_added) == (0, 0, 0)
+    assert (await ward.listing(ward.admin))["blobs"] == []
+    with monkeypatch.context() as refusing:
+        refusing.setattr(ward.storage, "delete_object", refuse)
+        restore = ward.url("trash", "a.txt", "restore")
+        await ward.client.post(restore, headers=ward.admin.headers)
+    assert [name for name in await _hidden_objects(ward) if name[0] == TRASH_DIR]
+    report = await reindex(ward.storage)
+    assert (report.files_added, report.versions_added, report.trash_added) == (0, 0, 0)
+    assert (report.files_removed, report.versions_removed, report.trash_removed) == (0, 0, 0)
+    trash = await _json(await ward.client.get(ward.url("trash"), headers=ward.admin.headers))
+    assert trash["blobs"] == []
+
+    swept = await sweep(ward.storage, grace_seconds=0)
+    assert swept.leftovers > 0
+    assert not [name for name in await _hidden_objects(ward) if name[0] == TRASH_DIR]
+    assert [b["name"] for b in (await ward.listing(ward.admin))["blobs"]] == ["a.txt"]
+    assert len(await _versions(ward, "a.txt")) == 2
+    again = await reindex(ward.storage)
+    assert again.lines() == ReindexReport().lines()

@@ -150,7 +150,7 @@ async def test_an_offloaded_view_is_sized_by_the_index_without_asking_storage(
         async def no_stat(*args: object, **kwargs: object) -> None:
             raise AssertionError("an offloaded view asked storage for the size")
 
-        monkeypatch.setattr(ward.storage, "stat_path", no_stat)
+        monkeypatch.setattr(ward.storage, "stat_object", no_stat)
         headers = {**ward.nurse.headers, "Range": f"bytes={len(CONTENT) - 10}-"}
         inside = await ward.client.get(ward.url(NAME, "view"), headers=headers)
         assert inside.status_code == 200

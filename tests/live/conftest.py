@@ -16,8 +16,10 @@ from quart import Quart
 from bff.app import create_app
 from bff.live.server import asgi_app
 from bff.services import app_services
+from bff.users.models import User
 from config.settings import Settings
 from tests.conftest import empty_tables, make_settings
+from tests.factories import StaffMember, make_container
 from tools.devserver import free_port
 
 
@@ -74,6 +76,23 @@ class LiveServer:
         self.listeners.append(listener)
         await listener.connect(self.base, token)
         return listener
+
+
+def uploads(listener: Listener) -> list[str]:
+    """The names of the files a listener heard were uploaded."""
+    return [data["name"] for event, data in listener.events if event == "file:uploaded"]
+
+
+async def marker(live: LiveServer, admin: StaffMember, listener: Listener, user: User) -> None:
+    """Send `user` an event (a container assigned to them) and wait until `listener` has it:
+    everything sent to that connection before has arrived by then."""
+    since = len(listener.events)
+    container = await make_container()
+    response = await live.app.test_client().post(
+        f"/api/assignments/containers/{container.name}/users/{user.id}", headers=admin.headers
+    )
+    assert response.status_code == 201, await response.get_data()
+    assert await listener.wait_for("assignments:changed", since=since) == {"userId": user.id}
 
 
 async def run_live(settings: Settings) -> AsyncIterator[LiveServer]:

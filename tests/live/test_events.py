@@ -16,28 +16,10 @@ import pytest
 import socketio
 from werkzeug.datastructures import FileStorage
 
-from bff.assignments.models import FolderAssignment
-from bff.users.models import Role, User
-from tests.factories import StaffMember, assign, make_container, make_folder, make_staff
-from tests.live.conftest import Listener, LiveServer
+from bff.users.models import Role
+from tests.factories import assign, make_container, make_folder, make_staff
+from tests.live.conftest import LiveServer, marker, uploads
 from tests.sun_tag import SimulatedTag, path_of
-
-
-async def _marker(live: LiveServer, admin: StaffMember, listener: Listener, user: User) -> None:
-    """Send `user` an event (a container assigned to them) and wait until `listener` has it:
-    everything sent to that connection before has arrived by then."""
-    since = len(listener.events)
-    container = await make_container()
-    response = await live.app.test_client().post(
-        f"/api/assignments/containers/{container.name}/users/{user.id}", headers=admin.headers
-    )
-    assert response.status_code == 201, await response.get_data()
-    assert await listener.wait_for("assignments:changed", since=since) == {"userId": user.id}
-
-
-def _uploads(listener: Listener) -> list[str]:
-    """The names of the files a listener heard were uploaded."""
-    return [data["name"] for event, data in listener.events if event == "file:uploaded"]
 
 
 async def _upload(live: LiveServer, staff: object, container: str, folder: str, name: str) -> None:
@@ -62,19 +44,25 @@ async def test_file_events_reach_admins_and_assigned_staff_only(live: LiveServer
     admin = await make_staff(live.settings, Role.ADMIN)
     nurse = await make_staff(live.settings, Role.NURSE)
     outsider = await make_staff(live.settings, Role.NURSE)
+    sibling = await make_staff(live.settings, Role.DOCTOR)
     await assign(nurse.user, container, folder)
     await assign(outsider.user, container)  # the container, but not this folder
+    # The care team of another folder of the same container: never told of this one.
+    await assign(sibling.user, container, await make_folder(container, "patient-2"))
     admin_ears = await live.listener(admin.token, "admin")
     nurse_ears = await live.listener(nurse.token, "nurse")
     outsider_ears = await live.listener(outsider.token, "outsider")
+    sibling_ears = await live.listener(sibling.token, "sibling")
 
     await _upload(live, nurse, container.name, "patient-1", "scan.pdf")
     payload = {"container": container.name, "folder": "patient-1", "name": "scan.pdf"}
     assert await nurse_ears.wait_for("file:uploaded") == payload
     assert await admin_ears.wait_for("file:uploaded") == payload
-    await _marker(live, admin, outsider_ears, outsider.user)
-    await _marker(live, admin, nurse_ears, nurse.user)
+    await marker(live, admin, outsider_ears, outsider.user)
+    await marker(live, admin, sibling_ears, sibling.user)
+    await marker(live, admin, nurse_ears, nurse.user)
     assert "file:uploaded" not in outsider_ears.names()
+    assert "file:uploaded" not in sibling_ears.names()
     assert "audit:created" not in nurse_ears.names() + outsider_ears.names()
     assert (await admin_ears.wait_for("audit:created"))["operation"] == "file_upload"
 
@@ -87,18 +75,28 @@ async def test_file_events_reach_admins_and_assigned_staff_only(live: LiveServer
         headers=admin.headers,
     )
     assert response.status_code == 201
+    [assignment] = (await response.get_json())["assigned"]
     changed = await outsider_ears.wait_for("assignments:changed", since=since)
     assert changed == {"userId": outsider.user.id}
     await _upload(live, admin, container.name, "patient-1", "second.pdf")
     assert (await outsider_ears.wait_for("file:uploaded"))["name"] == "second.pdf"
-    # And unassigning it stops them at once.
-    await FolderAssignment.filter(user_id=outsider.user.id).delete()
+    # And unassigning it (the admin's DELETE /api/assignments/{id}) stops them at once.
+    since = len(outsider_ears.events)
+    response = await client.delete(
+        f"/api/assignments/{assignment['id']}",
+        query_string={"type": "folder"},
+        headers=admin.headers,
+    )
+    assert response.status_code == 200, await response.get_data()
+    assert await outsider_ears.wait_for("assignments:changed", since=since) == changed
     outsider_ears.events.clear()
     nurse_seen = len(nurse_ears.events)
     await _upload(live, admin, container.name, "patient-1", "third.pdf")
     assert (await nurse_ears.wait_for("file:uploaded", since=nurse_seen))["name"] == "third.pdf"
-    await _marker(live, admin, outsider_ears, outsider.user)
-    assert _uploads(outsider_ears) == []
+    await marker(live, admin, outsider_ears, outsider.user)
+    assert uploads(outsider_ears) == []
+    await marker(live, admin, sibling_ears, sibling.user)
+    assert uploads(sibling_ears) == []  # none of the three uploads reached patient-2's team
 
 
 async def test_delete_and_profile_events(live: LiveServer) -> None:
@@ -130,15 +128,25 @@ async def test_logout_revokes_and_disconnects_only_that_session(live: LiveServer
     assert (await client.post("/api/auth/logout", headers=nurse.headers)).status_code == 200
     assert await this_tab.wait_for("session:revoked") == {"reason": "logout"}
     await asyncio.wait_for(this_tab.disconnected.wait(), 3)
-    await _marker(live, admin, other_tab, nurse.user)  # still connected, so it arrives
+    await marker(live, admin, other_tab, nurse.user)  # still connected, so it arrives
     assert other_tab.client.connected
     assert "session:revoked" not in other_tab.names()
 
 
-@pytest.mark.parametrize("change", ["logout-all", "delete", "role", "password"])
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ("logout-all", "logout-all"),
+        ("delete", "account-deleted"),
+        ("role", "role-changed"),
+        ("password", "password-changed"),
+        ("role and password", "password-changed"),
+    ],
+)
 async def test_account_changes_end_every_connection_of_the_user(
-    live: LiveServer, change: str
+    live: LiveServer, change: str, reason: str
 ) -> None:
+    """Every connection of the user is told why (the web app words the reason) and closed."""
     admin = await make_staff(live.settings, Role.ADMIN)
     nurse = await make_staff(live.settings, Role.NURSE)
     bystander = await make_staff(live.settings, Role.NURSE)
@@ -152,15 +160,15 @@ async def test_account_changes_end_every_connection_of_the_user(
         response = await client.delete(user_url, headers=admin.headers)
     else:
         body = {"name": nurse.user.name, "username": nurse.user.username, "role": "nurse"}
-        if change == "role":
+        if "role" in change:
             body["role"] = "doctor"
-        else:
+        if "password" in change:
             body["password"] = "a-brand-new-password"
         response = await client.put(user_url, json=body, headers=admin.headers)
     assert response.status_code == 200, await response.get_data()
-    await tab.wait_for("session:revoked")
+    assert await tab.wait_for("session:revoked") == {"reason": reason}
     await asyncio.wait_for(tab.disconnected.wait(), 2)
-    await _marker(live, admin, other, bystander.user)  # still connected, so it arrives
+    await marker(live, admin, other, bystander.user)  # still connected, so it arrives
     assert other.client.connected
     assert "session:revoked" not in other.names()
 
@@ -192,7 +200,7 @@ async def test_admins_hear_tokens_users_and_emergency_alerts(live: LiveServer) -
     assigned = await admin_ears.wait_for("token:assigned")
     assert assigned == {"tokenId": token_id, "container": container.name, "folder": "patient-1"}
     responder = live.app.test_client()
-    link = body["verificationUrl"].split("127.0.0.1:8000", 1)[-1]
+    link = body["verificationUrl"].split(":8000", 1)[-1]
     assert (await responder.get(link)).status_code == 303
     alert = await admin_ears.wait_for("emergency:opened")
     assert alert["tokenId"] == token_id
@@ -208,7 +216,7 @@ async def test_admins_hear_tokens_users_and_emergency_alerts(live: LiveServer) -
     )
     assert created.status_code == 201
     await admin_ears.wait_for("users:changed")
-    await _marker(live, admin, nurse_ears, nurse.user)
+    await marker(live, admin, nurse_ears, nurse.user)
     heard = set(nurse_ears.names())
     assert not heard & {"token:registered", "token:assigned", "emergency:opened", "users:changed"}
 
@@ -255,7 +263,7 @@ async def test_admins_hear_a_replayed_sun_tap_refused(live: LiveServer) -> None:
         "tokenId": token_id,
         "reason": "replayed",
     }
-    await _marker(live, admin, nurse_ears, nurse.user)
+    await marker(live, admin, nurse_ears, nurse.user)
     assert not set(nurse_ears.names()) & {"emergency:opened", "emergency:refused"}
 
 

@@ -14,7 +14,7 @@ def test_the_soft_open_file_limit_is_raised_to_the_hard_one() -> None:
         return  # nothing to raise to on this machine
     # In a child started with systemd's default soft limit, so this process is untouched.
     script = (
-        "import resource; from bff.live.server import raise_open_file_limit;"
+        "import resource; from bff.live.transport import raise_open_file_limit;"
         "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1];"
         "resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard));"
         "limit = raise_open_file_limit();"

@@ -122,9 +122,9 @@ async def test_a_session_cached_in_one_process_ends_when_another_revokes_it(
     a, b = two_processes
     async with aiohttp.ClientSession() as http:
         admin = await _sign_in(http, a.base, "admin", ADMIN_PASSWORD)
-        await _register_nurse(http, a.base, admin, "c.nurse", "c-nurse-pw")
-        phone = await _sign_in(http, a.base, "c.nurse", "c-nurse-pw")
-        tablet = await _sign_in(http, a.base, "c.nurse", "c-nurse-pw")
+        await _register_nurse(http, a.base, admin, "c.nurse", "c-nurse-passphrase")
+        phone = await _sign_in(http, a.base, "c.nurse", "c-nurse-passphrase")
+        tablet = await _sign_in(http, a.base, "c.nurse", "c-nurse-passphrase")
         for token in (phone, tablet, phone, tablet):  # both sessions now cached on B
             await _call(http, "GET", f"{b.base}/api/auth/me", token)
         # A rename on A shows on B.

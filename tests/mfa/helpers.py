@@ -35,6 +35,7 @@ async def call(
 ) -> Any:
     """A request from addr, signed in with token when given."""
     headers = {"x-auth-token": token} if token else {}
+    headers.update(kw.pop("headers", {}))
     return await client.open(
         url, method=method, headers=headers, scope_base={"client": (addr, 40000)}, **kw
     )

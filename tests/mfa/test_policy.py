@@ -86,7 +86,7 @@ async def test_a_restricted_session_can_log_out_and_register_a_passkey(policy_ap
     options = await (
         await call(client, "POST", "/api/auth/mfa/webauthn/register/options", token)
     ).get_json()
-    authenticator = SoftAuthenticator("http://127.0.0.1:8000")
+    authenticator = SoftAuthenticator("http://localhost:8000")
     created = await call(
         client,
         "POST",

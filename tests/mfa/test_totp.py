@@ -11,7 +11,7 @@ from quart.testing import QuartClient as Client
 
 from bff.audit.models import AuditLog
 from bff.auth.models import Session
-from bff.mfa import service
+from bff.mfa import service, signin
 from bff.mfa.models import MfaChallenge, RecoveryCode, TotpFactor
 from bff.users.models import Role
 from config.settings import Settings
@@ -95,11 +95,11 @@ async def test_sign_in_with_a_code_and_no_replay(client: Client, settings: Setti
         client, await mfa_token_for(client, doctor.user.username), code=now_code
     )
     assert replay.status_code == 401
-    assert (await replay.get_json())["message"] == service.CODE_REUSED
+    assert (await replay.get_json())["message"] == signin.CODE_REUSED
     # The used mfaToken is no good again.
     reused = await second_step(client, body["mfaToken"], code=code(secret, 1))
     assert reused.status_code == 401
-    assert (await reused.get_json())["message"] == service.MFA_EXPIRED
+    assert (await reused.get_json())["message"] == signin.MFA_EXPIRED
     operations = await _operations()
     assert operations.count("mfa_success") == 1 and operations.count("mfa_failed") == 1
 
@@ -123,12 +123,12 @@ async def test_wrong_and_expired(client: Client, settings: Settings) -> None:
         client, token, code="000000" if code(secret) != "000000" else "111111"
     )
     assert wrong.status_code == 401
-    assert (await wrong.get_json())["message"] == service.CODE_WRONG
+    assert (await wrong.get_json())["message"] == signin.CODE_WRONG
     # A wrong code does not use the token up; an expired token is refused.
     await MfaChallenge.filter().update(expires_at=datetime.now(UTC) - timedelta(seconds=1))
     expired = await second_step(client, token, code=code(secret, 1))
     assert expired.status_code == 401
-    assert (await expired.get_json())["message"] == service.MFA_EXPIRED
+    assert (await expired.get_json())["message"] == signin.MFA_EXPIRED
     bogus = await second_step(client, "not-a-token", code=code(secret, 1))
     assert bogus.status_code == 401
     neither = await second_step(client, await mfa_token_for(client, nurse.user.username))
@@ -172,28 +172,27 @@ async def test_wrong_codes_count_against_the_sign_in_throttle(
     assert (await second_step(client, other, addr="10.0.0.2", code=right)).status_code == 200
 
 
-async def test_removing_needs_a_code_or_the_password(client: Client, settings: Settings) -> None:
+async def test_removing_needs_a_recent_code_or_password(client: Client, settings: Settings) -> None:
+    """Removal and new codes are step-up routes (bff/auth/stepup.py): a session that proved
+    itself long ago confirms a current code or the password first."""
     nurse = await make_staff(settings, Role.NURSE)
     secret, _, _ = await enrol_totp(client, nurse.token)
-    empty = await call(client, "DELETE", "/api/auth/mfa/totp", nurse.token, json={})
-    assert empty.status_code == 400
-    wrong = await call(
-        client, "DELETE", "/api/auth/mfa/totp", nurse.token, json={"password": "nope"}
+    await Session.filter(user_id=nurse.user.id).update(
+        authenticated_at=datetime.now(UTC) - timedelta(hours=1)
     )
+    refused = await call(client, "DELETE", "/api/auth/mfa/totp", nurse.token)
+    assert refused.status_code == 403 and (await refused.get_json())["reauth"] is True
+    confirm = "/api/auth/confirm-identity"
+    assert (await call(client, "POST", confirm, nurse.token, json={})).status_code == 400
+    wrong = await call(client, "POST", confirm, nurse.token, json={"password": "nope"})
     assert wrong.status_code == 400
-    assert (await wrong.get_json())["message"] == service.IDENTITY_WRONG
-    regenerated = await call(
-        client, "POST", "/api/auth/mfa/recovery-codes", nurse.token, json={"code": code(secret, 1)}
-    )
+    assert (await wrong.get_json())["message"] == signin.IDENTITY_WRONG
+    right = await call(client, "POST", confirm, nurse.token, json={"code": code(secret, 1)})
+    assert right.status_code == 200
+    regenerated = await call(client, "POST", "/api/auth/mfa/recovery-codes", nurse.token)
     assert regenerated.status_code == 200
     assert len((await regenerated.get_json())["recoveryCodes"]) == 10
-    removed = await call(
-        client,
-        "DELETE",
-        "/api/auth/mfa/totp",
-        nurse.token,
-        json={"password": "correct horse battery"},
-    )
+    removed = await call(client, "DELETE", "/api/auth/mfa/totp", nurse.token)
     assert removed.status_code == 200
     status = await (await call(client, "GET", "/api/auth/mfa", nurse.token)).get_json()
     assert status == {"totp": False, "passkeys": [], "recoveryCodesLeft": 0}

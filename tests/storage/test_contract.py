@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from storage import InvalidName, NotFound, Storage
+from storage.base import ObjectKey
 from tests.storage.backends import Backend
 
 MiB = 1024 * 1024
@@ -444,8 +445,9 @@ async def test_publish_copies_in_parts_past_the_copy_limit(backend: Backend) -> 
 
 
 async def walked(storage: Storage, prefix: str = "") -> dict[str, int]:
-    """Every object key under prefix with its size."""
-    return {info.name: info.size async for info in storage.walk(prefix)}
+    """Every object key under prefix (its text form) with its size."""
+    under = ObjectKey.parse(prefix) if prefix else None
+    return {info.name: info.size async for info in storage.walk(under)}
 
 
 async def test_walk_lists_every_object_but_staging_temp_files_and_markers(
@@ -455,8 +457,9 @@ async def test_walk_lists_every_object_but_staging_temp_files_and_markers(
     await storage.write("clinic", "patient-1", "a.txt", stream(b"aa"))
     await storage.write("clinic", "patient-2", "b.pdf", stream(b"bbb"))
     await storage.create_folder("clinic", "empty")
-    await storage.write_object(".bff-audit/checkpoints/1.json", stream(b"{}"))
-    await storage.write_object("clinic/patient-1/.bff-versions/a.txt/v1", stream(b"old"))
+    await storage.write_object(ObjectKey.parse(".bff-audit/checkpoints/1.json"), stream(b"{}"))
+    kept = ObjectKey.parse("clinic/patient-1/.bff-versions/a.txt/v1")
+    await storage.write_object(kept, stream(b"old"))
     await storage.write_staged("k1", stream(b"staged"))
     assert await walked(storage) == {
         "clinic/patient-1/a.txt": 2,
@@ -477,14 +480,14 @@ async def test_walk_lists_every_object_but_staging_temp_files_and_markers(
 async def test_objects_round_trip_by_key(backend: Backend) -> None:
     storage = backend.storage
     payload = data(300_000)
-    key = "clinic/patient-1/.bff-trash/x.pdf/1"
+    key = ObjectKey.parse("clinic/patient-1/.bff-trash/x.pdf/1")
     assert await storage.write_object(key, stream(payload[:1000], payload[1000:])) == len(payload)
     info = await storage.stat_object(key)
-    assert (info.name, info.size, info.content_type) == (key, len(payload), None)
+    assert (info.name, info.size, info.content_type) == (key.path, len(payload), None)
     async with await storage.open_object(key, offset=10, length=5) as body:
         assert await body.read_all() == payload[10:15]
     # An object written by key under a person's names is an ordinary file.
-    await storage.write_object("clinic/patient-1/plain.txt", stream(b"hi"))
+    await storage.write_object(ObjectKey.file("clinic", "patient-1", "plain.txt"), stream(b"hi"))
     assert await read(storage, "plain.txt") == b"hi"
     assert await storage.delete_object(key) is True
     assert await storage.delete_object(key) is False
@@ -497,45 +500,46 @@ async def test_objects_round_trip_by_key(backend: Backend) -> None:
 @pytest.mark.parametrize(
     "bad", ["", "a//b", "../x", "a/../b", "a/%2e%2e/b", ".bff-staging/k1", "a/.upload-x.part"]
 )
-async def test_object_keys_are_validated(backend: Backend, bad: str) -> None:
-    storage = backend.storage
+def test_object_keys_are_validated(bad: str) -> None:
+    """No key can name such an object, so no backend is ever handed one."""
     with pytest.raises(InvalidName):
-        await storage.write_object(bad, stream(b"x"))
+        ObjectKey.parse(bad)
     with pytest.raises(InvalidName):
-        await storage.open_object(bad)
-    with pytest.raises(InvalidName):
-        await storage.delete_object(bad)
+        ObjectKey(tuple(bad.split("/")))
 
 
 async def test_failed_object_write_leaves_nothing(backend: Backend) -> None:
     storage = backend.storage
     with pytest.raises(DroppedUpload):
-        await storage.write_object(".bff-audit/x", failing([b"partial"]))
+        await storage.write_object(ObjectKey.parse(".bff-audit/x"), failing([b"partial"]))
     assert await walked(storage) == {}
 
 
-async def test_object_paths_copy_list_and_delete_trees(backend: Backend) -> None:
-    """Versions and the trash: product-named paths beside a folder's files, never listed."""
+async def test_object_keys_copy_walk_and_delete_trees(backend: Backend) -> None:
+    """Versions and the trash: product-named keys beside a folder's files, never listed."""
     storage = backend.storage
     await storage.write("clinic", "patient-1", "a.txt", stream(b"old"))
-    kept = (".bff-versions", "a.txt", "v1")
-    await storage.copy_path("clinic", "patient-1", ("a.txt",), kept)
+    where = ObjectKey.folder("clinic", "patient-1")
+    kept = where.child(".bff-versions", "a.txt", "v1")
+    await storage.copy_object(where.child("a.txt"), kept)
     # Replacing the file leaves the copy as it was (local disk links: never written in place).
     await storage.write("clinic", "patient-1", "a.txt", stream(b"new content"))
-    async with await storage.open_path("clinic", "patient-1", kept, offset=1) as body:
+    async with await storage.open_object(kept, offset=1) as body:
         assert await body.read_all() == b"ld"
-    assert (await storage.stat_path("clinic", "patient-1", kept)).size == 3
-    await storage.copy_path("clinic", "patient-1", kept, (".bff-trash", "t1", "a.txt"))
+    assert (await storage.stat_object(kept)).size == 3
+    await storage.copy_object(kept, where.child(".bff-trash", "t1", "a.txt"))
     assert [i.name for i in await storage.list_files("clinic", "patient-1")] == ["a.txt"]
     assert await storage.list_folders("clinic") == ["patient-1"]
-    tree = await storage.list_tree("clinic", "patient-1", (".bff-trash",))
-    assert [path for path, _ in tree] == [(".bff-trash", "t1", "a.txt")]
-    assert await storage.delete_tree("clinic", "patient-1", (".bff-trash",)) == 1
-    assert await storage.list_tree("clinic", "patient-1", (".bff-trash",)) == []
-    assert await storage.delete_path("clinic", "patient-1", kept) is True
-    assert await storage.delete_path("clinic", "patient-1", kept) is False
+    trash = where.child(".bff-trash")
+    assert [i.name async for i in storage.walk(trash)] == ["clinic/patient-1/.bff-trash/t1/a.txt"]
+    assert await storage.delete_tree(trash) == 1
+    assert [i.name async for i in storage.walk(trash)] == []
+    assert await storage.delete_object(kept) is True
+    assert await storage.delete_object(kept) is False
     with pytest.raises(NotFound):
-        await storage.copy_path("clinic", "patient-1", kept, ("b.txt",))
-    for bad in ((), ("..", "x"), (".bff-versions", "a/b")):
+        await storage.copy_object(kept, where.child("b.txt"))
+    with pytest.raises(InvalidName):
+        ObjectKey(())
+    for bad in (("..", "x"), (".bff-versions", "a/b")):
         with pytest.raises(InvalidName):
-            await storage.stat_path("clinic", "patient-1", bad)
+            where.child(*bad)

@@ -38,7 +38,11 @@ VOLUME = "--folders must be at most 99999, --files at most 999 per folder."
         (["--files", "-1"], COUNTS),
         (["--folders", "100000"], VOLUME),
         (["--folders", "1", "--files", "1000"], VOLUME),
-        (["--staff-password", "short"], "The password must be at least 8 characters."),
+        (
+            ["--staff-password", "short"],
+            "The password is too short: use at least 12 characters. "
+            "A few unrelated words make a long password that is easy to remember.",
+        ),
     ],
 )
 def test_sizes_out_of_range_exit_2_before_any_work(

@@ -99,22 +99,35 @@ async def test_list_users_sorted_by_name(client: Client, settings: Settings) -> 
 # --- dashboard ------------------------------------------------------------------------------
 
 
-async def test_dashboard_counts_and_five_most_recent(client: Client, settings: Settings) -> None:
+async def test_dashboard_counts_and_the_first_five_of_the_users_list(
+    client: Client, settings: Settings
+) -> None:
+    """Spec section 2: "a Recent Users table of the first 5 users", in the users list's order
+    (by name), whenever each was created."""
     admin = await make_admin(settings)
     created = []
-    for role in [Role.DOCTOR, Role.DOCTOR, Role.NURSE, Role.ASSISTANT, Role.DOCTOR, Role.NURSE]:
-        created.append(await make_user(role))
+    roles = [Role.DOCTOR, Role.DOCTOR, Role.NURSE, Role.ASSISTANT, Role.DOCTOR, Role.NURSE]
+    for role, name in zip(roles, ["Zoe", "Yan", "Abe", "Cal", "Bea", "Dot"], strict=True):
+        created.append(await make_user(role, name=f"{name} Staff"))
     ward = await make_container()
-    await assign(created[-1], ward)
+    await assign(created[2], ward)
 
     response = await client.get("/api/users/dashboard", headers=admin.headers)
     assert response.status_code == 200
     body = await json_body(response)
     assert body["stats"] == {"totalUsers": 7, "doctors": 3, "nurses": 2, "assistants": 1}
-    assert [u["id"] for u in body["users"]] == [u.id for u in reversed(created[-5:])]
+    listed = await json_body(await client.get("/api/users", headers=admin.headers))
+    first_five = [u["id"] for u in listed["users"]][:5]
+    assert [u["id"] for u in body["users"]] == first_five
+    assert [u["name"] for u in body["users"]][:4] == [
+        "Abe Staff",
+        "Bea Staff",
+        "Cal Staff",
+        "Dot Staff",
+    ]
     assert all(set(u) == USER_FIELDS for u in body["users"])
     assert body["users"][0]["containerAssignments"] == [
-        {"id": (await ContainerAssignment.get(user=created[-1])).id, "containerName": ward.name}
+        {"id": (await ContainerAssignment.get(user=created[2])).id, "containerName": ward.name}
     ]
 
 

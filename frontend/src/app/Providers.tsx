@@ -1,7 +1,9 @@
-/** Providers shared by the app and its tests: query client, session, notifications. */
+/** Providers shared by the app and its tests: query client, session, notifications, and the
+ * "Confirm it's you" dialog the API client opens before a sensitive change that needs it. */
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { NotificationProvider } from '../components/Notifications';
+import { StepUpDialog } from '../features/security/components/StepUpDialog';
 import { SessionProvider, useSession } from '../lib/sessionContext';
 
 /** Must sit inside a router: the session needs navigation for the 401 rule. */
@@ -10,6 +12,7 @@ export function Providers({ client, children }: { client: QueryClient; children:
     <QueryClientProvider client={client}>
       <SessionProvider>
         <SessionNotifications>{children}</SessionNotifications>
+        <StepUpDialog />
       </SessionProvider>
     </QueryClientProvider>
   );

@@ -1,7 +1,7 @@
 /** Route guards: a list of allowed roles; no readable session -> /login, a session restricted to enrolment -> /security/setup, wrong role -> /unauthorized. */
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import type { Role, TokenUser } from '../lib/api/types';
-import { EXPIRED_PATH, sessionExpired } from '../lib/session';
+import { expiredPath, sessionExpired } from '../lib/session';
 import { useSession } from '../lib/sessionContext';
 
 export const ADMIN_ONLY: readonly Role[] = ['admin'];
@@ -27,7 +27,7 @@ export function RequireRole({ roles }: { roles: readonly Role[] }) {
   switch (guardVerdict(session, roles, location.pathname)) {
     case 'login':
       // After an expiry the guard may render before the 401 handler's navigation lands.
-      return <Navigate to={sessionExpired() ? EXPIRED_PATH : '/login'} replace state={{ from: location.pathname }} />;
+      return <Navigate to={sessionExpired() ? expiredPath() : '/login'} replace state={{ from: location.pathname }} />;
     case 'enrolment':
       return <Navigate to={ENROLMENT_PATH} replace />;
     case 'unauthorized':

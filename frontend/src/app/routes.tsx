@@ -49,6 +49,7 @@ const STAFF_PAGES: Page[] = [
   ['/containers/:containerName', screen(() => import('../features/assignments/routes/ContainerPage'))],
   ['/containers/:containerName/folders/:folderName', FOLDER_PAGE],
   ['/security', screen(() => import('../features/security/routes/SecurityPage'))],
+  ['/search', screen(() => import('./routes/SearchPage'))],
 ];
 
 /** A session restricted to setting up a second factor sees only this, outside the layout. */

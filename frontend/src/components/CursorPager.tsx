@@ -3,19 +3,19 @@
  * controls at the end, such as a page size. */
 import type { ReactNode } from 'react';
 
-interface CursorPagerProps {
+interface CursorPagerProps<C extends string | number> {
   /** Names the navigation landmark, e.g. 'Audit log pages'. */
   label: string;
   /** Cursors of the pages visited so far: [null (the first page), cursor of page 2, ...]. */
-  cursors: (number | null)[];
-  setCursors: (update: (cursors: (number | null)[]) => (number | null)[]) => void;
+  cursors: (C | null)[];
+  setCursors: (update: (cursors: (C | null)[]) => (C | null)[]) => void;
   /** The server's cursor of the next page; null on the last. */
-  nextCursor: number | null;
+  nextCursor: C | null;
   busy: boolean;
   children?: ReactNode;
 }
 
-export function CursorPager({ label, cursors, setCursors, nextCursor, busy, children }: CursorPagerProps) {
+export function CursorPager<C extends string | number>({ label, cursors, setCursors, nextCursor, busy, children }: CursorPagerProps<C>) {
   return (
     <nav className="pager" aria-label={label}>
       <button type="button" className="btn" disabled={cursors.length === 1 || busy} onClick={() => setCursors((c) => c.slice(0, -1))}>

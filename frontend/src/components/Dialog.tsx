@@ -1,9 +1,11 @@
 /** A modal dialog: labelled, keyboard-reachable, focus trapped, Escape closes, focus restored. */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { FOCUSABLE, wrapTab } from '../lib/focusTrap';
 import { Banner } from './Banner';
 
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+// Open dialogs, oldest first: only the newest handles the keyboard (a dialog can open over
+// another, e.g. "Confirm it's you" over the confirmation of the change that needs it).
+const open: HTMLElement[] = [];
 
 interface DialogProps {
   title: string;
@@ -31,33 +33,20 @@ export function Dialog({ title, children, actions, onClose, busy = false, role =
     const node = ref.current;
     const first = node?.querySelector<HTMLElement>('[data-autofocus]') ?? node?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? node)?.focus();
+    if (node) open.push(node);
     const onKey = (event: KeyboardEvent) => {
-      if (!node) return;
+      if (!node || open[open.length - 1] !== node) return;
       if (event.key === 'Escape') {
         event.preventDefault();
         if (!busyRef.current) closeRef.current();
         return;
       }
-      if (event.key !== 'Tab') return;
-      const items = Array.from(node.querySelectorAll<HTMLElement>(FOCUSABLE));
-      if (items.length === 0) {
-        event.preventDefault();
-        return;
-      }
-      const firstItem = items[0]!;
-      const lastItem = items[items.length - 1]!;
-      const active = document.activeElement;
-      if (event.shiftKey && (active === firstItem || !node.contains(active))) {
-        event.preventDefault();
-        lastItem.focus();
-      } else if (!event.shiftKey && (active === lastItem || !node.contains(active))) {
-        event.preventDefault();
-        firstItem.focus();
-      }
+      if (event.key === 'Tab') wrapTab(node, event);
     };
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
+      if (node) open.splice(open.indexOf(node), 1);
       previous?.focus?.();
     };
   }, []);

@@ -9,6 +9,7 @@ import type { usePagedSearch } from '../lib/usePagedSearch';
 import { Field } from './Field';
 import { Pager } from './Pager';
 import { QueryBoundary } from './QueryBoundary';
+import { PatientLine } from './PatientIdentity';
 import { TileGrid } from './TileGrid';
 
 /** The panel's heading, the list's and the pager's accessible names, the page size (spec section 9). */
@@ -18,6 +19,9 @@ const KINDS = {
 } as const;
 
 const namesOf = (data: ContainersResponse | FoldersResponse) => ('containers' in data ? data.containers : data.folders);
+/** A folder tile's patient line (name, date of birth, record number), from the page's patients. */
+const detailOf = (data: ContainersResponse | FoldersResponse) =>
+  'patients' in data && data.patients ? (name: string) => <PatientLine patient={data.patients?.[name]} /> : undefined;
 
 interface PagedTileListProps<T extends ContainersResponse | FoldersResponse> {
   /** 'container' or 'folder': the texts, the search label, the count and the tile icon follow it. */
@@ -49,7 +53,7 @@ export function PagedTileList<T extends ContainersResponse | FoldersResponse>(pr
         type="search"
         value={input}
         onValue={setInput}
-        placeholder={`${kind.title} name`}
+        placeholder={noun === 'folder' ? 'Folder, patient name, record number or date of birth' : `${kind.title} name`}
         autoComplete="off"
       />
       <QueryBoundary
@@ -64,7 +68,14 @@ export function PagedTileList<T extends ContainersResponse | FoldersResponse>(pr
               {plural(data.total, noun)}
               {q ? ` matching “${q}”` : ''}
             </p>
-            <TileGrid kind={noun} label={kind.list} names={namesOf(data)} href={href} busy={query.isPlaceholderData} />
+            <TileGrid
+              kind={noun}
+              label={kind.list}
+              names={namesOf(data)}
+              href={href}
+              busy={query.isPlaceholderData}
+              detail={detailOf(data)}
+            />
             <Pager
               label={kind.pager}
               page={page}

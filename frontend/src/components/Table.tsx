@@ -12,13 +12,16 @@ interface TableProps {
   /** Names the table for screen readers. */
   caption?: string;
   dense?: boolean;
+  /** On a phone each row stacks into labelled lines (each cell needs a data-label). */
+  stack?: boolean;
   children: ReactNode;
 }
 
-export function Table({ columns, actions = false, caption, dense = false, children }: TableProps) {
+export function Table({ columns, actions = false, caption, dense = false, stack = false, children }: TableProps) {
+  const className = ['table', dense ? 'table-dense' : '', stack ? 'table-stack' : ''].filter(Boolean).join(' ');
   return (
     <div className="table-wrap" role="region" aria-label={caption ?? 'Scrollable table'} tabIndex={0}>
-      <table className={dense ? 'table table-dense' : 'table'}>
+      <table className={className}>
         {caption ? <caption className="visually-hidden">{caption}</caption> : null}
         <thead>
           <tr>

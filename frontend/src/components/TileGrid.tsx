@@ -1,4 +1,5 @@
 /** Names shown as a grid of linked tiles: containers (▣) or the denser grid of folders (▤). */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
 const ICONS = { container: '▣', folder: '▤' } as const;
@@ -11,9 +12,11 @@ interface TileGridProps {
   href: (name: string) => string;
   /** While the next page loads in place of this one. */
   busy?: boolean;
+  /** A line under a tile's name (a folder's patient), or nothing. */
+  detail?: (name: string) => ReactNode;
 }
 
-export function TileGrid({ kind, label, names, href, busy }: TileGridProps) {
+export function TileGrid({ kind, label, names, href, busy, detail }: TileGridProps) {
   return (
     <ul className={kind === 'folder' ? 'tile-grid tile-grid-dense' : 'tile-grid'} aria-label={label} aria-busy={busy}>
       {names.map((name) => (
@@ -22,7 +25,10 @@ export function TileGrid({ kind, label, names, href, busy }: TileGridProps) {
             <span className="tile-icon" aria-hidden="true">
               {ICONS[kind]}
             </span>
-            <span className="tile-name">{name}</span>
+            <span className="tile-text">
+              <span className="tile-name">{name}</span>
+              {detail?.(name)}
+            </span>
           </Link>
         </li>
       ))}

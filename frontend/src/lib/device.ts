@@ -18,3 +18,10 @@ export function isIosSafari(nav: NavigatorLike | undefined = typeof navigator ==
   const safari = /Safari/.test(ua) && !/CriOS|FxiOS|EdgiOS|OPiOS/.test(ua);
   return ios && safari;
 }
+
+/** Whether the primary pointer is a finger (phones and tablets): the file list says "Tap to
+ * Open" there (spec section 2 words it for iOS; Android's "Click to open" was not true). */
+export function isTouchDevice(win: Pick<Window, 'matchMedia'> | undefined = typeof window === 'undefined' ? undefined : window): boolean {
+  if (!win || typeof win.matchMedia !== 'function') return false;
+  return win.matchMedia('(pointer: coarse)').matches;
+}

@@ -42,6 +42,10 @@ describe('fileTypeBadge', () => {
 });
 
 describe('listedNameFor', () => {
+  it('spells the name in NFC, as the server lists it', () => {
+    expect(listedNameFor('cafe\u0301.txt')).toBe('caf\u00e9.txt');
+    expect(listedNameFor(' cafe\u0301.rtf ')).toBe('caf\u00e9.txt');
+  });
   it('lists an RTF under its .txt name', () => {
     expect(listedNameFor('letter.rtf')).toBe('letter.txt');
     expect(listedNameFor('Letter.RTF')).toBe('Letter.txt');

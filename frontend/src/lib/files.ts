@@ -4,7 +4,8 @@
 export const PROFILE_IMAGE_NAME = 'patient-profile.jpg';
 /** Profile images must be smaller than this (10MB). */
 export const PROFILE_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
-/** The general upload limit, stated in a hint only: the client does not enforce it. */
+/** The general upload limit (spec section 9), until the folder listing gives the server's own
+ * (maxUploadBytes, BFF_MAX_UPLOAD_MB): a larger file is refused before it is sent. */
 export const UPLOAD_LIMIT_MB = 50;
 
 /** The extension of a file name, lower-case, without the dot; 'none' when it has none. */
@@ -35,10 +36,15 @@ export function fileTypeBadge(file: { name: string; contentType?: string | null;
   return ext !== 'none' ? ext.toUpperCase() : 'FILE';
 }
 
-/** The name a file is listed under once uploaded: an RTF becomes {base}.txt (spec section 1). */
+/** Whether a content type is a PDF's (its parameters aside). */
+export const isPdf = (contentType: string): boolean => contentType.split(';')[0]!.trim().toLowerCase() === 'application/pdf';
+
+/** The name a file is listed under once uploaded: spelt in NFC, as the server keeps every name
+ * (a name macOS gives decomposed is the same file), and an RTF becomes {base}.txt (spec section 1). */
 export function listedNameFor(fileName: string): string {
-  if (extensionOf(fileName) !== 'rtf') return fileName;
-  return `${fileName.slice(0, fileName.lastIndexOf('.'))}.txt`;
+  const name = fileName.trim().normalize('NFC');
+  if (extensionOf(name) !== 'rtf') return name;
+  return `${name.slice(0, name.lastIndexOf('.'))}.txt`;
 }
 
 const PROFILE_TYPES = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']);

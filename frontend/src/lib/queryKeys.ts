@@ -4,6 +4,7 @@
  * everything stale, without importing each other. Mutations invalidate a root; queries sit below it.
  */
 import type { AuditQuery, AccessReportQuery } from './api/types';
+import type { SearchQuery } from './searchQuery';
 
 export const userKeys = {
   all: ['users'] as const,
@@ -46,6 +47,25 @@ export const fileKeys = {
   trash: (container: string, folder: string) => ['files', container, folder, 'trash'] as const,
 };
 
+/** A folder's patient (name, date of birth, record number): its own root, so a file's change
+ * does not refetch it (each read is audited). */
+export const patientKeys = {
+  all: ['patients'] as const,
+  folder: (container: string, folder: string) => ['patients', container, folder] as const,
+};
+
+/**
+ * The in-app viewer's answers, outside fileKeys on purpose: each is one audited view with links of
+ * its own, so a change elsewhere in the folder (a live event) must not fetch it again; a new
+ * version of the file has a key of its own (`version`: its lastModified).
+ */
+export const viewerKeys = {
+  all: ['viewer'] as const,
+  file: (container: string, folder: string, blob: string, version: string) =>
+    ['viewer', container, folder, blob, version] as const,
+  text: (url: string) => ['viewer', 'text', url] as const,
+};
+
 /** Every token mutation invalidates the 'smart-tokens' root: the lists and the assigned-folder maps. */
 export const tokenKeys = {
   all: ['smart-tokens'] as const,
@@ -72,8 +92,20 @@ export const emergencyKeys = {
   status: ['emergency', 'status'] as const,
 };
 
+/** Single sign-on as the login page shows it (GET /api/auth/oidc/config, public). */
+export const ssoKeys = {
+  config: ['sso', 'config'] as const,
+};
+
 /** The signed-in user's own second factors (GET /api/auth/mfa). */
 export const mfaKeys = {
   all: ['mfa'] as const,
   status: () => ['mfa', 'status'] as const,
+};
+
+/** Full-text search: one page of results per search and cursor. Outside fileKeys on purpose:
+ * every search is audited, so a file event elsewhere does not run the open search again. */
+export const searchKeys = {
+  all: ['search'] as const,
+  page: (query: SearchQuery, cursor: string | null) => ['search', query, cursor] as const,
 };

@@ -1,5 +1,5 @@
 import { makeToken, NURSE } from '../test/utils';
-import { clearToken, expireSession, getToken, sessionExpired, setSessionExpiredHandler, setToken, subscribeToken, userFromToken } from './session';
+import { clearToken, expiredPath, expireSession, getToken, sessionExpired, setSessionExpiredHandler, setToken, subscribeToken, userFromToken } from './session';
 import { VIEWER_CHANNEL, closeViewerWindows, trackViewerWindow, trackedViewerWindowCount } from './viewerWindows';
 
 describe('session token', () => {
@@ -38,6 +38,27 @@ describe('session token', () => {
     expect(viewer.close).toHaveBeenCalled();
     expect(trackedViewerWindowCount()).toBe(0);
     expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the reason session:revoked gave, and a request\'s 401 that came first is corrected by it', () => {
+    const handler = vi.fn();
+    setSessionExpiredHandler(handler);
+    window.history.pushState({}, '', '/dashboard');
+    window.localStorage.setItem('token', 'abc');
+    expireSession('password-changed');
+    expect(expiredPath()).toBe('/login?session=expired&reason=password-changed');
+    setToken('again');
+    window.history.pushState({}, '', '/dashboard');
+    expireSession(); // a 401 first: no reason known
+    expect(expiredPath()).toBe('/login?session=expired');
+    window.history.pushState({}, '', '/login?session=expired');
+    expireSession('logout-all'); // then the live event, on the login page already
+    expect(expiredPath()).toBe('/login?session=expired&reason=logout-all');
+    expect(handler).toHaveBeenCalledTimes(3);
+    expireSession('password-changed'); // the first reason stands
+    expect(expiredPath()).toBe('/login?session=expired&reason=logout-all');
+    setToken('new-session');
+    expect(expiredPath('account-deleted')).toBe('/login?session=expired'); // the spec's words
   });
 
   it('an expiry before the app has registered its handler is handed over once it does', () => {

@@ -17,6 +17,8 @@ export function getToken(): string | null {
 }
 
 let expired = false;
+/** Why the server ended the session, when it said (session:revoked's reason), else null. */
+let endReason: string | null = null;
 /** An expiry before the app registered its handler (a first load's prefetch met a 401). */
 let pendingExpiry = false;
 
@@ -25,8 +27,18 @@ export function sessionExpired(): boolean {
   return expired;
 }
 
+/** The reasons the login page words (lib/signOutReasons.ts); any other is plain expiry. */
+const WORDED_REASONS = new Set(['password-changed', 'role-changed', 'logout-all', 'mfa-changed', 'mfa-enrolled', 'mfa-reset']);
+
+/** The login page after an expiry: /login?session=expired, with the server's reason when it
+ * gave one the login page words (a short code, never a detail of the user). */
+export function expiredPath(reason: string | null = endReason): string {
+  return reason && WORDED_REASONS.has(reason) ? `${EXPIRED_PATH}&reason=${reason}` : EXPIRED_PATH;
+}
+
 export function setToken(token: string): void {
   expired = false;
+  endReason = null;
   pendingExpiry = false;
   window.localStorage.setItem(TOKEN_KEY, token);
   window.dispatchEvent(new Event(CHANGE_EVENT));
@@ -34,6 +46,7 @@ export function setToken(token: string): void {
 
 export function clearToken(): void {
   expired = false;
+  endReason = null;
   pendingExpiry = false;
   window.localStorage.removeItem(TOKEN_KEY);
   window.dispatchEvent(new Event(CHANGE_EVENT));
@@ -130,14 +143,21 @@ function onPublicPage(): boolean {
 /**
  * The 401 rule (spec sections 4 and 8), in one place: clear the token, close file viewer
  * windows (this tab's and, through them, the other tabs') and go to /login?session=expired;
- * a public page (the login page, a responder's emergency page) stays where it is.
+ * a public page (the login page, a responder's emergency page) stays where it is. `reason`:
+ * session:revoked's, which the login page words ("Your password was changed by an
+ * administrator"); a request's 401 that came first is corrected when the reason arrives.
  */
-export function expireSession(): void {
+export function expireSession(reason: string | null = null): void {
   if (onPublicPage()) {
     closeViewerWindows();
+    if (expired && reason && !endReason && window.location.pathname === LOGIN_PATH) {
+      endReason = reason;
+      if (expiredHandler && expiredPath() !== EXPIRED_PATH) expiredHandler();
+    }
     return;
   }
   expired = true;
+  endReason = reason;
   window.localStorage.removeItem(TOKEN_KEY);
   closeViewerWindows();
   // Before the app has registered its handler, the route guard sends the screen to the

@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import type { TokenUser } from './api/types';
 import {
-  EXPIRED_PATH,
   enrolmentRequired,
+  expiredPath,
   getToken,
   setSessionExpiredHandler,
   subscribeToken,
@@ -35,7 +35,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     setSessionExpiredHandler(() => {
       queryClient.clear();
-      navigate(EXPIRED_PATH, { replace: true });
+      navigate(expiredPath(), { replace: true });
     });
     return () => setSessionExpiredHandler(null);
   }, [queryClient, navigate]);

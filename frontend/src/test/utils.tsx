@@ -4,16 +4,24 @@ import { render } from '@testing-library/react';
 import type { ComponentType, ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
-import type { Role, User, UserSummary } from '../lib/api/types';
+import type { Role, StoredFile, User, UserSummary } from '../lib/api/types';
 
 export interface FakeResponse {
   status?: number;
   body?: unknown;
+  /** A plain-text answer instead of JSON (a file's text behind its signed link). */
+  text?: string;
 }
-export type Handler = (request: { url: URL; method: string; body: unknown }) => FakeResponse | Promise<FakeResponse>;
+export type Handler = (request: {
+  url: URL;
+  method: string;
+  body: unknown;
+  headers: Record<string, string>;
+}) => FakeResponse | Promise<FakeResponse>;
 
 export interface ApiMock {
-  calls: { method: string; path: string; search: string; body: unknown; token: string | null }[];
+  /** stepUp: the x-step-up header (a step-up proof), or null. */
+  calls: { method: string; path: string; search: string; body: unknown; token: string | null; stepUp: string | null }[];
   set: (key: string, handler: Handler | FakeResponse) => void;
 }
 
@@ -26,13 +34,23 @@ export function mockApi(routes: Record<string, Handler | FakeResponse> = {}): Ap
     const method = init?.method ?? 'GET';
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     const headers = (init?.headers ?? {}) as Record<string, string>;
-    calls.push({ method, path: url.pathname, search: url.search, body, token: headers['x-auth-token'] ?? null });
+    calls.push({
+      method,
+      path: url.pathname,
+      search: url.search,
+      body,
+      token: headers['x-auth-token'] ?? null,
+      stepUp: headers['x-step-up'] ?? null,
+    });
     const entry = table.get(`${method} ${url.pathname}`);
     const result: FakeResponse = entry
       ? typeof entry === 'function'
-        ? await entry({ url, method, body })
+        ? await entry({ url, method, body, headers })
         : entry
       : { status: 404, body: { message: 'Not found.' } };
+    if (result.text !== undefined) {
+      return new Response(result.text, { status: result.status ?? 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    }
     return new Response(result.body === undefined ? null : JSON.stringify(result.body), {
       status: result.status ?? 200,
       headers: { 'Content-Type': 'application/json' },
@@ -99,6 +117,25 @@ export function makeUser(overrides: Partial<User> & { id: number }): User {
 /** A user as GET /api/users lists them: containers and a folder count. */
 export function makeUserSummary(overrides: Partial<UserSummary> & { id: number }): UserSummary {
   return { ...userBase(overrides.id), folderCount: 0, secondFactor: false, ...overrides };
+}
+
+/** A file of a folder's listing as GET /api/blobs/{container}/{folder} describes it: a small
+ * file of no particular type, no text read yet, no thumbnail; overrides set what a test is about. */
+export function makeStoredFile(overrides: Partial<StoredFile> & { name: string }): StoredFile {
+  return {
+    contentType: 'application/octet-stream',
+    contentLength: 10,
+    lastModified: '2026-01-02T10:00:00Z',
+    isProfileImage: false,
+    isConvertedFromRtf: false,
+    versionCount: 1,
+    originalRtfFileName: null,
+    textState: null,
+    textProblem: null,
+    previewState: null,
+    preview: null,
+    ...overrides,
+  };
 }
 
 function LocationProbe() {

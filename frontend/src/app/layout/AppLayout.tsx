@@ -2,18 +2,23 @@
 import { Suspense, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Loading } from '../../components/States';
+import { PHONE_QUERY } from '../../lib/useMediaQuery';
 import { LiveProvider } from '../live/LiveProvider';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 
 export const SIDEBAR_KEY = 'sidebarCollapsed';
 
+/** The sidebar as the user left it; never set, it starts closed on a phone (where, open, it
+ * pushes the screen's content below the fold) and open on wider screens. */
 function readCollapsed(): boolean {
   try {
-    return window.localStorage.getItem(SIDEBAR_KEY) === 'true';
+    const stored = window.localStorage.getItem(SIDEBAR_KEY);
+    if (stored !== null) return stored === 'true';
   } catch {
     return false;
   }
+  return typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
 }
 
 export function AppLayout() {

@@ -1,8 +1,9 @@
-/** Top bar: sidebar toggle, product name, live-updates state, the signed-in user and role, logout controls. */
+/** Top bar: sidebar toggle, product name, the search box, live-updates state, the signed-in user and role, logout controls. */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useLogout } from '../../features/auth/api/logout';
 import { ConfirmDialog } from '../../components/Dialog';
+import { SearchBox } from '../../features/search/components/SearchBox';
 import { RoleBadge } from '../../components/States';
 import { LiveIndicator } from '../live/LiveIndicator';
 import { useLive } from '../live/LiveProvider';
@@ -45,6 +46,7 @@ export function TopBar({ collapsed, onToggleSidebar }: TopBarProps) {
         <span aria-hidden="true">☰</span>
       </button>
       <span className="brand">Patient Records</span>
+      <SearchBox />
       <div className="topbar-user">
         <LiveIndicator />
         {user ? (

@@ -155,6 +155,41 @@ describe('LiveProvider', () => {
     expect(before).toBe(1);
   });
 
+  it('refetches once per reconnection, each time the connection came back', async () => {
+    const { client, count, socket } = await adminDashboard();
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    for (const round of [1, 2]) {
+      const before = count('GET', '/api/users/dashboard');
+      act(() => socket.serverDrop());
+      act(() => socket.serverConnect());
+      await waitFor(() => expect(count('GET', '/api/users/dashboard')).toBe(before + 1));
+      expect(invalidate).toHaveBeenCalledTimes(round);
+    }
+  });
+
+  it('refetches when the first connection succeeds only after failed attempts (an instance died)', async () => {
+    const { count } = arrangeApi();
+    signIn(ADMIN);
+    renderApp('/dashboard');
+    await screen.findByRole('heading', { name: 'Admin Dashboard' });
+    const socket = lastSocket();
+    const before = count('GET', '/api/users/dashboard');
+    // The first attempt fails (the instance it reached was killed); the manager retries.
+    act(() => socket.serverDrop('transport error'));
+    await screen.findByText('Reconnecting…');
+    act(() => socket.serverConnect());
+    await waitFor(() => expect(count('GET', '/api/users/dashboard')).toBe(before + 1));
+  });
+
+  it('refetches after a refused connection is retried and accepted (the database was down)', async () => {
+    const { count, socket } = await adminDashboard();
+    const before = count('GET', '/api/users/dashboard');
+    act(() => socket.serverRefuse('Please try again.'));
+    await waitFor(() => expect(socket.connect).toHaveBeenCalled(), { timeout: 2000 });
+    act(() => socket.serverConnect());
+    await waitFor(() => expect(count('GET', '/api/users/dashboard')).toBe(before + 1));
+  });
+
   it('refetches what is on screen on live:resync (the server lost its link to the other instances)', async () => {
     const { client, count, socket } = await adminDashboard();
     const invalidate = vi.spyOn(client, 'invalidateQueries');
@@ -209,6 +244,18 @@ describe('LiveProvider', () => {
     expect(trackedViewerWindowCount()).toBe(0);
     expect(socket.disconnect).toHaveBeenCalled();
     expect(await screen.findByText('Your session has expired or your account has been deleted. Please log in again.')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['password-changed', 'Your password was changed by an administrator. Please log in again.'],
+    ['logout-all', 'You were signed out from another session. Please log in again.'],
+    ['expired', 'Your session has expired or your account has been deleted. Please log in again.'],
+  ])('session:revoked for %s: the login page says why', async (reason, words) => {
+    const { socket } = await adminDashboard();
+    act(() => socket.serverEmit(LiveEvent.SESSION_REVOKED, { reason }));
+    expect(await screen.findByText(words)).toBeInTheDocument();
+    expect(location()).toHaveTextContent('/login?session=expired');
+    expect(getToken()).toBeNull();
   });
 
   it('shows an admin a notification when emergency access opens', async () => {

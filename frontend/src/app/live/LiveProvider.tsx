@@ -12,6 +12,7 @@ import { LiveEvent } from '../../lib/server.gen';
 import { expireSession } from '../../lib/session';
 import { shortTokenId } from '../../lib/smartTokens';
 import { useSession } from '../../lib/sessionContext';
+import { refetchAwaiting } from './awaiting';
 import { CACHE_EVENTS, keysForEvent, type LivePayload } from './invalidations';
 
 /** off: no connection wanted; unavailable: the server refused or closed it (retried later). */
@@ -110,22 +111,31 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       });
     };
 
-    let connectedBefore = false;
+    // Events sent while no connection was up are lost for good (the server keeps none): the
+    // connection that follows a drop or a failed attempt refetches what is on screen, once. The
+    // first connection, at its first attempt, does not (the screen has just fetched it), except
+    // what still awaits an event that may have come before it (awaiting.ts).
+    let missedEvents = false;
+    let first = true;
+    let stopAwaiting = () => undefined as void;
     socket.on('connect', () => {
       refusals = 0;
       set('connected');
-      // Events sent while we were away are lost: refetch what is on screen once, on reconnecting.
-      if (connectedBefore) void queryClient.invalidateQueries();
-      connectedBefore = true;
+      if (missedEvents) void queryClient.invalidateQueries();
+      else if (first) stopAwaiting = refetchAwaiting(queryClient);
+      missedEvents = false;
+      first = false;
     });
     socket.on('disconnect', (reason) => {
       if (stopped) return;
+      missedEvents = true;
       if (reason === 'io client disconnect') set('off');
       else if (reason === 'io server disconnect') refused();
       else set('reconnecting'); // the manager reconnects with backoff
     });
     socket.on('connect_error', () => {
       if (stopped) return;
+      missedEvents = true;
       // Still active: a network failure the manager retries; inactive: the server said no.
       if (socket.active) set('reconnecting');
       else refused();
@@ -146,15 +156,17 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     socket.on(LiveEvent.EMERGENCY_REFUSED, (payload: unknown) => {
       if (isAdmin) notify('error', refusedMessage(payload));
     });
-    socket.on(LiveEvent.SESSION_REVOKED, () => {
+    socket.on(LiveEvent.SESSION_REVOKED, (payload: unknown) => {
       stopped = true;
       socket.disconnect();
-      expireSession();
+      const reason = asPayload(payload).reason;
+      expireSession(typeof reason === 'string' ? reason : null);
     });
 
     const stop = () => {
       stopped = true;
       clearTimeout(retryTimer);
+      stopAwaiting();
       socket.removeAllListeners();
       socket.disconnect();
     };

@@ -15,8 +15,27 @@ describe('keysForEvent', () => {
     },
   );
 
+  it('file:indexed: only the folder’s listing (a file became searchable or not; no counts changed)', () => {
+    expect(keysForEvent(LiveEvent.FILE_INDEXED, { ...FOLDER_EVENT, state: 'ready' }, ME)).toEqual([['files', 'ward-a', 'patient-1', 'list']]);
+    expect(keysForEvent(LiveEvent.FILE_INDEXED, { state: 'failed' }, ME)).toEqual([['files']]);
+  });
+
+  it('file:preview: only that folder’s listing (it now links to the thumbnail)', () => {
+    expect(keysForEvent(LiveEvent.FILE_PREVIEW, FOLDER_EVENT, ME)).toEqual([['files', 'ward-a', 'patient-1', 'list']]);
+    expect(keysForEvent(LiveEvent.FILE_PREVIEW, {}, ME)).toEqual([['files']]);
+  });
+
   it('falls back to every folder when a folder event names none', () => {
     expect(keysForEvent(LiveEvent.FILE_UPLOADED, { container: 7 }, ME)).toEqual([['files'], ['assignments', 'mine', 'stats']]);
+  });
+
+  it('patient:changed: the folder’s patient banner, the folder lists (tiles, pickers) and my folders; never its files', () => {
+    expect(keysForEvent(LiveEvent.PATIENT_CHANGED, { container: 'ward-a', folder: 'patient-1' }, ME)).toEqual([
+      ['patients', 'ward-a', 'patient-1'],
+      ['folders'],
+      ['assignments', 'mine', 'stats'],
+    ]);
+    expect(keysForEvent(LiveEvent.PATIENT_CHANGED, {}, ME)[0]).toEqual(['patients']);
   });
 
   it('assignments:changed: my assignments and stats, that user’s assignments, the admin user views', () => {
@@ -31,6 +50,7 @@ describe('keysForEvent', () => {
   it('assignments:changed for me also refetches open folder and container pages (access may be gone)', () => {
     expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: ME }, ME)).toContainEqual(['files']);
     expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: ME }, ME)).toContainEqual(['folders']);
+    expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: ME }, ME)).toContainEqual(['patients']);
     expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: 3 }, ME)).not.toContainEqual(['files']);
   });
 

@@ -1,6 +1,6 @@
 /** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
 import type { QueryKey } from '@tanstack/react-query';
-import { assignmentKeys, auditKeys, fileKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
+import { assignmentKeys, auditKeys, fileKeys, patientKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
 import { LiveEvent, type LiveEventName } from '../../lib/server.gen';
 
 /** The fields the server's payloads may carry (bff/live/events.py); any may be missing or malformed. */
@@ -24,6 +24,20 @@ function folderKeys(payload: LivePayload): QueryKey[] {
   return [container && folder ? fileKeys.folder(container, folder) : fileKeys.all, assignmentKeys.myStats()];
 }
 
+function patientChangeKeys(payload: LivePayload): QueryKey[] {
+  const container = text(payload.container);
+  const folder = text(payload.folder);
+  // The banner of the folder page, and the lists that show the patient: folder tiles (and the
+  // token dialog's folder list), My Assignments and the dashboard's patient search.
+  return [container && folder ? patientKeys.folder(container, folder) : patientKeys.all, storageKeys.allFolders, assignmentKeys.myStats()];
+}
+
+function listingKey(payload: LivePayload): QueryKey {
+  const container = text(payload.container);
+  const folder = text(payload.folder);
+  return container && folder ? fileKeys.list(container, folder) : fileKeys.all;
+}
+
 function assignmentChangeKeys(payload: LivePayload, me: number | null): QueryKey[] {
   const userId = id(payload.userId);
   const keys: QueryKey[] = [
@@ -36,7 +50,7 @@ function assignmentChangeKeys(payload: LivePayload, me: number | null): QueryKey
   ];
   // A folder taken from me: an open folder page finds out at once (its refetch is refused).
   // ...and so does an open container page (its folder pages are under storage's folder lists).
-  if (userId !== null && userId === me) keys.push(fileKeys.all, storageKeys.allFolders);
+  if (userId !== null && userId === me) keys.push(fileKeys.all, patientKeys.all, storageKeys.allFolders);
   return keys;
 }
 
@@ -52,6 +66,13 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
     case LiveEvent.VERSION_RESTORED:
     case LiveEvent.PROFILE_CHANGED:
       return folderKeys(payload);
+    case LiveEvent.FILE_PREVIEW: // a thumbnail is ready: the listing now links to it
+    case LiveEvent.FILE_INDEXED:
+      // A file's text read for search, or not: its textState in the folder's listing. Nothing
+      // else changed (no counts, no profile image): a backlog being read refetches no more.
+      return [listingKey(payload)];
+    case LiveEvent.PATIENT_CHANGED:
+      return patientChangeKeys(payload);
     case LiveEvent.ASSIGNMENTS_CHANGED:
       return assignmentChangeKeys(payload, me);
     case LiveEvent.USERS_CHANGED:

@@ -72,8 +72,14 @@ describe('/users/assign/{userId}', () => {
   it('requires a container', async () => {
     const api = setup();
     renderApp('/users/assign/7');
-    await userEvent.click(await screen.findByRole('button', { name: 'Assign Resources' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Please select a container');
+    const button = await screen.findByRole('button', { name: 'Assign Resources' });
+    await userEvent.click(button);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Please select a container');
+    // Beside the button that was clicked, where it is seen (not at the top of a long form).
+    const around = [...alert.parentElement!.children];
+    expect(around.indexOf(alert)).toBe(around.length - 3); // then the success region, then the button
+    expect(around.at(-1)?.contains(button)).toBe(true);
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
@@ -113,9 +119,15 @@ describe('/users/assign/{userId}', () => {
     expect(within(screen.getByLabelText('Folders already assigned')).getByText('p-2')).toBeInTheDocument();
     const button = screen.getByRole('button', { name: 'Assign Additional Folders' });
     expect(button).toBeDisabled();
+    // Where the admin picks folders: the spec's warning (the SmartToken dialog keeps its own).
+    expect(screen.getByText('Warning: an existing folder assignment is transferred to the new token.')).toBeInTheDocument();
     await userEvent.selectOptions(screen.getByLabelText('Folders'), ['p-10']);
     await userEvent.click(button);
-    expect(await screen.findByText('Additional folders assigned successfully')).toBeInTheDocument();
+    // The success shows beside the button, in a live region, not in a corner notification over it.
+    const done = await screen.findByText('Additional folders assigned successfully');
+    expect(done.closest('[aria-live]')).not.toBeNull();
+    expect(done.closest('section')).toBe(button.closest('section'));
+    expect(screen.queryByRole('region', { name: 'Notifications' })?.textContent ?? '').not.toContain('Additional folders');
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/assignments/containers/ward-a/folders']);
   });
 

@@ -16,4 +16,6 @@ export const ASSIGN_MSG = {
   unassignFailed: 'Failed to unassign resource',
   containerUnassigned: 'Container unassigned successfully',
   folderUnassigned: 'Folder unassigned successfully',
+  // Spec section 2, /users/assign: shown where the admin picks folders.
+  transferWarning: 'Warning: an existing folder assignment is transferred to the new token.',
 } as const;

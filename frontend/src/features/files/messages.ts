@@ -44,6 +44,10 @@ export const FILE_MSG = {
   openFailed: 'Failed to open file',
   opened: 'File opened in new tab',
   openingIos: 'Opening file... You may need to use the back button to return.',
+  // Search: whether a file's text could be read (issue 32)
+  notSearchable: (problem: string | null | undefined) => (problem ? `Not searchable: ${problem}` : 'Not searchable'),
+  indexing: 'Indexing…',
+  searchFolder: 'Search in this folder',
   iosNotice: 'On iPhone and iPad, files open in this tab. Tap to Open a file, then use the back button to return.',
 } as const;
 
@@ -76,4 +80,33 @@ export function openErrorMessage(error: unknown, iosSafari: boolean): string {
     if (error.status === 403) return FILE_MSG.forbidden;
   }
   return iosSafari ? FILE_MSG.iosFailed : FILE_MSG.openFailed;
+}
+
+/** The in-app viewer's words (issue 33); opening the original keeps FILE_MSG's. */
+export const VIEWER_MSG = {
+  loading: 'Loading file…',
+  openOriginal: 'Open original',
+  notShown: 'This type of file cannot be shown here. Open the original to see it.',
+  openIt: 'Open the original to see it.',
+  imageFailed: 'The image could not be shown. Open the original to see it.',
+  pageFailed: 'This page could not be shown. Open the original to see it.',
+  textCut: 'Only the beginning of this text is shown here. Open the original to see all of it.',
+  filePosition: (n: number, total: number) => `File ${n} of ${total}`,
+  pagePosition: (n: number, total: number) => `Page ${n} of ${total}`,
+  previousFile: (name: string) => `Previous file: ${name}`,
+  nextFile: (name: string) => `Next file: ${name}`,
+  imageRegion: (name: string) => `Image: ${name}`,
+  textRegion: (name: string) => `Text of ${name}`,
+} as const;
+
+/** Why the viewer could not show a file: the file-viewing wording of spec section 8 for a missing
+ * session and a refusal, otherwise the server's own message (a file not found, a damaged PDF), or
+ * that it could not be reached. */
+export function viewerErrorMessage(error: unknown, iosSafari: boolean): string {
+  if (error instanceof ApiError) {
+    if (error.status === 401 || error.status === 403) return openErrorMessage(error, iosSafari);
+    if (error.status === 0) return FILE_MSG.noResponse;
+    if (error.serverMessage) return error.serverMessage;
+  }
+  return FILE_MSG.openFailed;
 }

@@ -17,13 +17,25 @@ import { FILE_MSG, openErrorMessage } from './messages';
 export const OPENED_MS = 3000;
 export const OPEN_ERROR_MS = 7000;
 
-export function useOpenFile(container: string, folder: string) {
+/** How to open a file: an earlier version of it (versionId), or a PDF at a page (page: the
+ * viewer's #page=N, where the browser's PDF viewer takes it). */
+export interface OpenOptions {
+  versionId?: string;
+  page?: number | null;
+}
+
+/** The view link with the page a PDF viewer should show first. */
+export function withPage(url: string, page: number | null | undefined): string {
+  return page && Number.isInteger(page) && page > 0 ? `${url}#page=${page}` : url;
+}
+
+/** Opening any file the reader may read (the search results name files of many folders). */
+export function useFileOpener() {
   const notify = useNotify();
   const ios = useMemo(() => isIosSafari(), []);
 
-  const open = useCallback(
-    /** Open the file, or an earlier version of it (versionId): the same signed-link way. */
-    (blob: string, versionId?: string) => {
+  const openFile = useCallback(
+    (container: string, folder: string, blob: string, { versionId, page }: OpenOptions = {}) => {
       if (!getToken()) {
         notify('error', FILE_MSG.noToken, OPEN_ERROR_MS);
         return;
@@ -43,7 +55,7 @@ export function useOpenFile(container: string, folder: string) {
       const link = versionId ? getVersionLink(container, folder, blob, versionId) : getViewLink(container, folder, blob);
       link.then(
         ({ url }) => {
-          const target = serverUrl(url);
+          const target = withPage(serverUrl(url), page);
           if (viewer) {
             viewer.location.href = target;
             notify('success', FILE_MSG.opened, OPENED_MS);
@@ -62,8 +74,18 @@ export function useOpenFile(container: string, folder: string) {
         },
       );
     },
-    [container, folder, ios, notify],
+    [ios, notify],
   );
 
+  return { openFile, ios };
+}
+
+/** Opening a file of one folder, or an earlier version of it (versionId): the same signed-link way. */
+export function useOpenFile(container: string, folder: string) {
+  const { openFile, ios } = useFileOpener();
+  const open = useCallback(
+    (blob: string, versionId?: string) => openFile(container, folder, blob, { versionId }),
+    [openFile, container, folder],
+  );
   return { open, ios };
 }

@@ -27,8 +27,10 @@ export function useSaveUser<Body>(
       return;
     }
     // A password given (required on create, optional on edit) is checked before sending, with
-    // the server's own limits, rather than showing the server's validation text.
-    const length = values.password.length;
+    // the server's own limits, counted as the server counts (characters of the NFKC form); the
+    // rest of the rule (common or guessable passwords, a deployment's longer minimum) is the
+    // server's, whose message says what to do.
+    const length = [...values.password.normalize('NFKC')].length;
     if (length > 0 && (length < PASSWORD_LENGTH.min || length > PASSWORD_LENGTH.max)) {
       setError(USER_FORM_MSG.passwordLength);
       return;

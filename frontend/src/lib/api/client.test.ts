@@ -1,9 +1,46 @@
 import { mockApi } from '../../test/utils';
 import { setSessionExpiredHandler } from '../session';
 import { ApiError, apiRequest, buildUrl, errorMessage } from './client';
+import { setStepUpHandler } from './stepUp';
+
+const STEP_UP = { message: "Confirm it's you.", reauth: true };
 
 describe('API client', () => {
-  afterEach(() => setSessionExpiredHandler(null));
+  afterEach(() => {
+    setSessionExpiredHandler(null);
+    setStepUpHandler(null);
+  });
+
+  it('asks for a step-up on a 403 {reauth} and retries once with the proof in x-step-up', async () => {
+    const ask = vi.fn().mockResolvedValue('proof-1');
+    setStepUpHandler(ask);
+    const api = mockApi({
+      'DELETE /api/users/3': ({ headers }) => (headers['x-step-up'] === 'proof-1' ? { body: { ok: true } } : { status: 403, body: STEP_UP }),
+    });
+    await expect(apiRequest('/users/3', { method: 'DELETE' })).resolves.toEqual({ ok: true });
+    expect(ask).toHaveBeenCalledTimes(1);
+    expect(api.calls.map((c) => c.stepUp)).toEqual([null, 'proof-1']);
+  });
+
+  it('gives the original 403 when the step-up is cancelled, and never retries twice', async () => {
+    mockApi({ 'POST /api/x': { status: 403, body: STEP_UP } });
+    setStepUpHandler(() => Promise.resolve(null));
+    const cancelled = await apiRequest('/x', { method: 'POST' }).catch((e: unknown) => e);
+    expect(cancelled).toBeInstanceOf(ApiError);
+    expect((cancelled as ApiError).serverMessage).toBe(STEP_UP.message);
+    const ask = vi.fn().mockResolvedValue('spent');
+    setStepUpHandler(ask);
+    await expect(apiRequest('/x', { method: 'POST' })).rejects.toMatchObject({ status: 403 });
+    expect(ask).toHaveBeenCalledTimes(1); // the retry's own 403 is final
+  });
+
+  it('leaves a plain 403 alone', async () => {
+    const ask = vi.fn();
+    setStepUpHandler(ask);
+    mockApi({ 'GET /api/x': { status: 403, body: { message: "You don't have permission to do this." } } });
+    await expect(apiRequest('/x')).rejects.toMatchObject({ status: 403 });
+    expect(ask).not.toHaveBeenCalled();
+  });
 
   it('sends the stored token in x-auth-token and JSON bodies', async () => {
     const api = mockApi({ 'POST /api/things': { status: 201, body: { ok: true } } });

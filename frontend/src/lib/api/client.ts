@@ -1,5 +1,6 @@
-/** The one API client: JSON over /api with the x-auth-token header and the 401 rule. */
+/** The one API client: JSON over /api with the x-auth-token header, the 401 rule and step-up. */
 import { expireSession, getToken } from '../session';
+import { askForStepUp, isStepUpRefusal, STEP_UP_HEADER } from './stepUp';
 
 /** A failed call: the HTTP status (0 when the server could not be reached) and its message. */
 export class ApiError extends Error {
@@ -45,6 +46,8 @@ export interface RequestOptions {
    * the browser's same-origin cookie is what authorises them.
    */
   anonymous?: boolean;
+  /** A step-up proof for the x-step-up header: set on the one retry after "Confirm it's you". */
+  stepUp?: string;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>, base: 'api' | 'root' = 'api'): string {
@@ -88,6 +91,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     ? { Accept: 'application/json' }
     : authHeaders('application/json');
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.stepUp) headers[STEP_UP_HEADER] = options.stepUp;
   let response: Response;
   try {
     response = await fetch(buildUrl(path, options.query, options.base), {
@@ -103,6 +107,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   const data: unknown = await response.json().catch(() => null);
   if (response.status === 401 && !options.ignoreUnauthorized && !options.anonymous) expireSession();
+  if (isStepUpRefusal(response.status, data) && !options.stepUp && !options.anonymous) {
+    const proof = await askForStepUp();
+    if (proof) return apiRequest<T>(path, { ...options, stepUp: proof });
+  }
   if (!response.ok) throw new ApiError(response.status, messageOf(data));
   return data as T;
 }

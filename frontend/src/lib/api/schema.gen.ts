@@ -77,7 +77,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Folders of a container the caller may see (all for admins), searchable and paged. */
+        /**
+         * Folders of a container the caller may see (all for admins), with their patients,
+         * @description searchable (folder name, patient name, record number, date of birth) and paged.
+         */
         get: operations["get_list_folders"];
         put?: never;
         /** Assign folders of an already-assigned container to a user (mode 'update'). */
@@ -131,7 +134,8 @@ export interface paths {
         };
         /**
          * The caller's assigned folders in every container with their file counts, searchable
-         * @description (folder name) and paged: My Assignments' list and the dashboard's patient search.
+         * @description (folder name, patient name, record number, date of birth) and paged: My Assignments' list
+         *     and the dashboard's patient search.
          */
         get: operations["get_my_folders"];
         put?: never;
@@ -170,6 +174,27 @@ export interface paths {
         get: operations["get_user_assignments"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/confirm-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm it's you (the password, a current authenticator code or a recovery code) before
+         * @description a sensitive change: counts as a fresh sign-in for BFF_REAUTH_MINUTES and returns a
+         *     one-use step-up proof for the x-step-up header.
+         */
+        post: operations["post_confirm_identity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -240,7 +265,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End this session. */
+        /**
+         * End this session; one opened through the identity provider is told where to sign out
+         * @description of the provider too (endSessionUrl).
+         */
         post: operations["post_logout"];
         delete?: never;
         options?: never;
@@ -308,7 +336,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ten new recovery codes replacing the old ones (needs a current code or the password). */
+        /** Ten new recovery codes replacing the old ones. */
         post: operations["post_regenerate_recovery_codes"];
         delete?: never;
         options?: never;
@@ -330,7 +358,7 @@ export interface paths {
          * @description confirmed).
          */
         post: operations["post_start_totp"];
-        /** Remove the authenticator (needs a current code or the password). */
+        /** Remove the authenticator. */
         delete: operations["delete_remove_totp"];
         options?: never;
         head?: never;
@@ -364,7 +392,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a passkey (needs a current code or the password). */
+        /** Remove a passkey. */
         delete: operations["delete_remove_passkey"];
         options?: never;
         head?: never;
@@ -399,6 +427,103 @@ export interface paths {
         put?: never;
         /** WebAuthn creation options for a new passkey (navigator.credentials.create). */
         post: operations["post_passkey_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/backchannel-logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenID Connect Back-Channel Logout 1.0: the provider's signed logout token ends every
+         * @description session of its subject (or provider session), live.
+         */
+        post: operations["post_sso_backchannel_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's answer: checked in full, then the web app's /login takes the sign-in up
+         * @description with a one-time code in the URL's fragment (never sent to a server, so never logged).
+         */
+        get: operations["get_sso_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade the callback's one-time code (a minute, once) for a session, a restricted
+         * @description session or the second step: what POST /api/auth/login answers.
+         */
+        post: operations["post_sso_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether single sign-on is configured, its button's name, and who may still use a
+         * @description password (the login page).
+         */
+        get: operations["get_sso_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Send the browser to the identity provider (authorization code flow with PKCE). */
+        get: operations["get_sso_start"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -446,7 +571,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A folder's files, sorted by name, and whether it has a profile image. */
+        /**
+         * A folder's files, sorted by name, whether it has a profile image, and the upload limit;
+         * @description each file's `preview` is a link to its thumbnail for this session (null while there is
+         *     none).
+         */
         get: operations["get_list_files"];
         put?: never;
         /**
@@ -475,6 +604,26 @@ export interface paths {
          * @description only); it is purged after BFF_TRASH_DAYS.
          */
         delete: operations["delete_delete_file"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/thumbnail/{version_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file's thumbnail (WebP), by the link its folder's listing gave (that listing's audit
+         * @description entry covers it); 404 once the file has changed (the listing then gives a new link).
+         */
+        get: operations["get_thumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -585,6 +734,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blobs/{container}/{folder}/{blob}/viewer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a file in the in-app viewer: one audited view (`file_view`, "in the viewer"); the
+         * @description pages or content it links to, for this session and content version until expiresAt, are
+         *     covered by that entry. Not for emergency grants (they open the original: `view`).
+         */
+        get: operations["get_open_viewer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image's or a text's bytes for the viewer (HTTP Range supported), by the viewer
+         * @description session's link (its audit entry covers them); never redirected to another origin.
+         */
+        get: operations["get_viewer_content"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blobs/{container}/{folder}/profile-image": {
         parameters: {
             query?: never;
@@ -647,6 +837,26 @@ export interface paths {
         put?: never;
         /** Bring a deleted file back with its versions (409 if a file of that name exists now). */
         post: operations["post_restore_trashed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A PDF's page as WebP at a width (snapped up to one of the viewer's widths), by the
+         * @description viewer session's link (its audit entry covers every page).
+         */
+        get: operations["get_viewer_page"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -756,8 +966,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: 200 when the database and the file storage answer, 503 otherwise (and
-         * @description once the process is stopping).
+         * Readiness: 200 when the database answers and the file storage takes a write, 503
+         * @description otherwise (and once the process is stopping).
          */
         get: operations["get_health"];
         put?: never;
@@ -780,6 +990,41 @@ export interface paths {
          * @description Redis (a dependency's outage must not get every instance restarted).
          */
         get: operations["get_liveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/patients/{container}/{folder}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The folder's patient: name, date of birth and record number (each may be null). */
+        get: operations["get_patient"];
+        /** Set the folder's patient (admin and doctors): all three fields; blank clears one. */
+        put: operations["put_update_patient"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Files the caller may read whose text or name matches q, best first (audited). */
+        get: operations["get_search"];
         put?: never;
         post?: never;
         delete?: never;
@@ -836,6 +1081,26 @@ export interface paths {
         post?: never;
         /** Remove every second factor of a user (a lost phone) and end their sessions. */
         delete: operations["delete_reset_second_factor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}/sso-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user's link to the identity provider (audited). Not a step-up change: it
+         * @description takes access away, never gives it.
+         */
+        delete: operations["delete_sso_unlink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1180,6 +1445,30 @@ export interface components {
             /** Originalrtffilename */
             originalRtfFileName: string | null;
             /**
+             * Preview
+             * @description A signed short-lived link to the file's thumbnail (WebP, 256 px on its long side) for this session; null while there is none (not made yet, or not possible for this file). `file:preview` tells the folder's room when one is ready.
+             * @default null
+             */
+            preview: string | null;
+            /**
+             * Previewstate
+             * @description Whether the file's thumbnail is made: pending (`file:preview` follows), ready, failed (none will be), or null when the file's type has none
+             * @default null
+             */
+            previewState: ("pending" | "ready" | "failed") | null;
+            /**
+             * Textproblem
+             * @description Why the file's text could not be read (textState failed)
+             * @default null
+             */
+            textProblem: string | null;
+            /**
+             * Textstate
+             * @description Whether the file's text is searchable: pending (being read), ready, failed (textProblem says why), or null when the file's content is not searched (profile images, other types)
+             * @default null
+             */
+            textState: ("pending" | "ready" | "failed") | null;
+            /**
              * Versioncount
              * @description How many versions the file has, the current one included
              * @default 1
@@ -1223,6 +1512,12 @@ export interface components {
             user: components["schemas"]["TokenUser"];
         };
         /**
+         * FileType
+         * @description A kind of file a search may be narrowed to (by the file's extension).
+         * @enum {string}
+         */
+        FileType: "pdf" | "image" | "word" | "text";
+        /**
          * FolderAssignmentOut
          * @description A folder assigned to a user.
          */
@@ -1247,6 +1542,11 @@ export interface components {
             };
             /** Foldername */
             folderName: string;
+            /**
+             * @description The folder's patient, when known (the paged list only)
+             * @default null
+             */
+            patient: components["schemas"]["PatientDetails"] | null;
             /** Totalfiles */
             totalFiles: number;
         };
@@ -1290,6 +1590,27 @@ export interface components {
             lastUsedAt: string | null;
         };
         /**
+         * PatientDetails
+         * @description A folder's patient: name, date of birth (YYYY-MM-DD) and record number, each optional.
+         */
+        PatientDetails: {
+            /**
+             * Dateofbirth
+             * @default null
+             */
+            dateOfBirth: string | null;
+            /**
+             * Name
+             * @default null
+             */
+            name: string | null;
+            /**
+             * Recordnumber
+             * @default null
+             */
+            recordNumber: string | null;
+        };
+        /**
          * ProfileImageProcessing
          * @description The standard name a processed profile image was stored under.
          */
@@ -1312,6 +1633,32 @@ export interface components {
              * @default null
              */
             txtFileName: string | null;
+        };
+        /**
+         * SearchResult
+         * @description A file that matched.
+         */
+        SearchResult: {
+            /** Blobname */
+            blobName: string;
+            /** Containername */
+            containerName: string;
+            /** Contenttype */
+            contentType: string;
+            /** Foldername */
+            folderName: string;
+            /**
+             * Lastmodified
+             * Format: date-time
+             */
+            lastModified: string;
+            /**
+             * Page
+             * @description The page the snippet is from (text matches)
+             * @default null
+             */
+            page: number | null;
+            snippet: components["schemas"]["Snippet"];
         };
         /**
          * SmartTokenOut
@@ -1348,6 +1695,19 @@ export interface components {
             status: string;
             /** Sunuid */
             sunUid: string | null;
+        };
+        /**
+         * Snippet
+         * @description Plain text around the best match (or the matching name), and where the matches are.
+         */
+        Snippet: {
+            /**
+             * Highlights
+             * @description [start, end) of each match in text, in UTF-16 code units (String.slice)
+             */
+            highlights: number[][];
+            /** Text */
+            text: string;
         };
         /**
          * SummaryStats
@@ -1488,6 +1848,11 @@ export interface components {
             role: "admin" | "doctor" | "nurse" | "assistant";
             /** Secondfactor */
             secondFactor: boolean;
+            /**
+             * Ssolinked
+             * @default false
+             */
+            ssoLinked: boolean;
             /** Userid */
             userId: number;
             /** Username */
@@ -1717,7 +2082,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Folder names in natural order, with the total matching the search. */
+            /**
+             * @description Folder names in natural order, with the total matching the search (a folder's name, or
+             *     its patient's name, record number or date of birth).
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1730,6 +2098,13 @@ export interface operations {
                         page: number;
                         /** Pagesize */
                         pageSize: number | null;
+                        /**
+                         * Patients
+                         * @description The patient of each listed folder that has one, by folder name
+                         */
+                        patients?: {
+                            [key: string]: components["schemas"]["PatientDetails"];
+                        };
                         /** Total */
                         total: number;
                     };
@@ -1915,6 +2290,52 @@ export interface operations {
             };
         };
     };
+    post_confirm_identity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Code
+                     * @default null
+                     */
+                    code?: string | null;
+                    /**
+                     * Password
+                     * @default null
+                     */
+                    password?: string | null;
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description The session counts as recently authenticated; `stepUp`: a one-use proof for the
+             *     `x-step-up` header of one sensitive request within `expiresIn` seconds (the only way when
+             *     BFF_REAUTH_MINUTES is 0).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Expiresin */
+                        expiresIn: number;
+                        /** Message */
+                        message: string;
+                        /** Stepup */
+                        stepUp: string;
+                    };
+                };
+            };
+        };
+    };
     post_login: {
         parameters: {
             query?: never;
@@ -2013,13 +2434,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A result with a message a person can read. */
+            /**
+             * @description POST /api/auth/logout: for a session opened through the identity provider, where the
+             *     browser goes next to sign out there too (its end-session endpoint), else null.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Endsessionurl
+                         * @default null
+                         */
+                        endSessionUrl: string | null;
                         /** Message */
                         message: string;
                     };
@@ -2108,22 +2537,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /**
-                     * Code
-                     * @default null
-                     */
-                    code?: string | null;
-                    /**
-                     * Password
-                     * @default null
-                     */
-                    password?: string | null;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /**
              * @description New single-use recovery codes (shown once); `token`: a full session, when confirmed
@@ -2179,22 +2593,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /**
-                     * Code
-                     * @default null
-                     */
-                    code?: string | null;
-                    /**
-                     * Password
-                     * @default null
-                     */
-                    password?: string | null;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description A result with a message a person can read. */
             200: {
@@ -2257,22 +2656,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /**
-                     * Code
-                     * @default null
-                     */
-                    code?: string | null;
-                    /**
-                     * Password
-                     * @default null
-                     */
-                    password?: string | null;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description A result with a message a person can read. */
             200: {
@@ -2341,6 +2725,106 @@ export interface operations {
         };
     };
     post_passkey_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    post_sso_backchannel_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description POST /api/auth/oidc/backchannel-logout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Sessionsended */
+                        sessionsEnded: number;
+                    };
+                };
+            };
+        };
+    };
+    get_sso_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    post_sso_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Code */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description POST /api/auth/login: a session, a restricted session, or the second step's token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentLoginResponse"] | components["schemas"]["LoginResponse"] | components["schemas"]["MfaRequiredResponse"];
+                };
+            };
+        };
+    };
+    get_sso_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET /api/auth/oidc/config: what the login page shows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Displayname */
+                        displayName: string;
+                        /** Enabled */
+                        enabled: boolean;
+                        /**
+                         * Localpasswords
+                         * @enum {string}
+                         */
+                        localPasswords: "all" | "admins" | "none";
+                    };
+                };
+            };
+        };
+    };
+    get_sso_start: {
         parameters: {
             query?: never;
             header?: never;
@@ -2438,6 +2922,12 @@ export interface operations {
                         blobs: components["schemas"]["Blob"][];
                         /** Hasprofileimage */
                         hasProfileImage: boolean;
+                        /**
+                         * Maxuploadbytes
+                         * @description The upload limit (BFF_MAX_UPLOAD_MB) in bytes, in the staff listing: the web app refuses a larger file before sending it (the server still checks)
+                         * @default null
+                         */
+                        maxUploadBytes: number | null;
                     };
                 };
             };
@@ -2502,6 +2992,21 @@ export interface operations {
                 };
             };
         };
+    };
+    get_thumbnail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
     };
     get_view_link: {
         parameters: {
@@ -2652,6 +3157,102 @@ export interface operations {
         requestBody?: never;
         responses: never;
     };
+    get_open_viewer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description A file opened in the in-app viewer (one audited view): what to show and the links of
+             *     this viewer session, valid until expiresAt, for this content version only.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Contentlength */
+                        contentLength: number;
+                        /** Contenttype */
+                        contentType: string;
+                        /**
+                         * Expiresat
+                         * Format: date-time
+                         */
+                        expiresAt: string;
+                        /**
+                         * Imageurl
+                         * @default null
+                         */
+                        imageUrl: string | null;
+                        /**
+                         * Kind
+                         * @description pdf: pages as images (pageUrl); image: imageUrl; text: textUrl (the file's text); other: a card with Open original (reason says why when it is a file the viewer could not show)
+                         * @enum {string}
+                         */
+                        kind: "image" | "pdf" | "text" | "other";
+                        /** Name */
+                        name: string;
+                        /**
+                         * Pagecount
+                         * @default null
+                         */
+                        pageCount: number | null;
+                        /**
+                         * Pageurl
+                         * @description A template: replace {page} (1..pageCount) and {width} (CSS pixels times the device pixel ratio, 200-2000; snapped up to one of pageWidths) to get a page as WebP
+                         * @default null
+                         */
+                        pageUrl: string | null;
+                        /**
+                         * Pagewidths
+                         * @description The widths pages are rendered at
+                         */
+                        pageWidths: number[];
+                        /**
+                         * Reason
+                         * @default null
+                         */
+                        reason: string | null;
+                        /**
+                         * Texturl
+                         * @default null
+                         */
+                        textUrl: string | null;
+                        /**
+                         * Versionid
+                         * @description The content version these links show
+                         */
+                        versionId: string;
+                    };
+                };
+            };
+        };
+    };
+    get_viewer_content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
     get_profile_image: {
         parameters: {
             query?: never;
@@ -2757,6 +3358,24 @@ export interface operations {
             };
         };
     };
+    get_viewer_page: {
+        parameters: {
+            query?: {
+                width?: number;
+            };
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                page: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
     get_audit_logs: {
         parameters: {
             query?: {
@@ -2801,6 +3420,7 @@ export interface operations {
                 folderName?: string;
                 format?: "json" | "csv";
                 limit?: number;
+                order?: "oldest" | "newest";
                 since?: string | null;
                 until?: string | null;
             };
@@ -2884,6 +3504,11 @@ export interface operations {
                         folderName: string;
                         /** Hasprofileimage */
                         hasProfileImage: boolean;
+                        /**
+                         * @description The folder's patient as staff see it (name, date of birth, record number), when known: the identity the page shows beside the token's
+                         * @default null
+                         */
+                        patient: components["schemas"]["PatientDetails"] | null;
                         /** Patientdateofbirth */
                         patientDateOfBirth: string | null;
                         /** Patientname */
@@ -2945,6 +3570,140 @@ export interface operations {
         };
         requestBody?: never;
         responses: never;
+    };
+    get_patient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A folder's patient: name, date of birth (YYYY-MM-DD) and record number, each optional. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Dateofbirth
+                         * @default null
+                         */
+                        dateOfBirth: string | null;
+                        /**
+                         * Name
+                         * @default null
+                         */
+                        name: string | null;
+                        /**
+                         * Recordnumber
+                         * @default null
+                         */
+                        recordNumber: string | null;
+                    };
+                };
+            };
+        };
+    };
+    put_update_patient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Dateofbirth
+                     * @default null
+                     */
+                    dateOfBirth?: string | null;
+                    /**
+                     * Name
+                     * @default null
+                     */
+                    name?: string | null;
+                    /**
+                     * Recordnumber
+                     * @default null
+                     */
+                    recordNumber?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The patient as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                        patient: components["schemas"]["PatientDetails"];
+                    };
+                };
+            };
+        };
+    };
+    get_search: {
+        parameters: {
+            query?: {
+                container?: string | null;
+                cursor?: string | null;
+                folder?: string | null;
+                limit?: number;
+                /** @description First day, inclusive (UTC) */
+                modifiedFrom?: string | null;
+                /** @description Last day, inclusive (UTC) */
+                modifiedTo?: string | null;
+                /** @description Words (all must match), "a phrase", -excluded, prefix* */
+                q?: string;
+                type?: components["schemas"]["FileType"] | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of results, best first (ties: newest first). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Nextcursor */
+                        nextCursor: string | null;
+                        /** Results */
+                        results: components["schemas"]["SearchResult"][];
+                        /**
+                         * Total
+                         * @description Files matching in the caller's scope (at least, if capped)
+                         */
+                        total: number;
+                        /**
+                         * Totalcapped
+                         * @description True when the query matched more than are counted: total is a floor
+                         * @default false
+                         */
+                        totalCapped: boolean;
+                    };
+                };
+            };
+        };
     };
     get_list_users: {
         parameters: {
@@ -3062,6 +3821,31 @@ export interface operations {
         };
     };
     delete_reset_second_factor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_sso_unlink: {
         parameters: {
             query?: never;
             header?: never;

@@ -32,10 +32,16 @@ export type Assignment = Schemas['Assignment'];
 export type AuditEntry = Schemas['AuditEntry'];
 export type DashboardStats = Schemas['DashboardStats'];
 export type StoredFile = Schemas['Blob'];
+/** Whether a file's text is searchable (null: its content is not searched). */
+export type TextState = StoredFile['textState'];
+/** A file opened in the in-app viewer: its kind and the links of that viewer session. */
+export type ViewerResponse = ResponseOf<'get_open_viewer'>;
 export type FileVersion = Schemas['VersionOut'];
 export type TrashedFile = Schemas['TrashedBlob'];
 export type SmartToken = Schemas['SmartTokenOut'];
 export type TokenFolderLink = Schemas['TokenFolderLink'];
+/** A folder's patient: name, date of birth (YYYY-MM-DD) and record number, each null when not known. */
+export type PatientDetails = Schemas['PatientDetails'];
 
 // The bodies and query parameters of each operation, in the order of the API's paths.
 export type LoginRequest = RequestOf<'post_login'>;
@@ -48,11 +54,15 @@ export type MfaStatus = ResponseOf<'get_mfa_status'>;
 export type Passkey = Schemas['PasskeyOut'];
 export type TotpSetup = ResponseOf<'post_start_totp'>;
 export type RecoveryCodesResponse = ResponseOf<'post_confirm_totp'>;
-export type ConfirmIdentity = RequestOf<'delete_remove_totp'>;
+export type ConfirmIdentity = RequestOf<'post_confirm_identity'>;
+export type IdentityConfirmed = ResponseOf<'post_confirm_identity'>;
 export type PasskeyCreated = ResponseOf<'post_register_passkey'>;
 export type ValidateResponse = ResponseOf<'get_validate_token'>;
 export type LogoutResponse = ResponseOf<'post_logout'>;
 export type LogoutAllResponse = ResponseOf<'post_logout_all'>;
+export type SsoConfig = ResponseOf<'get_sso_config'>;
+export type SsoCompleteRequest = RequestOf<'post_sso_complete'>;
+export type SsoUnlinkResponse = ResponseOf<'delete_sso_unlink'>;
 export type RegisterRequest = RequestOf<'post_register'>;
 export type RegisterResponse = ResponseOf<'post_register'>;
 export type UserSummariesResponse = ResponseOf<'get_list_users'>;
@@ -80,6 +90,8 @@ export type MyStatsResponse = ResponseOf<'get_my_assignment_stats'>;
 export type MyFoldersResponse = ResponseOf<'get_my_folders'>;
 export type FolderStats = Schemas['FolderStats'];
 export type FileListResponse = ResponseOf<'get_list_files'>;
+export type PatientUpdate = RequestOf<'put_update_patient'>;
+export type PatientSaved = ResponseOf<'put_update_patient'>;
 export type UploadResponse = ResponseOf<'post_upload'>;
 export type DeleteFileResponse = ResponseOf<'delete_delete_file'>;
 export type ViewLinkResponse = ResponseOf<'get_view_link'>;
@@ -100,4 +112,8 @@ export type TokenChangedResponse = ResponseOf<'post_revoke_token'>;
 export type ReactivateTokenRequest = RequestOf<'post_reactivate_token'>;
 export type DeleteTokenResponse = ResponseOf<'delete_delete_token'>;
 export type EmergencyView = ResponseOf<'get_emergency_view'>;
+export type SearchQueryParams = QueryOf<'get_search'>;
+export type SearchResponse = ResponseOf<'get_search'>;
+export type SearchResult = Schemas['SearchResult'];
+export type FileType = Schemas['FileType'];
 export type UnassignType = QueryOf<'delete_unassign'>['type'];

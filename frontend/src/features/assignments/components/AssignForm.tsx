@@ -1,6 +1,7 @@
 /** Assign Resources: pick a container (the searchable Picker, assigned ones marked), then folders from a searchable multi-select. */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Banner } from '../../../components/Banner';
+import { NOTIFICATION_MS } from '../../../components/Notifications';
 import { Picker } from '../../../components/Picker';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { EmptyState } from '../../../components/States';
@@ -17,17 +18,25 @@ interface AssignFormProps {
   user: User;
   assignedContainers: string[];
   assignedFolders: FolderAssignment[];
-  onAssigned: (message: string) => void;
 }
 
-export function AssignForm({ user, assignedContainers, assignedFolders, onAssigned }: AssignFormProps) {
+/** The outcome shows beside the assign button, where the admin is looking: a "required" or
+ * server error stays until closed, a success goes after 5 seconds. A corner notification
+ * covered the button (Assign Additional Folders) the next click needs. */
+export function AssignForm({ user, assignedContainers, assignedFolders }: AssignFormProps) {
   const containers = useContainers();
   const [containerSearch, setContainerSearch] = useState('');
   const [container, setContainer] = useState<string | null>(null);
   const [folderSearch, setFolderSearch] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const folders = useFolders(container);
+  useEffect(() => {
+    if (!done) return;
+    const timer = window.setTimeout(() => setDone(null), NOTIFICATION_MS);
+    return () => window.clearTimeout(timer);
+  }, [done]);
   const assign = useAssignResources();
 
   const mode: 'new' | 'update' = container && assignedContainers.includes(container) ? 'update' : 'new';
@@ -45,6 +54,7 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
     setSelected([]);
     setFolderSearch('');
     setError(null);
+    setDone(null);
   };
 
   const onSelectChange = (chosenVisible: string[]) => {
@@ -57,6 +67,7 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
     assign.isPending || (foldersListed && selected.length === 0) || (mode === 'update' && selected.length === 0);
 
   const submit = () => {
+    setDone(null);
     if (!container) {
       setError(ASSIGN_MSG.selectContainer);
       return;
@@ -66,7 +77,7 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
       { mode, container, userId: user.id, folderNames: selected },
       {
         onSuccess: () => {
-          onAssigned(mode === 'new' ? ASSIGN_MSG.assigned : ASSIGN_MSG.assignedMore);
+          setDone(mode === 'new' ? ASSIGN_MSG.assigned : ASSIGN_MSG.assignedMore);
           setSelected([]);
           setFolderSearch('');
         },
@@ -78,9 +89,6 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
   return (
     <section className="panel split-side" aria-labelledby="assign-resources">
       <h2 id="assign-resources">Assign Resources</h2>
-      <Banner kind="error" onClose={() => setError(null)}>
-        {error}
-      </Banner>
       <QueryBoundary
         query={containers}
         messages={{ loading: 'Loading containers…', loadFailed: ASSIGN_MSG.loadContainersFailed, empty: ASSIGN_MSG.noContainers }}
@@ -123,19 +131,30 @@ export function AssignForm({ user, assignedContainers, assignedFolders, onAssign
             available.length === 0 ? (
               <EmptyState>{ASSIGN_MSG.allAssigned}</EmptyState>
             ) : (
-              <FolderSelect
-                folders={visible}
-                selected={selected}
-                search={folderSearch}
-                onSearch={setFolderSearch}
-                onSelect={onSelectChange}
-              />
+              <>
+                <FolderSelect
+                  folders={visible}
+                  selected={selected}
+                  search={folderSearch}
+                  onSearch={setFolderSearch}
+                  onSelect={onSelectChange}
+                />
+                <p className="hint warning-text">{ASSIGN_MSG.transferWarning}</p>
+              </>
             )
           }
         </QueryBoundary>
       ) : (
         <p className="muted">Choose a container to see its folders.</p>
       )}
+      <Banner kind="error" onClose={() => setError(null)}>
+        {error}
+      </Banner>
+      <div aria-live="polite">
+        <Banner kind="success" onClose={() => setDone(null)}>
+          {done}
+        </Banner>
+      </div>
       <div className="form-actions">
         <button type="button" className="btn btn-primary" onClick={submit} disabled={disabled}>
           {assign.isPending ? 'Assigning…' : mode === 'update' ? 'Assign Additional Folders' : 'Assign Resources'}

@@ -1,6 +1,5 @@
 /** Manage Assignments for one user: their details, current assignments with Unassign, and the form that assigns more. */
 import { useState } from 'react';
-import { useNotify } from '../../../components/Notifications';
 import { RoleBadge } from '../../../components/States';
 import type { User } from '../../../lib/api/types';
 import { naturalSort } from '../../../lib/sort';
@@ -11,7 +10,6 @@ import { UnassignDialog, type UnassignTarget } from './UnassignDialog';
 
 export function ManageAssignments({ user }: { user: User }) {
   const assignments = useUserAssignments(user.id);
-  const notify = useNotify();
   const [pending, setPending] = useState<UnassignTarget | null>(null);
   const containerNames = naturalSort((assignments.data?.containerAssignments ?? []).map((a) => a.containerName));
 
@@ -38,7 +36,6 @@ export function ManageAssignments({ user }: { user: User }) {
           user={user}
           assignedContainers={containerNames}
           assignedFolders={assignments.data?.folderAssignments ?? []}
-          onAssigned={(message) => notify('success', message)}
         />
       </div>
       {pending ? <UnassignDialog user={user} target={pending} onDone={() => setPending(null)} /> : null}

@@ -55,7 +55,7 @@ export function MyFolderList({ id, label, search, query, messages, idle = false,
         type="search"
         value={input}
         onValue={setInput}
-        placeholder="Folder name"
+        placeholder="Folder, patient name, record number or date of birth"
         autoComplete="off"
       />
       {idle ? null : (

@@ -1,5 +1,6 @@
 /** Staff dashboard: welcome, counts, role, a patient folder search across my containers, and the assigned containers with folder counts. */
 import { Link } from 'react-router-dom';
+import { PatientLine } from '../../../components/PatientIdentity';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { Stat } from '../../../components/Stat';
@@ -80,7 +81,10 @@ function FindPatient() {
         {(folder) => (
           <li className="folder-stat">
             <div className="assignment-row">
-              <Link to={folderHref(folder.containerName, folder.folderName)}>{folder.folderName}</Link>
+              <span>
+                <Link to={folderHref(folder.containerName, folder.folderName)}>{folder.folderName}</Link>
+                <PatientLine patient={folder.patient} />
+              </span>
               <span className="muted">{plural(folder.totalFiles, 'file')}</span>
             </div>
           </li>

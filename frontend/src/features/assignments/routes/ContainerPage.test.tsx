@@ -42,6 +42,25 @@ describe('/containers/{containerName}', () => {
     expect(await screen.findByText('No folders match your search.')).toBeInTheDocument();
   });
 
+  it("shows each folder's patient on its tile", async () => {
+    signIn(NURSE);
+    mockApi({
+      [FOLDERS]: {
+        body: {
+          folders: ['patient-1', 'patient-2'],
+          patients: { 'patient-1': { name: 'José Müller', dateOfBirth: '1950-03-14', recordNumber: 'MRN-0042' } },
+          total: 2,
+          page: 1,
+          pageSize: 20,
+        },
+      },
+    });
+    renderApp('/containers/ward%20a');
+    const tiles = within(await screen.findByRole('list', { name: 'Patient folders' })).getAllByRole('link');
+    expect(tiles[0]).toHaveAccessibleName(/^patient-1\s*José Müller · 14 Mar 1950 · MRN-0042$/);
+    expect(tiles[1]).toHaveAccessibleName('patient-2');
+  });
+
   it('shows the empty state', async () => {
     signIn(NURSE);
     mockApi({ [FOLDERS]: { body: { folders: [], total: 0, page: 1, pageSize: 20 } } });

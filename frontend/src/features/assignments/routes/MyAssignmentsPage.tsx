@@ -3,6 +3,7 @@
  * server counts them), then my folders with their file counts, searched and paged on the server.
  */
 import { Link } from 'react-router-dom';
+import { PatientLine } from '../../../components/PatientIdentity';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { Stat } from '../../../components/Stat';
@@ -95,7 +96,10 @@ function FolderRow({ folder }: { folder: FolderStats }) {
   return (
     <li className="folder-stat" aria-label={`Folder ${folder.folderName}`}>
       <div className="assignment-row">
-        <span className="folder-name">{folder.folderName}</span>
+        <span className="folder-name">
+          {folder.folderName}
+          <PatientLine patient={folder.patient} />
+        </span>
         <span className="muted">{plural(folder.totalFiles, 'file')}</span>
         <Link className="btn btn-small" to={folderHref(folder.containerName, folder.folderName)} aria-label={`View Files in ${folder.folderName}`}>
           View Files

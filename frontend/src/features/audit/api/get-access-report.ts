@@ -1,4 +1,4 @@
-/** GET /api/blobs/audit/report: one folder's access history, oldest first, paged by cursor. */
+/** GET /api/blobs/audit/report: one folder's access history (order: oldest or newest first), paged by cursor. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
 import type { AccessReportPage, AccessReportQuery } from '../../../lib/api/types';

@@ -25,7 +25,7 @@ const FOLDER = {
 describe('Access history on the admin folder page', () => {
   beforeEach(() => signIn(ADMIN));
 
-  it('lists who accessed the folder, oldest first, pages and exports', async () => {
+  it('lists who accessed the folder, newest first, operations in words with their code, pages and exports', async () => {
     const api = mockApi({
       ...FOLDER,
       'GET /api/blobs/audit/report': ({ url }) =>
@@ -33,7 +33,7 @@ describe('Access history on the admin folder page', () => {
           ? { body: 'csv' }
           : url.searchParams.get('cursor')
             ? { body: { entries: [entry(9, { operation: 'emergency_access', name: '', role: '', blobName: '' })], nextCursor: null } }
-            : { body: { entries: [entry(4), entry(5, { operation: 'access_denied', details: '404 GET /api/blobs/<container>/<folder>' })], nextCursor: 5 } },
+            : { body: { entries: [entry(5, { operation: 'access_denied', details: '404 GET /api/blobs/<container>/<folder>' }), entry(4)], nextCursor: 4 } },
     });
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
     renderApp('/admin/containers/ward-a/folders/p-1');
@@ -41,10 +41,14 @@ describe('Access history on the admin folder page', () => {
     const row = (await screen.findByText('access_denied')).closest('tr')!;
     expect(row).toHaveTextContent('Dr Dee');
     expect(row).toHaveTextContent('404 GET');
+    expect(row).toHaveTextContent('Access refused');
+    // Each cell names its column, for the rows stacked on a phone.
+    expect([...row.querySelectorAll('td')].map((td) => td.dataset.label)).toEqual(['When', 'User', 'Operation', 'File', 'From']);
+    expect((await screen.findByText('file_view')).closest('tr')).toHaveTextContent('Viewed a file');
     const first = api.calls.find((c) => c.path === '/api/blobs/audit/report');
-    expect(new URLSearchParams(first?.search).toString()).toBe('containerName=ward-a&folderName=p-1&limit=25');
+    expect(new URLSearchParams(first?.search).toString()).toBe('containerName=ward-a&folderName=p-1&limit=25&order=newest');
     await userEvent.click(section.querySelector('nav button:last-of-type') as HTMLButtonElement);
-    expect(await screen.findByText('emergency_access')).toBeInTheDocument();
+    expect((await screen.findByText('emergency_access')).closest('td')).toHaveTextContent('Emergency access');
     await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(api.calls.some((c) => c.search === '?containerName=ward-a&folderName=p-1&format=csv')).toBe(true));
   });

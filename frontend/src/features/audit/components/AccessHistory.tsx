@@ -1,5 +1,6 @@
 /** A patient folder's access history for admins: every access to its data (the access report),
- * oldest first, paged by cursor, with its own CSV export. Each page and export is audited. */
+ * newest first, paged by cursor back in time, with its own CSV export (oldest first, a report).
+ * Each page and export is audited. On a phone each entry's columns stack. */
 import { useState } from 'react';
 import { CursorPager } from '../../../components/CursorPager';
 import { QueryBoundary } from '../../../components/QueryBoundary';
@@ -9,6 +10,7 @@ import { formatDateTime } from '../../../lib/format';
 import { exportAccessReport } from '../api/export-csv';
 import { useAccessReport } from '../api/get-access-report';
 import { ExportCsvButton } from './ExportCsvButton';
+import { OperationCell } from './OperationCell';
 
 export const MSG = {
   loading: 'Loading access history…',
@@ -21,7 +23,7 @@ const PAGE = 25;
 export function AccessHistory({ containerName, folderName }: { containerName: string; folderName: string }) {
   const [cursors, setCursors] = useState<(number | null)[]>([null]);
   const cursor = cursors[cursors.length - 1] ?? null;
-  const query = useAccessReport({ containerName, folderName, limit: PAGE, ...(cursor === null ? {} : { cursor }) });
+  const query = useAccessReport({ containerName, folderName, limit: PAGE, order: 'newest', ...(cursor === null ? {} : { cursor }) });
   const nextCursor = query.data?.nextCursor ?? null;
   return (
     <section className="panel" aria-labelledby="access-history">
@@ -31,21 +33,20 @@ export function AccessHistory({ containerName, folderName }: { containerName: st
       </div>
       <QueryBoundary query={query} messages={MSG} isEmpty={(data) => data.entries.length === 0}>
         {(data) => (
-          <Table columns={['When', 'User', 'Operation', 'File', 'From']} dense>
+          <Table columns={['When', 'User', 'Operation', 'File', 'From']} dense stack>
             {data.entries.map((entry) => (
               <tr key={entry.id}>
-                <td>
+                <td data-label="When">
                   <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
                 </td>
-                <td>
+                <td data-label="User">
                   {entry.name || <span className="muted">Unknown</span>} {entry.role ? <RoleBadge role={entry.role} /> : null}
                 </td>
-                <td>
-                  <code>{entry.operation}</code>
-                  {entry.details ? <div className="muted small">{entry.details}</div> : null}
+                <td data-label="Operation">
+                  <OperationCell operation={entry.operation} details={entry.details} />
                 </td>
-                <td>{entry.blobName || '—'}</td>
-                <td>{entry.clientAddress || '—'}</td>
+                <td data-label="File">{entry.blobName || '—'}</td>
+                <td data-label="From">{entry.clientAddress || '—'}</td>
               </tr>
             ))}
           </Table>

@@ -7,6 +7,8 @@ import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader, RoleBadge } from '../../../components/States';
 import { Table } from '../../../components/Table';
+import { OperationCell } from '../components/OperationCell';
+import { operationWords } from '../operations';
 import type { AuditQuery } from '../../../lib/api/types';
 import { formatDateTime, resourceLabel } from '../../../lib/format';
 import { AUDIT_OPERATIONS } from '../../../lib/server.gen';
@@ -103,7 +105,7 @@ export default function AuditLogsPage() {
             <option value="">Any operation</option>
             {OPERATIONS.map((op) => (
               <option key={op} value={op}>
-                {op}
+                {operationWords(op)} ({op})
               </option>
             ))}
           </select>
@@ -136,8 +138,7 @@ export default function AuditLogsPage() {
                   {entry.name || <span className="muted">Unknown</span>} {entry.role ? <RoleBadge role={entry.role} /> : null}
                 </td>
                 <td>
-                  <code>{entry.operation}</code>
-                  {entry.details ? <div className="muted small">{entry.details}</div> : null}
+                  <OperationCell operation={entry.operation} details={entry.details} />
                 </td>
                 <td>{resourceLabel(entry)}</td>
                 <td>

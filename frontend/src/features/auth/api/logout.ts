@@ -1,4 +1,4 @@
-/** POST /api/auth/logout and /api/auth/logout-all, then leave for the login page. */
+/** POST /api/auth/logout and /api/auth/logout-all, then leave for the login page (or, for a single sign-on session, the provider's end-session page, which comes back to it). */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -21,8 +21,10 @@ export function useLogout(): (everywhere: boolean) => Promise<void> {
   const navigate = useNavigate();
   return useCallback(
     async (everywhere: boolean) => {
+      let endSessionUrl: string | null = null;
       try {
-        await (everywhere ? logoutAll() : logout());
+        if (everywhere) await logoutAll();
+        else endSessionUrl = (await logout()).endSessionUrl ?? null;
       } catch {
         // Signing out locally must work even when the server cannot be reached.
       }
@@ -30,7 +32,9 @@ export function useLogout(): (everywhere: boolean) => Promise<void> {
       clearToken();
       // Cached patient data never outlives the session that loaded it, on either path.
       queryClient.clear();
-      navigate('/login', { replace: true });
+      // A session opened through the identity provider signs out there too; it sends the browser back to /login.
+      if (endSessionUrl) window.location.assign(endSessionUrl);
+      else navigate('/login', { replace: true });
     },
     [queryClient, navigate],
   );

@@ -4,6 +4,7 @@ import { Banner } from '../../../components/Banner';
 import { Field } from '../../../components/Field';
 import { ApiError } from '../../../lib/api/client';
 import type { MfaMethod } from '../../../lib/api/types';
+import { PasskeyAddressError } from '../../../lib/webauthn';
 import { useLoginMfa } from '../api/login-mfa';
 import { MFA_MSG } from '../messages';
 
@@ -38,7 +39,8 @@ export function SecondStep({ mfaToken, methods, onDone, onRestart }: SecondStepP
       setError(err.serverMessage ?? MFA_MSG.failed);
       return;
     }
-    setError(err instanceof DOMException ? MFA_MSG.passkeyCancelled : MFA_MSG.failed);
+    if (err instanceof PasskeyAddressError) setError(err.message);
+    else setError(err instanceof DOMException ? MFA_MSG.passkeyCancelled : MFA_MSG.failed);
   };
 
   const send = (step: { code?: string; passkey?: boolean }) => {

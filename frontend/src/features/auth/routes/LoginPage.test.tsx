@@ -14,7 +14,7 @@ describe('/login', () => {
     renderApp('/login');
     await fill('nora', '');
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter both username and password.');
-    expect(api.calls).toHaveLength(0);
+    expect(api.calls.filter((call) => call.method !== 'GET')).toHaveLength(0);
   });
 
   it('shows the expired-session message', async () => {
@@ -35,7 +35,7 @@ describe('/login', () => {
     await fill('nora', 'secret-pass');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
     expect(window.localStorage.getItem('token')).toBe(token);
-    expect(api.calls[0]?.body).toEqual({ username: 'nora', password: 'secret-pass' });
+    expect(api.calls.find((call) => call.path === '/api/auth/login')?.body).toEqual({ username: 'nora', password: 'secret-pass' });
   });
 
   it('shows the server message and does not treat a 401 as an expired session', async () => {
@@ -60,5 +60,52 @@ describe('/login', () => {
     renderApp('/login');
     await fill('nora', 'secret-pass');
     expect(await screen.findByRole('alert')).toHaveTextContent('Login failed. Please try again.');
+  });
+
+  describe('single sign-on', () => {
+    const config = (localPasswords: 'all' | 'admins' | 'none') => ({
+      'GET /api/auth/oidc/config': { body: { enabled: true, displayName: 'St Mary IdP', localPasswords } },
+    });
+
+    it('offers "Sign in with {provider}" beside the password form', async () => {
+      mockApi(config('all'));
+      renderApp('/login');
+      const link = await screen.findByRole('link', { name: 'Sign in with St Mary IdP' });
+      expect(link).toHaveAttribute('href', '/api/auth/oidc/start');
+      expect(screen.getByLabelText('Username')).toBeInTheDocument();
+    });
+
+    it('leaves the password form out when no one may use a password', async () => {
+      mockApi(config('none'));
+      renderApp('/login');
+      await screen.findByRole('link', { name: 'Sign in with St Mary IdP' });
+      expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    });
+
+    it("shows the provider's refusal readably", async () => {
+      mockApi(config('admins'));
+      renderApp('/login?sso=no_role');
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Your St Mary IdP account has no role in Patient Records. Ask your administrator for access.',
+      );
+      expect(screen.getByText('Administrators: sign in with a password')).toBeInTheDocument();
+    });
+
+    it('trades the one-time code from the fragment once and signs in', async () => {
+      const token = makeToken(NURSE);
+      const api = mockApi({
+        ...config('all'),
+        'POST /api/auth/oidc/complete': { body: { token, user: { ...NURSE, userId: NURSE.id } } },
+        'GET /api/assignments/my-assignments': { body: { assignments: [] } },
+      });
+      window.history.pushState({}, '', '/login#sso=one-time-code');
+      renderApp('/login');
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+      expect(window.localStorage.getItem('token')).toBe(token);
+      const trades = api.calls.filter((call) => call.path === '/api/auth/oidc/complete');
+      expect(trades).toHaveLength(1);
+      expect(trades[0]?.body).toEqual({ code: 'one-time-code' });
+      window.history.pushState({}, '', '/');
+    });
   });
 });

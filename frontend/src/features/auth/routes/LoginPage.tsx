@@ -1,12 +1,14 @@
-/** /login: username and password; the expired-session notice; server message or fallbacks; then, for a user with a second factor, the second step. */
-import { useState, type FormEvent } from 'react';
+/** /login: username and password and/or "Sign in with {provider}" (single sign-on, per BFF_OIDC_LOCAL_PASSWORDS); the expired-session notice; server message or fallbacks; the provider's refusals (`?sso=<reason>`); the provider's sign-in taken up from `#sso=<code>`; then, for a user with a second factor, the second step. */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../../lib/sessionContext';
 import { Banner } from '../../../components/Banner';
 import { Field } from '../../../components/Field';
 import { ApiError } from '../../../lib/api/client';
-import type { MfaRequired } from '../../../lib/api/types';
+import type { LoginResponse, MfaRequired } from '../../../lib/api/types';
+import { signedOutMessage } from '../../../lib/signOutReasons';
 import { needsSecondStep, useLogin } from '../api/login';
+import { SSO_START, ssoCodeIn, ssoMessage, useCompleteSso, useSsoConfig } from '../api/sso';
 import { SecondStep } from '../components/SecondStep';
 
 export const MSG = {
@@ -30,12 +32,33 @@ export default function LoginPage() {
   const { user } = useSession();
   const navigate = useNavigate();
   const login = useLogin();
+  const complete = useCompleteSso();
+  const sso = useSsoConfig().data;
+  const ssoEnabled = sso?.enabled === true;
+  const provider = sso?.displayName ?? 'single sign-on';
+  const ssoReason = params.get('sso');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [second, setSecond] = useState<MfaRequired | null>(null);
+  const taken = useRef(false);
 
-  if (user && !login.isPending) return <Navigate to="/dashboard" replace />;
+  const signedIn = (data: LoginResponse) => {
+    if (needsSecondStep(data)) setSecond(data);
+    else navigate('mfaEnrolmentRequired' in data ? '/security/setup' : '/dashboard', { replace: true });
+  };
+
+  // Back from the provider: the one-time code is taken out of the address at once and traded once.
+  useEffect(() => {
+    const code = ssoCodeIn(window.location.hash);
+    if (code === null || taken.current) return;
+    taken.current = true;
+    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    complete.mutate({ code }, { onSuccess: signedIn, onError: (err) => setError(loginError(err)) });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
+  }, []);
+
+  if (user && !login.isPending && !complete.isPending) return <Navigate to="/dashboard" replace />;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -46,13 +69,7 @@ export default function LoginPage() {
     }
     login.mutate(
       { username: username.trim(), password },
-      {
-        onSuccess: (data) => {
-          if (needsSecondStep(data)) setSecond(data);
-          else navigate('mfaEnrolmentRequired' in data ? '/security/setup' : '/dashboard', { replace: true });
-        },
-        onError: (err) => setError(loginError(err)),
-      },
+      { onSuccess: signedIn, onError: (err) => setError(loginError(err)) },
     );
   };
 
@@ -61,7 +78,8 @@ export default function LoginPage() {
       <main className="login-card">
         <h1>Patient Records</h1>
         <p className="muted">Sign in with your staff account.</p>
-        {expired ? <Banner kind="warning">{MSG.expired}</Banner> : null}
+        {expired ? <Banner kind="warning">{signedOutMessage(params.get('reason'))}</Banner> : null}
+        {ssoReason && ssoEnabled && !error ? <Banner kind="error">{ssoMessage(ssoReason, provider)}</Banner> : null}
         <Banner kind="error" onClose={() => setError(null)}>
           {error}
         </Banner>
@@ -77,6 +95,18 @@ export default function LoginPage() {
             }}
           />
         ) : (
+        <>
+        {ssoEnabled ? (
+          <a className="btn btn-primary btn-block" href={SSO_START}>
+            Sign in with {provider}
+          </a>
+        ) : null}
+        {complete.isPending ? <p className="muted">Signing in…</p> : null}
+        {ssoEnabled && sso.localPasswords === 'none' ? null : (
+        <>
+        {ssoEnabled ? (
+          <p className="muted login-or">{sso.localPasswords === 'admins' ? 'Administrators: sign in with a password' : 'or sign in with a password'}</p>
+        ) : null}
         <form onSubmit={submit} noValidate>
           <Field
             id="login-username"
@@ -96,10 +126,13 @@ export default function LoginPage() {
             value={password}
             onValue={setPassword}
           />
-          <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending}>
+          <button type="submit" className={ssoEnabled ? 'btn btn-block' : 'btn btn-primary btn-block'} disabled={login.isPending}>
             {login.isPending ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
+        </>
+        )}
+        </>
         )}
       </main>
     </div>

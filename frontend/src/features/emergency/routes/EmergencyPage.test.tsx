@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EmergencyView } from '../../../lib/api/types';
-import { ADMIN, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, makeStoredFile, mockApi, never, renderApp, signIn } from '../../../test/utils';
 import { STATUS_POLL_MS } from '../api/get-emergency-status';
 
 const SESSION = 'GET /api/emergency/session';
@@ -16,27 +16,24 @@ function view(overrides: Partial<EmergencyView> = {}): EmergencyView {
     folderName: 'p-1',
     expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
     hasProfileImage: true,
+    patient: null,
     files: [
-      {
+      makeStoredFile({
         name: 'patient-profile.jpg',
         contentType: 'image/jpeg',
         contentLength: 2048,
         lastModified: '2026-01-05T09:00:00Z',
         isProfileImage: true,
-        isConvertedFromRtf: false,
-        originalRtfFileName: null,
-        versionCount: 1,
-      },
-      {
+      }),
+      makeStoredFile({
         name: 'allergies & notes.txt',
         contentType: 'text/plain',
         contentLength: 1536,
         lastModified: '2026-01-06T09:00:00Z',
-        isProfileImage: false,
         isConvertedFromRtf: true,
         originalRtfFileName: 'allergies & notes.rtf',
-        versionCount: 1,
-      },
+        textState: 'ready',
+      }),
     ],
     ...overrides,
   };
@@ -70,6 +67,16 @@ describe('/emergency', () => {
     vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('offline')));
     renderApp('/emergency');
     expect(await screen.findByRole('heading', { name: NEUTRAL })).toBeInTheDocument();
+  });
+
+  it("shows the folder's patient as staff see it: name, date of birth and record number", async () => {
+    mockApi({
+      [SESSION]: { body: view({ patient: { name: 'Jane Q. Roe', dateOfBirth: '1980-02-04', recordNumber: 'MRN-7' } }) },
+    });
+    renderApp('/emergency');
+    expect(await screen.findByRole('heading', { name: 'Jane Q. Roe', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('Date of birth').nextElementSibling).toHaveTextContent('04 Feb 1980');
+    expect(screen.getByText('Record number').nextElementSibling).toHaveTextContent('MRN-7');
   });
 
   it('shows the photo, name, date of birth, expiry and files, read-only', async () => {

@@ -1,6 +1,8 @@
 /**
  * /emergency: what a responder sees after scanning a SmartToken (public, outside the layout,
- * phone first). Read-only: the patient's photo, name, date of birth, files, and a live countdown
+ * phone first). Read-only: the patient's photo, name, date of birth and record number (the
+ * folder's, as staff see them on the folder page; else the name and date of birth the token was
+ * given), files, and a live countdown
  * to the end of access. Every failure shows the same neutral page. The page asks every few
  * seconds whether its grant is still open, so an admin's remote disconnect ends it at once.
  */
@@ -116,6 +118,8 @@ function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
 
   const base = folderPath(view);
   const files = view.files;
+  const name = view.patient?.name || view.patientName;
+  const dateOfBirth = view.patient?.dateOfBirth ?? view.patientDateOfBirth;
   return (
     <main className="public-page emergency">
       <p className="emergency-strip">Emergency access · read only</p>
@@ -124,16 +128,22 @@ function EmergencyDetails({ view, onEnd, ending, endError }: DetailsProps) {
           <img
             className="emergency-photo"
             src={serverUrl(`${base}/profile-image`)}
-            alt={`Photo of ${view.patientName}`}
+            alt={`Photo of ${name}`}
             // The page's largest paint; the server's preload Link (bff/emergency/routes.py) starts it early.
             fetchPriority="high"
             onError={() => setPhotoFailed(true)}
           />
         ) : null}
-        <h1 id="emergency-patient-name">{view.patientName}</h1>
+        <h1 id="emergency-patient-name">{name}</h1>
         <dl className="details emergency-facts">
           <dt>Date of birth</dt>
-          <dd>{view.patientDateOfBirth ? formatDateOnly(view.patientDateOfBirth) : EMERGENCY_MSG.noDob}</dd>
+          <dd>{dateOfBirth ? formatDateOnly(dateOfBirth) : EMERGENCY_MSG.noDob}</dd>
+          {view.patient?.recordNumber ? (
+            <>
+              <dt>Record number</dt>
+              <dd>{view.patient.recordNumber}</dd>
+            </>
+          ) : null}
           <dt>Access ends</dt>
           <dd>{formatTime(new Date(view.expiresAt))}</dd>
         </dl>

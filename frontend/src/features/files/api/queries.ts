@@ -2,7 +2,7 @@
  * prefetch (prefetch.ts): the same keys, fetchers and stale times. */
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiBlob, apiRequest } from '../../../lib/api/client';
-import type { FileListResponse } from '../../../lib/api/types';
+import type { FileListResponse, StoredFile } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
 import { fileKeys } from '../../../lib/queryKeys';
 import { folderPath } from './paths';
@@ -16,7 +16,11 @@ export const filesQuery = (container: string, folder: string) =>
     queryKey: fileKeys.list(container, folder),
     queryFn: () => getFiles(container, folder),
     staleTime: STALE.files,
+    meta: { awaitsLive: (data) => (data as FileListResponse).blobs.some(makingSomething) },
   });
+
+/** Whether a file's thumbnail or text is still being made (a live event tells when it is). */
+const makingSomething = (file: StoredFile): boolean => file.previewState === 'pending' || file.textState === 'pending';
 
 /** GET /api/blobs/{container}/{folder}/profile-image as a Blob (an object URL shows it; CSP
  * allows blob:), or null when the folder has none (404). */

@@ -1,69 +1,161 @@
-/** The Patient Files list: name, badges, modified date, size, content type and version count; click to open. */
+/** The Patient Files list: thumbnail (or type), name, badges (a file whose text could not be read
+ * says why), modified date, size, content type and version count; click to open in the viewer.
+ *
+ * A long list comes in pages, so that a folder of hundreds of files shows its first screen at
+ * once: the first FIRST_ROWS rows, then MORE_ROWS more (as a transition React renders in slices)
+ * whenever the list's end comes within two screens of being seen (scrolling), at once when the
+ * keyboard reaches its last rows; the row of the file the viewer shows is always there (focus
+ * goes back to it). Each row says its place among all while some are not there yet
+ * (aria-posinset/aria-setsize). Rendering them all while idle instead cost the first load a
+ * long task per step on a phone (Lighthouse). Rows are memoised: a listing refetched after a
+ * live event renders only the rows whose file changed (the query keeps unchanged files'
+ * objects). */
+import { memo, startTransition, useCallback, useEffect, useRef, useState, type FocusEvent } from 'react';
 import { RowButton } from '../../../components/RowButton';
 import { EmptyState } from '../../../components/States';
 import type { StoredFile } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
 import { FILE_MSG } from '../messages';
+import { FileThumb } from './FileThumb';
+
+/** Rows rendered with the page: more than a first screen holds, on a desktop too. */
+export const FIRST_ROWS = 20;
+/** Rows added at a time after the first. */
+export const MORE_ROWS = 20;
+/** Rows from the end at which the keyboard's focus brings more. */
+const FOCUS_MARGIN = 3;
 
 interface FileListProps {
   files: StoredFile[];
   ios: boolean;
+  /** A touch device: "Tap to Open" as on iOS (the iOS notice stays iOS-only). */
+  tap?: boolean;
   onOpen: (name: string) => void;
   /** Admins only: without it no Delete buttons are shown. */
   onDelete?: (file: StoredFile) => void;
   /** Opens the file's Versions panel. */
   onVersions?: (file: StoredFile) => void;
+  /** A file whose row must be in the page (the one the viewer shows: focus goes back to it). */
+  reveal?: string | null;
 }
 
 /** '1 version', '3 versions'. */
 export const versionsLabel = (count: number): string => `${count} ${count === 1 ? 'version' : 'versions'}`;
 
-export function FileList({ files, ios, onOpen, onDelete, onVersions }: FileListProps) {
+/** Calls `onNear` when `node` is within two screens of the viewport, asked again whenever `step`
+ * changes (a node still near after the rows it brought calls again). */
+function useNear(node: Element | null, onNear: () => void, step: number) {
+  useEffect(() => {
+    if (!node || typeof IntersectionObserver !== 'function') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) onNear();
+      },
+      { rootMargin: '200% 0px' },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [node, onNear, step]);
+}
+
+export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions, reveal = null }: FileListProps) {
+  const [shown, setShown] = useState(FIRST_ROWS);
+  const revealAt = reveal === null ? -1 : files.findIndex((file) => file.name === reveal);
+  if (revealAt >= shown) setShown(revealAt + 1);
+  const count = Math.min(files.length, shown);
+  const partial = count < files.length;
+  const more = useCallback(() => setShown((current) => current + MORE_ROWS), []);
+  const [end, setEnd] = useState<HTMLDivElement | null>(null);
+
+  // The end of the list near the screen: more, as a transition (React renders it in slices that
+  // leave the page responsive); the keyboard among the last rows: more at once.
+  const moreSoon = useCallback(() => startTransition(more), [more]);
+  useNear(partial ? end : null, moreSoon, count);
+  const list = useRef<HTMLUListElement>(null);
+  const onFocus = (event: FocusEvent<HTMLUListElement>) => {
+    if (!partial || !list.current) return;
+    const row = (event.target as Element).closest('li');
+    if (row && Array.prototype.indexOf.call(list.current.children, row) >= count - FOCUS_MARGIN) more();
+  };
+
   if (files.length === 0) return <EmptyState>{FILE_MSG.empty}</EmptyState>;
-  const hint = ios ? 'Tap to Open' : 'Click to open';
+  const hint = ios || tap ? 'Tap to Open' : 'Click to open';
   return (
-    <ul className="file-list" aria-label="Patient files">
-      {files.map((file) => (
-        <li key={file.name} className="file-row">
-          <div className="file-main">
-            <button type="button" className="file-open" onClick={() => onOpen(file.name)} title={hint}>
-              <span className="file-name">{file.name}</span>
-              <span className="visually-hidden"> ({hint})</span>
-            </button>
-            <div className="file-badges">
-              <span className="badge badge-type">{fileTypeBadge(file)}</span>
-              {file.isProfileImage ? <span className="badge badge-profile">Profile Image</span> : null}
-              {file.isConvertedFromRtf ? (
-                <span className="badge badge-muted">
-                  Converted from RTF{file.originalRtfFileName ? `: ${file.originalRtfFileName}` : ''}
-                </span>
-              ) : null}
-            </div>
-            <div className="file-meta muted small">
-              <span>Modified {formatDateTime(file.lastModified)}</span>
-              <span>{formatFileSize(file.contentLength)}</span>
-              <span>{file.contentType}</span>
-              <span>{versionsLabel(file.versionCount)}</span>
-            </div>
-          </div>
-          <div className="file-actions">
-            <span className="muted small" aria-hidden="true">
-              {hint}
-            </span>
-            {onVersions ? (
-              <RowButton label={`Versions of ${file.name}`} onClick={() => onVersions(file)}>
-                Versions
-              </RowButton>
-            ) : null}
-            {onDelete ? (
-              <RowButton kind="danger" label={`Delete ${file.name}`} onClick={() => onDelete(file)}>
-                Delete
-              </RowButton>
-            ) : null}
-          </div>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul ref={list} className="file-list" aria-label="Patient files" onFocus={onFocus}>
+        {files.slice(0, count).map((file, index) => (
+          <FileRow
+            key={file.name}
+            file={file}
+            hint={hint}
+            onOpen={onOpen}
+            onDelete={onDelete}
+            onVersions={onVersions}
+            position={partial ? index + 1 : undefined}
+            setSize={partial ? files.length : undefined}
+          />
+        ))}
+      </ul>
+      {partial ? <div ref={setEnd} className="file-list-end" aria-hidden="true" /> : null}
+    </>
   );
 }
+
+interface FileRowProps {
+  file: StoredFile;
+  hint: string;
+  onOpen: (name: string) => void;
+  onDelete?: (file: StoredFile) => void;
+  onVersions?: (file: StoredFile) => void;
+  /** While the list is partial: the row's place among all the folder's files, and their number. */
+  position?: number;
+  setSize?: number;
+}
+
+const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions, position, setSize }: FileRowProps) {
+  return (
+    <li className="file-row" aria-posinset={position} aria-setsize={setSize}>
+      {/* The thumbnail opens the file too, for a pointer; the name is the keyboard's way. */}
+      <span className="file-thumb-open" onClick={() => onOpen(file.name)}>
+        <FileThumb file={file} />
+      </span>
+      <div className="file-main">
+        <button type="button" className="file-open" onClick={() => onOpen(file.name)} title={hint} data-file-open={file.name}>
+          <span className="file-name">{file.name}</span>
+          <span className="visually-hidden"> ({hint})</span>
+        </button>
+        <div className="file-badges">
+          <span className="badge badge-type">{fileTypeBadge(file)}</span>
+          {file.isProfileImage ? <span className="badge badge-profile">Profile Image</span> : null}
+          {file.textState === 'failed' ? <span className="badge badge-warning">{FILE_MSG.notSearchable(file.textProblem)}</span> : null}
+          {file.textState === 'pending' ? <span className="badge badge-muted">{FILE_MSG.indexing}</span> : null}
+          {file.isConvertedFromRtf ? (
+            <span className="badge badge-muted">Converted from RTF{file.originalRtfFileName ? `: ${file.originalRtfFileName}` : ''}</span>
+          ) : null}
+        </div>
+        <div className="file-meta muted small">
+          <span>Modified {formatDateTime(file.lastModified)}</span>
+          <span>{formatFileSize(file.contentLength)}</span>
+          <span>{file.contentType}</span>
+          <span>{versionsLabel(file.versionCount)}</span>
+        </div>
+      </div>
+      <div className="file-actions">
+        <span className="muted small" aria-hidden="true">
+          {hint}
+        </span>
+        {onVersions ? (
+          <RowButton label={`Versions of ${file.name}`} onClick={() => onVersions(file)}>
+            Versions
+          </RowButton>
+        ) : null}
+        {onDelete ? (
+          <RowButton kind="danger" label={`Delete ${file.name}`} onClick={() => onDelete(file)}>
+            Delete
+          </RowButton>
+        ) : null}
+      </div>
+    </li>
+  );
+});

@@ -3,16 +3,16 @@
  * Restore brings one back with its versions, Delete permanently wants DELETE typed first.
  */
 import { useState } from 'react';
-import { Field } from '../../../components/Field';
+import { DeleteConfirmField, confirmsDelete } from '../../../components/DeleteConfirmField';
 import { FormDialog } from '../../../components/FormDialog';
 import { RowButton } from '../../../components/RowButton';
 import { EmptyState, Loading } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { TrashListResponse, TrashedFile } from '../../../lib/api/types';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
-import { DELETE_CONFIRM_WORD } from '../../../lib/smartTokens';
 import { usePurgeTrashed, useRestoreTrashed } from '../api/trash';
 import { FILE_MSG } from '../messages';
+import { useReportingDialog } from '../useReportingDialog';
 import { versionsLabel } from './FileList';
 
 interface TrashSectionProps {
@@ -25,7 +25,7 @@ interface TrashSectionProps {
 
 export function TrashSection({ container, folder, trash, onReport }: TrashSectionProps) {
   const restore = useRestoreTrashed(container, folder);
-  const [toPurge, setToPurge] = useState<TrashedFile | null>(null);
+  const purging = useReportingDialog<TrashedFile>(onReport);
   return (
     <section className="panel" aria-labelledby="trash-heading">
       <h2 id="trash-heading">Trash</h2>
@@ -69,7 +69,7 @@ export function TrashSection({ container, folder, trash, onReport }: TrashSectio
                 >
                   Restore
                 </RowButton>
-                <RowButton kind="danger" label={`Delete ${entry.name} permanently`} onClick={() => setToPurge(entry)}>
+                <RowButton kind="danger" label={`Delete ${entry.name} permanently`} onClick={() => purging.open(entry)}>
                   Delete permanently
                 </RowButton>
               </div>
@@ -77,17 +77,7 @@ export function TrashSection({ container, folder, trash, onReport }: TrashSectio
           ))}
         </ul>
       )}
-      {toPurge ? (
-        <PurgeDialog
-          container={container}
-          folder={folder}
-          entry={toPurge}
-          onDone={(message) => {
-            setToPurge(null);
-            if (message) onReport('success', message);
-          }}
-        />
-      ) : null}
+      {purging.subject ? <PurgeDialog container={container} folder={folder} entry={purging.subject} onDone={purging.onDone} /> : null}
     </section>
   );
 }
@@ -118,7 +108,7 @@ function PurgeDialog({
       onClose={() => onDone(null)}
       onSubmit={(event) => {
         event.preventDefault();
-        const issue = confirmation === DELETE_CONFIRM_WORD ? null : FILE_MSG.purgeConfirm;
+        const issue = confirmsDelete(confirmation) ? null : FILE_MSG.purgeConfirm;
         setProblem(issue);
         if (issue === null)
           purge.mutate({ blob: entry.name, confirmation }, { onSuccess: (data) => onDone(data.message || FILE_MSG.purged) });
@@ -129,15 +119,7 @@ function PurgeDialog({
         </p>
       }
     >
-      <Field
-        id="purge-confirm"
-        label="Type DELETE to confirm *"
-        value={confirmation}
-        onValue={setConfirmation}
-        autoComplete="off"
-        spellCheck={false}
-        data-autofocus
-      />
+      <DeleteConfirmField id="purge-confirm" value={confirmation} onValue={setConfirmation} data-autofocus />
     </FormDialog>
   );
 }

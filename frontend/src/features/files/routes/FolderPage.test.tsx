@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { StoredFile } from '../../../lib/api/types';
 import { trackedViewerWindowCount, closeViewerWindows } from '../../../lib/viewerWindows';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
-import { ADMIN, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, makeStoredFile, mockApi, never, renderApp, signIn } from '../../../test/utils';
 import { mockXhr } from '../../../test/xhr';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
@@ -14,16 +14,7 @@ const LIST = 'GET /api/blobs/ward%20a/p-1';
 const TRASH = 'GET /api/blobs/ward%20a/p-1/trash';
 const T = '2026-01-02T10:00:00Z';
 
-const file = (over: Partial<StoredFile> & { name: string }): StoredFile => ({
-  contentType: 'application/octet-stream',
-  contentLength: 10,
-  lastModified: T,
-  isProfileImage: false,
-  isConvertedFromRtf: false,
-  versionCount: 1,
-  originalRtfFileName: null,
-  ...over,
-});
+const file = (over: Partial<StoredFile> & { name: string }): StoredFile => makeStoredFile({ lastModified: T, ...over });
 const letter = file({
   name: 'letter.txt',
   contentType: 'text/plain; charset=utf-8',
@@ -50,8 +41,8 @@ const pick = (label: string, chosen: File) => fireEvent.change(screen.getByLabel
 async function upload(name: string, content = 'x', files = listing) {
   mockApi({ [LIST]: { body: files } });
   renderApp(PAGE);
-  await screen.findByLabelText('Choose a file');
-  pick('Choose a file', new File([content], name));
+  await screen.findByLabelText('Choose files');
+  pick('Choose files', new File([content], name));
   await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
 }
 
@@ -162,7 +153,7 @@ describe('folder page: uploads', () => {
     const button = await screen.findByRole('button', { name: 'Upload' });
     expect(button).toBeDisabled();
     expect(screen.getByText(/Maximum file size: 50MB/)).toBeInTheDocument();
-    pick('Choose a file', new File(['x'], 'x-ray.png', { type: 'image/png' }));
+    pick('Choose files', new File(['x'], 'x-ray.png', { type: 'image/png' }));
     expect(screen.getByText('x-ray.png')).toBeInTheDocument();
     await userEvent.click(button);
     const xhr = Xhr.instances[0]!;
@@ -175,7 +166,7 @@ describe('folder page: uploads', () => {
     ]);
     expect(screen.getByRole('button', { name: 'Uploading…' })).toBeDisabled();
     xhr.progress(40, 100);
-    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('value', '40');
+    expect(screen.getByRole('progressbar', { name: 'Upload progress of x-ray.png' })).toHaveAttribute('value', '40');
     expect(screen.getByText('40%')).toBeInTheDocument();
     xhr.respond(201, uploaded());
     expect(await screen.findByText('File uploaded successfully')).toBeInTheDocument();
@@ -195,16 +186,17 @@ describe('folder page: uploads', () => {
       await upload('a.pdf');
       Xhr.instances[0]!.respond(201, uploaded());
       expect(await screen.findByText('File uploaded successfully')).toBeInTheDocument();
-      pick('Choose a file', new File(['y'], 'b.rtf'));
+      pick('Choose files', new File(['y'], 'b.rtf'));
       await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
       Xhr.instances[1]!.respond(201, uploaded({ rtfConversion: { converted: true, txtFileName: 'b.txt' } }));
-      expect(await screen.findByText('RTF file converted and saved as b.txt')).toBeInTheDocument();
+      expect(await screen.findByText('RTF file converted and saved as b.txt', { selector: '.banner-text' })).toBeInTheDocument();
       expect(screen.queryByText('File uploaded successfully')).not.toBeInTheDocument();
       expect(screen.getAllByRole('button', { name: 'Dismiss message' })).toHaveLength(1);
+      await act(async () => undefined); // the batch's last state updates and the banner's timer
       act(() => vi.advanceTimersByTime(NOTIFICATION_MS));
       expect(screen.queryByText('RTF file converted and saved as b.txt')).not.toBeInTheDocument();
 
-      pick('Choose a file', new File(['z'], 'c.pdf'));
+      pick('Choose files', new File(['z'], 'c.pdf'));
       await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
       Xhr.instances[2]!.respond(500);
       expect(await screen.findByRole('alert')).toHaveTextContent('Server rejected the file upload');
@@ -225,7 +217,7 @@ describe('folder page: uploads', () => {
   it('accepts a file dropped onto the form', async () => {
     mockApi({ [LIST]: { body: listing } });
     renderApp(PAGE);
-    const form = (await screen.findByLabelText('Choose a file')).closest('form')!;
+    const form = (await screen.findByLabelText('Choose files')).closest('form')!;
     const dropped = new File(['x'], 'dropped.pdf', { type: 'application/pdf' });
     fireEvent.dragOver(form, { dataTransfer: { files: [dropped] } });
     expect(form).toHaveClass('dropzone-active');
@@ -274,6 +266,7 @@ describe('folder page: uploads', () => {
     expect(Xhr.instances).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(Xhr.instances).toHaveLength(0);
+    pick('Choose files', new File(['{\\rtf1 x}'], 'letter.rtf'));
     await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
     await userEvent.click(screen.getByRole('button', { name: 'Replace' }));
     expect(Xhr.instances[0]!.url).toBe('/api/blobs/ward%20a/p-1?overwrite=true');
@@ -289,6 +282,136 @@ describe('folder page: uploads', () => {
     expect(retry.url).toBe('/api/blobs/ward%20a/p-1?overwrite=true');
     retry.respond(201, uploaded());
     expect(await screen.findByText('File uploaded successfully')).toBeInTheDocument();
+  });
+});
+
+describe('folder page: many files at once', () => {
+  beforeEach(() => signIn(DOCTOR));
+  const MB = 1024 * 1024;
+  const big = (name: string, bytes: number) => {
+    const f = new File(['x'], name);
+    Object.defineProperty(f, 'size', { value: bytes });
+    return f;
+  };
+
+  it('sends several files three at a time, each with its own row and result, and says how it went', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: { ...listing, maxUploadBytes: 2 * MB } } });
+    renderApp(PAGE);
+    expect(await screen.findByText(/Maximum file size: 2MB/)).toBeInTheDocument();
+    const input = screen.getByLabelText('Choose files');
+    expect(input).toHaveAttribute('multiple');
+    fireEvent.change(input, { target: { files: ['a.pdf', 'b.pdf', 'c.pdf'].map((n) => new File(['x'], n)) } });
+    // A drop adds to the selection: nothing chosen before is lost.
+    const form = input.closest('form')!;
+    fireEvent.drop(form, { dataTransfer: { files: [new File(['y'], 'd.pdf'), big('huge.pdf', 3 * MB)] } });
+    await userEvent.click(screen.getByRole('button', { name: 'Upload 5 files' }));
+
+    const rows = () => within(screen.getByRole('list', { name: 'Uploads' })).getAllByRole('listitem');
+    expect(rows()).toHaveLength(5);
+    // The file over the limit is refused here, never sent; three go at once, the fourth waits.
+    expect(rows()[4]).toHaveTextContent('huge.pdfNot uploadedThe file is too large. The limit is 2MB.');
+    expect(Xhr.instances.map((x) => x.parts()[0]![1])).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
+    expect(rows()[3]).toHaveTextContent('d.pdfWaiting');
+    Xhr.instances[1]!.progress(50, 100);
+    expect(screen.getByRole('progressbar', { name: 'Upload progress of b.pdf' })).toHaveAttribute('value', '50');
+    Xhr.instances[0]!.respond(201, uploaded());
+    await waitFor(() => expect(Xhr.instances).toHaveLength(4));
+    expect(Xhr.instances[3]!.parts()[0]![1]).toBe('d.pdf');
+    Xhr.instances[1]!.respond(500, { message: 'Storage is full' });
+    Xhr.instances[2]!.respond(201, uploaded({ rtfConversion: { converted: true, txtFileName: 'c.txt' } }));
+    Xhr.instances[3]!.timeOut();
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('2 of 5 files uploaded. See each file for why.');
+    expect(banner.closest('[aria-live]')).not.toBeNull();
+    expect(rows().map((r) => r.textContent)).toEqual([
+      'a.pdfUploadedFile uploaded successfully',
+      'b.pdfNot uploadedStorage is full',
+      'c.pdfUploadedRTF file converted and saved as c.txt',
+      'd.pdfNot uploadedNo response from server. Please check your connection.',
+      'huge.pdfNot uploadedThe file is too large. The limit is 2MB.',
+    ]);
+    // Focus returns to the picker, not to <body>.
+    await waitFor(() => expect(screen.getByLabelText('Choose files')).toHaveFocus());
+  });
+
+  it('asks once per listed name, and a file kept is reported, not lost', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    const input = await screen.findByLabelText('Choose files');
+    fireEvent.change(input, { target: { files: [new File(['1'], 'scan.pdf'), new File(['2'], 'letter.rtf'), new File(['3'], 'new.pdf')] } });
+    await userEvent.click(screen.getByRole('button', { name: 'Upload 3 files' }));
+    // new.pdf goes at once; each listed name asks in turn.
+    let dialog = await screen.findByRole('alertdialog', { name: 'Replace file?' });
+    expect(dialog).toHaveTextContent('A file named scan.pdf already exists');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Replace' }));
+    dialog = await screen.findByRole('alertdialog', { name: 'Replace file?' });
+    expect(dialog).toHaveTextContent('A file named letter.txt already exists');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(Xhr.instances).toHaveLength(2));
+    const byName = (name: string) => Xhr.instances.find((x) => x.parts()[0]![1] === name)!;
+    expect(byName('scan.pdf').url).toBe('/api/blobs/ward%20a/p-1?overwrite=true');
+    // The server says new.pdf appeared meanwhile: asked once, then sent again with overwrite.
+    byName('new.pdf').respond(409, { message: "A file named 'new.pdf' already exists in this folder." });
+    dialog = await screen.findByRole('alertdialog', { name: 'Replace file?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Replace' }));
+    await waitFor(() => expect(Xhr.instances).toHaveLength(3));
+    Xhr.instances[2]!.respond(201, uploaded());
+    byName('scan.pdf').respond(201, uploaded());
+    expect(await screen.findByText('2 of 3 files uploaded. See each file for why.')).toBeInTheDocument();
+    expect(screen.getByText('Not uploaded: the file already in the folder was kept.')).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('refuses a single file over the limit before sending it', async () => {
+    const Xhr = mockXhr();
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    fireEvent.change(await screen.findByLabelText('Choose files'), { target: { files: [big('scan-2.pdf', 50 * MB + 1)] } });
+    await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The file is too large. The limit is 50MB.');
+    expect(Xhr.instances).toHaveLength(0);
+  });
+});
+
+describe('folder page: phones and touch', () => {
+  const media = (matching: string[]) =>
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: matching.includes(query),
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the files first on a phone, with upload and profile one tap away, and says Tap to Open', async () => {
+    media(['(max-width: 640px)', '(pointer: coarse)']);
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    await screen.findByRole('list', { name: 'Patient files' });
+    expect(screen.queryByRole('heading', { name: 'Upload Medical Files' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Patient Profile Management' })).not.toBeInTheDocument();
+    expect(screen.getAllByText('Tap to Open').length).toBeGreaterThan(0);
+    expect(screen.queryByText(/On iPhone and iPad/)).not.toBeInTheDocument(); // the iOS notice stays iOS-only
+    const open = screen.getByRole('button', { name: 'Upload files' });
+    expect(open).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(open);
+    expect(open).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('heading', { name: 'Upload Medical Files' })).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Patient profile' }));
+    expect(screen.queryByRole('heading', { name: 'Upload Medical Files' })).not.toBeInTheDocument();
+  });
+
+  it('keeps Click to open and both tools on a desktop', async () => {
+    media([]);
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: listing } });
+    renderApp(PAGE);
+    expect(await screen.findByRole('heading', { name: 'Upload Medical Files' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Upload files' })).not.toBeInTheDocument();
+    expect(screen.getAllByText('Click to open').length).toBeGreaterThan(0);
   });
 });
 
@@ -412,6 +535,14 @@ describe('folder page: deleting (admins)', () => {
   });
 });
 
+/** A file opens in the viewer (issue 33); its original opens from there, the way a click on the
+ * list opened it before: these tests open it so. */
+async function openOriginal(name: string) {
+  await userEvent.click(await screen.findByRole('button', { name: new RegExp(`^${name.replace('.', '\\.')}`) }));
+  const dialog = await screen.findByRole('dialog', { name });
+  await userEvent.click(within(dialog).getAllByRole('button', { name: 'Open original' })[0]!);
+}
+
 describe('folder page: opening files', () => {
   let viewer: { location: { href: string }; close: ReturnType<typeof vi.fn>; closed: boolean; opener: unknown };
 
@@ -430,7 +561,7 @@ describe('folder page: opening files', () => {
       },
     });
     renderApp(PAGE);
-    await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
+    await openOriginal('letter.txt');
     expect(open).toHaveBeenCalledWith('', '_blank');
     expect(viewer.opener).toBe(window); // kept: a window whose opener was cut cannot be closed
     await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/letter.txt/view?link=abc'));
@@ -445,7 +576,8 @@ describe('folder page: opening files', () => {
     vi.spyOn(window, 'open').mockReturnValue(null);
     mockApi({ [LIST]: { body: listing } });
     renderApp(PAGE);
-    const button = await screen.findByRole('button', { name: /^letter\.txt/ });
+    await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
+    const button = within(await screen.findByRole('dialog', { name: 'letter.txt' })).getByRole('button', { name: 'Open original' });
     vi.useFakeTimers();
     try {
       fireEvent.click(button);
@@ -468,7 +600,7 @@ describe('folder page: opening files', () => {
     vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
     mockApi({ [LIST]: { body: listing }, 'GET /api/blobs/ward%20a/p-1/letter.txt/url': { status, body } });
     renderApp(PAGE);
-    await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
+    await openOriginal('letter.txt');
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(viewer.close).toHaveBeenCalled();
   });
@@ -480,7 +612,7 @@ describe('folder page: opening files', () => {
       'GET /api/blobs/ward%20a/p-1/letter.txt/url': { status: 401, body: { message: 'Unauthorized' } },
     });
     renderApp(PAGE);
-    await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
+    await openOriginal('letter.txt');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?session=expired'));
     expect(await screen.findByText('Your session has expired or your account has been deleted. Please log in again.')).toBeInTheDocument();
     expect(viewer.close).toHaveBeenCalled();
@@ -492,7 +624,8 @@ describe('folder page: opening files', () => {
     const open = vi.spyOn(window, 'open');
     mockApi({ [LIST]: { body: listing } });
     renderApp(PAGE);
-    const button = await screen.findByRole('button', { name: /^letter\.txt/ });
+    await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
+    const button = within(await screen.findByRole('dialog', { name: 'letter.txt' })).getByRole('button', { name: 'Open original' });
     window.localStorage.removeItem('token');
     await userEvent.click(button);
     expect(await screen.findByText('No authentication token found. Please log in again.')).toBeInTheDocument();
@@ -509,7 +642,7 @@ describe('folder page: opening files', () => {
     expect(await screen.findByText(/On iPhone and iPad, files open in this tab\. Tap to Open a file/)).toBeInTheDocument();
     const button = screen.getByRole('button', { name: /^letter\.txt/ });
     expect(button).toHaveAttribute('title', 'Tap to Open');
-    await userEvent.click(button);
+    await openOriginal('letter.txt');
     expect(open).not.toHaveBeenCalled();
     expect(await screen.findByText("Unable to open file. This may be due to Safari's security restrictions.")).toBeInTheDocument();
   });

@@ -4,26 +4,85 @@
  * file's Versions panel (restoring a version: admin, doctor, nurse); deletion to the trash and
  * the folder's Trash for admins. The server enforces all of it; this only hides what a role cannot do.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { ErrorState, PageHeader } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
 import type { Role, StoredFile } from '../../../lib/api/types';
+import { isTouchDevice } from '../../../lib/device';
+import { searchUrl } from '../../../lib/searchQuery';
+import { UPLOAD_LIMIT_MB } from '../../../lib/files';
 import { useSession } from '../../../lib/sessionContext';
+import { PHONE_QUERY, useMediaQuery } from '../../../lib/useMediaQuery';
 import { profileVersion, UPLOADERS } from '../api/prefetch';
 import { useFiles } from '../api/get-files';
 import { useTrash } from '../api/trash';
 import { DeleteFileDialog } from '../components/DeleteFileDialog';
 import { FileList } from '../components/FileList';
+import { FolderSearch } from '../components/FolderSearch';
+import { PatientBanner } from '../components/PatientBanner';
 import { ProfileImageCard } from '../components/ProfileImage';
 import { TrashSection } from '../components/TrashSection';
 import { UploadForm } from '../components/UploadForm';
 import { VersionsDialog } from '../components/VersionsDialog';
-import { FILE_MSG } from '../messages';
+import { FILE_MSG, VIEWER_MSG } from '../messages';
 import { useOpenFile } from '../useOpenFile';
+import { useReportingDialog } from '../useReportingDialog';
+
+// The viewer is code a folder page needs only once a file is opened: its own chunk, loaded then.
+const FileViewer = lazy(() => import('../components/viewer/FileViewer'));
+
+/** The search parameter naming the file the viewer shows: the back button closes the viewer,
+ * a reload opens it again. */
+const VIEW_PARAM = 'view';
+
+/** History state of an entry the folder page pushed to open the viewer: closing goes back to it. */
+interface ViewerState {
+  viewerOpened?: boolean;
+}
+
+/** The file the viewer shows (from the URL), and opening, switching and closing it. */
+function useViewerParam() {
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const viewing = params.get(VIEW_PARAM);
+  const pushed = Boolean((location.state as ViewerState | null)?.viewerOpened);
+  const show = useCallback(
+    (name: string, replace: boolean) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.set(VIEW_PARAM, name);
+          return next;
+        },
+        { replace, state: { viewerOpened: replace ? pushed : true } satisfies ViewerState },
+      ),
+    [setParams, pushed],
+  );
+  const close = useCallback(() => {
+    // Opened here: going back closes it, so that Back afterwards leaves the folder as expected.
+    if (pushed) {
+      navigate(-1);
+      return;
+    }
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(VIEW_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [navigate, pushed, setParams]);
+  // Stable while the address is: the file list's rows are memoised on them.
+  const openViewer = useCallback((name: string) => show(name, false), [show]);
+  const switchTo = useCallback((name: string) => show(name, true), [show]);
+  return { viewing, openViewer, switchTo, close };
+}
 
 interface Outcome {
   id: number;
@@ -51,14 +110,20 @@ function Folder({ container, folder, children }: { container: string; folder: st
   const canUpload = role !== undefined && UPLOADERS.includes(role);
   const files = useFiles(container, folder);
   const { open, ios } = useOpenFile(container, folder);
+  const { viewing, openViewer, switchTo, close } = useViewerParam();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [toDelete, setToDelete] = useState<StoredFile | null>(null);
-  const [versionsOf, setVersionsOf] = useState<StoredFile | null>(null);
   const trash = useTrash(container, folder, isAdmin);
+  const touch = useMemo(() => isTouchDevice(), []);
+  // On a phone the files come first; upload and profile management are one tap away.
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [tool, setTool] = useState<'upload' | 'profile' | null>(null);
+  const toggle = (which: 'upload' | 'profile') => setTool((open) => (open === which ? null : which));
 
   // One banner at a time: a new outcome replaces the last. Successes go after 5 seconds like
   // other notifications; an error stays until closed.
   const report = (kind: Outcome['kind'], message: string) => setOutcome({ id: Date.now() + Math.random(), kind, message });
+  const deleting = useReportingDialog<StoredFile>(report);
+  const versions = useReportingDialog<StoredFile>(report);
   const dismiss = (id: number) => setOutcome((current) => (current?.id === id ? null : current));
   useEffect(() => {
     if (!outcome || outcome.kind === 'error') return;
@@ -78,6 +143,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
       <PageHeader title={folder}>
         <span className="muted">Container: {container}</span>
       </PageHeader>
+      <PatientBanner container={container} folder={folder} />
       <div aria-live="polite">
         {outcome ? (
           <Banner key={outcome.id} kind={outcome.kind} onClose={() => dismiss(outcome.id)}>
@@ -100,21 +166,55 @@ function Folder({ container, folder, children }: { container: string; folder: st
       >
         {() => (
           <>
+            {phone ? (
+              // On a phone the files come first: the folder's tools are one tap away.
+              <div className="folder-toolbar">
+                {canUpload ? (
+                  <>
+                    <button type="button" className="btn" aria-expanded={tool === 'upload'} aria-controls="folder-upload" onClick={() => toggle('upload')}>
+                      Upload files
+                    </button>
+                    <button type="button" className="btn" aria-expanded={tool === 'profile'} aria-controls="folder-profile" onClick={() => toggle('profile')}>
+                      Patient profile
+                    </button>
+                  </>
+                ) : null}
+                <Link className="btn" to={searchUrl({ q: '', container, folder })}>
+                  {FILE_MSG.searchFolder}
+                </Link>
+              </div>
+            ) : null}
             {canUpload ? (
+              // Hidden, not unmounted, on a phone: an upload under way goes on when its form is closed.
               <div className="folder-tools">
-                <ProfileImageCard container={container} folder={folder} version={profileVersion(files.data)} onReport={report} />
-                <UploadForm container={container} folder={folder} existingNames={names} onReport={report} />
+                <div id="folder-profile" hidden={phone && tool !== 'profile'}>
+                  <ProfileImageCard container={container} folder={folder} version={profileVersion(files.data)} onReport={report} />
+                </div>
+                <div id="folder-upload" hidden={phone && tool !== 'upload'}>
+                  <UploadForm
+                    container={container}
+                    folder={folder}
+                    existingNames={names}
+                    maxBytes={files.data?.maxUploadBytes ?? UPLOAD_LIMIT_MB * 1024 * 1024}
+                    onReport={report}
+                  />
+                </div>
               </div>
             ) : null}
             <section className="panel" aria-labelledby="files-heading">
-              <h2 id="files-heading">Patient Files</h2>
+              <div className="section-header">
+                <h2 id="files-heading">Patient Files</h2>
+                {phone ? null : <FolderSearch container={container} folder={folder} />}
+              </div>
               {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
               <FileList
                 files={blobs}
                 ios={ios}
-                onOpen={open}
-                onDelete={isAdmin ? setToDelete : undefined}
-                onVersions={setVersionsOf}
+                tap={touch}
+                onOpen={openViewer}
+                onDelete={isAdmin ? deleting.open : undefined}
+                onVersions={versions.open}
+                reveal={viewing}
               />
             </section>
             {isAdmin && !trash.isError ? (
@@ -124,29 +224,45 @@ function Folder({ container, folder, children }: { container: string; folder: st
           </>
         )}
       </QueryBoundary>
-      {toDelete ? (
+      {deleting.subject ? (
         <DeleteFileDialog
           container={container}
           folder={folder}
-          file={toDelete}
+          file={deleting.subject}
           trashDays={trash.data?.trashDays ?? null}
-          onDone={(message) => {
-            setToDelete(null);
-            if (message) report('success', message);
-          }}
+          onDone={deleting.onDone}
         />
       ) : null}
-      {versionsOf ? (
+      {viewing !== null && files.isSuccess ? (
+        <Suspense
+          fallback={
+            <div className="viewer-backdrop">
+              <p className="viewer-note" role="status">
+                {VIEWER_MSG.loading}
+              </p>
+            </div>
+          }
+        >
+          <FileViewer
+            container={container}
+            folder={folder}
+            files={blobs}
+            name={viewing}
+            onNavigate={switchTo}
+            onClose={close}
+            onOpenOriginal={open}
+            ios={ios}
+          />
+        </Suspense>
+      ) : null}
+      {versions.subject ? (
         <VersionsDialog
           container={container}
           folder={folder}
-          file={versionsOf}
+          file={versions.subject}
           canRestore={canUpload}
           onOpen={open}
-          onDone={(message) => {
-            setVersionsOf(null);
-            if (message) report('success', message);
-          }}
+          onDone={versions.onDone}
         />
       ) : null}
     </>

@@ -4,12 +4,13 @@ import { Banner } from '../../../components/Banner';
 import { Field } from '../../../components/Field';
 import { ApiError } from '../../../lib/api/client';
 import type { PasskeyCreated } from '../../../lib/api/types';
-import { passkeysSupported } from '../../../lib/webauthn';
+import { PasskeyAddressError, passkeysSupported } from '../../../lib/webauthn';
 import { useRegisterPasskey } from '../api/register-passkey';
 import { SECURITY_MSG } from '../messages';
 
 function failure(error: unknown): string {
   if (error instanceof ApiError) return error.serverMessage ?? SECURITY_MSG.passkeyFailed;
+  if (error instanceof PasskeyAddressError) return error.message;
   if (error instanceof DOMException) return SECURITY_MSG.passkeyCancelled;
   return SECURITY_MSG.passkeyFailed;
 }

@@ -4,6 +4,7 @@ import { makeToken, mockApi, NURSE, renderApp, signIn } from '../../../test/util
 
 const CODES = Array.from({ length: 10 }, (_, i) => `code${i}-abcde`);
 const NONE = { totp: false, passkeys: [], recoveryCodesLeft: 0 };
+const STEP_UP = { message: "Confirm it's you: enter your password or a code from your authenticator.", reauth: true };
 const LAPTOP = { id: 4, label: 'Work laptop', createdAt: '2026-01-02T10:00:00Z', lastUsedAt: null };
 
 describe('/security', () => {
@@ -43,28 +44,51 @@ describe('/security', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('That code does not match.');
   });
 
-  it('removes a passkey after the password, and regenerates recovery codes', async () => {
+  it("removes a passkey; asked to confirm it's you, a wrong password shows, the right one retries once", async () => {
     signIn(NURSE);
     const api = mockApi({
       'GET /api/auth/mfa': { body: { totp: true, passkeys: [LAPTOP], recoveryCodesLeft: 7 } },
-      'DELETE /api/auth/mfa/webauthn/4': { body: { message: 'Passkey removed' } },
-      'POST /api/auth/mfa/recovery-codes': { body: { recoveryCodes: CODES, token: null } },
+      'DELETE /api/auth/mfa/webauthn/4': ({ headers }) =>
+        headers['x-step-up'] === 'proof-1' ? { body: { message: 'Passkey removed' } } : { status: 403, body: STEP_UP },
+      'POST /api/auth/confirm-identity': ({ body }) =>
+        (body as { password?: string }).password === 'secret-pass'
+          ? { body: { message: 'Identity confirmed', stepUp: 'proof-1', expiresIn: 120 } }
+          : { status: 400, body: { message: 'That code or password is not right.' } },
     });
     renderApp('/security');
     expect(await screen.findByText('7 of 10 recovery codes left.')).toBeInTheDocument();
-    expect(screen.getByText('Work laptop')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Remove Work laptop' }));
-    const dialog = await screen.findByRole('alertdialog');
-    await userEvent.type(within(dialog).getByLabelText('Your password'), 'secret-pass');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Remove' }));
+    const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    // The form loads lazily: focus lands on the password once it is there.
+    await waitFor(() => expect(within(confirm).getByLabelText('Your password')).toHaveFocus());
+    await userEvent.type(within(confirm).getByLabelText('Your password'), 'wrong');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    expect(await within(confirm).findByRole('alert')).toHaveTextContent('That code or password is not right.');
+    await userEvent.clear(within(confirm).getByLabelText('Your password'));
+    await userEvent.type(within(confirm).getByLabelText('Your password'), 'secret-pass');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Passkey removed')).toBeInTheDocument();
-    expect(api.calls.find((c) => c.method === 'DELETE')?.body).toEqual({ password: 'secret-pass' });
-    await userEvent.click(screen.getByRole('button', { name: 'Create new recovery codes' }));
-    const again = await screen.findByRole('dialog');
-    await userEvent.type(within(again).getByLabelText('Authenticator code'), '654321');
-    await userEvent.click(within(again).getByRole('button', { name: 'Create new codes' }));
-    expect(await screen.findByRole('list', { name: 'Recovery codes' })).toBeInTheDocument();
-    expect(api.calls.find((c) => c.path === '/api/auth/mfa/recovery-codes')?.body).toEqual({ code: '654321' });
+    expect(screen.queryByRole('dialog', { name: "Confirm it's you" })).not.toBeInTheDocument();
+    const deletes = api.calls.filter((c) => c.method === 'DELETE');
+    expect(deletes.map((c) => c.stepUp)).toEqual([null, 'proof-1']);
+  });
+
+  it("cancelling \"Confirm it's you\" leaves the change undone with the server's message", async () => {
+    signIn(NURSE);
+    const api = mockApi({
+      'GET /api/auth/mfa': { body: { totp: true, passkeys: [], recoveryCodesLeft: 7 } },
+      'POST /api/auth/mfa/recovery-codes': { status: 403, body: STEP_UP },
+    });
+    renderApp('/security');
+    await userEvent.click(await screen.findByRole('button', { name: 'Create new recovery codes' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Create new codes' }));
+    const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    expect(within(confirm).getByLabelText('Or a code from your authenticator')).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(STEP_UP.message);
+    expect(api.calls.filter((c) => c.path === '/api/auth/mfa/recovery-codes')).toHaveLength(1);
+    expect(api.calls.some((c) => c.path === '/api/auth/confirm-identity')).toBe(false);
   });
 
   it('keeps a restricted session on the enrolment screen until it has a factor, then uses the new session', async () => {

@@ -2,7 +2,10 @@
 import { useState } from 'react';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { Banner } from '../../../components/Banner';
+import { ConfirmMutation } from '../../../components/ConfirmMutation';
+import { ConfirmDialog } from '../../../components/Dialog';
 import { PageHeader } from '../../../components/States';
+import { mutationError } from '../../../lib/api/client';
 import { formatDateTime } from '../../../lib/format';
 import type { MfaStatus, Passkey } from '../../../lib/api/types';
 import { useMfa } from '../api/get-mfa';
@@ -10,10 +13,12 @@ import { useRegenerateRecoveryCodes } from '../api/regenerate-recovery-codes';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRemoveTotp } from '../api/remove-totp';
 import { AddPasskey } from '../components/AddPasskey';
-import { ConfirmIdentityDialog } from '../components/ConfirmIdentityDialog';
 import { RecoveryCodes } from '../components/RecoveryCodes';
 import { TotpSetup } from '../components/TotpSetup';
 import { SECURITY_MSG } from '../messages';
+
+/** The removal confirmations' button, busy label and failure message. */
+const REMOVE = { confirm: 'Remove', busy: 'Removing…', failed: SECURITY_MSG.removeFailed } as const;
 
 type Pending = { kind: 'totp' } | { kind: 'passkey'; passkey: Passkey } | { kind: 'codes' } | null;
 
@@ -91,51 +96,51 @@ function Factors({ status }: { status: MfaStatus }) {
         ) : null}
       </section>
       {pending?.kind === 'totp' ? (
-        <ConfirmIdentityDialog
-          title="Remove the authenticator app?"
-          submitLabel="Remove"
-          danger
-          totp={status.totp}
+        <ConfirmMutation
+          texts={{ title: 'Remove the authenticator app?', ...REMOVE }}
           mutation={removeTotp}
-          variables={(identity) => identity}
-          failed={SECURITY_MSG.removeFailed}
-          onClose={close}
-          onDone={() => {
+          variables={undefined}
+          onCancel={close}
+          onSuccess={() => {
             close();
             setNotice('Authenticator removed');
           }}
-        />
+        >
+          <p>Signing in will no longer ask for a code from it.</p>
+        </ConfirmMutation>
       ) : null}
       {pending?.kind === 'passkey' ? (
-        <ConfirmIdentityDialog
-          title={`Remove the passkey ${pending.passkey.label}?`}
-          submitLabel="Remove"
-          danger
-          totp={status.totp}
+        <ConfirmMutation
+          texts={{ title: `Remove the passkey ${pending.passkey.label}?`, ...REMOVE }}
           mutation={removePasskey}
-          variables={(identity) => ({ ...identity, id: pending.passkey.id })}
-          failed={SECURITY_MSG.removeFailed}
-          onClose={close}
-          onDone={() => {
+          variables={pending.passkey.id}
+          onCancel={close}
+          onSuccess={() => {
             close();
             setNotice('Passkey removed');
           }}
-        />
+        >
+          <p>It will no longer sign you in.</p>
+        </ConfirmMutation>
       ) : null}
       {pending?.kind === 'codes' ? (
-        <ConfirmIdentityDialog
+        <ConfirmDialog
           title="Create new recovery codes?"
-          submitLabel="Create new codes"
-          totp={status.totp}
-          mutation={regenerate}
-          variables={(identity) => identity}
-          failed={SECURITY_MSG.regenerateFailed}
-          onClose={close}
-          onDone={(result) => {
-            close();
-            setCodes(result.recoveryCodes);
-          }}
-        />
+          confirmLabel="Create new codes"
+          busy={regenerate.isPending}
+          error={mutationError(regenerate, SECURITY_MSG.regenerateFailed)}
+          onCancel={close}
+          onConfirm={() =>
+            regenerate.mutate(undefined, {
+              onSuccess: (result) => {
+                close();
+                setCodes(result.recoveryCodes);
+              },
+            })
+          }
+        >
+          <p>Your current recovery codes will stop working.</p>
+        </ConfirmDialog>
       ) : null}
     </>
   );

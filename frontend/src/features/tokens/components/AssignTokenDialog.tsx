@@ -1,12 +1,14 @@
 /**
  * Assign a token to a patient: container and folder from the searchable pickers of the assign page
- * (linked folders marked; a folder linked to another token brings its patient's name), patient
- * name and optional date of birth.
+ * (linked folders marked; a folder brings its patient's name and date of birth as the folder
+ * records them, or else the name on the token it is linked to), patient name and optional date of
+ * birth.
  */
 import { useState } from 'react';
 import { Field } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
 import { useNotify } from '../../../components/Notifications';
+import { patientLine } from '../../../components/PatientIdentity';
 import { Picker } from '../../../components/Picker';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { ApiError } from '../../../lib/api/client';
@@ -40,13 +42,22 @@ export function AssignTokenDialog({ token, onClose }: { token: SmartToken; onClo
     update({ containerName, folderName: '' });
     setFolderSearch('');
   };
-  // A folder moving from another token brings its patient's name, unless one was typed.
-  const [prefilled, setPrefilled] = useState('');
+  // A folder brings its patient (the folder's demographics, else the name on the token it is
+  // linked to), unless the admin typed something else in that field.
+  const [prefilled, setPrefilled] = useState({ patientName: '', patientDateOfBirth: '' });
   const chooseFolder = (folderName: string) => {
-    const known = links[folderName]?.patientName ?? '';
-    const typed = form.patientName !== '' && form.patientName !== prefilled;
-    update(typed ? { folderName } : { folderName, patientName: known });
-    if (!typed) setPrefilled(known);
+    const patient = folders.data?.patients?.[folderName];
+    const known = {
+      patientName: patient?.name ?? links[folderName]?.patientName ?? '',
+      patientDateOfBirth: patient?.dateOfBirth ?? '',
+    };
+    const keep = (field: keyof typeof known) => form[field] !== '' && form[field] !== prefilled[field];
+    update({
+      folderName,
+      ...(keep('patientName') ? {} : { patientName: known.patientName }),
+      ...(keep('patientDateOfBirth') ? {} : { patientDateOfBirth: known.patientDateOfBirth }),
+    });
+    setPrefilled(known);
   };
 
   const dialogForm = useTokenForm(assign, {
@@ -117,6 +128,8 @@ export function AssignTokenDialog({ token, onClose }: { token: SmartToken; onClo
               noMatch="No folders match your search."
               badge={(name) => {
                 const link = links[name];
+                const patient = patientLine(data.patients?.[name]);
+                if (!link) return patient ? <span className="badge badge-muted">{patient}</span> : null;
                 return link ? (
                   <span className="badge badge-muted">
                     linked to {shortTokenId(link.tokenId)} ({link.patientName ?? UNKNOWN_PATIENT})

@@ -4,12 +4,13 @@
  */
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { DeleteConfirmField, confirmsDelete } from '../../../components/DeleteConfirmField';
 import { Field, Options } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
 import { useNotify } from '../../../components/Notifications';
 import { errorMessage } from '../../../lib/api/client';
 import type { SmartToken } from '../../../lib/api/types';
-import { DELETE_CONFIRM_WORD, DELETE_REASONS, REVOKE_REASONS, shortTokenId, UNKNOWN_PATIENT } from '../../../lib/smartTokens';
+import { DELETE_REASONS, REVOKE_REASONS, shortTokenId, UNKNOWN_PATIENT } from '../../../lib/smartTokens';
 import { useDeleteToken } from '../api/delete-token';
 import { useRevokeToken } from '../api/revoke-token';
 import { TOKEN_MSG } from '../messages';
@@ -77,7 +78,7 @@ export function ReasonDialog({ kind, token, onClose }: ReasonDialogProps) {
   const dialogForm = useTokenForm(change, {
     check: () => {
       if (!reason) return texts.reasonRequired;
-      return kind === 'delete' && confirmation !== DELETE_CONFIRM_WORD ? TOKEN_MSG.deleteConfirm : null;
+      return kind === 'delete' && !confirmsDelete(confirmation) ? TOKEN_MSG.deleteConfirm : null;
     },
     variables: () => ({ tokenId: token.smartTokenId, reason }),
     onSuccess: (result) => {
@@ -104,14 +105,7 @@ export function ReasonDialog({ kind, token, onClose }: ReasonDialogProps) {
         </select>
       </Field>
       {kind === 'delete' ? (
-        <Field
-          id="delete-confirm"
-          label="Type DELETE to confirm *"
-          value={confirmation}
-          onValue={setConfirmation}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <DeleteConfirmField id="delete-confirm" value={confirmation} onValue={setConfirmation} />
       ) : null}
     </FormDialog>
   );

@@ -356,6 +356,47 @@ describe('/admin/smart-tokens', () => {
       expect(within(dialog).getByLabelText('Patient name *')).toHaveValue('Ann');
     });
 
+    it("prefills the patient's name and date of birth from the folder, over the linked token's name", async () => {
+      const api = tokensApi({
+        'GET /api/assignments/containers/ward-a/folders': {
+          body: {
+            folders: ['patient-1', 'patient-2', 'patient-3'],
+            patients: {
+              'patient-1': { name: 'Jane Q. Roe', dateOfBirth: '1980-02-03', recordNumber: 'MRN-1' },
+              'patient-3': { name: 'Ann Smith', dateOfBirth: '1950-03-14', recordNumber: null },
+            },
+            total: 3,
+            page: 1,
+            pageSize: null,
+          },
+        },
+        'POST /patients/admin/assign': {
+          body: { message: 'Token assigned successfully', reassignment: false, previousTokenId: null, token: ACTIVE },
+        },
+      });
+      renderApp(PAGE);
+      const dialog = await openAssign();
+      await userEvent.click(await within(dialog).findByRole('radio', { name: 'ward-a' }));
+      // The folder's patient is shown beside it in the picker (two identifiers).
+      const free = await within(dialog).findByRole('radio', { name: /^patient-3\s*Ann Smith · 14 Mar 1950$/ });
+      await userEvent.click(within(dialog).getByRole('radio', { name: /^patient-1/ }));
+      expect(within(dialog).getByLabelText('Patient name *')).toHaveValue('Jane Q. Roe');
+      expect(within(dialog).getByLabelText('Date of birth (optional)')).toHaveValue('1980-02-03');
+      // A typed date stays when another folder is chosen; the prefilled name follows the folder.
+      await userEvent.clear(within(dialog).getByLabelText('Date of birth (optional)'));
+      await userEvent.type(within(dialog).getByLabelText('Date of birth (optional)'), '1999-09-09');
+      await userEvent.click(free);
+      expect(within(dialog).getByLabelText('Patient name *')).toHaveValue('Ann Smith');
+      expect(within(dialog).getByLabelText('Date of birth (optional)')).toHaveValue('1999-09-09');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Assign Token' }));
+      expect(await screen.findByText('Token assigned successfully')).toBeInTheDocument();
+      expect(api.calls.find((c) => c.method === 'POST')!.body).toMatchObject({
+        folderName: 'patient-3',
+        patientName: 'Ann Smith',
+        patientDateOfBirth: '1999-09-09',
+      });
+    });
+
     it('assigns without a date of birth, with no warning for a free folder', async () => {
       const api = tokensApi({
         'POST /patients/admin/assign': {

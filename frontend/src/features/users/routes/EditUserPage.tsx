@@ -5,6 +5,7 @@ import { useIdParam } from '../../../lib/useIdParam';
 import { useUser } from '../api/get-user';
 import { useUpdateUser } from '../api/update-user';
 import { ResetSecondFactor } from '../components/ResetSecondFactor';
+import { SsoLink } from '../components/SsoLink';
 import { UserForm } from '../components/UserForm';
 import { USER_FORM_MSG } from '../messages';
 import { useSaveUser } from '../useSaveUser';
@@ -28,6 +29,7 @@ export default function EditUserPage() {
             <>
               <UserForm key={data.user.id} mode="edit" initial={data.user} {...save} />
               <ResetSecondFactor user={data.user} />
+              {data.user.ssoLinked ? <SsoLink user={data.user} /> : null}
             </>
           )}
         </QueryBoundary>

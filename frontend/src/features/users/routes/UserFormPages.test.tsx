@@ -24,12 +24,13 @@ describe('/users/create', () => {
     expect(api.calls).toHaveLength(0);
   });
 
-  it('checks the password length before sending, with the server’s limits', async () => {
+  it('checks the password length before sending, with the server’s limits, counted as the server counts', async () => {
     const api = mockApi();
     renderApp('/users/create');
     await userEvent.type(await screen.findByLabelText('Name'), 'Nora Nurse');
     await userEvent.type(screen.getByLabelText('Username'), 'nora');
-    await userEvent.type(screen.getByLabelText('Password'), 'x'.repeat(PASSWORD_LENGTH.min - 1));
+    // One character short: each wave is one character to the server, two UTF-16 units to JavaScript.
+    await userEvent.type(screen.getByLabelText('Password'), '\u{1F30A}'.repeat(PASSWORD_LENGTH.min - 1));
     await userEvent.click(screen.getByRole('button', { name: 'Create User' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(`The password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters long.`);
     expect(screen.getByText(`At least ${PASSWORD_LENGTH.min} characters.`)).toBeInTheDocument();

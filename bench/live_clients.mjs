@@ -1,0 +1,82 @@
+// Socket.IO clients for bench/live_bench.py, in their own `node` process: the web app's client
+// library (socket.io-client from frontend/node_modules) with the web app's options
+// (frontend/src/app/live/LiveProvider.tsx: websocket transport, `auth: {token}`), one Manager
+// per connection as one per browser tab.
+//
+// Commands arrive on stdin and answers leave on stdout, one JSON object a line:
+//   {"cmd": "connect", "url": URL, "tokens": [...], "limit": seconds}
+//     -> {"type": "connected", "ok": n, "failed": n, "firstMs": t, "lastMs": t, "errors": {...}}
+//   {"cmd": "report"}  -> {"type": "report", "arrivals": {name: [t, ...]}, "open": n}
+//   {"cmd": "close"}   -> {"type": "closed"}, then the process exits
+// Times are wall-clock milliseconds (performance.timeOrigin + performance.now()).
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { io } = createRequire(path.join(repo, 'frontend', 'package.json'))('socket.io-client');
+
+const now = () => performance.timeOrigin + performance.now();
+const say = (message) => process.stdout.write(JSON.stringify(message) + '\n');
+const sockets = [];
+let arrivals = {};
+
+function connectOne(url, token, limitMs) {
+  return new Promise((resolve) => {
+    const socket = io(url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: { token },
+      reconnection: false,
+      forceNew: true,
+      timeout: limitMs,
+    });
+    sockets.push(socket);
+    socket.on('file:uploaded', (data) => {
+      const at = now();
+      const name = data && typeof data.name === 'string' ? data.name : '';
+      (arrivals[name] ??= []).push(at);
+    });
+    const timer = setTimeout(() => resolve({ error: 'time limit' }), limitMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve({ at: now() });
+    });
+    socket.once('connect_error', (error) => {
+      clearTimeout(timer);
+      resolve({ error: String(error && error.message ? error.message : error) });
+    });
+  });
+}
+
+async function connectAll({ url, tokens, limit }) {
+  const results = await Promise.all(tokens.map((token) => connectOne(url, token, limit * 1000)));
+  const times = results.filter((r) => r.at !== undefined).map((r) => r.at);
+  const errors = {};
+  for (const r of results) if (r.error !== undefined) errors[r.error] = (errors[r.error] ?? 0) + 1;
+  say({
+    type: 'connected',
+    ok: times.length,
+    failed: results.length - times.length,
+    firstMs: times.length ? Math.min(...times) : 0,
+    lastMs: times.length ? Math.max(...times) : 0,
+    errors,
+  });
+}
+
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  const command = JSON.parse(line);
+  if (command.cmd === 'connect') {
+    void connectAll(command);
+  } else if (command.cmd === 'report') {
+    say({ type: 'report', arrivals, open: sockets.filter((s) => s.connected).length });
+    arrivals = {};
+  } else if (command.cmd === 'close') {
+    for (const socket of sockets) socket.disconnect();
+    say({ type: 'closed' });
+    setTimeout(() => process.exit(0), 200);
+  }
+});
+lines.on('close', () => process.exit(0));

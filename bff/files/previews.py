@@ -1,0 +1,188 @@
+"""Pictures of files, rendered in a worker process (bff/workers.py) and never in the server's:
+a thumbnail (WebP, THUMBNAIL_SIZE px on the long side) of a PDF's first page or of an image,
+and a PDF page at a requested width for the in-app viewer, and a PDF's page count.
+
+Pure functions of the file's bytes (pickled to the worker); each refusal is PreviewRefused with
+a reason a person can read. PDFs are opened with pypdfium2 (not thread-safe: one document at a
+time in a worker process, which runs one job at a time); images with Pillow under the limits
+profile images have (bff/files/images.py: header checked before decoding, JPEGs decoded scaled
+down, pixel and memory bounds), so a decompression bomb is refused before it costs memory.
+A rendered page never exceeds MAX_RENDER_PIXELS, whatever size the PDF says its page is.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import warnings
+from typing import Any
+
+import pypdfium2 as pdfium
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from bff.files.images import TOO_MANY_PIXELS, InvalidImage, check_header
+from bff.jobs.work import Unreadable
+
+THUMBNAIL_SIZE = 256
+# The widths a page is rendered at: a requested width is snapped up to the next one, so that a
+# few renderings of a page serve every screen (and their caches are shared).
+PAGE_WIDTHS = (320, 480, 640, 800, 1024, 1280, 1600, 2000)
+MIN_PAGE_WIDTH, MAX_PAGE_WIDTH = 200, PAGE_WIDTHS[-1]
+# An A4 page at 2000 px wide is 5.7 megapixels; a very tall page is scaled down to this.
+MAX_RENDER_PIXELS = 12_000_000
+# A page of more than this many points on a side (200 inches) is not a page to show.
+MAX_PAGE_POINTS = 14_400
+WEBP_QUALITY = 80
+WEBP_METHOD = 1  # 0 (fast) to 6 (small): pages at 1 cost a few percent more bytes, far less time
+# pdfium is not thread-safe: one document at a time in a process (a worker runs one job at a
+# time anyway; this guards the command line, which renders in threads).
+_PDFIUM = threading.Lock()
+PREVIEW_TYPES = frozenset(
+    {"application/pdf", "image/png", "image/jpeg", "image/webp", "image/gif", "image/bmp"}
+)
+
+PDF_DAMAGED = "This PDF could not be read. It may be damaged or incomplete."
+PDF_PASSWORD = "This PDF is protected by a password, so it cannot be shown here."  # noqa: S105
+PDF_NO_PAGES = "This PDF has no pages."
+PDF_ODD_PAGE = "This PDF's page has an unusable size, so it cannot be shown here."
+IMAGE_DAMAGED = "The image could not be read. It may be damaged or incomplete."
+PAGE_OUTSIDE = "Page not found"
+NOT_PREVIEWABLE = "There is no preview for this type of file."
+TOO_LARGE = "This file is too large for a preview."
+
+
+class PreviewRefused(ValueError):
+    """The file cannot or must not be rendered (the message says why)."""
+
+
+def base_type(content_type: str) -> str:
+    """A content type without its parameters, in lower case."""
+    return content_type.split(";")[0].strip().lower()
+
+
+def has_preview(content_type: str) -> bool:
+    """Whether files of this type get a thumbnail (PDFs and ordinary images)."""
+    return base_type(content_type) in PREVIEW_TYPES
+
+
+def snap_width(width: int) -> int:
+    """The rendering width for a requested one (MIN_PAGE_WIDTH..MAX_PAGE_WIDTH): the smallest
+    of PAGE_WIDTHS at least as wide."""
+    return next(w for w in PAGE_WIDTHS if w >= width)
+
+
+def _webp(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
+    return out.getvalue()
+
+
+def _open_pdf(source: bytes | str) -> pdfium.PdfDocument:
+    """A PDF from its bytes or its path (read by pdfium as it needs: less memory)."""
+    try:
+        return pdfium.PdfDocument(source)
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise PreviewRefused(PDF_PASSWORD) from None
+        raise PreviewRefused(PDF_DAMAGED) from None
+
+
+def _render(document: pdfium.PdfDocument, index: int, width: int, *, long_side: bool) -> bytes:
+    """Page index (0-based) as WebP: width px wide, or on its long side (long_side)."""
+    if len(document) == 0:
+        raise PreviewRefused(PDF_NO_PAGES)
+    if not 0 <= index < len(document):
+        raise PreviewRefused(PAGE_OUTSIDE)
+    try:
+        page = document[index]
+        try:
+            page_w, page_h = page.get_size()
+            if not (0 < page_w <= MAX_PAGE_POINTS and 0 < page_h <= MAX_PAGE_POINTS):
+                raise PreviewRefused(PDF_ODD_PAGE)
+            scale = width / (max(page_w, page_h) if long_side else page_w)
+            pixels = page_w * scale * page_h * scale
+            if pixels > MAX_RENDER_PIXELS:
+                scale *= (MAX_RENDER_PIXELS / pixels) ** 0.5
+            bitmap = page.render(scale=scale, may_draw_forms=True)
+            try:
+                image = bitmap.to_pil()
+                return _webp(image.convert("RGB"))
+            finally:
+                bitmap.close()
+        finally:
+            page.close()
+    except pdfium.PdfiumError:
+        raise PreviewRefused(PDF_DAMAGED) from None
+
+
+def pdf_page_count(source: bytes | str) -> int:
+    """How many pages a PDF (its bytes or path) has (PreviewRefused if it cannot be read)."""
+    with _PDFIUM:
+        document = _open_pdf(source)
+        try:
+            return len(document)
+        finally:
+            document.close()
+
+
+def pdf_page(source: bytes | str, page: int, width: int) -> bytes:
+    """Page `page` (1-based) of a PDF (its bytes or path) rendered `width` px wide, as WebP."""
+    with _PDFIUM:
+        document = _open_pdf(source)
+        try:
+            return _render(document, page - 1, width, long_side=False)
+        finally:
+            document.close()
+
+
+def _image_thumbnail(source: bytes | str) -> bytes:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as image:
+                if image.format == "JPEG":  # decoded scaled down: less of everything
+                    image.draft("RGB", (THUMBNAIL_SIZE, THUMBNAIL_SIZE))
+                check_header(image)
+                image.seek(0)  # an animation's first frame
+                image.load()
+                upright = ImageOps.exif_transpose(image)
+                upright.thumbnail((THUMBNAIL_SIZE, THUMBNAIL_SIZE), Image.Resampling.LANCZOS)
+                has_alpha = upright.mode in ("RGBA", "LA", "PA") or (
+                    upright.mode == "P" and "transparency" in upright.info
+                )
+                return _webp(upright.convert("RGBA" if has_alpha else "RGB"))
+        except InvalidImage as exc:
+            raise PreviewRefused(str(exc)) from None
+        except UnidentifiedImageError:
+            raise PreviewRefused(IMAGE_DAMAGED) from None
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise PreviewRefused(TOO_MANY_PIXELS) from None
+        except (OSError, SyntaxError, ValueError, EOFError):
+            raise PreviewRefused(IMAGE_DAMAGED) from None
+
+
+def thumbnail(source: bytes | str, content_type: str) -> tuple[bytes, int | None]:
+    """The WebP thumbnail of a PDF's first page or of an image, and a PDF's page count
+    (PreviewRefused otherwise)."""
+    kind = base_type(content_type)
+    if kind == "application/pdf":
+        with _PDFIUM:
+            document = _open_pdf(source)
+            try:
+                return _render(document, 0, THUMBNAIL_SIZE, long_side=True), len(document)
+            finally:
+                document.close()
+    if kind in PREVIEW_TYPES:
+        return _image_thumbnail(source), None
+    raise PreviewRefused(NOT_PREVIEWABLE)
+
+
+def thumbnail_job(path: str, facts: Any, max_bytes: int) -> tuple[bytes, int | None]:
+    """The work of a thumbnail job (bff/files/thumbnails.py, run by bff/jobs/): the thumbnail
+    and page count of the content copied to path; Unreadable for a file that never has one."""
+    if facts.size > max_bytes:
+        raise Unreadable(TOO_LARGE)
+    try:
+        return thumbnail(path, facts.content_type)
+    except PreviewRefused as exc:
+        raise Unreadable(str(exc)) from None

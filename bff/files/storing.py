@@ -1,0 +1,248 @@
+"""Storing a file the way every upload does: its bytes written to the storage's staging area
+under a pending upload, then moved to their name inside the transaction that indexes them,
+audits and announces them (bff/files/staging.py); whatever fails before the commit leaves
+nothing anyone can see. A profile image, an RTF (kept, and its text listed) or any other file;
+the demo and tools store small in-memory content through `store_file`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bff.audit.service import Actor, record
+from bff.containers.models import Folder
+from bff.db import transaction
+from bff.errors import ApiError
+from bff.files import removals, repository, staging, versions
+from bff.files.conversions import Conversion, conversion
+from bff.files.models import PendingUpload, StoredFile
+from bff.files.names import (
+    PROFILE_IMAGE_NAME,
+    TEXT_CONTENT_TYPE,
+    content_type_for,
+    extension_of,
+    folder_key,
+    given_file_name,
+    new_id,
+    original_rtf_key,
+    text_name_for,
+)
+from bff.files.service import announce
+from bff.jobs import service as jobs
+from bff.live.events import FILE_UPLOADED, PROFILE_CHANGED
+from bff.naming import other_spellings
+from storage.base import ObjectKey, Storage
+
+UPLOAD_EXPIRED = "The upload was interrupted and discarded. Upload the file again."
+
+
+@dataclass
+class _Stored:
+    """What an upload put in storage, to be indexed."""
+
+    name: str
+    content_type: str
+    is_profile_image: bool = False
+    original_rtf_name: str | None = None
+
+
+async def _index(
+    folder: Folder,
+    stored: _Stored,
+    pending: list[PendingUpload],
+    storage: Storage,
+    actor: Actor,
+    operation: str,
+    may_replace: bool,
+) -> tuple[StoredFile, bool]:
+    """Move the staged objects to their names and index the file, in one transaction (audited
+    and announced); then drop the kept original of a converted RTF it replaced. Returns the
+    row and whether it replaced a file."""
+    container = folder.container.name
+    try:
+        async with transaction() as conn:
+            await staging.claim(conn, pending, folder.id)
+            previous = await repository.locked_file(conn, folder.id, stored.name)
+            if previous is not None and not may_replace:
+                raise clash(stored.name)  # another upload of the name committed first
+            now = datetime.now(UTC)
+            if previous is not None:
+                # The old content becomes a version before the new bytes move over the name:
+                # a crash between the two leaves both (bff/files/versions.py).
+                await versions.keep_current(conn, storage, folder, previous, actor, now)
+            await staging.publish(conn, storage, pending)
+            info = await storage.stat(container, folder.name, stored.name)
+            values = {
+                "content_type": stored.content_type,
+                "size": info.size,
+                "last_modified": info.last_modified,
+                "extension": extension_of(stored.name),
+                "is_profile_image": stored.is_profile_image,
+                "converted_from_rtf": stored.original_rtf_name is not None,
+                "original_rtf_name": stored.original_rtf_name,
+                "version_id": new_id(now),
+                "uploaded_by_name": actor.name,
+                "uploaded_by_role": actor.role,
+            }
+            stale_original = previous.original_rtf_name if previous else None
+            leftovers: list[ObjectKey] = []
+            if stale_original not in (None, stored.original_rtf_name):
+                # The replaced RTF text's kept original: removed after the commit.
+                leftovers.append(folder_key(folder).child(original_rtf_key(str(stale_original))))
+            if previous is not None:  # the replaced content's thumbnail goes with it
+                leftovers.append(versions.thumbnail_of(folder, previous))
+            leftover_ids = await removals.defer(conn, folder.id, leftovers)
+            if previous is None:
+                row = await repository.create_file(conn, folder, stored.name, values)
+            else:
+                await repository.update_file(conn, previous, values)
+                row = previous
+            await jobs.file_changed(conn, row)  # its text for search, read in the background
+            event = PROFILE_CHANGED if stored.is_profile_image else FILE_UPLOADED
+            announce(event, folder, stored.name)
+            original = stored.original_rtf_name
+            details = f"converted from {original}" if original else ""
+            await record(
+                conn,
+                actor,
+                operation,
+                container=container,
+                folder=folder.name,
+                blob=stored.name,
+                details=details + (" (replaced)" if previous else ""),
+            )
+    except staging.UploadExpired:
+        raise ApiError(503, UPLOAD_EXPIRED) from None
+    staging.crash_point("after_commit")
+    await removals.carry_out(storage, folder, leftover_ids)
+    return row, previous is not None
+
+
+async def _stage_and_index(
+    folder: Folder,
+    objects: list[tuple[str, AsyncIterator[bytes], str]],
+    stored: _Stored,
+    storage: Storage,
+    actor: Actor,
+    operation: str,
+    may_replace: Callable[[], bool],
+) -> tuple[StoredFile, bool]:
+    """Write objects (name, bytes, content type) to the staging area under a pending upload,
+    then index them; whatever fails before the commit leaves nothing (bff/files/staging.py).
+    may_replace is asked once the bytes are in (the form may say so after the file)."""
+    pending = await staging.begin(folder.container.name, folder.name, [o[0] for o in objects])
+    committed = False
+    async with staging.tracked(pending):  # a shutdown abandons it too (staging.settle)
+        try:
+            async with staging.heartbeat(pending):
+                for row, (_, chunks, content_type) in zip(pending, objects, strict=True):
+                    await storage.write_staged(
+                        row.staging_key, staging.watched(chunks), content_type=content_type
+                    )
+            staging.crash_point("after_write")
+            result = await _index(folder, stored, pending, storage, actor, operation, may_replace())
+            committed = True
+        finally:
+            if not committed:
+                await staging.abandon(storage, pending)
+    return result
+
+
+async def _once(data: bytes) -> AsyncIterator[bytes]:
+    yield data
+
+
+def clash(name: str) -> ApiError:
+    return ApiError(
+        409,
+        f"A file named '{name}' already exists in this folder. "
+        "Upload again with overwrite to replace it.",
+    )
+
+
+async def one_spelling(folder: Folder, name: str) -> None:
+    """409 when the folder holds name under another spelling of the same letters: a file
+    stored before names were kept in NFC (decomposed 'café.txt' beside a new composed one)."""
+    other = await repository.file_spelt(folder.id, other_spellings(name))
+    if other is not None:
+        raise ApiError(
+            409,
+            f"A file named '{name}' is already in this folder, spelt with other Unicode "
+            "characters (stored before names were normalised). Delete it first to replace it.",
+        )
+
+
+def _always() -> bool:
+    return True
+
+
+async def store_plain(
+    folder: Folder,
+    name: str,
+    chunks: AsyncIterator[bytes],
+    declared_type: str | None,
+    storage: Storage,
+    actor: Actor,
+    *,
+    may_replace: Callable[[], bool] = _always,
+) -> tuple[StoredFile, bool]:
+    """Store a file as it is, typed by its name (or as declared)."""
+    content_type = content_type_for(name, declared_type)
+    stored = _Stored(name, content_type)
+    objects = [(name, chunks, content_type)]
+    return await _stage_and_index(
+        folder, objects, stored, storage, actor, "file_upload", may_replace
+    )
+
+
+async def store_profile(
+    folder: Folder, data: bytes, storage: Storage, actor: Actor, converting: Conversion
+) -> tuple[StoredFile, bool]:
+    """Process an image into the folder's profile image (replacing any previous one)."""
+    jpeg = await converting.profile_jpeg(data)
+    stored = _Stored(PROFILE_IMAGE_NAME, "image/jpeg", is_profile_image=True)
+    objects = [(PROFILE_IMAGE_NAME, _once(jpeg), "image/jpeg")]
+    return await _stage_and_index(
+        folder, objects, stored, storage, actor, "profile_upload", _always
+    )
+
+
+async def store_rtf(
+    folder: Folder,
+    name: str,
+    data: bytes,
+    storage: Storage,
+    actor: Actor,
+    converting: Conversion,
+    *,
+    may_replace: bool = True,
+) -> tuple[StoredFile, bool]:
+    """Keep an RTF's original bytes and list its text as {basename}.txt."""
+    text = await converting.rtf_text(data)  # before anything is written: a refusal stores nothing
+    target = text_name_for(name)
+    objects = [
+        (original_rtf_key(name), _once(data), "application/rtf"),
+        (target, _once(text.encode()), TEXT_CONTENT_TYPE),
+    ]
+    stored = _Stored(target, TEXT_CONTENT_TYPE, original_rtf_name=name)
+    return await _stage_and_index(
+        folder, objects, stored, storage, actor, "file_upload", lambda: may_replace
+    )
+
+
+async def store_file(
+    folder: Folder, name: str, data: bytes, *, storage: Storage, actor: Actor, profile: bool = False
+) -> StoredFile:
+    """Store small in-memory content the way an upload would (the demo and tools use this)."""
+    name = given_file_name(name)
+    if not profile:
+        await one_spelling(folder, text_name_for(name) if extension_of(name) == "rtf" else name)
+    if profile:
+        with conversion() as converting:
+            return (await store_profile(folder, data, storage, actor, converting))[0]
+    if extension_of(name) == "rtf":
+        with conversion() as converting:
+            return (await store_rtf(folder, name, data, storage, actor, converting))[0]
+    return (await store_plain(folder, name, _once(data), None, storage, actor))[0]

@@ -1,0 +1,131 @@
+"""What a live connection costs below Socket.IO, and the limits on it: the open-file limit
+(each connection is an open file), the handshakes of a storm taking turns (`HandshakeGate`),
+Hypercorn's websocket compression declined, and Engine.IO's writers without an extra task per
+connection. Applied by bff/live/server.py's `asgi_app`; figures in docs/capacity.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+from typing import Any
+
+import engineio
+import engineio.async_socket
+import engineio.exceptions
+import engineio.packet
+from hypercorn.protocol import ws_stream
+from wsproto.extensions import PerMessageDeflate
+
+# Every live connection is an open file. systemd starts services with a soft limit of 1,024
+# open files (the hard limit is far higher), which 2,000 signed-in staff would exceed: each
+# process raises its soft limit to the hard one, up to this.
+OPEN_FILES_WANTED = 65536
+HANDSHAKES_AT_ONCE = 64  # live connections in their set-up at once, per process
+HANDSHAKE_SECONDS = 5.0  # a connection's turn ends after this long in any case
+
+
+def raise_open_file_limit() -> int:
+    """Raise this process's soft open-file limit towards its hard limit; return the limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES_WANTED if hard == resource.RLIM_INFINITY else min(hard, OPEN_FILES_WANTED)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            return soft
+        return wanted
+    return soft
+
+
+class HandshakeGate:
+    """At most HANDSHAKES_AT_ONCE live connections of this process in their set-up at once (the
+    websocket accept, the Engine.IO and Socket.IO handshakes, the session check); the others
+    wait their turn, first come first served. Without it, a storm (every client of a restarted
+    instance at once) advances all its handshakes together, so none finishes before nearly all
+    of them have had most of their CPU, and clients reach their time limit and retry, adding
+    to the storm. A connection's turn ends with its second message (Engine.IO's open, then the
+    answer to its Socket.IO connect, accepted or refused), when it closes, or after
+    HANDSHAKE_SECONDS, whichever is first."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self._turns = asyncio.Semaphore(HANDSHAKES_AT_ONCE)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        await self._turns.acquire()
+        held = True
+        sent = 0
+
+        def release() -> None:
+            nonlocal held
+            if held:
+                held = False
+                self._turns.release()
+
+        timer = asyncio.get_running_loop().call_later(HANDSHAKE_SECONDS, release)
+
+        async def counted(message: dict[str, Any]) -> None:
+            nonlocal sent
+            try:
+                await send(message)
+            finally:
+                if held:
+                    sent += message["type"] == "websocket.send"
+                    if sent >= 2 or message["type"] == "websocket.close":
+                        release()
+
+        try:
+            await self.app(scope, receive, counted)
+        finally:
+            timer.cancel()
+            release()
+
+
+class _NoCompression(PerMessageDeflate):
+    """permessage-deflate, declined whenever a client offers it."""
+
+    def accept(self, offer: str) -> None:
+        return None
+
+
+async def _poll(self: engineio.async_socket.AsyncSocket) -> list[engineio.packet.Packet]:
+    """engineio's AsyncSocket.poll (what a connection's writer waits on) without the task
+    `asyncio.wait_for` makes around the queue's get: one task less held by every idle
+    connection and one less created for every packet sent. Same packets, same time limit."""
+    try:
+        async with asyncio.timeout(self.server.ping_interval + self.server.ping_timeout):
+            packets = [await self.queue.get()]
+        self.queue.task_done()
+    except (TimeoutError, asyncio.CancelledError):
+        raise engineio.exceptions.QueueEmpty() from None
+    if packets == [None]:
+        return []
+    while True:
+        try:
+            pkt = self.queue.get_nowait()
+        except asyncio.QueueEmpty:
+            break
+        self.queue.task_done()
+        if pkt is None:
+            self.queue.put_nowait(None)
+            break
+        packets.append(pkt)
+    return packets
+
+
+def lighter_engineio_sockets() -> None:
+    """Every Engine.IO connection's writer polls with `_poll`."""
+    setattr(engineio.async_socket.AsyncSocket, "poll", _poll)  # noqa: B010
+
+
+def decline_websocket_compression() -> None:
+    """Hypercorn accepts permessage-deflate whenever a client offers it, which every browser
+    does, and has no setting for it (pgjones/hypercorn#307): each connection then holds a zlib
+    compressor and decompressor, about 260 KB, which was most of a live connection's memory,
+    for Socket.IO frames of a few dozen bytes that compression does not shorten. Hypercorn
+    makes its handshake's extension list from this module-level name at every connection."""
+    setattr(ws_stream, "PerMessageDeflate", _NoCompression)  # noqa: B010 - not exported

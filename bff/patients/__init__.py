@@ -1,0 +1,1 @@
+"""patients domain: each folder's patient demographics (name, date of birth, record number)."""

@@ -1,0 +1,73 @@
+"""Shapes of GET /api/search: the query string and the page of results."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from bff.search.query import MAX_QUERY_LENGTH
+
+MAX_LIMIT = 50
+
+
+class FileType(StrEnum):
+    """A kind of file a search may be narrowed to (by the file's extension)."""
+
+    PDF = "pdf"
+    IMAGE = "image"
+    WORD = "word"
+    TEXT = "text"
+
+
+class SearchQuery(BaseModel):
+    """What to search for, where, and which page."""
+
+    q: Annotated[
+        str,
+        Field(
+            max_length=MAX_QUERY_LENGTH * 5,  # past 200 characters the service says "too long"
+            description='Words (all must match), "a phrase", -excluded, prefix*',
+        ),
+    ] = ""
+    container: Annotated[str, Field(max_length=63)] | None = None
+    folder: Annotated[str, Field(max_length=100, description="Needs container")] | None = None
+    type: FileType | None = None
+    modifiedFrom: date | None = Field(None, description="First day, inclusive (UTC)")
+    modifiedTo: date | None = Field(None, description="Last day, inclusive (UTC)")
+    cursor: Annotated[str, Field(max_length=200)] | None = None
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = 20
+
+
+class Snippet(BaseModel):
+    """Plain text around the best match (or the matching name), and where the matches are."""
+
+    text: str
+    highlights: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(
+        description="[start, end) of each match in text, in UTF-16 code units (String.slice)"
+    )
+
+
+class SearchResult(BaseModel):
+    """A file that matched."""
+
+    containerName: str
+    folderName: str
+    blobName: str
+    contentType: str
+    lastModified: datetime
+    snippet: Snippet
+    page: int | None = Field(None, description="The page the snippet is from (text matches)")
+
+
+class SearchResults(BaseModel):
+    """One page of results, best first (ties: newest first)."""
+
+    results: list[SearchResult]
+    nextCursor: str | None
+    total: int = Field(description="Files matching in the caller's scope (at least, if capped)")
+    totalCapped: bool = Field(
+        False, description="True when the query matched more than are counted: total is a floor"
+    )

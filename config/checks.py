@@ -1,0 +1,116 @@
+"""What a setting's value must be beyond its type and bounds: each check raises ValueError with
+the words `load_settings` puts after the variable's name, and may return the value in one
+spelling. Settings (config/settings.py) names them in its fields' types.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, ValidationInfo
+
+MFA_ROLES = ("admin", "doctor", "nurse", "assistant")  # the staff roles (bff/users/models.py)
+
+
+def _database_url(value: str) -> str:
+    if not value.startswith(("sqlite://", "postgres://", "postgresql://", "asyncpg://")):
+        raise ValueError("must start with sqlite://, postgres:// or postgresql://")
+    return value
+
+
+def _redis_url(value: str) -> str:
+    if value and not value.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError("must start with redis://, rediss:// or unix://")
+    return value
+
+
+def _storage_url(value: str) -> str:
+    if not value.startswith(("file://", "s3://")):
+        raise ValueError("must start with file:// or s3://")
+    return value
+
+
+def _networks(value: str) -> str:
+    for part in filter(None, (p.strip() for p in value.split(","))):
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise ValueError(f"{part!r} is not an address or network") from None
+    return value
+
+
+def _key(value: str) -> str:
+    if value and len(value.encode()) < 32:
+        raise ValueError("must be at least 32 bytes long")
+    return value
+
+
+def _roles(value: str) -> str:
+    roles = [role.strip().lower() for role in value.split(",") if role.strip()]
+    unknown = [role for role in roles if role not in MFA_ROLES]
+    if unknown:
+        raise ValueError(f"unknown role {unknown[0]!r} (roles: {', '.join(MFA_ROLES)})")
+    return ",".join(roles)
+
+
+def _issuer(value: str) -> str:
+    value = value.strip().rstrip("/")
+    if value and not value.startswith(("https://", "http://")):
+        raise ValueError("must be the provider's https:// issuer URL")
+    return value
+
+
+def _role_map(value: str) -> str:
+    for part in filter(None, (p.strip() for p in value.split(","))):
+        role, sep, claim = part.partition("=")
+        if not sep or not claim.strip():
+            raise ValueError(f"{part!r} is not role=value")
+        if role.strip().lower() not in MFA_ROLES:
+            raise ValueError(f"unknown role {role.strip()!r} (roles: {', '.join(MFA_ROLES)})")
+    return value
+
+
+def _age_recipient(value: str) -> str:
+    from pyrage import x25519
+
+    try:
+        return str(x25519.Recipient.from_str(value.strip())) if value.strip() else ""
+    except Exception:  # noqa: BLE001 - pyrage's RecipientError
+        raise ValueError("must be an age X25519 recipient (age1...)") from None
+
+
+def _ocr_languages(value: str) -> str:
+    value = value.strip()
+    if not re.fullmatch(r"[A-Za-z_]+(\+[A-Za-z_]+)*", value):
+        raise ValueError("must be tesseract language codes joined by '+' (e.g. eng+deu)")
+    return value
+
+
+def _aes_key_hex(value: str) -> str:
+    if value and not re.fullmatch(r"[0-9A-Fa-f]{32}", value):
+        raise ValueError("must be 32 hexadecimal characters (an AES-128 key)")
+    return value.upper()
+
+
+def _offload(value: str, info: ValidationInfo) -> str:
+    needs = {"nginx": "file://", "s3": "s3://"}.get(value)
+    if needs and not str(info.data.get("storage_url", "")).startswith(needs):
+        raise ValueError(f"{value} needs a {needs} BFF_STORAGE_URL")
+    return value
+
+
+DatabaseUrl = Annotated[str, AfterValidator(_database_url)]
+RedisUrl = Annotated[str, AfterValidator(_redis_url)]
+StorageUrl = Annotated[str, AfterValidator(_storage_url)]
+Networks = Annotated[str, AfterValidator(_networks)]  # addresses or networks, comma-separated
+Key = Annotated[str, AfterValidator(_key)]  # empty, or at least 32 bytes
+Roles = Annotated[str, AfterValidator(_roles)]  # staff roles, comma-separated, lower case
+Issuer = Annotated[str, AfterValidator(_issuer)]  # an OpenID Provider's URL, no trailing /
+RoleMap = Annotated[str, AfterValidator(_role_map)]  # role=claim value, comma-separated
+AgeRecipient = Annotated[str, AfterValidator(_age_recipient)]
+OcrLanguages = Annotated[str, AfterValidator(_ocr_languages)]
+AesKeyHex = Annotated[str, AfterValidator(_aes_key_hex)]  # empty, or 32 hex digits (upper case)
+# Who sends a viewed file's bytes; nginx needs local storage, s3 an S3 one (checked after it).
+ViewOffload = Annotated[Literal["none", "nginx", "s3"], AfterValidator(_offload)]

@@ -1,0 +1,191 @@
+/* global document, window */
+// Browser journey of issue 33: thumbnails in the file list and the in-app viewer, on a phone and
+// a desktop, against the real BFF (thumbnails and pages rendered by its worker pool).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  PNG_1PX,
+  adminApi,
+  assertAccessible,
+  assertFitsWidth,
+  assignWard,
+  journey,
+  makeStaff,
+  makeWard,
+  newPage,
+  openInViewer,
+  shot,
+  signIn,
+  upload,
+  uploadText,
+  useJourneyServer,
+} from './support.mjs';
+import { api } from './server.mjs';
+
+useJourneyServer();
+
+/** A text PDF of `pages` pages ("Page 1", ...), written out by hand with a correct xref table. */
+function textPdf(pages) {
+  const objects = [];
+  const add = (body) => objects.push(body) && objects.length;
+  const catalog = add(''); // filled in below
+  const tree = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const kids = [];
+  for (let n = 1; n <= pages; n += 1) {
+    const text = `BT /F1 64 Tf 120 600 Td (Page ${n}) Tj ET`;
+    const content = add(`<< /Length ${text.length} >>\nstream\n${text}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent ${tree} 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`));
+  }
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${tree} 0 R >>`;
+  objects[tree - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
+  let out = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+const PDF = 'a-chart.pdf';
+const TEXT = 'b-notes.txt';
+const PHOTO = 'c-wound.png';
+
+/** A doctor and a folder with a 3-page PDF, a text and a picture, arranged through the API. */
+async function arrange() {
+  const admin = await adminApi();
+  const ward = await makeWard(admin.token, 'ward-viewer', ['patient-1']);
+  const doctor = await makeStaff(admin.token, 'doctor', 'Vera Viewer');
+  await assignWard(admin.token, doctor, ward, ['patient-1']);
+  await upload(admin.token, ward, 'patient-1', PDF, new Blob([textPdf(3)], { type: 'application/pdf' }));
+  await uploadText(admin.token, ward, 'patient-1', TEXT, 'Wound healing well.\n<b>not markup</b>\n');
+  await upload(admin.token, ward, 'patient-1', PHOTO, new Blob([PNG_1PX], { type: 'image/png' }));
+  return { admin, ward, doctor, folderUrl: `/containers/${ward}/folders/patient-1` };
+}
+
+/** How many times the doctor opened a file of the folder in the viewer or a tab (audit). */
+async function views(admin, ward, doctor) {
+  const { auditLogs } = await api(journey.server.base, 'GET', `/blobs/audit?userId=${doctor.id}&folderName=patient-1&containerName=${ward}`, { token: admin.token });
+  return auditLogs.filter((entry) => entry.operation === 'file_view').length;
+}
+
+const loaded = (locator) => locator.evaluate((img) => img.complete && img.naturalWidth > 0);
+
+const DEVICES = [
+  ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }],
+  ['desktop', { viewport: { width: 1280, height: 800 } }],
+];
+
+for (const [device, options] of DEVICES) {
+  test(`${device}: thumbnails in the list; a PDF in the viewer, page by page; next file; Esc; the original`, async () => {
+    const { admin, ward, doctor, folderUrl } = await arrange();
+    const { context, page, problems } = await newPage(options);
+    const pageRequests = [];
+    page.on('request', (r) => /\/viewer\/[^/]+\/pages\/\d+/.test(new URL(r.url()).pathname) && pageRequests.push(new URL(r.url())));
+    await signIn(page, doctor);
+    await page.goto(folderUrl);
+    const files = page.getByRole('list', { name: 'Patient files' });
+
+    // Thumbnails arrive (at once, or by the live event when rendering finishes after the page
+    // loaded) once their rows come near the screen (on the phone the list starts below it), in
+    // the row's fixed box; the text has its type instead.
+    const rowOf = (name) => files.getByRole('listitem').filter({ hasText: name });
+    const boxOf = async (name) => {
+      const box = await rowOf(name).locator('.file-thumb').boundingBox();
+      return [box.width, box.height];
+    };
+    await files.getByRole('listitem').first().waitFor();
+    const empty = await boxOf(PDF);
+    await files.scrollIntoViewIfNeeded();
+    for (const name of [PDF, PHOTO]) {
+      const thumb = rowOf(name).locator('.file-thumb img');
+      await thumb.waitFor({ timeout: 30_000 });
+      await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await thumb.elementHandle());
+      assert.deepEqual(await boxOf(name), [56, 56], `${name}: the thumbnail keeps its box`);
+    }
+    assert.deepEqual(empty, [56, 56], 'the box is there before its picture');
+    assert.equal(await rowOf(TEXT).locator('.file-thumb img').count(), 0);
+    await rowOf(TEXT).locator('.file-icon', { hasText: 'TXT' }).waitFor();
+    await assertAccessible(page, `${device}: folder page with thumbnails`);
+    await assertFitsWidth(page, `${device}: folder page with thumbnails`);
+    const before = await views(admin, ward, doctor);
+
+    // The PDF opens in the viewer, at its own URL, its first page rendered for this screen.
+    const ahead = page.waitForResponse((r) => /\/pages\/2\?/.test(r.url()) && r.ok(), { timeout: 30_000 });
+    const dialog = await openInViewer(page, PDF);
+    assert.match(page.url(), /\?view=a-chart\.pdf$/);
+    const first = dialog.getByRole('img', { name: 'Page 1 of 3' });
+    await first.waitFor();
+    await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await first.elementHandle());
+    const stage = await dialog.locator('.viewer-page').evaluate((el) => el.clientWidth);
+    const asked = Number(pageRequests[0].searchParams.get('width'));
+    const dpr = options.deviceScaleFactor ?? 1;
+    assert.ok(asked >= stage * dpr, `${device}: page 1 asked at ${asked} px for a ${stage} px wide area at ${dpr}x`);
+    // The next page is fetched while the first is read.
+    await ahead;
+    await assertAccessible(page, `${device}: the viewer`);
+    await assertFitsWidth(page, `${device}: the viewer`);
+    await shot(page, `viewer-pdf-${device}`);
+
+    // Turning pages: buttons, and jumping to a page; the position is announced.
+    const position = dialog.locator('.viewer-page-number');
+    await dialog.getByRole('button', { name: 'Next page' }).click();
+    await position.filter({ hasText: 'Page 2 of 3' }).waitFor();
+    // Fetched ahead: shown from the cache.
+    assert.equal(await loaded(dialog.getByRole('img', { name: 'Page 2 of 3' })), true);
+    await dialog.getByLabel('Go to page').fill('3');
+    await dialog.getByRole('button', { name: 'Go', exact: true }).click();
+    await position.filter({ hasText: 'Page 3 of 3' }).waitFor();
+    const third = dialog.getByRole('img', { name: 'Page 3 of 3' });
+    await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await third.elementHandle());
+    assert.equal(await views(admin, ward, doctor), before + 1, 'one opening, one audited view, however many pages');
+
+    // The next file: a swipe on the phone, the arrow key on the desktop; the text as text.
+    if (device === 'phone') {
+      const area = await dialog.locator('.viewer-stage').boundingBox();
+      const y = area.y + area.height / 2;
+      const cdp = await context.newCDPSession(page);
+      const touch = (type, x) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+      await touch('touchStart', area.x + area.width - 40);
+      for (const step of [1, 2, 3, 4]) await touch('touchMove', area.x + area.width - 40 - step * 50);
+      await touch('touchEnd');
+    } else {
+      await page.keyboard.press('ArrowRight');
+    }
+    const notes = page.getByRole('dialog', { name: TEXT });
+    await notes.getByRole('region', { name: `Text of ${TEXT}` }).getByText('<b>not markup</b>').waitFor();
+    assert.match(page.url(), /\?view=b-notes\.txt$/);
+
+    // Escape closes it (the URL too), and focus goes back to the row of the file shown last.
+    await page.keyboard.press('Escape');
+    await notes.waitFor({ state: 'hidden' });
+    assert.doesNotMatch(page.url(), /view=/);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-file-open')), TEXT);
+
+    // The back button closes it; a reload opens it again.
+    await openInViewer(page, PHOTO);
+    await page.getByRole('dialog', { name: PHOTO }).getByRole('img', { name: PHOTO }).waitFor();
+    await page.goBack();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await openInViewer(page, PDF);
+    await page.reload();
+    const reopened = page.getByRole('dialog', { name: PDF });
+    await reopened.getByRole('img', { name: 'Page 1 of 3' }).waitFor();
+
+    // "Open original": today's sandboxed tab through a signed link, with today's message.
+    const [tab] = await Promise.all([context.waitForEvent('page'), reopened.getByRole('button', { name: 'Open original' }).click()]);
+    await tab.waitForURL(/\/a-chart\.pdf\/view\?link=/);
+    await page.getByText('File opened in new tab').waitFor();
+    const token = await page.evaluate(() => window.localStorage.getItem('token'));
+    assert.equal(tab.url().includes(token), false);
+    await tab.close();
+
+    assert.deepEqual(problems, []);
+    await context.close();
+    await admin.logout();
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * GET /api/blobs/{container}/{folder}/{blob}/viewer: how the in-app viewer shows one file (its
+ * kind, and signed short-lived links to what it shows: an image, a text, or a PDF's pages
+ * rendered as images on the server), and the fetch of a text through its link.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ApiError, apiRequest, messageOf, serverUrl } from '../../../lib/api/client';
+import type { ViewerResponse } from '../../../lib/api/types';
+import { viewerKeys } from '../../../lib/queryKeys';
+import { filePath } from './paths';
+
+export const getViewer = (container: string, folder: string, blob: string, signal?: AbortSignal): Promise<ViewerResponse> =>
+  apiRequest<ViewerResponse>(`${filePath(container, folder, blob)}/viewer`, { signal });
+
+/**
+ * One opening of a file: the server audits each answer as one view, so it is asked once per
+ * opening (never on focus, never kept once the viewer closes: gcTime 0) and again only for a
+ * new version of the file (`version`, its lastModified) or when its links have expired.
+ */
+export const viewerQuery = (container: string, folder: string, blob: string, version: string) =>
+  queryOptions({
+    queryKey: viewerKeys.file(container, folder, blob, version),
+    queryFn: ({ signal }) => getViewer(container, folder, blob, signal),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+
+export const useViewer = (container: string, folder: string, blob: string, version: string) =>
+  useQuery(viewerQuery(container, folder, blob, version));
+
+/** Texts longer than this are cut (a note says so): a browser lays out a long <pre> slowly. */
+export const TEXT_LIMIT = 1_000_000;
+
+/** The text behind a signed link, read as text (never as HTML); ApiError on failure. */
+export async function getText(url: string, signal?: AbortSignal): Promise<{ text: string; cut: boolean }> {
+  let response: Response;
+  try {
+    response = await fetch(serverUrl(url), { signal, credentials: 'same-origin', headers: { Accept: 'text/plain' } });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, null);
+  }
+  if (!response.ok) throw new ApiError(response.status, messageOf(await response.json().catch(() => null)));
+  const text = await response.text();
+  return text.length > TEXT_LIMIT ? { text: text.slice(0, TEXT_LIMIT), cut: true } : { text, cut: false };
+}
+
+/** The text of the file the viewer shows, fetched once per link. */
+export const useViewerText = (url: string | null | undefined) =>
+  useQuery({
+    queryKey: viewerKeys.text(url ?? ''),
+    queryFn: ({ signal }) => getText(url ?? '', signal),
+    enabled: Boolean(url),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });

@@ -1,0 +1,94 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { mockApi, NURSE, renderApp, signIn } from '../../../test/utils';
+
+const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
+const PAGE = '/containers/ward%20a/folders/p-1';
+const LIST = 'GET /api/blobs/ward%20a/p-1';
+const PATIENT = 'GET /api/patients/ward%20a/p-1';
+const SAVE = 'PUT /api/patients/ward%20a/p-1';
+const KNOWN = { name: 'José Müller', dateOfBirth: '1950-03-14', recordNumber: 'MRN-0042' };
+const listing = { blobs: [], hasProfileImage: false };
+
+/** The banner once loaded (while loading it holds its place, busy). */
+async function banner() {
+  // A cold first render under load can take longer than the default wait.
+  await waitFor(() => expect(screen.getByRole('region', { name: 'Patient' })).not.toHaveAttribute('aria-busy'), { timeout: 8000 });
+  return screen.getByRole('region', { name: 'Patient' });
+}
+
+describe('folder page: the patient banner', () => {
+  it('shows the name, the date of birth as the app writes dates, and the record number', async () => {
+    signIn(NURSE);
+    mockApi({ [LIST]: { body: listing }, [PATIENT]: { body: KNOWN } });
+    renderApp(PAGE);
+    const region = await banner();
+    await within(region).findByText('José Müller');
+    expect(within(region).getByText('14 Mar 1950')).toBeInTheDocument();
+    expect(within(region).getByText('MRN-0042')).toBeInTheDocument();
+    // A nurse reads; only admins and doctors edit (the server refuses a nurse's PUT anyway).
+    expect(within(region).queryByRole('button', { name: 'Edit patient details' })).toBeNull();
+  });
+
+  it('says what is not recorded', async () => {
+    signIn(NURSE);
+    mockApi({ [LIST]: { body: listing }, [PATIENT]: { body: { name: null, dateOfBirth: null, recordNumber: null } } });
+    renderApp(PAGE);
+    const region = await banner();
+    await waitFor(() => expect(within(region).getAllByText('Not recorded')).toHaveLength(3));
+  });
+
+  it('shows nothing of its own for a folder that is not there (the page says so)', async () => {
+    signIn(NURSE);
+    mockApi({ [LIST]: { status: 404, body: { message: 'Folder not found' } } });
+    renderApp(PAGE);
+    await screen.findByText('Folder not found or not assigned to you');
+    expect(screen.queryByRole('region', { name: 'Patient' })).toBeNull();
+  });
+});
+
+describe('folder page: editing the patient', () => {
+  it('a doctor edits: the form is prefilled, blank clears a field, the saved patient shows', async () => {
+    signIn(DOCTOR);
+    let current = { ...KNOWN };
+    const api = mockApi({
+      [LIST]: { body: listing },
+      [PATIENT]: () => ({ body: current }),
+      [SAVE]: ({ body }) => {
+        current = body as typeof KNOWN;
+        return { body: { message: 'Patient details saved', patient: current } };
+      },
+    });
+    renderApp(PAGE);
+    await userEvent.click(await within(await banner()).findByRole('button', { name: 'Edit patient details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Patient details' });
+    const name = within(dialog).getByLabelText('Patient name');
+    expect(name).toHaveValue('José Müller');
+    expect(within(dialog).getByLabelText('Date of birth')).toHaveValue('1950-03-14');
+    await userEvent.clear(name);
+    await userEvent.type(name, '  Ann Smith ');
+    await userEvent.clear(within(dialog).getByLabelText('Medical record number'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const save = api.calls.find((call) => call.method === 'PUT');
+    expect(save?.body).toEqual({ name: 'Ann Smith', dateOfBirth: '1950-03-14', recordNumber: null });
+    expect(await screen.findByText('Patient details saved')).toBeInTheDocument();
+    await within(await banner()).findByText('Ann Smith'); // refetched after the save
+  });
+
+  it("shows the server's reason and keeps the form open", async () => {
+    signIn(DOCTOR);
+    mockApi({
+      [LIST]: { body: listing },
+      [PATIENT]: { body: KNOWN },
+      [SAVE]: { status: 400, body: { message: 'A date of birth cannot be in the future.' } },
+    });
+    renderApp(PAGE);
+    await userEvent.click(await within(await banner()).findByRole('button', { name: 'Edit patient details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Patient details' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('A date of birth cannot be in the future.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Patient name')).toHaveValue('José Müller');
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The patient banner at the top of a folder page: the patient's name, date of birth and record
+ * number (PatientIdentity), and for admins and doctors an Edit button opening PatientForm. A
+ * change made anywhere reaches an open page through the live `patient:changed` event.
+ */
+import { useState, type FormEvent } from 'react';
+import { Field } from '../../../components/Field';
+import { FormDialog } from '../../../components/FormDialog';
+import { useNotify } from '../../../components/Notifications';
+import { PatientIdentity } from '../../../components/PatientIdentity';
+import { errorMessage, isNotFound } from '../../../lib/api/client';
+import type { PatientDetails, Role } from '../../../lib/api/types';
+import { useSession } from '../../../lib/sessionContext';
+import { PATIENT_EDITORS, usePatient, useUpdatePatient } from '../api/patient';
+
+export const PATIENT_MSG = {
+  loadFailed: 'Patient details could not be loaded.',
+  saveFailed: 'The patient details were not saved.',
+  saved: 'Patient details saved',
+} as const;
+
+export function PatientBanner({ container, folder }: { container: string; folder: string }) {
+  const { user } = useSession();
+  const canEdit = PATIENT_EDITORS.includes(user?.role as Role);
+  const patient = usePatient(container, folder);
+  const [editing, setEditing] = useState(false);
+
+  const editButton = (disabled: boolean) =>
+    canEdit ? (
+      <button type="button" className="btn btn-small" onClick={() => setEditing(true)} disabled={disabled}>
+        Edit patient details
+      </button>
+    ) : null;
+  if (patient.isPending) {
+    // The same boxes while loading, so the page does not move when the patient arrives.
+    return <PatientIdentity patient={null} busy actions={editButton(true)} />;
+  }
+  if (patient.isError) {
+    // A folder that is not there for this user: the page says so once, below.
+    return isNotFound(patient.error) ? null : (
+      <section className="patient-banner" aria-label="Patient">
+        <p className="muted">{PATIENT_MSG.loadFailed}</p>
+      </section>
+    );
+  }
+  return (
+    <>
+      <PatientIdentity patient={patient.data} actions={editButton(false)} />
+      {editing ? <PatientForm container={container} folder={folder} patient={patient.data} onClose={() => setEditing(false)} /> : null}
+    </>
+  );
+}
+
+interface PatientFormProps {
+  container: string;
+  folder: string;
+  patient: PatientDetails;
+  onClose: () => void;
+}
+
+/** The three fields, prefilled; blank clears one. The server checks them (readable 400s). */
+export function PatientForm({ container, folder, patient, onClose }: PatientFormProps) {
+  const [name, setName] = useState(patient.name ?? '');
+  const [dateOfBirth, setDateOfBirth] = useState(patient.dateOfBirth ?? '');
+  const [recordNumber, setRecordNumber] = useState(patient.recordNumber ?? '');
+  const save = useUpdatePatient(container, folder);
+  const notify = useNotify();
+  const today = new Date().toISOString().slice(0, 10);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(
+      { name: name.trim() || null, dateOfBirth: dateOfBirth || null, recordNumber: recordNumber.trim() || null },
+      {
+        onSuccess: (result) => {
+          notify('success', result.message || PATIENT_MSG.saved);
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <FormDialog
+      title="Patient details"
+      intro={<p className="muted">Folder {folder} in {container}. Leave a field blank if it is not known.</p>}
+      onSubmit={onSubmit}
+      onClose={onClose}
+      submitLabel="Save"
+      busyLabel="Saving…"
+      busy={save.isPending}
+      error={save.isError ? errorMessage(save.error, PATIENT_MSG.saveFailed) : null}
+    >
+      <Field id="patient-name" label="Patient name" value={name} onValue={setName} maxLength={200} autoComplete="off" autoFocus />
+      <Field id="patient-dob" label="Date of birth" type="date" max={today} min="1870-01-01" value={dateOfBirth} onValue={setDateOfBirth} />
+      <Field
+        id="patient-mrn"
+        label="Medical record number"
+        value={recordNumber}
+        onValue={setRecordNumber}
+        maxLength={64}
+        autoComplete="off"
+      />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,36 @@
+"""patient:changed with real Socket.IO clients: a doctor's edit reaches admins and the folder's
+care team (a nurse's open folder page), and nobody else (proved with a marker)."""
+
+from __future__ import annotations
+
+from bff.users.models import Role
+from tests.factories import assign, make_container, make_folder, make_staff
+from tests.live.conftest import LiveServer, marker
+
+
+async def test_patient_changed_reaches_the_care_team_only(live: LiveServer) -> None:
+    container = await make_container()
+    folder = await make_folder(container, "patient-1")
+    admin = await make_staff(live.settings, Role.ADMIN)
+    doctor = await make_staff(live.settings, Role.DOCTOR)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    sibling = await make_staff(live.settings, Role.NURSE)
+    await assign(doctor.user, container, folder)
+    await assign(nurse.user, container, folder)
+    await assign(sibling.user, container, await make_folder(container, "patient-2"))
+    admin_ears = await live.listener(admin.token, "admin")
+    nurse_ears = await live.listener(nurse.token, "nurse")
+    sibling_ears = await live.listener(sibling.token, "sibling")
+
+    response = await live.app.test_client().put(
+        f"/api/patients/{container.name}/patient-1",
+        json={"name": "Ann Smith", "dateOfBirth": "1950-03-14", "recordNumber": "MRN-1"},
+        headers=doctor.headers,
+    )
+    assert response.status_code == 200, await response.get_data()
+    payload = {"container": container.name, "folder": "patient-1"}
+    assert await nurse_ears.wait_for("patient:changed") == payload  # names, never the values
+    assert await admin_ears.wait_for("patient:changed") == payload
+    await marker(live, admin, sibling_ears, sibling.user)
+    assert "patient:changed" not in sibling_ears.names()
+    assert (await admin_ears.wait_for("audit:created"))["operation"] == "patient_update"
