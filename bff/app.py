@@ -53,7 +53,7 @@ from bff.oidc.routes import bp as oidc_bp
 from bff.patients.routes import bp as patients_bp
 from bff.search.routes import bp as search_bp
 from bff.services import AppServices, attach_services
-from bff.shutdown import draining, handle_sigterm, stop_watching
+from bff.shutdown import draining, handle_sigterm, stop_in_order, stop_watching
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
 from bff.users.bootstrap import ensure_admin
@@ -329,17 +329,24 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
 
     @app.after_serving
     async def _stop() -> None:
-        await stop_watching()
-        await settle_uploads(storage)  # uploads cut off by the stop leave nothing behind
-        await jobs.stop()  # jobs in progress given back for another process or the next start
-        await flush_audit()  # entries of the last requests, before the database closes
-        await services.audit_head.stop()  # their head, before the storage closes
-        await workers.close()
-        await sweeper.stop()
-        await checkpointer.stop()
-        await storage.close()
-        await login_throttle.aclose()
-        await close_db()
+        await stop_in_order(
+            [
+                ("watching for SIGTERM", stop_watching),
+                # uploads cut off by the stop leave nothing behind
+                ("settling uploads", lambda: settle_uploads(storage)),
+                # jobs in progress given back for another process or the next start
+                ("stopping file jobs", jobs.stop),
+                # entries of the last requests, before the database closes
+                ("writing the audit log", flush_audit),
+                ("signing the audit head", services.audit_head.stop),  # before storage closes
+                ("ending worker processes", workers.close),
+                ("stopping the upload sweep", sweeper.stop),
+                ("stopping the audit checkpoints", checkpointer.stop),
+                ("closing storage", storage.close),
+                ("closing the sign-in throttle", login_throttle.aclose),
+                ("closing the database", close_db),
+            ]
+        )
 
     check_every_route_has_policy(app)
     return app

@@ -28,6 +28,8 @@ import logging
 import multiprocessing
 import os
 import signal
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bff.live.server import LiveHub
@@ -38,6 +40,12 @@ log = logging.getLogger(__name__)
 _draining = False
 _watching: set[asyncio.Task[None]] = set()
 POLL_SECONDS = 0.1  # as often as Hypercorn's worker polls the same event
+# Each step of the app's stop (after_serving) gets this long: one that hangs (a database or
+# storage that stopped answering, a task that swallowed its cancellation) is logged by name and
+# the next steps still run, the database closing last, well within Hypercorn's own 60 s limit
+# on the whole stop (its shutdown_timeout), after which it would drop the rest.
+STEP_SECONDS = 10.0
+SLOW_STEP_SECONDS = 2.0
 
 
 def draining() -> bool:
@@ -103,3 +111,24 @@ async def stop_watching() -> None:
     for task in list(_watching):
         task.cancel()
     await asyncio.gather(*_watching, return_exceptions=True)
+
+
+async def stop_in_order(
+    steps: list[tuple[str, Callable[[], Awaitable[Any]]]], seconds: float = STEP_SECONDS
+) -> None:
+    """Run the app's stop steps one after the other, each within `seconds`: a step that fails
+    or takes too long is logged by its name (a slow one too) and the next one runs."""
+    for name, step in steps:
+        began = time.monotonic()
+        try:
+            async with asyncio.timeout(seconds):
+                await step()
+        except TimeoutError:
+            log.warning("Stopping: %s did not finish within %g s; going on", name, seconds)
+            continue
+        except Exception:
+            log.warning("Stopping: %s failed; going on", name, exc_info=True)
+            continue
+        took = time.monotonic() - began
+        if took > SLOW_STEP_SECONDS:
+            log.warning("Stopping: %s took %.1f s", name, took)

@@ -10,7 +10,6 @@ refuses to move past a head whose entry is gone or changed (an alert instead).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import logging
 import time
@@ -30,6 +29,7 @@ from bff.audit.signed import (
     write_object,
 )
 from bff.leases import leased
+from bff.waits import wait_set
 from storage.base import Storage
 
 log = logging.getLogger(__name__)
@@ -149,8 +149,7 @@ class HeadWriter:
         while self._due:
             wait = self._last + HEAD_SECONDS - time.monotonic()
             if wait > 0 and not stopping.is_set():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stopping.wait(), wait)
+                await wait_set(stopping, wait)
             self._due = False
             self._last = time.monotonic()
             try:

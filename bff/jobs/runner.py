@@ -14,6 +14,7 @@ from pathlib import Path
 from bff.jobs import service
 from bff.jobs.repository import Claimed
 from bff.leases import INSTANCE
+from bff.waits import wait_set
 from bff.workers import WorkerPool
 from config.settings import Settings
 from storage.base import Storage
@@ -70,8 +71,7 @@ class JobRunner:
                 self._launch(job)
             if claimed and len(claimed) == free:
                 continue  # every place taken: there may be more due
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._settings.job_poll_seconds)
+            await wait_set(self._wake, self._settings.job_poll_seconds)
 
     def _launch(self, job: Claimed) -> None:
         assert self._pool is not None and self._root is not None

@@ -67,6 +67,7 @@ from bff.live.transport import (
     raise_open_file_limit,
 )
 from bff.services import app_services
+from bff.waits import wait_set
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -217,8 +218,7 @@ class LiveHub:
             if not self.link_up:
                 period = min(period, OUTAGE_CHECK_SECONDS)
             self._link_changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._link_changed.wait(), period)
+            if await wait_set(self._link_changed, period):
                 continue  # the link changed: start a new period of the right length
             try:
                 await self.check_sessions()

@@ -90,15 +90,22 @@ class Started:
     def wait_gone(self, seconds: float = 30) -> None:
         """Wait until every process of the group has exited (the shell the Procfile line runs
         in dies at SIGTERM; Hypercorn finishes its work first)."""
-        self.process.wait(timeout=seconds)
+        try:
+            self.process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"the server did not stop; its log:\n{self.tail()}") from None
         deadline = time.monotonic() + seconds
         while True:
             try:
                 os.killpg(self.process.pid, 0)
             except ProcessLookupError:
                 return
-            assert time.monotonic() < deadline, "the server did not stop"
+            assert time.monotonic() < deadline, f"the server did not stop:\n{self.tail()}"
             time.sleep(0.1)
+
+    def tail(self, lines: int = 60) -> str:
+        """The end of the server's log (for a failure's message)."""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
 def run(command: str, env: dict[str, str]) -> str:

@@ -1,0 +1,67 @@
+"""The app's stop (bff/shutdown.py stop_in_order): every step runs in turn, a step that fails or
+hangs is logged by name and the database still closes; and a background loop's wait
+(bff/waits.py) never swallows the cancellation that stops it (Python 3.11's wait_for does when
+the event is set at that moment: the job runner could outlive the stop)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import pytest
+
+from bff.shutdown import stop_in_order
+from bff.waits import wait_set
+
+
+async def test_a_step_that_hangs_or_fails_does_not_hold_the_rest(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    ran: list[str] = []
+
+    async def hangs() -> None:
+        ran.append("hangs")
+        await asyncio.Event().wait()
+
+    async def fails() -> None:
+        ran.append("fails")
+        raise ConnectionError("database away")
+
+    async def closes() -> None:
+        ran.append("closes")
+
+    await stop_in_order(
+        [("signing the audit head", hangs), ("flushing", fails), ("closing", closes)],
+        seconds=0.2,
+    )
+    assert ran == ["hangs", "fails", "closes"]
+    assert "Stopping: signing the audit head did not finish within 0.2 s; going on" in caplog.text
+    assert "Stopping: flushing failed; going on" in caplog.text
+
+
+async def test_wait_set_says_whether_the_event_came() -> None:
+    event = asyncio.Event()
+    assert await wait_set(event, 0.01) is False
+    event.set()
+    assert await wait_set(event, 5) is True
+
+
+async def test_a_cancellation_at_the_moment_the_event_is_set_still_stops_the_loop() -> None:
+    event = asyncio.Event()
+    rounds = 0
+
+    async def loop() -> None:
+        nonlocal rounds
+        while True:
+            rounds += 1
+            event.clear()
+            await wait_set(event, 5)
+
+    task = asyncio.get_running_loop().create_task(loop())
+    await asyncio.sleep(0.01)
+    event.set()  # the waiter wakes on the next turn of the loop...
+    task.cancel()  # ...and is cancelled in the same turn (asyncio.wait_for went on here)
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.wait_for(task, 2)
+    assert task.cancelled()
+    assert rounds == 1
