@@ -56,7 +56,13 @@ frontend:
 # Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys
 # (the cluster journey needs the dev tools too: moto for its S3-protocol server).
 test-frontend: install-dev nginx tesseract frontend oidc-provider
-	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test && npm run e2e
+	$(MAKE) --no-print-directory web-checks journeys
+
+.PHONY: web-checks journeys
+web-checks:
+	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test
+journeys:
+	cd frontend && npm run e2e
 
 lint: install-dev
 	$(BIN)/ruff check bff storage config tools tests bench
@@ -85,13 +91,21 @@ PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/clu
 test-databases: install-dev nginx tesseract frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
 
-.PHONY: test-databases pytest-sqlite pytest-postgres
+.PHONY: test-databases test-all pytest-sqlite pytest-postgres postgres-then-web-checks
 pytest-sqlite:
 	$(PYTEST_SQLITE)
 pytest-postgres:
 	$(PYTEST_POSTGRES)
+# PostgreSQL's phase ends minutes before SQLite's: the web app's checks (API types, tsc, ESLint,
+# Vitest) follow it in the same stream, then the browser journeys run once both are done.
+postgres-then-web-checks:
+	$(PYTEST_POSTGRES)
+	$(MAKE) --no-print-directory web-checks
+test-all: install-dev nginx tesseract frontend oidc-provider
+	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite postgres-then-web-checks
+	$(MAKE) --no-print-directory journeys
 
-test: lint typecheck test-databases test-frontend
+test: lint typecheck test-all
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
