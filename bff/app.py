@@ -30,6 +30,7 @@ from bff.auth.policy import check_every_route_has_policy, public
 from bff.auth.routes import bp as auth_bp
 from bff.auth.session_cache import SessionCache
 from bff.auth.throttle import LoginThrottle
+from bff.compression import compress_json
 from bff.containers.routes import bp as containers_bp
 from bff.db import close_db, init_db, retry_while_unreachable
 from bff.docs import bp as docs_bp
@@ -305,6 +306,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         )
 
     app.after_request(_security_headers(settings))
+    app.after_request(compress_json)
 
     @app.before_serving
     async def _start() -> None:

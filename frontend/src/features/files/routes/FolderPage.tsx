@@ -4,7 +4,7 @@
  * file's Versions panel (restoring a version: admin, doctor, nurse); deletion to the trash and
  * the folder's Trash for admins. The server enforces all of it; this only hides what a role cannot do.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
@@ -84,6 +84,9 @@ function useViewerParam() {
   return { viewing, openViewer, switchTo, close };
 }
 
+/** The folder's sections before their first deferred render: shown as loading. */
+const DRAWING = { isPending: true, isError: false, error: null, data: undefined, refetch: () => undefined };
+
 interface Outcome {
   id: number;
   kind: 'success' | 'error';
@@ -131,6 +134,11 @@ function Folder({ container, folder, children }: { container: string; folder: st
     return () => window.clearTimeout(timer);
   }, [outcome]);
 
+  // A first load finds the listing fetched already (preloadScreens): drawing the files with the
+  // header would paint nothing until all of it is drawn, a long task on a phone. The header and
+  // the banner are drawn first, the folder's sections right after, in a render React can
+  // interrupt (until then they show as loading, as on any other load).
+  const drawn = useDeferredValue(true, false);
   const blobs = useMemo(() => files.data?.blobs ?? [], [files.data]);
   const names = useMemo(() => new Set(blobs.map((b) => b.name)), [blobs]);
   const back = isAdmin ? `/admin/containers/${encodeURIComponent(container)}` : `/containers/${encodeURIComponent(container)}`;
@@ -152,7 +160,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
         ) : null}
       </div>
       <QueryBoundary
-        query={files}
+        query={drawn ? files : DRAWING}
         messages={FILE_MSG}
         notFound={
           // Like the container page: what is not there for this user, and the way back.
