@@ -32,7 +32,7 @@ import aiohttp
 
 # Run as a script (bench/x.py), the repo root is not on the path: the tooling lives there.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tools.devserver import ServerProcess, local_env
+from tools.devserver import ServerProcess, local_env, query_database
 
 REPO = Path(__file__).resolve().parents[1]
 MB = 1024 * 1024
@@ -40,6 +40,23 @@ BOUNDARY = "bench-boundary-5f2c"
 ADMIN_PASSWORD = "bench-admin-password"
 NURSE_PASSWORD = "bench-nurse-password"
 CONTAINER = "bench-ward"
+
+
+async def job_backlog(database_url: str) -> int:
+    """Background jobs not yet done (pending or running)."""
+    rows = await query_database(
+        database_url, "SELECT count(*) FROM file_jobs WHERE state IN ('pending', 'running')"
+    )
+    return int(rows[0][0])
+
+
+async def wait_for_backlog(database_url: str, limit: float) -> float:
+    """Seconds until no job is left (bounded by limit)."""
+    start = time.perf_counter()
+    # The state is in another process's database: polled.
+    while await job_backlog(database_url) and time.perf_counter() - start < limit:  # noqa: ASYNC110
+        await asyncio.sleep(1)
+    return time.perf_counter() - start
 
 
 def plain_copy_seconds(source: Path, target: Path) -> float:
@@ -248,16 +265,25 @@ async def bench(
     listing = f"{base}/api/blobs/{CONTAINER}/{folders[len(folders) // 2]}"
     blobs = (await call(session, "GET", listing, nurse))["blobs"]
     assert len(blobs) == args.files, len(blobs)
-    median, p95 = await latencies(session, listing, nurse, args.requests)
-    report(f"folder listing ({args.files} files) median", median, "ms", "< 50 ms", median < 50)
-    report(f"folder listing ({args.files} files) p95", p95, "ms")
     stats_url = f"{base}/api/assignments/my-assignments/stats"
     stats = await call(session, "GET", stats_url, nurse)
     assert stats["summary"]["totalFiles"] == args.folders * args.files, stats["summary"]
-    median, p95 = await latencies(session, stats_url, nurse, args.requests)
-    label = f"statistics ({args.folders} folders x {args.files} files) median"
-    report(label, median, "ms", "< 50 ms", median < 50)
-    report(f"statistics ({args.folders} folders x {args.files} files) p95", p95, "ms")
+    # The reindex recorded a text job per file: timed while that backlog drains (a bulk import)
+    # and again once it has (the everyday case), side by side.
+    database = server.env["BFF_DATABASE_URL"]
+    for when in ("while the text backlog drains", "once it has drained"):
+        if when.startswith("once"):
+            drained = await wait_for_backlog(database, 600)
+            report("text backlog drained in", drained, "s")
+        backlog = await job_backlog(database)
+        median, p95 = await latencies(session, listing, nurse, args.requests)
+        name = f"folder listing ({args.files} files) {when} ({backlog} jobs left)"
+        report(f"{name} median", median, "ms", "< 50 ms", median < 50)
+        report(f"{name} p95", p95, "ms")
+        median, p95 = await latencies(session, stats_url, nurse, args.requests)
+        label = f"statistics ({args.folders} folders x {args.files} files) {when}"
+        report(f"{label} median", median, "ms", "< 50 ms", median < 50)
+        report(f"{label} p95", p95, "ms")
 
 
 def main() -> None:
