@@ -144,7 +144,7 @@ async def search(
         page_sql += f"(f.last_modified = {sql.p(after.last_modified)} AND "
         page_sql += f"f.id < {sql.p(after.file_id)})))"
     page_sql += f" ORDER BY b.key, f.last_modified DESC, f.id DESC LIMIT {sql.p(limit + 1)}"
-    rows = await fetch(page_sql, *sql.params)
+    rows = await db.fetch_matches(page_sql, sql.params)
     more = len(rows) > limit
     rows = rows[:limit]
     if not rows:
@@ -176,10 +176,10 @@ async def _count(principal: Principal, query: Query, filters: Filters) -> tuple[
     db = _dialect()
     sql = Sql()
     hits = db.hits(sql, query, principal, filters, MATCH_CAP)
-    rows = await fetch(
+    rows = await db.fetch_matches(
         f"WITH hits AS MATERIALIZED ({hits}) SELECT COUNT(DISTINCT file_id) AS total, "
         "COUNT(*) AS matches FROM hits",
-        *sql.params,
+        sql.params,
     )
     return int(rows[0]["total"]), int(rows[0]["matches"]) > MATCH_CAP
 

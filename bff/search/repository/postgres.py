@@ -6,7 +6,9 @@ of a caller's matches and the snippets (ts_headline) of the pages shown."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from tortoise.transactions import in_transaction
 
 from bff.db import fetch
 from bff.search.query import Kind, Term
@@ -66,6 +68,20 @@ def _query(sql: Sql, terms: Sequence[Term], config: str) -> str:
         part = _term(sql, term, config)
         parts.append(f"(!! {part})" if term.excluded else part)
     return "(" + " && ".join(parts) + ")"
+
+
+async def fetch_matches(sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    """The rows of a query built on `hits`, planned for its own values every time.
+
+    asyncpg prepares each statement, and after five runs PostgreSQL may keep one plan for any
+    values (a generic plan). A search's best plan depends on them: for a member of staff, the
+    300 folders' files first and each one's vector checked (the matches in 10 ms); planned
+    without the values, the text index across every folder first (60 ms and more for a phrase,
+    measured with bench/search_bench.py). `SET LOCAL` holds for this read's transaction only:
+    the pooled connection keeps no state (bff/db.py keep_session_state)."""
+    async with in_transaction("default") as conn:
+        await conn.execute_script("SET LOCAL plan_cache_mode = force_custom_plan")
+        return await fetch(sql, *params, conn=conn)
 
 
 def hits(sql: Sql, query: Query, principal: Principal, filters: Filters, cap: int) -> str:

@@ -10,7 +10,7 @@ folders)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bff.db import fetch
 from bff.search.query import Kind, Query, Term
@@ -106,6 +106,11 @@ def _text_where(sql: Sql, query: Query) -> tuple[str, str]:
             where += f" AND {main}.rowid NOT IN (SELECT rowid FROM {table} WHERE {table} MATCH "
             where += f"{sql.p(_fts_any(terms))})"
     return main, where
+
+
+async def fetch_matches(sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    """The rows of a query built on `hits` (SQLite plans each statement as it comes)."""
+    return await fetch(sql, *params)
 
 
 def hits(sql: Sql, query: Query, principal: Principal, filters: Filters, cap: int) -> str:
