@@ -121,7 +121,26 @@ async def run_live(settings: Settings) -> AsyncIterator[LiveServer]:
         for listener in server.listeners:
             await listener.close()
         stop.set()
-        await asyncio.wait_for(task, 10)
+        await stopped(task)
+
+
+STOP_SECONDS = 30  # the app's stop: Hypercorn's graceful wait, then steps of up to 10 s each
+
+
+async def stopped(task: asyncio.Task[Any]) -> None:
+    """Wait for the server's task to end; if it does not within STOP_SECONDS, fail with where
+    every task of the loop stands (what held the stop)."""
+    done, _ = await asyncio.wait({task}, timeout=STOP_SECONDS)
+    if done:
+        task.result()
+        return
+    stacks = []
+    for other in asyncio.all_tasks():
+        frames = other.get_stack(limit=8)
+        where = " <- ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in reversed(frames))
+        stacks.append(f"{other.get_name()}: {where}")
+    task.cancel()
+    raise AssertionError("the server did not stop:\n" + "\n".join(sorted(stacks)))
 
 
 @pytest.fixture
