@@ -14,7 +14,8 @@ from pydantic import BaseModel
 from quart import Quart, Response, request
 from quart.ctx import RequestContext
 from quart.globals import request_ctx
-from quart.typing import ResponseReturnValue
+from quart.typing import ResponseReturnValue, ResponseTypes
+from quart.wrappers import Request
 from quart_schema import Info, QuartSchema
 from tortoise import connections
 from werkzeug.datastructures import Headers
@@ -57,6 +58,7 @@ from bff.services import AppServices, attach_services
 from bff.shutdown import draining, handle_sigterm, stop_in_order, stop_watching
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
+from bff.turns import request_in_progress
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
@@ -203,6 +205,10 @@ class BffApp(Quart):
     Writes are never repeated: theirs is the 503."""
 
     retry_seconds: float = 0.0
+
+    async def handle_request(self, request: Request) -> ResponseTypes:
+        with request_in_progress():  # background work on the database waits (bff/turns.py)
+            return await super().handle_request(request)
 
     async def dispatch_request(
         self, request_context: RequestContext | None = None

@@ -14,12 +14,18 @@ from pathlib import Path
 from bff.jobs import service
 from bff.jobs.repository import Claimed
 from bff.leases import INSTANCE
+from bff.turns import background_turn
 from bff.waits import wait_set
 from bff.workers import WorkerPool
 from config.settings import Settings
 from storage.base import Storage
 
 log = logging.getLogger(__name__)
+
+# The backlog gauge is counted again at most this often while jobs keep coming (and each time
+# none is due): a count of every unfinished job per job would be one more piece of background
+# work on the database for requests to wait behind (bff/turns.py).
+BACKLOG_SECONDS = 5.0
 
 
 class JobRunner:
@@ -35,6 +41,7 @@ class JobRunner:
         self._task: asyncio.Task[None] | None = None
         self._running: dict[asyncio.Task[str], Claimed] = {}
         self._root: Path | None = None
+        self._counted_at = float("-inf")
 
     def start(self) -> None:
         """Start in the background (nothing when BFF_JOB_WORKERS is 0)."""
@@ -64,7 +71,7 @@ class JobRunner:
             try:
                 if free > 0:
                     claimed = await service.claim_due(free, self._holder, self._settings)
-                await service.update_backlog()
+                await self._count_backlog(busy=bool(claimed))
             except Exception:
                 log.warning("Claiming file jobs failed; trying again later.", exc_info=True)
             for job in claimed:
@@ -72,6 +79,14 @@ class JobRunner:
             if claimed and len(claimed) == free:
                 continue  # every place taken: there may be more due
             await wait_set(self._wake, self._settings.job_poll_seconds)
+
+    async def _count_backlog(self, *, busy: bool) -> None:
+        now = asyncio.get_running_loop().time()
+        if busy and now - self._counted_at < BACKLOG_SECONDS:
+            return
+        self._counted_at = now
+        async with background_turn():
+            await service.update_backlog()
 
     def _launch(self, job: Claimed) -> None:
         assert self._pool is not None and self._root is not None

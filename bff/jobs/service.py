@@ -47,6 +47,7 @@ from bff.jobs.repository import Claimed
 from bff.jobs.work import FileFacts as FileFacts  # re-exported: where kinds look for it
 from bff.jobs.work import Unavailable, Unreadable, limited
 from bff.services import running_services
+from bff.turns import background_turn
 from bff.workers import WorkerFailed, WorkerPool, WorkerTimeout, process_alive
 from config.settings import Settings
 from storage.base import NotFound, Storage
@@ -213,8 +214,9 @@ async def claim_due(limit: int, holder: str, settings: Settings) -> list[Claimed
     now = datetime.now(UTC)
     token = secrets.token_hex(16)
     until = now + timedelta(seconds=claim_seconds(settings))
-    ids = await repository.claim(list(kinds()), limit, token, holder, now, until)
-    return await repository.claimed(token) if ids else []
+    async with background_turn():
+        ids = await repository.claim(list(kinds()), limit, token, holder, now, until)
+        return await repository.claimed(token) if ids else []
 
 
 async def release(jobs: list[Claimed]) -> None:
@@ -295,7 +297,7 @@ async def run_claimed(
 
 
 async def _done(job: Claimed, kind: Kind, result: Any, seconds: float, storage: Storage) -> str:
-    async with transaction() as conn:
+    async with background_turn(), transaction() as conn:
         if not await repository.held(conn, job.id, job.file_id, job.claim):
             return "superseded"
         if kind.keep is not None:
@@ -317,7 +319,7 @@ async def _failed(
 ) -> str:
     final = final or job.attempts >= settings.job_attempts
     now = datetime.now(UTC)
-    async with transaction() as conn:
+    async with background_turn(), transaction() as conn:
         if not await repository.held(conn, job.id, job.file_id, job.claim):
             return "superseded"
         if final:

@@ -1,0 +1,173 @@
+"""Requests before background work on the embedded database (bff/turns.py): a piece of
+background work waits for a quiet moment (up to its patience), never jumps ahead of a request,
+runs one at a time, and is not held up at all on PostgreSQL; the app counts its requests; and a
+file job waits while a request is in progress."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from quart import Quart
+
+from bff import turns
+from bff.db import dialect, transaction
+from bff.turns import background_turn, request_in_progress, requests_in_progress
+from tests.conftest import make_settings, started_app
+from tests.files.conftest import Ward
+from tests.search.conftest import JOB_SETTINGS, job_of, settled
+
+
+@pytest.fixture
+async def app(database_url: str, run_dir: Path) -> AsyncIterator[Quart]:
+    async with started_app(make_settings(database_url, run_dir)) as app:
+        yield app
+
+
+def on_sqlite() -> bool:
+    return dialect() == "sqlite"
+
+
+async def _piece(log: list[str], name: str, hold: float = 0.0) -> float:
+    """A piece of background work: a transaction; when it began (loop time)."""
+    async with background_turn(), transaction():
+        began = asyncio.get_running_loop().time()
+        log.append(f"{name} began")
+        await asyncio.sleep(hold)
+        log.append(f"{name} ended")
+    return began
+
+
+async def test_background_work_waits_for_the_request_in_progress(
+    app: Quart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
+    loop = asyncio.get_running_loop()
+    log: list[str] = []
+    with request_in_progress():
+        piece = asyncio.create_task(_piece(log, "job"))
+        await asyncio.sleep(0.3)
+        if on_sqlite():
+            assert log == []  # still waiting
+        ended = loop.time()
+    began = await asyncio.wait_for(piece, 5)
+    if on_sqlite():
+        assert began - ended >= turns.QUIET * 0.9  # and a quiet moment after it
+    else:
+        assert log[:1] == ["job began"] and began < ended  # PostgreSQL: at once
+
+
+async def test_a_request_goes_before_background_work_already_waiting(
+    app: Quart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request asks for the connection after the piece of background work did, and still
+    has its transaction first (in plain Tortoise the piece, asking first, would go first)."""
+    monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
+    log: list[str] = []
+    with request_in_progress():
+        piece = asyncio.create_task(_piece(log, "job"))
+        await asyncio.sleep(0.05)
+        async with transaction():
+            log.append("request's transaction")
+    await asyncio.wait_for(piece, 5)
+    if on_sqlite():
+        assert log == ["request's transaction", "job began", "job ended"]
+
+
+async def test_a_steady_stream_of_requests_slows_background_work_but_never_stops_it(
+    app: Quart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 0.3)
+    loop = asyncio.get_running_loop()
+    log: list[str] = []
+    stop = asyncio.Event()
+
+    async def requests() -> None:
+        """Requests one after another, a millisecond apart, as one busy client sends them."""
+        while not stop.is_set():
+            with request_in_progress():
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.001)
+
+    stream = asyncio.create_task(requests())
+    try:
+        await asyncio.sleep(0.05)
+        asked = loop.time()
+        began = await asyncio.wait_for(_piece(log, "job"), 5)
+    finally:
+        stop.set()
+        await stream
+    waited = began - asked
+    if on_sqlite():
+        assert 0.25 <= waited < 2.0
+    else:
+        assert waited < 0.25
+
+
+async def test_one_piece_of_background_work_at_a_time(app: Quart) -> None:
+    log: list[str] = []
+    first = asyncio.create_task(_piece(log, "first", hold=0.1))
+    second = asyncio.create_task(_piece(log, "second"))
+    await asyncio.wait_for(asyncio.gather(first, second), 5)
+    if on_sqlite():
+        assert log == ["first began", "first ended", "second began", "second ended"]
+    else:  # each on a connection of its own
+        assert log == ["first began", "second began", "second ended", "first ended"]
+
+
+async def test_the_app_counts_the_requests_it_handles(app: Quart) -> None:
+    """A request counts from its start (here: its body still arriving) to its answer."""
+    client = app.test_client()
+    assert requests_in_progress() == 0
+    async with client.request(
+        "/api/auth/login", method="POST", headers={"content-type": "application/json"}
+    ) as connection:
+        await connection.send(b'{"username": "nobody", ')
+        for _ in range(100):  # the app's task starts on the next turns of the loop
+            if requests_in_progress() == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert requests_in_progress() == 1
+        await connection.send(b'"password": "wrong password"}')
+        await connection.send_complete()
+        await connection.receive()
+    assert requests_in_progress() == 0
+
+
+async def test_a_file_job_waits_while_a_request_is_in_progress(
+    database_url: str, run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upload's text is not claimed while another upload is still arriving (a slow link),
+    and is read once it has ended."""
+    monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
+    monkeypatch.setattr(turns, "QUIET", 0.5)  # room for the test to open the second request
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", **JOB_SETTINGS
+    )
+    async with started_app(settings) as app:
+        ward = await Ward(app, settings).setup()
+        assert (
+            await ward.upload(ward.nurse, "notes.txt", b"penicillin allergy")
+        ).status_code == 201
+        boundary = "slow-upload"
+        headers = {
+            **ward.nurse.headers,
+            "content-type": f"multipart/form-data; boundary={boundary}",
+        }
+        async with ward.client.request(ward.url(), method="POST", headers=headers) as slow:
+            await slow.send(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+                'filename="scan.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+            )
+            await slow.send(b"x" * 4096)
+            await asyncio.sleep(1.5)
+            job = await job_of(ward, "notes.txt")
+            assert job is not None
+            if dialect() == "sqlite":
+                assert (job.state, job.attempts) == ("pending", 0)  # not even claimed
+            await slow.send(f"\r\n--{boundary}--\r\n".encode())
+            await slow.send_complete()
+            await slow.receive()
+        assert (await settled(ward, "notes.txt")).state == "done"
