@@ -96,8 +96,17 @@ class ProcfileServer:
     """One instance started from the Procfile: `release` once, then `web` (Hypercorn with
     config/hypercorn.toml, one worker process), bound to 127.0.0.1 instead of 0.0.0.0."""
 
-    def __init__(self, env: dict[str, str], log: Path, repo: Path = REPO, app: str = "") -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        log: Path,
+        repo: Path = REPO,
+        app: str = "",
+        prefix: str = "",
+        wait_seconds: float = 60,
+    ) -> None:
         self.repo, self.app = repo, app
+        self.prefix, self.wait_seconds = prefix, wait_seconds  # a command the web one runs under
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         venv_bin = str(Path(sys.executable).parent)
@@ -122,6 +131,8 @@ class ProcfileServer:
         web = commands["web"].replace("0.0.0.0:", "127.0.0.1:")
         if self.app:  # another module serving the same app (bench/live_trace.py)
             web = web.replace("bff.asgi:app", self.app)
+        if self.prefix:  # e.g. valgrind (bench/request_cost_bench.py)
+            web = f"{self.prefix} {web}"
         with self.log.open("wb") as output:
             self.process = subprocess.Popen(  # noqa: S603 - the Procfile's own command
                 ["/bin/sh", "-c", f"exec {web}"],
@@ -131,7 +142,7 @@ class ProcfileServer:
                 env=self.env,
                 cwd=self.repo,
             )
-        wait_for_port(self.port, self.process, 60)
+        wait_for_port(self.port, self.process, self.wait_seconds)
 
     def pids(self) -> list[int | None]:
         return [self.process.pid if self.process else None]

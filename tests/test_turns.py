@@ -1,7 +1,8 @@
-"""Requests before background work on the embedded database (bff/turns.py): a piece of
-background work waits for a quiet moment (up to its patience), never jumps ahead of a request,
-runs one at a time, and is not held up at all on PostgreSQL; the app counts its requests; and a
-file job waits while a request is in progress."""
+"""Requests before the file jobs' work on the embedded database (bff/turns.py): a piece of it
+waits for a quiet moment (up to its patience), never jumps ahead of a request, runs one at a
+time, stops waiting for a request in progress once that request is long, and is not held up at
+all on PostgreSQL; the app counts its requests; and a file job waits while a request is in
+progress."""
 
 from __future__ import annotations
 
@@ -18,6 +19,16 @@ from bff.turns import background_turn, request_in_progress, requests_in_progress
 from tests.conftest import make_settings, started_app
 from tests.files.conftest import Ward
 from tests.search.conftest import JOB_SETTINGS, job_of, settled
+
+
+@pytest.fixture(autouse=True)
+async def fresh_gate() -> AsyncIterator[None]:
+    """This loop's gate as new (the test session shares one loop): these tests count the
+    requests they make, not what another test may have left running."""
+    loop = asyncio.get_running_loop()
+    turns._GATES.pop(loop, None)
+    yield
+    turns._GATES.pop(loop, None)
 
 
 @pytest.fixture
@@ -80,6 +91,7 @@ async def test_a_steady_stream_of_requests_slows_background_work_but_never_stops
     app: Quart, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 0.3)
+    monkeypatch.setattr(turns, "QUIET", 0.05)  # a loaded machine's pauses are not quiet moments
     loop = asyncio.get_running_loop()
     log: list[str] = []
     stop = asyncio.Event()
@@ -106,15 +118,48 @@ async def test_a_steady_stream_of_requests_slows_background_work_but_never_stops
         assert waited < 0.25
 
 
-async def test_one_piece_of_background_work_at_a_time(app: Quart) -> None:
+async def test_one_piece_at_a_time_and_a_request_between_two(
+    app: Quart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two pieces asked for at once: the second waits for the first to end and then, like the
+    first, for requests; a request that begins during the first goes before the second."""
+    monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
     log: list[str] = []
-    first = asyncio.create_task(_piece(log, "first", hold=0.1))
+    first = asyncio.create_task(_piece(log, "first", hold=0.2))
     second = asyncio.create_task(_piece(log, "second"))
+    async with asyncio.timeout(5):
+        while "first began" not in log:  # noqa: ASYNC110 - the pieces' own log, no event
+            await asyncio.sleep(0.01)
+    with request_in_progress():
+        async with transaction():
+            log.append("request's transaction")
+        await asyncio.sleep(0.3)  # the first piece ends meanwhile; the second still waits
+        snapshot = list(log)
     await asyncio.wait_for(asyncio.gather(first, second), 5)
     if on_sqlite():
-        assert log == ["first began", "first ended", "second began", "second ended"]
-    else:  # each on a connection of its own
-        assert log == ["first began", "second began", "second ended", "first ended"]
+        assert snapshot == ["first began", "first ended", "request's transaction"]
+        assert log[3:] == ["second began", "second ended"]
+    else:  # each on a connection of its own, at once
+        assert log[0] == "first began" and log.index("second began") < log.index("first ended")
+
+
+async def test_a_long_request_stops_holding_the_jobs_back(
+    app: Quart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request in progress (a large upload on a slow link) is waited for during its first
+    LONG_REQUEST seconds only."""
+    monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
+    monkeypatch.setattr(turns, "LONG_REQUEST", 0.4)
+    loop = asyncio.get_running_loop()
+    log: list[str] = []
+    with request_in_progress():
+        began_request = loop.time()
+        began = await asyncio.wait_for(_piece(log, "job"), 5)
+        assert requests_in_progress() == 1  # still going
+    if on_sqlite():
+        assert 0.4 <= began - began_request < 2.0
+    else:
+        assert began - began_request < 0.4
 
 
 async def test_the_app_counts_the_requests_it_handles(app: Quart) -> None:
@@ -143,6 +188,7 @@ async def test_a_file_job_waits_while_a_request_is_in_progress(
     and is read once it has ended."""
     monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
     monkeypatch.setattr(turns, "QUIET", 0.5)  # room for the test to open the second request
+    monkeypatch.setattr(turns, "LONG_REQUEST", 30.0)
     settings = make_settings(
         database_url, run_dir, storage_url=f"file://{tmp_path}/storage", **JOB_SETTINGS
     )

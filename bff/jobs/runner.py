@@ -22,9 +22,10 @@ from storage.base import Storage
 
 log = logging.getLogger(__name__)
 
-# The backlog gauge is counted again at most this often while jobs keep coming (and each time
-# none is due): a count of every unfinished job per job would be one more piece of background
-# work on the database for requests to wait behind (bff/turns.py).
+# The backlog gauge is counted again at most this often while jobs run (and each time the
+# runner finds itself idle): a count of every unfinished job after each job, or each upload
+# that wakes the runner, would be one more piece of work on the database for requests to wait
+# behind (bff/turns.py).
 BACKLOG_SECONDS = 5.0
 
 
@@ -71,7 +72,7 @@ class JobRunner:
             try:
                 if free > 0:
                     claimed = await service.claim_due(free, self._holder, self._settings)
-                await self._count_backlog(busy=bool(claimed))
+                await self._count_backlog(busy=bool(claimed or self._running))
             except Exception:
                 log.warning("Claiming file jobs failed; trying again later.", exc_info=True)
             for job in claimed:
