@@ -65,7 +65,12 @@ def callgrind(out_dir: Path, name: str) -> list[str]:
 
 def control(*args: str) -> None:
     """callgrind_control for every process running under callgrind (only this bench's)."""
-    subprocess.run(["callgrind_control", *args], check=True, stdout=subprocess.DEVNULL)  # noqa: S603,S607
+    subprocess.run(  # noqa: S603
+        ["callgrind_control", *args],  # noqa: S607
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 async def requests(url: str, headers: dict[str, str], count: int) -> bytes:
@@ -87,9 +92,8 @@ def totals(out_dir: Path, name: str) -> int:
     total = 0
     for dump in out_dir.glob(f"{name}.*"):
         for line in dump.read_text(errors="replace").splitlines():
-            if line.startswith(("summary:", "totals:")):
+            if line.startswith("totals:"):  # at the end ("summary:" at the top says 0)
                 total += int(line.split()[1])
-                break
     return total
 
 
@@ -129,6 +133,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300, help="counted requests per server")
     parser.add_argument("--warmup", type=int, default=60, help="uncounted requests first")
     parser.add_argument("--top", type=int, default=0, help="the BFF's top N functions")
+    parser.add_argument("--keep", action="store_true", help="keep the dumps (path printed)")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
@@ -183,7 +188,10 @@ def main() -> None:
         if bare is not None:
             bare.terminate()
             bare.wait(timeout=60)
-        shutil.rmtree(home, ignore_errors=True)
+        if args.keep:
+            print(f"dumps kept in {out_dir}")
+        else:
+            shutil.rmtree(home, ignore_errors=True)
     print(f"GET /api/auth/me ({len(document):,} bytes), instructions per request:")
     print(f"  BFF from the Procfile  {ours / 1000:10,.0f}k")
     print(f"  bare Quart, same body  {theirs / 1000:10,.0f}k")

@@ -7,18 +7,18 @@ import gc
 import logging
 import sys
 import weakref
-from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+from hypercorn.typing import ASGISendCallable
 from pydantic import BaseModel
-from quart import Quart, Response, request
+from quart import Quart, Response
 from quart.ctx import RequestContext
 from quart.globals import request_ctx
 from quart.typing import ResponseReturnValue, ResponseTypes
 from quart.wrappers import Request
 from quart_schema import Info, QuartSchema
 from tortoise import connections
-from werkzeug.datastructures import Headers
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from bff.assignments.routes import bp as assignments_bp
@@ -58,7 +58,7 @@ from bff.services import AppServices, attach_services
 from bff.shutdown import draining, handle_sigterm, stop_in_order, stop_watching
 from bff.streaming import BffHTTPConnection, BffRequest
 from bff.tokens.routes import bp as tokens_bp
-from bff.turns import request_in_progress
+from bff.turns import RequestInProgress
 from bff.users.bootstrap import ensure_admin
 from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
@@ -91,57 +91,67 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
-def _security_headers(settings: Settings) -> Callable[[Response], Awaitable[Response]]:
-    """The headers every answer carries; Strict-Transport-Security when served over https."""
-    hsts = settings.strict_transport_security
-
-    async def add(response: Response) -> Response:
-        if hsts is not None:
-            response.headers["Strict-Transport-Security"] = hsts
-        return await _common_headers(response)
-
-    return add
-
-
 # Headers every answer carries, set over any the route set itself.
 _FIXED_HEADERS = (
-    ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "no-referrer"),
-    ("X-Frame-Options", "DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
 )
-
-
-def _put(headers: Headers, present: dict[str, str], name: str, value: str) -> None:
-    """headers[name] = value; appended without a search when `present` says it is absent."""
-    if name.lower() in present:
-        headers[name] = value
-    else:
-        headers.add(name, value)
-
-
-async def _common_headers(response: Response) -> Response:
-    headers = response.headers
-    # The answer's own headers, looked at once: werkzeug's setdefault and get raise and catch
-    # a KeyError inside for each header that is absent, the usual case.
-    present: dict[str, str] = {}
-    for key, value in headers:
-        present.setdefault(key.lower(), value)
-    if "content-security-policy" not in present:
-        headers.add("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    for name, value in _FIXED_HEADERS:
-        _put(headers, present, name, value)
+# Headers every answer carries unless the route set its own.
+_DEFAULT_HEADERS = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     # The app keeps a handle on the viewer windows it opens so that signing out can close them
     # (spec section 4): "same-origin" would move each viewer into a browsing context group of
-    # its own and leave the app a dead handle. Views say "unsafe-none" themselves (view_headers).
-    if "cross-origin-opener-policy" not in present:
-        headers.add("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
-    if request.path.startswith(("/api/", "/patients/")) and not present.get(
-        "cache-control", ""
-    ).startswith("private"):
-        # Patient data never sits in a shared cache; only an answer that said `private` itself
-        # (a view, a rendered thumbnail or page under a session's link) may sit in the browser's.
-        _put(headers, present, "Cache-Control", "no-store")
-    return response
+    # its own and leave the app a dead handle. Views say "unsafe-none" themselves
+    # (view_headers).
+    (b"cross-origin-opener-policy", b"same-origin-allow-popups"),
+)
+_PATIENT_DATA_PATHS = ("/api/", "/patients/")
+
+
+class CommonHeaders:
+    """The headers every answer carries (security headers; Strict-Transport-Security when
+    served over https; `Cache-Control: no-store` on patient data), added as bytes where the
+    answer is sent (BffApp's connection): werkzeug's Headers would check and encode each of
+    them again on every request."""
+
+    def __init__(self, settings: Settings) -> None:
+        hsts = settings.strict_transport_security
+        self._set: tuple[tuple[bytes, bytes], ...] = _FIXED_HEADERS
+        if hsts is not None:
+            self._set += ((b"strict-transport-security", hsts.encode()),)
+        self._set_names = frozenset(name for name, _ in self._set)
+
+    def added(self, headers: list[tuple[bytes, bytes]], path: str) -> list[tuple[bytes, bytes]]:
+        """The answer's own headers (names in lower case, as Quart sends them) with these."""
+        names = {name for name, _ in headers}
+        out = [pair for pair in headers if pair[0] not in self._set_names]
+        out.extend(self._set)
+        out.extend(pair for pair in _DEFAULT_HEADERS if pair[0] not in names)
+        if path.startswith(_PATIENT_DATA_PATHS):
+            # Patient data never sits in a shared cache; only an answer that said `private`
+            # itself (a view, a rendered thumbnail or page under a session's link) may sit in
+            # the browser's.
+            cache = next((value for name, value in out if name == b"cache-control"), b"")
+            if not cache.startswith(b"private"):
+                out = [pair for pair in out if pair[0] != b"cache-control"]
+                out.append((b"cache-control", b"no-store"))
+        return out
+
+
+class HeadedConnection(BffHTTPConnection):
+    """BffHTTPConnection whose answers carry the app's CommonHeaders."""
+
+    async def _send_response(self, send: ASGISendCallable, response: ResponseTypes) -> None:
+        common: CommonHeaders = self.app.common_headers  # type: ignore[attr-defined]
+        path = self.scope["path"]
+
+        async def headed(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = common.added(message["headers"], path)
+            await send(message)
+
+        await super()._send_response(headed, response)
 
 
 # Threads for blocking file work (reads, writes, fsyncs, stat, image and RTF conversion).
@@ -207,7 +217,7 @@ class BffApp(Quart):
     retry_seconds: float = 0.0
 
     async def handle_request(self, request: Request) -> ResponseTypes:
-        with request_in_progress():  # background work on the database waits (bff/turns.py)
+        with RequestInProgress():  # background work on the database waits (bff/turns.py)
             return await super().handle_request(request)
 
     async def dispatch_request(
@@ -229,7 +239,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     app = BffApp(__name__)
     app.retry_seconds = settings.database_retry_seconds
     app.request_class = BffRequest  # flow-controlled bodies: uploads stream, never pile up
-    app.asgi_http_class = BffHTTPConnection
+    app.asgi_http_class = HeadedConnection
+    app.common_headers = CommonHeaders(settings)  # type: ignore[attr-defined]
     session_cache = SessionCache(settings.session_cache_seconds)
     storage = open_storage(settings.storage_url)
     login_throttle = LoginThrottle(settings)
@@ -311,7 +322,6 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
             '{"status":"ok","database":"ok","storage":"ok"}', content_type="application/json"
         )
 
-    app.after_request(_security_headers(settings))
     app.after_request(compress_json)
 
     @app.before_serving

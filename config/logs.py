@@ -117,6 +117,12 @@ def configure_logging(settings: Settings) -> None:
     """Send every log record (the BFF's, its libraries', Hypercorn's) to standard error in
     the configured format. Called again (another app in the same process), it replaces its
     own handler rather than adding a second one."""
+    # Neither format writes a record's thread, process or process name: a record need not
+    # look them up (threading.current_thread(), os.getpid(), multiprocessing's current
+    # process), on every request's access record.
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
     root = logging.getLogger()
     for handler in list(root.handlers):
         if getattr(handler, "bff", False):

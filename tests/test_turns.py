@@ -15,7 +15,7 @@ from quart import Quart
 
 from bff import turns
 from bff.db import dialect, transaction
-from bff.turns import background_turn, request_in_progress, requests_in_progress
+from bff.turns import RequestInProgress, background_turn, requests_in_progress
 from tests.conftest import make_settings, started_app
 from tests.files.conftest import Ward
 from tests.search.conftest import JOB_SETTINGS, job_of, settled
@@ -57,7 +57,7 @@ async def test_background_work_waits_for_the_request_in_progress(
     monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
     loop = asyncio.get_running_loop()
     log: list[str] = []
-    with request_in_progress():
+    with RequestInProgress():
         piece = asyncio.create_task(_piece(log, "job"))
         await asyncio.sleep(0.3)
         if on_sqlite():
@@ -77,7 +77,7 @@ async def test_a_request_goes_before_background_work_already_waiting(
     has its transaction first (in plain Tortoise the piece, asking first, would go first)."""
     monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
     log: list[str] = []
-    with request_in_progress():
+    with RequestInProgress():
         piece = asyncio.create_task(_piece(log, "job"))
         await asyncio.sleep(0.05)
         async with transaction():
@@ -99,7 +99,7 @@ async def test_a_steady_stream_of_requests_slows_background_work_but_never_stops
     async def requests() -> None:
         """Requests one after another, a millisecond apart, as one busy client sends them."""
         while not stop.is_set():
-            with request_in_progress():
+            with RequestInProgress():
                 await asyncio.sleep(0.01)
             await asyncio.sleep(0.001)
 
@@ -130,7 +130,7 @@ async def test_one_piece_at_a_time_and_a_request_between_two(
     async with asyncio.timeout(5):
         while "first began" not in log:  # noqa: ASYNC110 - the pieces' own log, no event
             await asyncio.sleep(0.01)
-    with request_in_progress():
+    with RequestInProgress():
         async with transaction():
             log.append("request's transaction")
         await asyncio.sleep(0.3)  # the first piece ends meanwhile; the second still waits
@@ -152,7 +152,7 @@ async def test_a_long_request_stops_holding_the_jobs_back(
     monkeypatch.setattr(turns, "LONG_REQUEST", 0.4)
     loop = asyncio.get_running_loop()
     log: list[str] = []
-    with request_in_progress():
+    with RequestInProgress():
         began_request = loop.time()
         began = await asyncio.wait_for(_piece(log, "job"), 5)
         assert requests_in_progress() == 1  # still going
