@@ -142,9 +142,16 @@ class CommonHeaders:
 class HeadedConnection(BffHTTPConnection):
     """BffHTTPConnection whose answers carry the app's CommonHeaders."""
 
+    _path = ""  # the request's path as the app sees it (without a proxy's root path)
+
+    def _create_request_from_scope(self, send: ASGISendCallable) -> Request:
+        request = super()._create_request_from_scope(send)
+        self._path = request.path
+        return request
+
     async def _send_response(self, send: ASGISendCallable, response: ResponseTypes) -> None:
         common: CommonHeaders = self.app.common_headers  # type: ignore[attr-defined]
-        path = self.scope["path"]
+        path = self._path
 
         async def headed(message: Any) -> None:
             if message["type"] == "http.response.start":

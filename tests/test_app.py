@@ -158,6 +158,21 @@ async def test_security_headers_on_every_response(client: Client, path: str) -> 
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
+@pytest.mark.parametrize("root_path", ["", "/records"])
+async def test_patient_data_is_never_cached_and_routes_cannot_drop_the_fixed_headers(
+    client: Client, root_path: str
+) -> None:
+    """`no-store` on every /api answer, also when a proxy serves the app under a path of its
+    own; the answer's X-Frame-Options and X-Content-Type-Options are the app's."""
+    response = await client.get(f"{root_path}/api/health/live", root_path=root_path)
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers.getlist("X-Frame-Options") == ["DENY"]
+    assert response.headers.getlist("X-Content-Type-Options") == ["nosniff"]
+    web = await client.get(f"{root_path}/login", root_path=root_path)
+    assert "no-store" not in web.headers.get("Cache-Control", "")  # the web app's own page
+
+
 @pytest.mark.parametrize(
     ("public_url", "overrides", "expected"),
     [
