@@ -139,8 +139,8 @@ async def test_one_piece_at_a_time_and_a_request_between_two(
     if on_sqlite():
         assert snapshot == ["first began", "first ended", "request's transaction"]
         assert log[3:] == ["second began", "second ended"]
-    else:  # each on a connection of its own, at once
-        assert log[0] == "first began" and log.index("second began") < log.index("first ended")
+    else:  # each on a connection of its own, at once (in either order)
+        assert log.index("second began") < log.index("first ended")
 
 
 async def test_a_long_request_stops_holding_the_jobs_back(
