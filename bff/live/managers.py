@@ -34,19 +34,124 @@ PING_IDLE_SECONDS = 1.0  # a quiet subscription is pinged after this long
 PING_ANSWER_SECONDS = 2.0  # a ping unanswered this long means the link is down
 
 
-async def deliver(
-    manager: Any, event: str, data: Any, namespace: str | None, room: Any, skip_sid: Any = None
-) -> None:
-    """python-socketio's AsyncManager.emit for an event without a callback: the same packet,
-    encoded once, queued for every local member of `room` in turn, without the task per
-    recipient it creates (5,000 tasks for one event to 5,000 connections: most of the CPU a
-    fan-out spent before the connections' own writers ran). As before, an event is queued for
-    every recipient before another event is (a connection's queue never makes this wait), so
-    each connection gets events in the order they were sent, and one recipient that fails to
-    take it does not stop the others."""
+DELIVERY_SLICE = 32  # connections an event is queued for before the loop takes a turn
+DELIVERIES_WAITING = 1000  # events a process holds for delivery; beyond, new ones are dropped
+
+
+class _Delivery:
+    """One event to deliver: the packets, who gets them, and what to do once all have."""
+
+    __slots__ = ("after", "done", "event", "namespace", "packets", "room", "skip")
+
+    def __init__(
+        self,
+        event: str,
+        packets: list[Any],
+        namespace: str,
+        room: Any,
+        skip: list[Any],
+        after: Callable[[], Awaitable[None]] | None,
+    ) -> None:
+        self.event = event
+        self.packets = packets
+        self.namespace = namespace
+        self.room = room
+        self.skip = skip
+        self.after = after
+        # True once every recipient has it, False if it was dropped.
+        self.done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+
+class _Deliveries:
+    """The events a process delivers to its own connections, one after another, by one task.
+
+    An event is queued for its recipients DELIVERY_SLICE at a time, with a turn of the loop
+    between two slices: a fan-out to 5,000 connections (about a second of CPU) would otherwise
+    run in one turn, and every request arriving meanwhile would wait for all of it. One task
+    delivers them in the order they came, so each connection gets events in the order they
+    were sent, and one recipient that fails to take it does not stop the others. At most
+    DELIVERIES_WAITING events wait: beyond that a new one is dropped (logged and counted as
+    not delivered; clients refetch when they reconnect)."""
+
+    def __init__(self, manager: Any) -> None:
+        self.manager = manager
+        self._waiting: asyncio.Queue[_Delivery] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def put(self, delivery: _Delivery) -> bool:
+        """Queue `delivery`; whether it was taken."""
+        if self._waiting is None:
+            self._waiting = asyncio.Queue(DELIVERIES_WAITING)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        try:
+            self._waiting.put_nowait(delivery)
+        except asyncio.QueueFull:
+            log.warning("Live event %s dropped: %d events wait", delivery.event, DELIVERIES_WAITING)
+            delivery.done.set_result(False)
+            return False
+        return True
+
+    async def _run(self) -> None:
+        assert self._waiting is not None
+        while True:
+            delivery = await self._waiting.get()
+            try:
+                await self._deliver(delivery)
+                if delivery.after is not None:
+                    await delivery.after()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the next event must still go
+                log.exception("Delivering live event %s failed", delivery.event)
+            finally:
+                if not delivery.done.done():
+                    delivery.done.set_result(True)
+
+    async def _deliver(self, delivery: _Delivery) -> None:
+        engine = self.manager.server.eio
+        recipients = [
+            eio_sid
+            for sid, eio_sid in self.manager.get_participants(delivery.namespace, delivery.room)
+            if sid not in delivery.skip
+        ]
+        for start in range(0, len(recipients), DELIVERY_SLICE):
+            if start:
+                await asyncio.sleep(0)  # the loop's turn: requests, the connections' writers
+            for eio_sid in recipients[start : start + DELIVERY_SLICE]:
+                for packet in delivery.packets:
+                    try:
+                        await engine.send_packet(eio_sid, packet)
+                    except Exception:  # the others still get it
+                        log.debug(
+                            "Live event %s not queued for one connection",
+                            delivery.event,
+                            exc_info=True,
+                        )
+
+    async def aclose(self) -> None:
+        """Stop delivering (the app is stopping)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+
+def deliver(
+    manager: Any,
+    event: str,
+    data: Any,
+    namespace: str | None,
+    room: Any,
+    skip_sid: Any = None,
+    after: Callable[[], Awaitable[None]] | None = None,
+) -> asyncio.Future[bool]:
+    """python-socketio's AsyncManager.emit for an event without a callback, queued for this
+    process's delivery task (`_Deliveries`): the same packet, encoded once, for every local
+    member of `room`, without the task per recipient python-socketio creates. Returns a future:
+    True once every recipient has it and `after` (if any) has run, False if it was dropped."""
     namespace = namespace or "/"
-    if namespace not in manager.rooms:
-        return
     # A tuple is several arguments, as python-socketio has it.
     arguments = list(data) if isinstance(data, tuple) else [] if data is None else [data]
     encoded = manager.server.packet_class(
@@ -57,19 +162,31 @@ async def deliver(
         for part in (encoded if isinstance(encoded, list) else [encoded])
     ]
     skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
-    engine = manager.server.eio
-    for sid, eio_sid in manager.get_participants(namespace, room):
-        if sid in skip:
-            continue
-        for packet in packets:
-            try:
-                await engine.send_packet(eio_sid, packet)
-            except Exception:  # as a failed task did before: the others still get it
-                log.debug("Live event %s not queued for one connection", event, exc_info=True)
+    delivery = _Delivery(event, packets, namespace, room, skip, after)
+    if namespace in manager.rooms:
+        manager.deliveries.put(delivery)
+    else:  # nobody in this process
+        delivery.done.set_result(True)
+    return delivery.done
 
 
-class _DisconnectOnRevoke:
-    """After delivering session:revoked to a room, disconnect the room's local members."""
+class _Delivering:
+    """Mixed into both managers: this process's delivery task, and after session:revoked has
+    reached a room, disconnecting the room's local members."""
+
+    _deliveries: _Deliveries | None = None
+
+    @property
+    def deliveries(self) -> _Deliveries:
+        if self._deliveries is None:
+            self._deliveries = _Deliveries(self)
+        return self._deliveries
+
+    def _after(self, event: str, room: Any, namespace: str | None) -> Any:
+        """What to do once `event` has reached `room`: for a sign-out, end its connections."""
+        if event != SESSION_REVOKED or room is None:
+            return None
+        return lambda: self._disconnect_room(room, namespace or "/")
 
     async def _disconnect_room(self, room: Any, namespace: str) -> None:
         if room is None:
@@ -79,17 +196,32 @@ class _DisconnectOnRevoke:
             await manager.server.disconnect(sid, namespace=namespace, ignore_queue=True)
 
 
-class LocalManager(_DisconnectOnRevoke, socketio.AsyncManager):  # type: ignore[misc]
-    """One process: rooms in memory."""
+class LocalManager(_Delivering, socketio.AsyncManager):  # type: ignore[misc]
+    """One process: rooms in memory. An emit returns once every recipient has the event."""
 
     async def emit(self, event: str, data: Any, namespace: str | None = None, **kwargs: Any) -> Any:
         room = kwargs.get("to") or kwargs.get("room")
         if kwargs.get("callback") is None:
-            await deliver(self, event, data, namespace, room, kwargs.get("skip_sid"))
+            done = deliver(
+                self,
+                event,
+                data,
+                namespace,
+                room,
+                kwargs.get("skip_sid"),
+                after=self._after(event, room, namespace),
+            )
+            # A caller giving up does not cut the delivery short.
+            if not await asyncio.shield(done):
+                raise RuntimeError("too many live events waiting")
         else:
             await super().emit(event, data, namespace, **kwargs)
-        if event == SESSION_REVOKED:
-            await self._disconnect_room(room, namespace or "/")
+            if event == SESSION_REVOKED:
+                await self._disconnect_room(room, namespace or "/")
+
+    async def aclose(self) -> None:
+        """Stop delivering (when the app stops)."""
+        await self.deliveries.aclose()
 
 
 class _Fence:
@@ -105,7 +237,7 @@ class _Fence:
             self.done.set()
 
 
-class RedisManager(_DisconnectOnRevoke, socketio.AsyncRedisManager):  # type: ignore[misc]
+class RedisManager(_Delivering, socketio.AsyncRedisManager):  # type: ignore[misc]
     """Several processes: every event goes through Redis; each process handles its own clients.
 
     Listening replaces python-socketio's loop, which retries after 1, 2, 4, 8, 16... seconds
@@ -222,21 +354,27 @@ class RedisManager(_DisconnectOnRevoke, socketio.AsyncRedisManager):  # type: ig
             data = message["data"]  # the arguments, as python-socketio's _handle_emit reads them
             if isinstance(data, list):
                 data = data[0] if len(data) == 1 else tuple(data)
-            await deliver(
+            room = message.get("room")
+            # Queued, not waited for: this loop goes on reading (fences, other processes'
+            # sign-outs for the session cache) while a long fan-out is delivered.
+            deliver(
                 self,
                 message["event"],
                 data,
                 message.get("namespace"),
-                message.get("room"),
+                room,
                 message.get("skip_sid"),
+                after=self._after(message["event"], room, message.get("namespace")),
             )
         else:
             await super()._handle_emit(message)
-        if message.get("event") == SESSION_REVOKED:
-            await self._disconnect_room(message.get("room"), message.get("namespace") or "/")
+            if message.get("event") == SESSION_REVOKED:
+                await self._disconnect_room(message.get("room"), message.get("namespace") or "/")
 
     async def aclose(self) -> None:
-        """Stop listening and close the Redis connections (when the app stops)."""
+        """Stop listening and delivering, and close the Redis connections (when the app
+        stops)."""
+        await self.deliveries.aclose()
         listener = getattr(self, "thread", None)
         if isinstance(listener, asyncio.Task):
             listener.cancel()

@@ -232,8 +232,14 @@ class LiveHub:
         return task
 
     async def _emit(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
+        """Send through Redis (given up after SEND_TIMEOUT: Redis down or hanging), or, with
+        one process, deliver here (however long this process's earlier events take)."""
+        emitted = self.sio.emit(event, payload, to=rooms)
         try:
-            await asyncio.wait_for(self.sio.emit(event, payload, to=rooms), SEND_TIMEOUT)
+            if isinstance(self.sio.manager, RedisManager):
+                await asyncio.wait_for(emitted, SEND_TIMEOUT)
+            else:
+                await emitted
         except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
             metrics.live_event(event, False)
             log.warning("Live event %s not delivered: %s", event, type(exc).__name__)
@@ -267,7 +273,7 @@ class LiveHub:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=SEND_TIMEOUT)
         manager = self.sio.manager
-        if isinstance(manager, RedisManager):
+        if isinstance(manager, RedisManager | LocalManager):
             await manager.aclose()
 
     async def drain(self) -> int:

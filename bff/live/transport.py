@@ -93,12 +93,22 @@ class _NoCompression(PerMessageDeflate):
 
 
 async def _poll(self: engineio.async_socket.AsyncSocket) -> list[engineio.packet.Packet]:
-    """engineio's AsyncSocket.poll (what a connection's writer waits on) without the task
-    `asyncio.wait_for` makes around the queue's get: one task less held by every idle
-    connection and one less created for every packet sent. Same packets, same time limit."""
+    """engineio's AsyncSocket.poll (what a connection's writer waits on), lighter: a
+    websocket's writer waits on its queue without a time limit, and long-polling's wait has
+    one without the task `asyncio.wait_for` makes around the queue's get.
+
+    The websocket writer's limit (a timer and its context, made and cancelled for every packet
+    sent, then kept until the next: thousands of objects lasting long enough to reach the
+    garbage collector's oldest generation at every fan-out) guards nothing: the connection's
+    reader ends after the same time without a message from the client (engineio's own
+    `wait_for` on the websocket) and then always wakes the writer with None, and a server's
+    close wakes it with its CLOSE packet."""
     try:
-        async with asyncio.timeout(self.server.ping_interval + self.server.ping_timeout):
+        if self.upgraded:
             packets = [await self.queue.get()]
+        else:
+            async with asyncio.timeout(self.server.ping_interval + self.server.ping_timeout):
+                packets = [await self.queue.get()]
         self.queue.task_done()
     except (TimeoutError, asyncio.CancelledError):
         raise engineio.exceptions.QueueEmpty() from None
