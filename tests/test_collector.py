@@ -1,0 +1,70 @@
+"""The garbage collector's schedule while the app serves (bff/collector.py): no automatic full
+collection (each walks every live connection's objects, stopping the process for most of a
+second at 5,000), young cycles freed as before, and a full collection every FULL_SECONDS at a
+moment without requests, which frees cycles of objects that had lived long."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from pathlib import Path
+
+import pytest
+
+from bff import collector
+from bff.turns import RequestInProgress
+from tests.conftest import make_settings, started_app
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.me = self  # a cycle: only the garbage collector frees it
+
+
+def _old_cycle() -> weakref.ref[_Node]:
+    """A cycle that lived long enough to reach the oldest generation, now garbage."""
+    node = _Node()
+    gc.collect(1)  # survivors of the young and middle generations move to the oldest
+    return weakref.ref(node)
+
+
+async def test_serving_app_collects_fully_only_on_schedule_and_between_requests(
+    database_url: str, run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(collector, "FULL_SECONDS", 0.2)
+    before = gc.get_threshold()
+    async with started_app(make_settings(database_url, run_dir)):
+        young, middle, oldest = gc.get_threshold()
+        assert (young, middle) == before[:2]
+        assert oldest == collector.NEVER
+        assert gc.get_freeze_count() > 10_000  # the app's own heap: out of every collection
+
+        young_cycle = weakref.ref(_Node())
+        gc.collect(0)  # what allocation triggers by itself: young cycles still freed
+        assert young_cycle() is None
+
+        old = _old_cycle()
+        with RequestInProgress():  # a request in progress: the full collection waits
+            for _ in range(20):
+                gc.collect(0)
+                gc.collect(1)
+                await asyncio.sleep(0.025)
+            assert old() is not None  # 0.5 s: past its time, and not freed meanwhile
+        async with asyncio.timeout(2):
+            while old() is not None:  # noqa: ASYNC110 - a weak reference has no event
+                await asyncio.sleep(0.01)
+    assert gc.get_threshold() == before
+
+
+async def test_thresholds_come_back_when_the_last_app_of_the_process_stops() -> None:
+    before = gc.get_threshold()
+    first, second = collector.Collector(), collector.Collector()
+    first.start()
+    second.start()
+    await first.stop()
+    assert gc.get_threshold()[2] == collector.NEVER  # the other still serves
+    await second.stop()
+    assert gc.get_threshold() == before
+    await second.stop()  # stopping twice changes nothing
+    assert gc.get_threshold() == before
