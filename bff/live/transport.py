@@ -1,7 +1,8 @@
 """What a live connection costs below Socket.IO, and the limits on it: the open-file limit
-(each connection is an open file), the handshakes of a storm taking turns (`HandshakeGate`),
-Hypercorn's websocket compression declined, and Engine.IO's writers without an extra task per
-connection. Applied by bff/live/server.py's `asgi_app`; figures in docs/capacity.md.
+(each connection is an open file), the connections of a storm accepted a few at a turn of the
+loop (`TurnTakingLoop`) and set up a few at a time (`HandshakeGate`), Hypercorn's websocket
+compression declined, and Engine.IO's writers without an extra task or timer per packet.
+Applied by bff/live/server.py's `asgi_app` and bff/asgi.py; figures in docs/capacity.md.
 """
 
 from __future__ import annotations
@@ -21,7 +22,14 @@ from wsproto.extensions import PerMessageDeflate
 # open files (the hard limit is far higher), which 2,000 signed-in staff would exceed: each
 # process raises its soft limit to the hard one, up to this.
 OPEN_FILES_WANTED = 65536
-HANDSHAKES_AT_ONCE = 64  # live connections in their set-up at once, per process
+# Live connections in their set-up at once, per process. A storm is CPU-bound (about 1.3 ms a
+# connection): 8 keep the worker busy while clients answer, and keep each turn of the loop
+# short, so requests go on being answered (64 at once: /api/auth/me's median 55 ms during a
+# 5,000 storm; 8, with ACCEPTS_PER_TURN: 10-14 ms, and the storm as fast).
+HANDSHAKES_AT_ONCE = 8
+# New connections a turn of the loop accepts (asyncio accepts up to the listen backlog, 4,096
+# here, at once, and sets all of them up in the next turn); the rest wait in the kernel's queue.
+ACCEPTS_PER_TURN = 4
 HANDSHAKE_SECONDS = 5.0  # a connection's turn ends after this long in any case
 
 
@@ -36,6 +44,40 @@ def raise_open_file_limit() -> int:
             return soft
         return wanted
     return soft
+
+
+class TurnTakingLoop(asyncio.SelectorEventLoop):
+    """asyncio's event loop, accepting at most ACCEPTS_PER_TURN new connections at a turn.
+    When the listening socket is readable, asyncio's loop accepts as many connections as the
+    listen backlog allows and sets each one up in its next turn: in a storm hundreds at once,
+    with every request in flight waiting behind them (`GET /api/auth/me` p99 0.7 s during a
+    5,000-connection storm; about 50 ms taking turns). Accepting stays level-triggered, so the
+    connections left in the kernel's queue are taken at the following turns."""
+
+    def _accept_connection(  # type: ignore[no-untyped-def]
+        self, protocol_factory, sock, sslcontext=None, server=None, backlog=100, *args, **kwargs
+    ) -> None:
+        super()._accept_connection(  # type: ignore[misc]
+            protocol_factory,
+            sock,
+            sslcontext,
+            server,
+            min(backlog, ACCEPTS_PER_TURN),
+            *args,
+            **kwargs,
+        )
+
+
+class _TurnTakingPolicy(asyncio.DefaultEventLoopPolicy):
+    def new_event_loop(self) -> asyncio.AbstractEventLoop:
+        return TurnTakingLoop()
+
+
+def accept_in_turns() -> None:
+    """Event loops made from now on in this process are `TurnTakingLoop`s. bff/asgi.py calls it
+    as Hypercorn's asyncio worker loads the app, before the worker makes its loop (a uvloop
+    worker would not use it)."""
+    asyncio.set_event_loop_policy(_TurnTakingPolicy())
 
 
 class HandshakeGate:
