@@ -23,8 +23,13 @@ Clients only connect (with their token) and answer pings: a message from a clien
 CLIENT_MESSAGE_LIMIT bytes ends its connection (Engine.IO's limit, 1 MB by default, let any
 signed-in client make the server hold and parse large messages).
 
-A storm of connections (every client of a restarted instance at once) takes turns: at most
-HANDSHAKES_AT_ONCE of a process are in their set-up at once (bff/live/transport.py).
+A storm of connections (every client of a restarted instance at once) takes turns: a few
+accepted at each turn of the loop, at most HANDSHAKES_AT_ONCE of a process in their set-up at
+once (bff/live/transport.py).
+
+Each process delivers events to its own connections from one task, in the order they were
+sent, a slice of connections at a turn of the loop, so requests are answered during a long
+fan-out (bff/live/managers.py); an emit without Redis returns once it is delivered.
 
 Transports: clients should use the websocket transport (the web app does). Long-polling needs
 every request of a connection to reach the same process, so with several workers or instances

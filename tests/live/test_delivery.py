@@ -38,16 +38,17 @@ async def test_a_long_fan_out_takes_turns_and_keeps_each_connections_order(
     everyone = [user_room(member.user.id) for member in staff]
     last = user_room(staff[-1].user.id)
 
-    # What ran between the sends of the fan-out: the loop's other work gets its turns.
-    engine = hub.sio.eio
+    # What ran between the packets queued for the fan-out's recipients: the loop's other work
+    # gets its turns.
     timeline: list[str] = []
-    send_packet = engine.send_packet
+    for socket in hub.sio.eio.sockets.values():
+        put = socket.queue.put_nowait
 
-    async def recorded(eio_sid: str, packet: Any) -> None:
-        timeline.append("send")
-        await send_packet(eio_sid, packet)
+        def recorded(packet: Any, put: Any = put) -> None:
+            timeline.append("send")
+            put(packet)
 
-    monkeypatch.setattr(engine, "send_packet", recorded)
+        monkeypatch.setattr(socket.queue, "put_nowait", recorded)
 
     async def other_work() -> None:
         for _ in range(6):
