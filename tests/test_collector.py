@@ -40,6 +40,21 @@ async def test_serving_app_collects_fully_only_on_schedule_and_between_requests(
         assert oldest == collector.NEVER
         assert gc.get_freeze_count() > 10_000  # the app's own heap: out of every collection
 
+        # Long-lived objects pile up (a storm's connections): no automatic full collection.
+        full = []
+
+        def note(phase: str, info: dict[str, int]) -> None:
+            if phase == "start" and info["generation"] == 2:
+                full.append(1)
+
+        gc.callbacks.append(note)
+        try:
+            kept = [[n] for n in range(max(len(gc.get_objects(2)) // 3, 100_000))]
+        finally:
+            gc.callbacks.remove(note)
+        assert full == [], "an automatic full collection ran"
+        del kept
+
         young_cycle = weakref.ref(_Node())
         gc.collect(0)  # what allocation triggers by itself: young cycles still freed
         assert young_cycle() is None
@@ -68,3 +83,22 @@ async def test_thresholds_come_back_when_the_last_app_of_the_process_stops() -> 
     assert gc.get_threshold() == before
     await second.stop()  # stopping twice changes nothing
     assert gc.get_threshold() == before
+
+
+async def test_closed_live_connections_bring_the_full_collection_forward(
+    database_url: str, run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(collector, "FULL_SECONDS", 1000.0)
+    monkeypatch.setattr(collector, "CHECK_SECONDS", 0.05)
+    monkeypatch.setattr(collector, "CLOSED_LIMIT", 3)
+    async with started_app(make_settings(database_url, run_dir)):
+        collector.collect_fully()  # counts from here
+        old = _old_cycle()
+        collector.connection_closed()
+        collector.connection_closed()
+        await asyncio.sleep(0.3)
+        assert old() is not None  # two closed: not yet
+        collector.connection_closed()
+        async with asyncio.timeout(2):
+            while old() is not None:  # noqa: ASYNC110 - a weak reference has no event
+                await asyncio.sleep(0.01)

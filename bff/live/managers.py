@@ -12,7 +12,9 @@ bff/live/server.py.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import contextvars
 import logging
 import secrets
 import time
@@ -22,10 +24,9 @@ from typing import Any
 import engineio
 import socketio
 
+from bff import metrics
 from bff.auth.session_cache import SessionCache
-from bff.live.events import (
-    SESSION_REVOKED,
-)
+from bff.live.events import LIVE_RESYNC, SESSION_REVOKED
 
 log = logging.getLogger(__name__)
 
@@ -34,108 +35,165 @@ PING_IDLE_SECONDS = 1.0  # a quiet subscription is pinged after this long
 PING_ANSWER_SECONDS = 2.0  # a ping unanswered this long means the link is down
 
 
-DELIVERY_SLICE = 32  # connections an event is queued for before the loop takes a turn
-DELIVERIES_WAITING = 1000  # events a process holds for delivery; beyond, new ones are dropped
+DELIVERY_SLICE = 32  # packets queued (over one or several events) before the loop takes a turn
+DELIVERIES_WAITING = 1000  # events a process holds; beyond, new ones are dropped (never sign-outs)
+
+
+class LiveEventDropped(Exception):
+    """This process did not deliver an event (too many waiting, or the delivery failed, or the
+    app stopping): already logged and counted."""
 
 
 class _Delivery:
-    """One event to deliver: the packets, who gets them, and what to do once all have."""
+    """One event to deliver: the packets, who gets them (fixed when it was sent), and whether
+    it ends their connections once they have it (session:revoked)."""
 
-    __slots__ = ("after", "done", "event", "namespace", "packets", "room", "skip")
+    __slots__ = ("done", "ends", "event", "namespace", "packets", "recipients")
 
     def __init__(
-        self,
-        event: str,
-        packets: list[Any],
-        namespace: str,
-        room: Any,
-        skip: list[Any],
-        after: Callable[[], Awaitable[None]] | None,
+        self, event: str, packets: list[Any], namespace: str, recipients: list[tuple[Any, Any]]
     ) -> None:
         self.event = event
         self.packets = packets
         self.namespace = namespace
-        self.room = room
-        self.skip = skip
-        self.after = after
-        # True once every recipient has it, False if it was dropped.
+        self.recipients = recipients
+        self.ends = event == SESSION_REVOKED
+        # True once every recipient has it, False if it was not delivered.
         self.done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
 
 class _Deliveries:
     """The events a process delivers to its own connections, one after another, by one task.
 
-    An event is queued for its recipients DELIVERY_SLICE at a time, with a turn of the loop
-    between two slices: a fan-out to 5,000 connections (about a second of CPU) would otherwise
-    run in one turn, and every request arriving meanwhile would wait for all of it. One task
-    delivers them in the order they came, so each connection gets events in the order they
-    were sent, and one recipient that fails to take it does not stop the others. At most
-    DELIVERIES_WAITING events wait: beyond that a new one is dropped (logged and counted as
-    not delivered; clients refetch when they reconnect)."""
+    Packets are queued for their recipients DELIVERY_SLICE at a time, with a turn of the loop
+    between two slices: a fan-out to 5,000 connections (most of a second of CPU), or a burst of
+    small events, would otherwise run in one turn, and every request arriving meanwhile would
+    wait for all of it. One task delivers events in the order they were sent, so each
+    connection gets them in that order; who gets an event is fixed when it is sent (a
+    connection that leaves meanwhile is skipped, one that arrives meanwhile does not get it),
+    and after `session:revoked` the connections that got it are ended before any later event.
+    One recipient that fails to take it does not stop the others.
+
+    At most DELIVERIES_WAITING events wait: beyond that a new one is dropped (logged, counted
+    as not delivered), except a sign-out, and once the queue is empty again every connection
+    of this process gets `live:resync`, so clients refetch what they missed."""
 
     def __init__(self, manager: Any) -> None:
         self.manager = manager
-        self._waiting: asyncio.Queue[_Delivery] | None = None
+        self._waiting: collections.deque[_Delivery] = collections.deque()
+        self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
+        self._dropped = False  # since the last live:resync
 
-    def put(self, delivery: _Delivery) -> bool:
-        """Queue `delivery`; whether it was taken."""
-        if self._waiting is None:
-            self._waiting = asyncio.Queue(DELIVERIES_WAITING)
+    def put(self, delivery: _Delivery) -> None:
+        """Queue `delivery` (or drop it, resolving its future with False)."""
+        if self._closed:
+            self._fail(delivery, "the app is stopping")
+            return
+        if len(self._waiting) >= DELIVERIES_WAITING and not delivery.ends:
+            self._dropped = True
+            self._fail(delivery, f"{DELIVERIES_WAITING} events wait")
+            return
+        self._waiting.append(delivery)
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        self._wake.set()
         if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        try:
-            self._waiting.put_nowait(delivery)
-        except asyncio.QueueFull:
-            log.warning("Live event %s dropped: %d events wait", delivery.event, DELIVERIES_WAITING)
+            # A context of its own: not that of the request whose event started it.
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), context=contextvars.Context()
+            )
+
+    @staticmethod
+    def _fail(delivery: _Delivery, why: str) -> None:
+        log.warning("Live event %s dropped: %s", delivery.event, why)
+        metrics.live_event(delivery.event, False)
+        if not delivery.done.done():
             delivery.done.set_result(False)
-            return False
-        return True
 
     async def _run(self) -> None:
-        assert self._waiting is not None
+        assert self._wake is not None
+        budget = DELIVERY_SLICE
         while True:
-            delivery = await self._waiting.get()
+            if not self._waiting:
+                if self._dropped:  # clients missed events: tell every one to refetch
+                    self._dropped = False
+                    self._waiting.append(_everyone(self.manager, LIVE_RESYNC))
+                    continue
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            delivery = self._waiting.popleft()
             try:
-                await self._deliver(delivery)
-                if delivery.after is not None:
-                    await delivery.after()
+                budget = await self._deliver(delivery, budget)
             except asyncio.CancelledError:
+                self._waiting.appendleft(delivery)  # resolved by aclose
                 raise
             except Exception:  # the next event must still go
                 log.exception("Delivering live event %s failed", delivery.event)
-            finally:
-                if not delivery.done.done():
-                    delivery.done.set_result(True)
+                metrics.live_event(delivery.event, False)
+                delivery.done.set_result(False)
+            else:
+                delivery.done.set_result(True)
 
-    async def _deliver(self, delivery: _Delivery) -> None:
+    async def _deliver(self, delivery: _Delivery, budget: int) -> int:
+        """Queue the packets for each recipient still connected; the budget of packets left
+        before the next turn of the loop."""
         engine = self.manager.server.eio
-        recipients = [
-            eio_sid
-            for sid, eio_sid in self.manager.get_participants(delivery.namespace, delivery.room)
-            if sid not in delivery.skip
-        ]
-        for start in range(0, len(recipients), DELIVERY_SLICE):
-            if start:
+        connected = self.manager.is_connected
+        namespace = delivery.namespace
+        for sid, eio_sid in delivery.recipients:
+            if budget <= 0:
                 await asyncio.sleep(0)  # the loop's turn: requests, the connections' writers
-            for eio_sid in recipients[start : start + DELIVERY_SLICE]:
-                for packet in delivery.packets:
-                    try:
-                        await engine.send_packet(eio_sid, packet)
-                    except Exception:  # the others still get it
-                        log.debug(
-                            "Live event %s not queued for one connection",
-                            delivery.event,
-                            exc_info=True,
-                        )
+                budget = DELIVERY_SLICE
+            if not connected(sid, namespace):  # gone since it was sent
+                continue
+            budget -= 1
+            for packet in delivery.packets:
+                try:
+                    await engine.send_packet(eio_sid, packet)
+                except Exception:  # the others still get it
+                    log.debug(
+                        "Live event %s not queued for one connection", delivery.event, exc_info=True
+                    )
+        if delivery.ends:
+            for sid, _ in delivery.recipients:
+                if connected(sid, namespace):
+                    await self.manager.server.disconnect(
+                        sid, namespace=namespace, ignore_queue=True
+                    )
+        return budget
 
     async def aclose(self) -> None:
-        """Stop delivering (the app is stopping)."""
+        """Stop delivering (the app is stopping): what still waits is not delivered."""
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        while self._waiting:
+            self._fail(self._waiting.popleft(), "the app is stopping")
+
+
+def _everyone(manager: Any, event: str) -> _Delivery:
+    """`event` (without arguments) for every connection of this process now."""
+    everyone = list(manager.get_participants("/", None)) if "/" in manager.rooms else []
+    return _Delivery(event, _packets(manager, event, {}, "/"), "/", everyone)
+
+
+def _packets(manager: Any, event: str, data: Any, namespace: str) -> list[Any]:
+    """The Engine.IO packets of a Socket.IO event, encoded once for all its recipients."""
+    # A tuple is several arguments, as python-socketio has it.
+    arguments = list(data) if isinstance(data, tuple) else [] if data is None else [data]
+    encoded = manager.server.packet_class(
+        socketio.packet.EVENT, namespace=namespace, data=[event, *arguments]
+    ).encode()
+    return [
+        engineio.packet.Packet(engineio.packet.MESSAGE, part)
+        for part in (encoded if isinstance(encoded, list) else [encoded])
+    ]
 
 
 def deliver(
@@ -145,25 +203,21 @@ def deliver(
     namespace: str | None,
     room: Any,
     skip_sid: Any = None,
-    after: Callable[[], Awaitable[None]] | None = None,
 ) -> asyncio.Future[bool]:
     """python-socketio's AsyncManager.emit for an event without a callback, queued for this
     process's delivery task (`_Deliveries`): the same packet, encoded once, for every local
-    member of `room`, without the task per recipient python-socketio creates. Returns a future:
-    True once every recipient has it and `after` (if any) has run, False if it was dropped."""
+    member of `room` now, without the task per recipient python-socketio creates. Returns a
+    future: True once every recipient has it (and, for session:revoked, their connections have
+    ended), False if it was not delivered (logged and counted)."""
     namespace = namespace or "/"
-    # A tuple is several arguments, as python-socketio has it.
-    arguments = list(data) if isinstance(data, tuple) else [] if data is None else [data]
-    encoded = manager.server.packet_class(
-        socketio.packet.EVENT, namespace=namespace, data=[event, *arguments]
-    ).encode()
-    packets = [
-        engineio.packet.Packet(engineio.packet.MESSAGE, part)
-        for part in (encoded if isinstance(encoded, list) else [encoded])
-    ]
     skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
-    delivery = _Delivery(event, packets, namespace, room, skip, after)
-    if namespace in manager.rooms:
+    recipients = (
+        [pair for pair in manager.get_participants(namespace, room) if pair[0] not in skip]
+        if namespace in manager.rooms
+        else []
+    )
+    delivery = _Delivery(event, _packets(manager, event, data, namespace), namespace, recipients)
+    if recipients:
         manager.deliveries.put(delivery)
     else:  # nobody in this process
         delivery.done.set_result(True)
@@ -171,8 +225,9 @@ def deliver(
 
 
 class _Delivering:
-    """Mixed into both managers: this process's delivery task, and after session:revoked has
-    reached a room, disconnecting the room's local members."""
+    """Mixed into both managers: this process's delivery task, and (for an emit with a
+    callback, python-socketio's own) after session:revoked has reached a room, disconnecting
+    the room's local members."""
 
     _deliveries: _Deliveries | None = None
 
@@ -181,12 +236,6 @@ class _Delivering:
         if self._deliveries is None:
             self._deliveries = _Deliveries(self)
         return self._deliveries
-
-    def _after(self, event: str, room: Any, namespace: str | None) -> Any:
-        """What to do once `event` has reached `room`: for a sign-out, end its connections."""
-        if event != SESSION_REVOKED or room is None:
-            return None
-        return lambda: self._disconnect_room(room, namespace or "/")
 
     async def _disconnect_room(self, room: Any, namespace: str) -> None:
         if room is None:
@@ -202,18 +251,10 @@ class LocalManager(_Delivering, socketio.AsyncManager):  # type: ignore[misc]
     async def emit(self, event: str, data: Any, namespace: str | None = None, **kwargs: Any) -> Any:
         room = kwargs.get("to") or kwargs.get("room")
         if kwargs.get("callback") is None:
-            done = deliver(
-                self,
-                event,
-                data,
-                namespace,
-                room,
-                kwargs.get("skip_sid"),
-                after=self._after(event, room, namespace),
-            )
+            done = deliver(self, event, data, namespace, room, kwargs.get("skip_sid"))
             # A caller giving up does not cut the delivery short.
             if not await asyncio.shield(done):
-                raise RuntimeError("too many live events waiting")
+                raise LiveEventDropped(event)
         else:
             await super().emit(event, data, namespace, **kwargs)
             if event == SESSION_REVOKED:
@@ -354,7 +395,6 @@ class RedisManager(_Delivering, socketio.AsyncRedisManager):  # type: ignore[mis
             data = message["data"]  # the arguments, as python-socketio's _handle_emit reads them
             if isinstance(data, list):
                 data = data[0] if len(data) == 1 else tuple(data)
-            room = message.get("room")
             # Queued, not waited for: this loop goes on reading (fences, other processes'
             # sign-outs for the session cache) while a long fan-out is delivered.
             deliver(
@@ -362,9 +402,8 @@ class RedisManager(_Delivering, socketio.AsyncRedisManager):  # type: ignore[mis
                 message["event"],
                 data,
                 message.get("namespace"),
-                room,
+                message.get("room"),
                 message.get("skip_sid"),
-                after=self._after(message["event"], room, message.get("namespace")),
             )
         else:
             await super()._handle_emit(message)

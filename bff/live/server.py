@@ -51,7 +51,7 @@ from quart import Quart
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from bff import metrics
+from bff import collector, metrics
 from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import ENROL_FIRST, authenticate, ended_sessions
 from bff.errors import ApiError
@@ -64,7 +64,7 @@ from bff.live.events import (
     session_room,
     user_room,
 )
-from bff.live.managers import LocalManager, RedisManager
+from bff.live.managers import LiveEventDropped, LocalManager, RedisManager, deliver
 from bff.live.transport import (
     HandshakeGate,
     decline_websocket_compression,
@@ -157,6 +157,7 @@ class LiveHub:
         self._spawn(self._end_connections([sid], "expired"))
 
     async def _disconnect(self, sid: str, *args: Any) -> None:
+        collector.connection_closed()  # what it leaves in cycles: bff/collector.py
         if self._sessions.pop(sid, None) is not None:
             metrics.live_connections(-1)
         timer = self._expiry.pop(sid, None)
@@ -164,10 +165,15 @@ class LiveHub:
             timer.cancel()
 
     async def _end_connections(self, sids: list[str], reason: str) -> None:
-        """Tell these connections of this process that their session ended, and close them."""
-        for sid in sids:
+        """Tell these connections of this process that their session ended, and close them:
+        through this process's delivery task, after the events sent to them before and before
+        any sent after (bff/live/managers.py), with or without Redis."""
+        manager = self.sio.manager
+        told = [deliver(manager, SESSION_REVOKED, {"reason": reason}, "/", sid) for sid in sids]
+        if told:
+            await asyncio.wait([asyncio.shield(done) for done in told])
+        for sid in sids:  # in case the delivery could not (the app stopping)
             with contextlib.suppress(Exception):  # the client may be gone already
-                await self.sio.emit(SESSION_REVOKED, {"reason": reason}, to=sid, ignore_queue=True)
                 await self.sio.disconnect(sid, ignore_queue=True)
 
     async def check_sessions(self) -> int:
@@ -245,6 +251,8 @@ class LiveHub:
                 await asyncio.wait_for(emitted, SEND_TIMEOUT)
             else:
                 await emitted
+        except LiveEventDropped:
+            pass  # logged and counted where it was dropped
         except Exception as exc:  # noqa: BLE001 - a live event must never fail a request
             metrics.live_event(event, False)
             log.warning("Live event %s not delivered: %s", event, type(exc).__name__)

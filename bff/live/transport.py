@@ -80,15 +80,42 @@ def accept_in_turns() -> None:
     asyncio.set_event_loop_policy(_TurnTakingPolicy())
 
 
+class _Turn:
+    """A connection's turn at the gate: taken, given back (at most once per take), and given
+    back after HANDSHAKE_SECONDS in any case."""
+
+    def __init__(self, turns: asyncio.Semaphore) -> None:
+        self._turns = turns
+        self._timer: asyncio.TimerHandle | None = None
+        self.held = False
+
+    async def take(self) -> None:
+        await self._turns.acquire()
+        self.held = True
+        self._timer = asyncio.get_running_loop().call_later(HANDSHAKE_SECONDS, self.give_back)
+
+    def give_back(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.held:
+            self.held = False
+            self._turns.release()
+
+
 class HandshakeGate:
-    """At most HANDSHAKES_AT_ONCE live connections of this process in their set-up at once (the
-    websocket accept, the Engine.IO and Socket.IO handshakes, the session check); the others
-    wait their turn, first come first served. Without it, a storm (every client of a restarted
-    instance at once) advances all its handshakes together, so none finishes before nearly all
-    of them have had most of their CPU, and clients reach their time limit and retry, adding
-    to the storm. A connection's turn ends with its second message (Engine.IO's open, then the
-    answer to its Socket.IO connect, accepted or refused), when it closes, or after
-    HANDSHAKE_SECONDS, whichever is first."""
+    """At most HANDSHAKES_AT_ONCE live connections of this process in their set-up at once,
+    the others waiting their turn, first come first served. Without it, a storm (every client
+    of a restarted instance at once) advances all its handshakes together, so none finishes
+    before nearly all of them have had most of their CPU, and clients reach their time limit
+    and retry, adding to the storm.
+
+    A connection holds a turn only while the server works on it, never while it waits for the
+    client (so a few clients that open a websocket and say nothing do not stop everyone else's):
+    from its arrival until Engine.IO's open is sent (the websocket accept, the Engine.IO
+    handshake), then again from the client's first message (Socket.IO's connect) until the
+    answer to it is sent (the session check, the rooms); and a turn ends when the connection
+    closes, or after HANDSHAKE_SECONDS, whichever is first."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -98,33 +125,38 @@ class HandshakeGate:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        await self._turns.acquire()
-        held = True
-        sent = 0
+        turn = _Turn(self._turns)
+        # 0: setting up until the open is sent; 1: waiting for the client's connect;
+        # 2: answering it; 3: set up (or closed).
+        phase = 0
 
-        def release() -> None:
-            nonlocal held
-            if held:
-                held = False
-                self._turns.release()
-
-        timer = asyncio.get_running_loop().call_later(HANDSHAKE_SECONDS, release)
+        async def gated_receive() -> dict[str, Any]:
+            nonlocal phase
+            message: dict[str, Any] = await receive()
+            if phase == 1 and message["type"] == "websocket.receive":
+                phase = 2
+                await turn.take()
+            return message
 
         async def counted(message: dict[str, Any]) -> None:
-            nonlocal sent
+            nonlocal phase
             try:
                 await send(message)
             finally:
-                if held:
-                    sent += message["type"] == "websocket.send"
-                    if sent >= 2 or message["type"] == "websocket.close":
-                        release()
+                if phase != 3:
+                    kind = message["type"]
+                    if kind == "websocket.close":
+                        phase = 3
+                        turn.give_back()
+                    elif kind == "websocket.send" and phase in (0, 2):
+                        phase += 1
+                        turn.give_back()
 
+        await turn.take()
         try:
-            await self.app(scope, receive, counted)
+            await self.app(scope, gated_receive, counted)
         finally:
-            timer.cancel()
-            release()
+            turn.give_back()
 
 
 class _NoCompression(PerMessageDeflate):

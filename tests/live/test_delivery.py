@@ -1,22 +1,26 @@
 """How one process delivers live events to its own connections (bff/live/managers.py's
-`_Deliveries`): a slice of connections at a time with the loop's turn between, one event after
-another, at most DELIVERIES_WAITING waiting; and the connections' writers (bff/live/
-transport.py's `_poll`, without a time limit) ending with their connections."""
+`_Deliveries`): a slice of packets at a time with the loop's turn between, one event after
+another, recipients fixed when the event is sent, at most DELIVERIES_WAITING waiting (never a
+sign-out dropped, and `live:resync` after a drop), nothing left hanging when the app stops;
+and the connections' writers (bff/live/transport.py's `_poll`, without a time limit) ending with
+their connections."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from bff import metrics
 from bff.live import managers
-from bff.live.events import user_room
+from bff.live.events import SESSION_REVOKED, user_room
 from bff.services import app_services
 from bff.users.models import Role
 from tests.factories import make_staff
-from tests.live.conftest import Listener, LiveServer
+from tests.live.conftest import Listener, LiveServer, marker
 
 
 async def _listeners(live: LiveServer, count: int) -> tuple[list[Any], list[Listener]]:
@@ -29,19 +33,9 @@ def _names(listener: Listener, *wanted: str) -> list[str]:
     return [name for name in listener.names() if name in wanted]
 
 
-async def test_a_long_fan_out_takes_turns_and_keeps_each_connections_order(
-    live: LiveServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(managers, "DELIVERY_SLICE", 1)
-    hub = app_services(live.app).live
-    staff, ears = await _listeners(live, 4)
-    everyone = [user_room(member.user.id) for member in staff]
-    last = user_room(staff[-1].user.id)
-
-    # What ran between the packets queued for the fan-out's recipients: the loop's other work
-    # gets its turns.
-    timeline: list[str] = []
-    for socket in hub.sio.eio.sockets.values():
+def _record_puts(live: LiveServer, monkeypatch: pytest.MonkeyPatch, timeline: list[str]) -> None:
+    """Note in `timeline` each packet queued for any connection of the server."""
+    for socket in app_services(live.app).live.sio.eio.sockets.values():
         put = socket.queue.put_nowait
 
         def recorded(packet: Any, put: Any = put) -> None:
@@ -50,64 +44,171 @@ async def test_a_long_fan_out_takes_turns_and_keeps_each_connections_order(
 
         monkeypatch.setattr(socket.queue, "put_nowait", recorded)
 
-    async def other_work() -> None:
-        for _ in range(6):
-            timeline.append("other")
-            await asyncio.sleep(0)
+
+async def _other_work(timeline: list[str]) -> None:
+    for _ in range(8):
+        timeline.append("other")
+        await asyncio.sleep(0)
+
+
+def _took_turns(timeline: list[str]) -> bool:
+    first, final = timeline.index("send"), len(timeline) - 1 - timeline[::-1].index("send")
+    return "other" in timeline[first:final]
+
+
+@pytest.fixture
+def held(live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.Event]:
+    """While the event is not set, the delivery task stops at any packet of `test:hold`."""
+    engine = app_services(live.app).live.sio.eio
+    send_packet = engine.send_packet
+    release = asyncio.Event()
+
+    async def holding(eio_sid: str, packet: Any) -> None:
+        if "test:hold" in str(packet.data):
+            await release.wait()
+        await send_packet(eio_sid, packet)
+
+    monkeypatch.setattr(engine, "send_packet", holding)
+    yield release
+    release.set()
+
+
+async def test_a_long_fan_out_takes_turns_and_keeps_each_connections_order(
+    live: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(managers, "DELIVERY_SLICE", 1)
+    hub = app_services(live.app).live
+    staff, ears = await _listeners(live, 4)
+    everyone = [user_room(member.user.id) for member in staff]
+    last = user_room(staff[-1].user.id)
+    timeline: list[str] = []
+    _record_puts(live, monkeypatch, timeline)
 
     # Sent as the app sends (fire and forget): the fan-out first, then an event to the last
     # of its recipients only, which must not overtake it.
     await hub.send("test:wide", {"n": 1}, everyone)
     await hub.send("test:narrow", {"n": 2}, [last])
-    await other_work()
+    await _other_work(timeline)
     await ears[-1].wait_for("test:narrow")
     for listener in ears:
         await listener.wait_for("test:wide")
     assert _names(ears[-1], "test:wide", "test:narrow") == ["test:wide", "test:narrow"]
-    first, final = timeline.index("send"), len(timeline) - 1 - timeline[::-1].index("send")
-    assert "other" in timeline[first:final], timeline  # not one turn for the whole fan-out
+    assert _took_turns(timeline), timeline  # not one turn for the whole fan-out
 
 
-async def test_events_beyond_the_waiting_limit_are_dropped_and_said(
-    live: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+async def test_a_burst_of_small_events_takes_turns_too(
+    live: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(managers, "DELIVERY_SLICE", 2)
+    hub = app_services(live.app).live
+    staff, [ears] = await _listeners(live, 1)
+    timeline: list[str] = []
+    _record_puts(live, monkeypatch, timeline)
+    room = user_room(staff[0].user.id)
+    burst = [managers.deliver(hub.sio.manager, f"test:{n}", {}, "/", room) for n in range(6)]
+    await _other_work(timeline)
+    assert await asyncio.gather(*burst) == [True] * 6
+    assert _took_turns(timeline), timeline
+    await ears.wait_for("test:5")
+    assert _names(ears, *(f"test:{n}" for n in range(6))) == [f"test:{n}" for n in range(6)]
+
+
+async def test_who_gets_an_event_is_fixed_when_it_is_sent(
+    live: LiveServer, held: asyncio.Event
+) -> None:
+    """A sign-out of every session of a user, delivered after the user signed in again: the
+    new session's connection is neither told nor ended."""
+    admin = await make_staff(live.settings, Role.ADMIN)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    hub = app_services(live.app).live
+    old_tab = await live.listener(nurse.token, "old")
+    room = user_room(nurse.user.id)
+    holding = managers.deliver(hub.sio.manager, "test:hold", {}, "/", room)  # the queue stalls
+    ended = managers.deliver(hub.sio.manager, SESSION_REVOKED, {"reason": "ended"}, "/", room)
+    new_tab = await live.listener(nurse.token, "new")  # joins the room meanwhile
+    held.set()
+    assert await holding and await ended
+    await old_tab.disconnected.wait()
+    assert await old_tab.wait_for(SESSION_REVOKED) == {"reason": "ended"}
+    await marker(live, admin, new_tab, nurse.user)
+    assert "test:hold" not in new_tab.names()
+    assert SESSION_REVOKED not in new_tab.names()
+    assert not new_tab.disconnected.is_set()
+
+
+def _failures() -> float:
+    return metrics.LIVE_EVENT_FAILURES._value.get()
+
+
+async def test_beyond_the_waiting_limit_events_are_dropped_said_and_clients_resync(
+    live: LiveServer,
+    held: asyncio.Event,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.setattr(managers, "DELIVERIES_WAITING", 2)
     hub = app_services(live.app).live
-    staff, [ears] = await _listeners(live, 1)
+    staff, [ears, other] = await _listeners(live, 2)
     room = user_room(staff[0].user.id)
     manager = hub.sio.manager
+    failures = _failures()
     with caplog.at_level(logging.WARNING, logger="bff.live.managers"):
-        # Queued in one turn of the loop: the delivery task has not taken any yet.
+        first = managers.deliver(manager, "test:hold", {}, "/", room)
+        await asyncio.sleep(0.05)  # taken by the delivery task, which stops at it
         taken = [managers.deliver(manager, f"test:{n}", {}, "/", room) for n in range(4)]
-        assert [await done for done in taken] == [True, True, False, False]
+        assert [done.done() for done in taken] == [False, False, True, True]
+        # A dropped event fails the app's send once: logged and counted where it was dropped.
+        await hub._emit("test:late", {}, [room])
+        # A sign-out is never dropped.
+        ending = managers.deliver(manager, SESSION_REVOKED, {"reason": "ended"}, "/", room)
+        held.set()
+        assert await first and await asyncio.gather(*taken) == [True, True, False, False]
+        assert await ending
     assert "Live event test:2 dropped: 2 events wait" in caplog.text
-    await ears.wait_for("test:1")
-    # A dropped event fails the app's send the way Redis being down does: logged, counted.
-    managers.deliver(manager, "test:filler", {}, "/", room)  # the queue of 2: full again
-    managers.deliver(manager, "test:filler", {}, "/", room)
-    with caplog.at_level(logging.WARNING, logger="bff.live.server"):
-        await hub._emit("test:late", {}, [room])  # what hub.send runs
-    assert "Live event test:late not delivered: RuntimeError" in caplog.text
-    await ears.wait_for("test:filler")
+    assert "Live event test:late dropped: 2 events wait" in caplog.text
+    assert "not delivered" not in caplog.text
+    assert _failures() - failures == 3
+    await ears.disconnected.wait()
     assert _names(ears, "test:0", "test:1", "test:2", "test:3", "test:late") == [
         "test:0",
         "test:1",
     ]
+    assert await other.wait_for("live:resync") == {}  # every connection refetches
 
 
-def _writers() -> list[asyncio.Task[Any]]:
-    return [
+async def test_stopping_resolves_what_waits_and_takes_no_more(
+    live: LiveServer, held: asyncio.Event
+) -> None:
+    hub = app_services(live.app).live
+    staff, _ = await _listeners(live, 1)
+    room = user_room(staff[0].user.id)
+    manager = hub.sio.manager
+    first = managers.deliver(manager, "test:hold", {}, "/", room)
+    waiting = managers.deliver(manager, "test:waiting", {}, "/", room)
+    await asyncio.sleep(0.05)
+    await manager.deliveries.aclose()
+    assert first.done() and waiting.done()
+    assert await first is False and await waiting is False
+    late = managers.deliver(manager, "test:late", {}, "/", room)
+    assert late.done() and await late is False
+    assert manager.deliveries._task is None  # no task started after the stop
+
+
+def _writers() -> set[asyncio.Task[Any]]:
+    return {
         task
         for task in asyncio.all_tasks()
         if task.get_coro().__qualname__.endswith("_websocket_handler.<locals>.writer")  # type: ignore[union-attr]
-    ]
+    }
 
 
 async def test_connections_writers_end_with_their_connections(live: LiveServer) -> None:
     """A writer waits for its next packet without a time limit: whoever ends the connection
     (the client, or the server at a sign-out) must wake it, or it would wait for ever."""
+    before = _writers()
     staff, ears = await _listeners(live, 3)
-    assert len(_writers()) == 3
+    ours = _writers() - before
+    assert len(ours) == 3
     await ears[0].close()  # the client leaves
     response = await live.app.test_client().post(  # the server ends a session
         "/api/auth/logout", headers=staff[1].headers
@@ -115,7 +216,7 @@ async def test_connections_writers_end_with_their_connections(live: LiveServer) 
     assert response.status_code in (200, 204)
     await ears[1].disconnected.wait()
     async with asyncio.timeout(5):
-        while len(_writers()) > 1:  # noqa: ASYNC110 - the loop's tasks, no event
+        while len([task for task in ours if not task.done()]) > 1:  # noqa: ASYNC110 - the loop's tasks, no event
             await asyncio.sleep(0.02)
     hub = app_services(live.app).live
     await hub.send("test:still", {}, [user_room(staff[2].user.id)])

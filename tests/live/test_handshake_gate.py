@@ -48,3 +48,22 @@ async def test_refused_and_abandoned_handshakes_give_their_turn_back(
                 assert (await ws.receive_str()).startswith('0{"sid"')
     listener = await live.listener(nurse.token)
     assert listener.client.connected
+
+
+async def test_clients_that_open_and_say_nothing_hold_no_turn(
+    narrow_gate: None, live: LiveServer
+) -> None:
+    """Turns are held only while the server works: websockets opened and left silent after
+    Engine.IO's open (as many as the gate is wide) do not keep a real client waiting for their
+    HANDSHAKE_SECONDS."""
+    nurse = await make_staff(live.settings, Role.NURSE)
+    url = f"{live.base.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket"
+    async with aiohttp.ClientSession() as session:
+        silent = [await session.ws_connect(url) for _ in range(transport.HANDSHAKES_AT_ONCE)]
+        for ws in silent:
+            assert (await ws.receive_str()).startswith('0{"sid"')
+        async with asyncio.timeout(transport.HANDSHAKE_SECONDS / 2):
+            listener = await live.listener(nurse.token)
+        assert listener.client.connected
+        for ws in silent:
+            await ws.close()
