@@ -22,11 +22,12 @@ from wsproto.extensions import PerMessageDeflate
 # open files (the hard limit is far higher), which 2,000 signed-in staff would exceed: each
 # process raises its soft limit to the hard one, up to this.
 OPEN_FILES_WANTED = 65536
-# Live connections in their set-up at once, per process. A storm is CPU-bound (about 1.3 ms a
-# connection): 8 keep the worker busy while clients answer, and keep each turn of the loop
-# short, so requests go on being answered (64 at once: /api/auth/me's median 55 ms during a
-# 5,000 storm; 8, with ACCEPTS_PER_TURN: 10-14 ms, and the storm as fast).
-HANDSHAKES_AT_ONCE = 8
+# Live connections the server works on at once in their set-up, per process (a turn is not
+# held while the client is to answer: HandshakeGate). A storm is CPU-bound (about 1.5 ms a
+# connection): 4 keep the worker busy and each turn of the loop short, so requests go on being
+# answered (5,000 at once, side by side: /api/auth/me's median 16-17 ms with 4, 29-32 with 8,
+# 55 with 64 held across the client's answer; the storm 9.1-9.4 s either way).
+HANDSHAKES_AT_ONCE = 4
 # New connections a turn of the loop accepts (asyncio accepts up to the listen backlog, 4,096
 # here, at once, and sets all of them up in the next turn); the rest wait in the kernel's queue.
 ACCEPTS_PER_TURN = 4
