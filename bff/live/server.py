@@ -28,8 +28,10 @@ accepted at each turn of the loop, at most HANDSHAKES_AT_ONCE of a process in th
 once (bff/live/transport.py).
 
 Each process delivers events to its own connections from one task, in the order they were
-sent, a slice of connections at a turn of the loop, so requests are answered during a long
-fan-out (bff/live/managers.py); an emit without Redis returns once it is delivered.
+sent, to the connections that were its recipients when it was sent, a slice of packets at a
+turn of the loop, so requests are answered during a long fan-out (bff/live/managers.py); an
+emit without Redis returns once it is delivered. A connection's session ending goes through
+the same queue: `session:revoked`, then the connection closed, before any later event.
 
 Transports: clients should use the websocket transport (the web app does). Long-polling needs
 every request of a connection to reach the same process, so with several workers or instances
