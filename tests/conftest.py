@@ -9,6 +9,7 @@ the others ran in SQLite's phase already and would only repeat it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import shutil
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 from aiobotocore.session import AioSession, get_session
+from asyncpg.exceptions import DeadlockDetectedError
 from quart import Quart
 from quart.testing import QuartClient as Client
 from tortoise import Tortoise, connections
@@ -116,7 +118,18 @@ async def empty_tables() -> None:
     await unguard(conn)
     try:
         if conn.capabilities.dialect == "postgres":
-            await conn.execute_script(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
+            for attempt in range(5):
+                try:
+                    await conn.execute_script(
+                        f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"
+                    )
+                    break
+                except DeadlockDetectedError:
+                    # The started app's job runner claimed a job (SELECT ... FOR UPDATE) while
+                    # the TRUNCATE took its locks table by table: PostgreSQL ended one of them.
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.05)
         else:
             for table in TABLES:
                 await conn.execute_script(f'DELETE FROM "{table}"')

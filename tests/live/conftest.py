@@ -113,9 +113,9 @@ async def run_live(settings: Settings) -> AsyncIterator[LiveServer]:
             break
         except OSError:
             await asyncio.sleep(0.02)
-    await empty_tables()
     server = LiveServer(app, f"http://127.0.0.1:{port}")
     try:
+        await empty_tables()  # inside: a failure here must stop the server too
         yield server
     finally:
         for listener in server.listeners:
