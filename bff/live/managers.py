@@ -216,11 +216,12 @@ def deliver(
         if namespace in manager.rooms
         else []
     )
+    if not recipients:  # nobody in this process: nothing to encode
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        done.set_result(True)
+        return done
     delivery = _Delivery(event, _packets(manager, event, data, namespace), namespace, recipients)
-    if recipients:
-        manager.deliveries.put(delivery)
-    else:  # nobody in this process
-        delivery.done.set_result(True)
+    manager.deliveries.put(delivery)
     return delivery.done
 
 

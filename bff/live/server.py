@@ -173,7 +173,7 @@ class LiveHub:
         manager = self.sio.manager
         told = [deliver(manager, SESSION_REVOKED, {"reason": reason}, "/", sid) for sid in sids]
         if told:
-            await asyncio.wait([asyncio.shield(done) for done in told])
+            await asyncio.wait(told)  # never cancels them, even if this is cancelled
         for sid in sids:  # in case the delivery could not (the app stopping)
             with contextlib.suppress(Exception):  # the client may be gone already
                 await self.sio.disconnect(sid, ignore_queue=True)
