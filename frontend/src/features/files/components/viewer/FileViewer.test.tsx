@@ -55,6 +55,10 @@ function setUp(routes = {}) {
 
 const location = () => screen.getByTestId('location').textContent ?? '';
 const viewerOf = (name: string) => screen.findByRole('dialog', { name });
+/** The viewer's alert comes to say `text`: a page's failure shows first in the viewer's own words,
+ * then in the server's once its answer to the same link arrives. */
+const alertSays = (dialog: HTMLElement, text: string) =>
+  waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent(text));
 const rowButton = (name: string) => screen.findByRole('button', { name: new RegExp(`^${name.replace('.', '\\.')}`) });
 
 beforeEach(() => closeViewerWindows());
@@ -244,7 +248,7 @@ describe('the viewer: errors', () => {
     const api = setUp({ [viewerPath('b-scan.pdf')]: { status, body } });
     renderApp(`${PAGE}?view=b-scan.pdf`);
     const dialog = await viewerOf('b-scan.pdf');
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
+    await alertSays(dialog, message);
     // The original can still be asked for.
     expect(within(dialog).getByRole('button', { name: 'Open original' })).toBeEnabled();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
@@ -255,7 +259,7 @@ describe('the viewer: errors', () => {
     setUp({ [`GET ${base('c-notes.txt')}/content`]: { status: 403, body: { message: 'Forbidden' } } });
     renderApp(`${PAGE}?view=c-notes.txt`);
     const dialog = await viewerOf('c-notes.txt');
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent("You don't have permission to view this file.");
+    await alertSays(dialog, "You don't have permission to view this file.");
   });
 
   it("shows the server's words when a page cannot be rendered", async () => {
@@ -265,7 +269,7 @@ describe('the viewer: errors', () => {
     await within(dialog).findByRole('img', { name: 'Page 1 of 3' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Next page' }));
     fireEvent.error(await within(dialog).findByRole('img', { name: 'Page 2 of 3' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This page could not be shown. Please open the original instead.');
+    await alertSays(dialog, 'This page could not be shown. Please open the original instead.');
     // The page before still shows.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Previous page' }));
     expect(within(dialog).getByRole('img', { name: 'Page 1 of 3' })).toBeInTheDocument();
@@ -284,7 +288,7 @@ describe('the viewer: errors', () => {
     act(() => {
       fireEvent.error(within(dialog).getByRole('img', { name: 'Page 1 of 2' }));
     });
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This link is invalid or has expired. Please open the file again from its folder.');
+    await alertSays(dialog, 'This link is invalid or has expired. Please open the file again from its folder.');
     expect(api.calls.filter((c) => c.path.endsWith('/viewer'))).toHaveLength(2);
     // Try again: a new opening, with new links.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
