@@ -27,6 +27,7 @@ import socketio
 from bff import metrics
 from bff.auth.session_cache import SessionCache
 from bff.live.events import LIVE_RESYNC, SESSION_REVOKED
+from bff.live.transport import websocket_frames, write_now
 
 log = logging.getLogger(__name__)
 
@@ -141,8 +142,10 @@ class _Deliveries:
         """Queue the packets for each recipient still connected; the budget of packets left
         before the next turn of the loop."""
         engine = self.manager.server.eio
+        sockets = engine.sockets
         connected = self.manager.is_connected
         namespace = delivery.namespace
+        frames = websocket_frames(delivery.packets)
         for sid, eio_sid in delivery.recipients:
             if budget <= 0:
                 await asyncio.sleep(0)  # the loop's turn: requests, the connections' writers
@@ -150,6 +153,9 @@ class _Deliveries:
             if not connected(sid, namespace):  # gone since it was sent
                 continue
             budget -= 1
+            socket = sockets.get(eio_sid)
+            if socket is not None and write_now(socket, frames):
+                continue
             for packet in delivery.packets:
                 try:
                     await engine.send_packet(eio_sid, packet)

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import resource
+import time
 from typing import Any
 
 import engineio
 import engineio.async_socket
 import engineio.exceptions
 import engineio.packet
+from hypercorn.asyncio.tcp_server import TCPServer
 from hypercorn.protocol import ws_stream
+from hypercorn.protocol.h11 import H11Protocol
+from wsproto.connection import ConnectionState
 from wsproto.extensions import PerMessageDeflate
+from wsproto.frame_protocol import FrameProtocol
 
 # Every live connection is an open file. systemd starts services with a soft limit of 1,024
 # open files (the hard limit is far higher), which 2,000 signed-in staff would exceed: each
@@ -32,6 +37,10 @@ HANDSHAKES_AT_ONCE = 4
 # here, at once, and sets all of them up in the next turn); the rest wait in the kernel's queue.
 ACCEPTS_PER_TURN = 4
 HANDSHAKE_SECONDS = 5.0  # a connection's turn ends after this long in any case
+# Bytes a connection may have waiting in its socket's buffer for an event still to be written
+# to it at once (`Wire`); beyond, the event waits in its Engine.IO queue behind the writer.
+WIRE_BACKLOG = 16 * 1024
+WIRE = "bff.wire"  # the scope's key for a websocket's Wire (HandshakeGate sets it)
 
 
 def raise_open_file_limit() -> int:
@@ -126,6 +135,7 @@ class HandshakeGate:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
+        scope[WIRE] = Wire.of(send)
         turn = _Turn(self._turns)
         # 0: setting up until the open is sent; 1: waiting for the client's connect;
         # 2: answering it; 3: set up (or closed).
@@ -158,6 +168,78 @@ class HandshakeGate:
             await self.app(scope, gated_receive, counted)
         finally:
             turn.give_back()
+
+
+class Wire:
+    """A live websocket's TCP connection below Hypercorn's ASGI layer: an event's frame,
+    encoded once for all its recipients, written to each connection's socket at once, by the
+    task delivering it. Through Engine.IO's queue, each recipient's writer task wakes for it
+    and its frame is encoded again per connection (about two thirds of a fan-out's CPU).
+
+    Written only when nothing is ahead of it, so each connection gets its packets in order:
+    Hypercorn's websocket open (not closing), nothing of the connection's own being written
+    (its send lock free) and at most WIRE_BACKLOG bytes in its socket's buffer (a slow reader's
+    events wait in its queue, and Hypercorn's drain applies to them); the Engine.IO socket's
+    checks are `write_now`'s."""
+
+    __slots__ = ("_stream", "_tcp")
+
+    def __init__(self, stream: ws_stream.WSStream, tcp: TCPServer) -> None:
+        self._stream = stream
+        self._tcp = tcp
+
+    @classmethod
+    def of(cls, send: Any) -> Wire | None:
+        """The Wire under Hypercorn's ASGI `send` of a websocket, None for any other server
+        (then every event goes through Engine.IO's queue): an HTTP/1.1 websocket's frames are
+        the TCP connection's bytes (over HTTP/2 they would be framed again)."""
+        stream = getattr(send, "__self__", None)
+        if not isinstance(stream, ws_stream.WSStream):
+            return None
+        protocol = getattr(stream.send, "__self__", None)
+        if not isinstance(protocol, H11Protocol):
+            return None
+        tcp = getattr(protocol.send, "__self__", None)
+        return cls(stream, tcp) if isinstance(tcp, TCPServer) else None
+
+    def write(self, frames: bytes) -> bool:
+        """Write `frames` now if nothing is ahead of them; False if they must wait their turn."""
+        stream = self._stream
+        if stream.closed or stream.state is not ws_stream.ASGIWebsocketState.CONNECTED:
+            return False
+        if stream.connection.state is not ConnectionState.OPEN or self._tcp.send_lock.locked():
+            return False
+        transport = self._tcp.writer.transport
+        if transport.is_closing() or transport.get_write_buffer_size() > WIRE_BACKLOG:
+            return False
+        transport.write(frames)
+        return True
+
+    def buffered(self) -> int:
+        """Bytes waiting in the connection's socket buffer (written, not yet sent)."""
+        return int(self._tcp.writer.transport.get_write_buffer_size())
+
+
+def websocket_frames(packets: list[engineio.packet.Packet]) -> bytes:
+    """The websocket frames (a server's: unmasked, uncompressed) of Engine.IO packets."""
+    return b"".join(
+        FrameProtocol(client=False, extensions=[]).send_data(p.encode()) for p in packets
+    )
+
+
+def write_now(socket: engineio.async_socket.AsyncSocket, frames: bytes) -> bool:
+    """Write `frames` (`websocket_frames`) to an Engine.IO socket's websocket at once, if it has
+    one and nothing waits ahead of them; False if they must go through `socket.send`: a
+    long-polling client, a socket being upgraded, closing or gone silent (its send closes it),
+    or packets already queued for its writer."""
+    wire: Wire | None = getattr(socket, "wire", None)
+    if wire is None or not socket.upgraded or socket.upgrading or socket.closing or socket.closed:
+        return False
+    if not socket.queue.empty():
+        return False
+    if socket.last_ping and time.time() - socket.last_ping > socket.server.ping_timeout:
+        return False
+    return wire.write(frames)
 
 
 class _NoCompression(PerMessageDeflate):
@@ -202,9 +284,22 @@ async def _poll(self: engineio.async_socket.AsyncSocket) -> list[engineio.packet
     return packets
 
 
+_upgrade_websocket = engineio.async_socket.AsyncSocket._upgrade_websocket
+
+
+async def _upgrade_with_wire(
+    self: engineio.async_socket.AsyncSocket, environ: dict[str, Any]
+) -> Any:
+    """engineio's upgrade to a websocket, keeping the connection's Wire on the socket."""
+    self.wire = environ["asgi.scope"].get(WIRE)
+    return await _upgrade_websocket(self, environ)
+
+
 def lighter_engineio_sockets() -> None:
-    """Every Engine.IO connection's writer polls with `_poll`."""
+    """Every Engine.IO connection's writer polls with `_poll`, and a websocket's socket keeps
+    its `Wire` for `write_now`."""
     setattr(engineio.async_socket.AsyncSocket, "poll", _poll)  # noqa: B010
+    setattr(engineio.async_socket.AsyncSocket, "_upgrade_websocket", _upgrade_with_wire)  # noqa: B010
 
 
 def decline_websocket_compression() -> None:

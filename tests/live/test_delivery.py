@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bff import metrics
-from bff.live import managers
+from bff.live import managers, transport
 from bff.live.events import SESSION_REVOKED, user_room
 from bff.services import app_services
 from bff.users.models import Role
@@ -34,7 +34,17 @@ def _names(listener: Listener, *wanted: str) -> list[str]:
 
 
 def _record_puts(live: LiveServer, monkeypatch: pytest.MonkeyPatch, timeline: list[str]) -> None:
-    """Note in `timeline` each packet queued for any connection of the server."""
+    """Note in `timeline` each event written to a connection's socket or queued for its
+    writer, for any connection of the server."""
+    write = transport.Wire.write
+
+    def written(wire: transport.Wire, frames: bytes) -> bool:
+        done = write(wire, frames)
+        if done:
+            timeline.append("send")
+        return done
+
+    monkeypatch.setattr(transport.Wire, "write", written)
     for socket in app_services(live.app).live.sio.eio.sockets.values():
         put = socket.queue.put_nowait
 
@@ -58,17 +68,16 @@ def _took_turns(timeline: list[str]) -> bool:
 
 @pytest.fixture
 def held(live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.Event]:
-    """While the event is not set, the delivery task stops at any packet of `test:hold`."""
-    engine = app_services(live.app).live.sio.eio
-    send_packet = engine.send_packet
+    """While the event is not set, the delivery task stops at `test:hold`."""
+    deliver = managers._Deliveries._deliver
     release = asyncio.Event()
 
-    async def holding(eio_sid: str, packet: Any) -> None:
-        if "test:hold" in str(packet.data):
+    async def holding(deliveries: Any, delivery: Any, budget: int) -> int:
+        if delivery.event == "test:hold":
             await release.wait()
-        await send_packet(eio_sid, packet)
+        return await deliver(deliveries, delivery, budget)
 
-    monkeypatch.setattr(engine, "send_packet", holding)
+    monkeypatch.setattr(managers._Deliveries, "_deliver", holding)
     yield release
     release.set()
 
