@@ -18,8 +18,11 @@ socket is in the room of the nurse's folders. Printed per run, with the load ave
   `file:uploaded` event at every socket: median and p99 (target p99: 100 ms at 2,000,
   250 ms at 5,000), and the workers' CPU microseconds per delivered event (CPU during the
   uploads minus the idle rate, over the events delivered; the uploads themselves included);
-- `GET /api/auth/me` (one at a time, every 50 ms): p99 during the storm and during the fan-out
-  (target: under 50 ms).
+- mass disconnect: every client leaves at once (a network blip, the proxy restarting); the
+  time until the workers are quiet again (a second under the idle rate), their CPU per
+  connection meanwhile;
+- `GET /api/auth/me` (one at a time, every 50 ms): p99 during the storm, the fan-out and the
+  mass disconnect (target: under 50 ms).
 
 Usage:
     .venv/bin/python bench/live_bench.py [--clients 2000 5000] [--setups one two]
@@ -69,6 +72,7 @@ from tools.devserver import RedisProcess, create_postgres_database, drop_postgre
 
 STORM_LIMIT = 60.0  # seconds the connect storm may take before a client counts as failed
 IDLE_SECONDS = 5.0  # the idle CPU window
+QUIET_LIMIT = 180.0  # seconds a mass disconnect may take before the bench gives up waiting
 TARGET_KB = 50.0
 TARGET_STORM = {2000: 15.0, 5000: 15.0}
 TARGET_P99 = {2000: 100.0, 5000: 250.0}
@@ -202,7 +206,7 @@ async def run_one(
         for answer in answers:
             for reason, count in answer["errors"].items():
                 errors[reason] = errors.get(reason, 0) + count
-        me_storm = probe.between(go, max(last, go + 1)) or [0.0]
+        me_storm = probe.between(go, max(last, go + 1))
         target = TARGET_STORM.get(clients, 15.0)
         say(
             label,
@@ -212,12 +216,7 @@ async def run_one(
             f" (target {target:.0f} s, none failed)"
             f"  [{mark(storm <= target and not failed)}]",
         )
-        say(
-            label,
-            f"GET /api/auth/me during the storm: {len(me_storm)} requests, median"
-            f" {statistics.median(me_storm):.1f} ms, p99 {pct(me_storm, 99):.1f} ms"
-            f" (target < {TARGET_ME_P99:.0f} ms)  [{mark(pct(me_storm, 99) < TARGET_ME_P99)}]",
-        )
+        say_me(label, "the storm", me_storm)
         await asyncio.sleep(5)  # the connections settle (first pings answered)
         after = sum(rss(pid) for pid in workers)
         if args.trace:
@@ -286,13 +285,19 @@ async def run_one(
             f"fan-out CPU: {busy * 1000:.0f} ms over the idle rate for {delivered} events:"
             f" {busy * 1e6 / max(1, delivered):.1f} us per delivered event",
         )
-        me_fan = probe.between(start, end) or [0.0]
+        say_me(label, "the fan-out", probe.between(start, end))
+
+        cpu, start = sum(cpu_seconds(pid) for pid in workers), time.time()
+        for node in nodes:
+            await node.close()
+        quiet = await quiet_again(workers, idle, start + QUIET_LIMIT)
+        busy = sum(cpu_seconds(pid) for pid in workers) - cpu
         say(
             label,
-            f"GET /api/auth/me during the fan-out: {len(me_fan)} requests, median"
-            f" {statistics.median(me_fan):.1f} ms, p99 {pct(me_fan, 99):.1f} ms"
-            f" (target < {TARGET_ME_P99:.0f} ms)  [{mark(pct(me_fan, 99) < TARGET_ME_P99)}]",
+            f"mass disconnect: all {still} left; quiet again after {quiet - start:.1f} s,"
+            f" worker CPU {busy * 1000:.0f} ms, {busy * 1e6 / max(1, still):.0f} us per connection",
         )
+        say_me(label, "the mass disconnect", probe.between(start, quiet))
     finally:
         if probe is not None:
             await probe.stop()
@@ -302,6 +307,30 @@ async def run_one(
         if redis is not None:
             redis.stop()
         await drop_postgres_database(db_name)
+
+
+def say_me(label: str, during: str, samples: list[float]) -> None:
+    """The probe's figures for one phase."""
+    samples = samples or [0.0]
+    say(
+        label,
+        f"GET /api/auth/me during {during}: {len(samples)} requests, median"
+        f" {statistics.median(samples):.1f} ms, p99 {pct(samples, 99):.1f} ms"
+        f" (target < {TARGET_ME_P99:.0f} ms)  [{mark(pct(samples, 99) < TARGET_ME_P99)}]",
+    )
+
+
+async def quiet_again(workers: list[int], idle: float, limit: float) -> float:
+    """When the workers first spend a second at no more than their idle rate (with every
+    connection open: pings) plus 5% of a core, or `limit`."""
+    cpu, at = sum(cpu_seconds(pid) for pid in workers), time.time()
+    while at < limit:
+        await asyncio.sleep(1.0)
+        now_cpu, now = sum(cpu_seconds(pid) for pid in workers), time.time()
+        if (now_cpu - cpu) / (now - at) <= idle + 0.05:
+            return at
+        cpu, at = now_cpu, now
+    return at
 
 
 async def run(args: argparse.Namespace) -> None:

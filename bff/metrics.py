@@ -107,6 +107,13 @@ LIVE_EVENTS = Counter(
 LIVE_EVENT_FAILURES = Counter(
     "bff_live_events_failed_total", "Live events that could not be sent (e.g. Redis down)."
 )
+LIVE_DELIVERIES = Counter(
+    "bff_live_deliveries_total",
+    "Live events delivered to this process's connections, by how: written to the connection's"
+    " websocket at once (direct), or queued for its writer (queued: long-polling, a slow reader,"
+    " or the direct path unavailable).",
+    ["path"],
+)
 AUDIT_BATCH = Histogram(
     "bff_audit_batch_entries",
     "Entries written together by the audit writer (reads and refusals).",
@@ -192,6 +199,14 @@ def live_event(event: str, sent: bool) -> None:
         LIVE_EVENTS.labels(event).inc()
     else:
         LIVE_EVENT_FAILURES.inc()
+
+
+def live_deliveries(direct: int, queued: int) -> None:
+    """One event's deliveries in this process, written at once or queued."""
+    if direct:
+        LIVE_DELIVERIES.labels("direct").inc(direct)
+    if queued:
+        LIVE_DELIVERIES.labels("queued").inc(queued)
 
 
 def audit_batch(entries: int, seconds: float, failed: bool) -> None:

@@ -8,6 +8,7 @@ Applied by bff/live/server.py's `asgi_app` and bff/asgi.py; figures in docs/capa
 from __future__ import annotations
 
 import asyncio
+import logging
 import resource
 import time
 from typing import Any
@@ -22,6 +23,8 @@ from hypercorn.protocol.h11 import H11Protocol
 from wsproto.connection import ConnectionState
 from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import FrameProtocol
+
+log = logging.getLogger(__name__)
 
 # Every live connection is an open file. systemd starts services with a soft limit of 1,024
 # open files (the hard limit is far higher), which 2,000 signed-in staff would exceed: each
@@ -41,6 +44,11 @@ HANDSHAKE_SECONDS = 5.0  # a connection's turn ends after this long in any case
 # to it at once (`Wire`); beyond, the event waits in its Engine.IO queue behind the writer.
 WIRE_BACKLOG = 16 * 1024
 WIRE = "bff.wire"  # the scope's key for a websocket's Wire (HandshakeGate sets it)
+# Packets a websocket's queue may hold for a client that does not read them (its writer held
+# back by Hypercorn's drain); one more and the connection is cut (its client, if it is still
+# there, reconnects and refetches): otherwise a tab that stopped reading, or a client that
+# answers pings and never reads, would have the server keep every event for it.
+QUEUED_LIMIT = 1000
 
 
 def raise_open_file_limit() -> int:
@@ -215,6 +223,11 @@ class Wire:
         transport.write(frames)
         return True
 
+    def cut(self) -> None:
+        """End the TCP connection at once (its buffers dropped): Hypercorn, then Engine.IO and
+        Socket.IO, see it close as if the client had gone."""
+        self._tcp.writer.transport.abort()
+
     def buffered(self) -> int:
         """Bytes waiting in the connection's socket buffer (written, not yet sent)."""
         return int(self._tcp.writer.transport.get_write_buffer_size())
@@ -230,16 +243,33 @@ def websocket_frames(packets: list[engineio.packet.Packet]) -> bytes:
 def write_now(socket: engineio.async_socket.AsyncSocket, frames: bytes) -> bool:
     """Write `frames` (`websocket_frames`) to an Engine.IO socket's websocket at once, if it has
     one and nothing waits ahead of them; False if they must go through `socket.send`: a
-    long-polling client, a socket being upgraded, closing or gone silent (its send closes it),
-    or packets already queued for its writer."""
+    long-polling or upgraded-from-polling client, a socket closing or gone silent (its send
+    closes it), or its writer not idle (packets queued for it, or taken and not yet written:
+    `_poll` says when it waits with nothing). Anything unexpected below (a library changed
+    under it) is logged and the event goes through the queue."""
     wire: Wire | None = getattr(socket, "wire", None)
-    if wire is None or not socket.upgraded or socket.upgrading or socket.closing or socket.closed:
+    if wire is None or socket.closing or socket.closed:
         return False
-    if not socket.queue.empty():
+    if not getattr(socket, "writer_waits", False) or not socket.queue.empty():
         return False
     if socket.last_ping and time.time() - socket.last_ping > socket.server.ping_timeout:
         return False
-    return wire.write(frames)
+    try:
+        return wire.write(frames)
+    except Exception:
+        log.warning("Writing a live event to a websocket failed; it is queued", exc_info=True)
+        return False
+
+
+def cut_if_stalled(socket: engineio.async_socket.AsyncSocket) -> bool:
+    """Cut a websocket whose client has left QUEUED_LIMIT packets unread; True if cut (the
+    packet for it is then not queued)."""
+    wire: Wire | None = getattr(socket, "wire", None)
+    if wire is None or socket.queue.qsize() < QUEUED_LIMIT:
+        return False
+    log.warning("A live connection left %d events unread: it is closed", QUEUED_LIMIT)
+    wire.cut()
+    return True
 
 
 class _NoCompression(PerMessageDeflate):
@@ -262,7 +292,11 @@ async def _poll(self: engineio.async_socket.AsyncSocket) -> list[engineio.packet
     close wakes it with its CLOSE packet."""
     try:
         if self.upgraded:
-            packets = [await self.queue.get()]
+            self.writer_waits = True  # for write_now: nothing taken and not yet written
+            try:
+                packets = [await self.queue.get()]
+            finally:
+                self.writer_waits = False
         else:
             async with asyncio.timeout(self.server.ping_interval + self.server.ping_timeout):
                 packets = [await self.queue.get()]
@@ -290,8 +324,11 @@ _upgrade_websocket = engineio.async_socket.AsyncSocket._upgrade_websocket
 async def _upgrade_with_wire(
     self: engineio.async_socket.AsyncSocket, environ: dict[str, Any]
 ) -> Any:
-    """engineio's upgrade to a websocket, keeping the connection's Wire on the socket."""
-    self.wire = environ["asgi.scope"].get(WIRE)
+    """engineio's upgrade to a websocket, keeping the connection's Wire on the socket for a
+    connection made over a websocket from the start (a long-polling client's upgrade goes on
+    through the queue: a second upgrade request must not take the first's place)."""
+    if not self.connected and getattr(self, "wire", None) is None:
+        self.wire = environ["asgi.scope"].get(WIRE)
     return await _upgrade_websocket(self, environ)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,12 +17,18 @@ import pytest
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Request, TextMessage
 
+from bff import metrics
 from bff.live import managers, transport
 from bff.live.events import user_room
 from bff.services import app_services
 from bff.users.models import Role
+from tests.conftest import make_settings
 from tests.factories import make_staff
-from tests.live.conftest import LiveServer
+from tests.live.conftest import Listener, LiveServer, run_live
+
+
+def _deliveries(path: str) -> float:
+    return float(metrics.LIVE_DELIVERIES.labels(path)._value.get())
 
 
 def _count_writes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
@@ -48,12 +55,15 @@ async def test_an_event_is_written_to_each_websocket_at_once(
     for eio_socket in engine.sockets.values():
         monkeypatch.setattr(eio_socket.queue, "put_nowait", queued.append)  # nothing queued
     writes = _count_writes(monkeypatch)
+    direct, through_queue = _deliveries("direct"), _deliveries("queued")
     hub = app_services(live.app).live
     await hub.send("test:wide", {"n": 1, "name": "Zoë"}, [user_room(m.user.id) for m in staff])
     for ear in ears:
         assert await ear.wait_for("test:wide") == {"n": 1, "name": "Zoë"}
     assert writes == [True, True, True]
     assert queued == []
+    # What an operator sees (bff_live_deliveries_total).
+    assert (_deliveries("direct") - direct, _deliveries("queued") - through_queue) == (3, 0)
 
 
 async def test_an_event_waits_behind_what_is_queued_for_the_connection(
@@ -75,9 +85,93 @@ async def test_an_event_waits_behind_what_is_queued_for_the_connection(
     assert ear.names() == ["test:second", "test:first", "test:second"]
 
 
-class _SlowReader:
-    """A Socket.IO client over a raw websocket that reads only when told to: a tab on a
-    stalled network, or an attacker who wants the server to buffer for it."""
+async def test_an_event_waits_for_a_packet_its_writer_has_taken_and_not_written(
+    live: LiveServer,
+) -> None:
+    """The writer has taken a packet and waits for the connection's send lock (held by
+    Hypercorn answering the client's ping): the lock freed, the writer woken but not yet run,
+    an event delivered at that moment still comes after the packet."""
+    nurse = await make_staff(live.settings, Role.NURSE)
+    ear = await live.listener(nurse.token)
+    hub = app_services(live.app).live
+    manager = hub.sio.manager
+    ((eio_sid, eio_socket),) = hub.sio.eio.sockets.items()
+    lock = eio_socket.wire._tcp.send_lock
+    await lock.acquire()  # Hypercorn's own write (a pong) in progress
+    first = managers._packets(manager, "test:first", {}, "/")
+    await hub.sio.eio.send_packet(eio_sid, first[0])
+    for _ in range(100):  # the writer takes it and waits for the lock
+        if eio_socket.queue.empty():
+            break
+        await asyncio.sleep(0.01)
+    assert eio_socket.queue.empty() and lock.locked()
+    done = managers.deliver(manager, "test:second", {}, "/", user_room(nurse.user.id))
+    lock.release()  # in the same step: the writer is woken, not yet run
+    assert await done is True
+    await ear.wait_for("test:second")
+    assert ear.names() == ["test:first", "test:second"]
+
+
+async def test_events_and_binary_attachments_go_at_once_behind_a_trusted_proxy(
+    database_url: str, run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Production runs behind nginx (BFF_TRUSTED_PROXY_HOPS=1): the fast path holds there, and
+    for an event with binary attachments (several frames) and non-ASCII text."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", trusted_proxy_hops=1
+    )
+    async for live in run_live(settings):
+        nurse = await make_staff(live.settings, Role.NURSE)
+        ear = await live.listener(nurse.token)
+        writes = _count_writes(monkeypatch)
+        hub = app_services(live.app).live
+        payload = {"blob": b"\x00\xff" * 40_000, "name": "Zoë"}
+        await hub.send("test:binary", payload, [user_room(nurse.user.id)])
+        assert await ear.wait_for("test:binary") == payload
+        assert writes == [True]
+
+
+async def test_a_second_websocket_for_a_polling_connection_gets_none_of_its_events(
+    live: LiveServer,
+) -> None:
+    """A long-polling client upgrading: a second websocket naming the same Engine.IO session,
+    opened before the upgrade ends, must not become where its events are written."""
+    nurse = await make_staff(live.settings, Role.NURSE)
+    polling = Listener("polling")
+    live.listeners.append(polling)
+    await polling.client.connect(
+        live.base, auth={"token": nurse.token}, transports=["polling"], wait_timeout=5
+    )
+    sid = polling.client.eio.sid
+    first = await _RawWebsocket.open(live, f"&sid={sid}")
+    first.send("2probe")
+    assert await first.messages(1) == ["3probe"]
+    second = await _RawWebsocket.open(live, f"&sid={sid}")
+    try:
+        first.send("5")  # the upgrade, on the first
+        hub = app_services(live.app).live
+        eio_socket = hub.sio.eio.sockets[sid]
+        for _ in range(100):
+            if eio_socket.upgraded:
+                break
+            await asyncio.sleep(0.01)
+        assert eio_socket.upgraded
+        await hub.send("test:secret", {"patient": 1}, [user_room(nurse.user.id)])
+        (text,) = await first.messages(1)
+        while not text.startswith("42"):  # Engine.IO's own (a noop) may come first
+            (text,) = await first.messages(1)
+        assert text == '42["test:secret",{"patient":1}]'
+        with pytest.raises(TimeoutError):  # nothing for the second
+            async with asyncio.timeout(0.5):
+                await second.messages(1)
+    finally:
+        first.close()
+        second.close()
+
+
+class _RawWebsocket:
+    """A websocket to /socket.io/ read only when told to: a tab on a stalled network, or an
+    attacker speaking Engine.IO by hand."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
@@ -87,22 +181,34 @@ class _SlowReader:
         self.pending: list[Any] = []  # events read and not yet taken
 
     @classmethod
-    async def connect(cls, live: LiveServer, token: str) -> _SlowReader:
+    async def open(
+        cls, live: LiveServer, query: str = "", receive_buffer: int = 0
+    ) -> _RawWebsocket:
         url = urlsplit(live.base)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting
+        if receive_buffer:  # before connecting
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         sock.setblocking(False)
         await asyncio.get_running_loop().sock_connect(sock, (url.hostname, url.port))
         reader, writer = await asyncio.open_connection(sock=sock, limit=4096)
         client = cls(reader, writer)
-        target = "/socket.io/?EIO=4&transport=websocket"
+        target = f"/socket.io/?EIO=4&transport=websocket{query}"
         writer.write(client.ws.send(Request(host=url.netloc, target=target)))
         assert isinstance((await client.events(1))[0], AcceptConnection)
+        return client
+
+    @classmethod
+    async def connect(cls, live: LiveServer, token: str, receive_buffer: int = 0) -> _RawWebsocket:
+        """Connected as the web app connects: Engine.IO's open, then Socket.IO's connect."""
+        client = await cls.open(live, receive_buffer=receive_buffer)
         opened = (await client.messages(1))[0]  # Engine.IO's open
         client.sid = json.loads(opened[1:])["sid"]
-        writer.write(client.ws.send(TextMessage("40" + json.dumps({"token": token}))))
+        client.send("40" + json.dumps({"token": token}))
         assert (await client.messages(1))[0].startswith("40{")  # Socket.IO's connect answer
         return client
+
+    def send(self, text: str) -> None:
+        self.writer.write(self.ws.send(TextMessage(text)))
 
     async def events(self, count: int) -> list[Any]:
         """The next `count` websocket events, reading as needed."""
@@ -132,6 +238,22 @@ class _SlowReader:
         self.writer.close()
 
 
+BIG = "x" * 64 * 1024
+
+
+async def _stall(live: LiveServer, slow: _RawWebsocket, ear: Listener, rooms: list[str]) -> int:
+    """Send big events to `slow` (not reading) and `ear` until the slow one's queue holds more
+    than 2 packets or it is gone; how many were sent."""
+    hub = app_services(live.app).live
+    sockets = hub.sio.eio.sockets
+    for sent in range(1, 400):  # far more than the kernel's buffers
+        await hub.send("test:big", {"n": sent, "pad": BIG}, rooms)
+        await ear.wait_for("test:big", since=len(ear.events))
+        if slow.sid not in sockets or sockets[slow.sid].queue.qsize() > 2:
+            return sent
+    raise AssertionError("the slow reader took everything")
+
+
 async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -140,24 +262,17 @@ async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
     reads again."""
     nurse = await make_staff(live.settings, Role.NURSE)
     other = await make_staff(live.settings, Role.NURSE)
-    slow = await _SlowReader.connect(live, nurse.token)
+    slow = await _RawWebsocket.connect(live, nurse.token, receive_buffer=4096)
     ear = await live.listener(other.token)
     hub = app_services(live.app).live
-    sent = 0
+    rooms = [user_room(nurse.user.id), user_room(other.user.id)]
     try:
         slow_socket = hub.sio.eio.sockets[slow.sid]
         writes = _count_writes(monkeypatch)
-        big = "x" * 64 * 1024
-        rooms = [user_room(nurse.user.id), user_room(other.user.id)]
-        # Until the slow one's socket stops taking them: far more than the kernel's buffers.
-        for sent in range(1, 400):
-            await hub.send("test:big", {"n": sent, "pad": big}, rooms)
-            await ear.wait_for("test:big", since=len(ear.events))
-            if slow_socket.queue.qsize() > 2:
-                break
-        assert slow_socket.queue.qsize() > 2, "the slow reader took everything"
+        sent = await _stall(live, slow, ear, rooms)
+        assert slow_socket.queue.qsize() > 2
         # Hypercorn's drain limit and a packet: not all of them.
-        assert slow_socket.wire.buffered() <= 3 * (len(big) + 1024)
+        assert slow_socket.wire.buffered() <= 3 * (len(BIG) + 1024)
         written = writes.count(True)
         await hub.send("test:after", {"n": sent + 1}, rooms)
         await ear.wait_for("test:after")
@@ -168,6 +283,36 @@ async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
                 if text.startswith("42"):
                     numbers.append(json.loads(text[2:])[1]["n"])
         assert numbers == list(range(1, sent + 2))  # all of them, in order
+    finally:
+        slow.close()
+
+
+async def test_a_client_that_leaves_too_much_unread_is_cut_off(
+    live: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Beyond QUEUED_LIMIT packets waiting for it the connection is closed (the server keeps
+    nothing more for it); the others go on."""
+    monkeypatch.setattr(transport, "QUEUED_LIMIT", 3)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    other = await make_staff(live.settings, Role.NURSE)
+    slow = await _RawWebsocket.connect(live, nurse.token, receive_buffer=4096)
+    ear = await live.listener(other.token)
+    hub = app_services(live.app).live
+    rooms = [user_room(nurse.user.id), user_room(other.user.id)]
+    try:
+        await _stall(live, slow, ear, rooms)
+        for n in range(5):  # beyond the limit
+            await hub.send("test:more", {"n": n}, rooms)
+            await ear.wait_for("test:more", since=len(ear.events))
+        async with asyncio.timeout(10):
+            while slow.sid in hub.sio.eio.sockets:  # noqa: ASYNC110 - Engine.IO's sockets, no event
+                await asyncio.sleep(0.02)
+        assert "A live connection left 3 events unread: it is closed" in caplog.text
+        async with asyncio.timeout(10):  # what the client still reads ends with the connection
+            while await slow.reader.read(65536):
+                pass
+        await hub.send("test:still", {}, rooms)
+        await ear.wait_for("test:still")
     finally:
         slow.close()
 
