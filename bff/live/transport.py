@@ -1,8 +1,9 @@
 """What a live connection costs below Socket.IO, and the limits on it: the open-file limit
 (each connection is an open file), the connections of a storm accepted a few at a turn of the
 loop (`TurnTakingLoop`) and set up a few at a time (`HandshakeGate`), Hypercorn's websocket
-compression declined, and Engine.IO's writers without an extra task or timer per packet.
-Applied by bff/live/server.py's `asgi_app` and bff/asgi.py; figures in docs/capacity.md.
+compression declined, Engine.IO's writers without an extra task or timer per packet, an
+event's frame written at once to each recipient's websocket while its writer has nothing to
+write (`Wire`, `write_now`), and a client that leaves QUEUED_LIMIT packets unread cut. Applied by bff/live/server.py's `asgi_app` and bff/asgi.py; figures in docs/capacity.md.
 """
 
 from __future__ import annotations
