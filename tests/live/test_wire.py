@@ -241,6 +241,16 @@ class _RawWebsocket:
 BIG = "x" * 64 * 1024
 
 
+async def _slow_and_other(live: LiveServer) -> tuple[_RawWebsocket, Listener, list[str]]:
+    """A nurse's connection that reads only when told to, another nurse's that reads, and
+    the rooms of both."""
+    nurse = await make_staff(live.settings, Role.NURSE)
+    other = await make_staff(live.settings, Role.NURSE)
+    slow = await _RawWebsocket.connect(live, nurse.token, receive_buffer=4096)
+    ear = await live.listener(other.token)
+    return slow, ear, [user_room(nurse.user.id), user_room(other.user.id)]
+
+
 async def _stall(live: LiveServer, slow: _RawWebsocket, ear: Listener, rooms: list[str]) -> int:
     """Send big events to `slow` (not reading) and `ear` until the slow one's queue holds more
     than 2 packets or it is gone; how many were sent."""
@@ -260,12 +270,8 @@ async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
     """Its events are not piled up in the server's socket buffer (Hypercorn's drain holds its
     writer back), the others' still go out at once, and it gets everything in order when it
     reads again."""
-    nurse = await make_staff(live.settings, Role.NURSE)
-    other = await make_staff(live.settings, Role.NURSE)
-    slow = await _RawWebsocket.connect(live, nurse.token, receive_buffer=4096)
-    ear = await live.listener(other.token)
+    slow, ear, rooms = await _slow_and_other(live)
     hub = app_services(live.app).live
-    rooms = [user_room(nurse.user.id), user_room(other.user.id)]
     try:
         slow_socket = hub.sio.eio.sockets[slow.sid]
         writes = _count_writes(monkeypatch)
@@ -293,12 +299,8 @@ async def test_a_client_that_leaves_too_much_unread_is_cut_off(
     """Beyond QUEUED_LIMIT packets waiting for it the connection is closed (the server keeps
     nothing more for it); the others go on."""
     monkeypatch.setattr(transport, "QUEUED_LIMIT", 3)
-    nurse = await make_staff(live.settings, Role.NURSE)
-    other = await make_staff(live.settings, Role.NURSE)
-    slow = await _RawWebsocket.connect(live, nurse.token, receive_buffer=4096)
-    ear = await live.listener(other.token)
+    slow, ear, rooms = await _slow_and_other(live)
     hub = app_services(live.app).live
-    rooms = [user_room(nurse.user.id), user_room(other.user.id)]
     try:
         await _stall(live, slow, ear, rooms)
         for n in range(5):  # beyond the limit
