@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 import engineio
+import engineio.async_drivers.asgi
 import engineio.async_socket
 import engineio.exceptions
 import engineio.packet
@@ -334,11 +335,25 @@ async def _upgrade_with_wire(
     return await _upgrade_websocket(self, environ)
 
 
+async def _wait(self: Any) -> Any:
+    """engineio's ASGI WebSocket.wait, answering None (what its handler takes as "closed by
+    the client") when the connection ends, where engineio raises OSError: the exception, its
+    traceback and the handler's frames formed a cycle with the task that waited, kept for the
+    garbage collector at every connection's end."""
+    event = await self.asgi_receive()
+    if event["type"] != "websocket.receive":
+        return None
+    if event.get("bytes") is not None:
+        return event["bytes"]
+    return event.get("text")
+
+
 def lighter_engineio_sockets() -> None:
     """Every Engine.IO connection's writer polls with `_poll`, and a websocket's socket keeps
     its `Wire` for `write_now`."""
     setattr(engineio.async_socket.AsyncSocket, "poll", _poll)  # noqa: B010
     setattr(engineio.async_socket.AsyncSocket, "_upgrade_websocket", _upgrade_with_wire)  # noqa: B010
+    setattr(engineio.async_drivers.asgi.WebSocket, "wait", _wait)  # noqa: B010
 
 
 def decline_websocket_compression() -> None:
