@@ -3,8 +3,9 @@
 loop (`TurnTakingLoop`) and set up a few at a time (`HandshakeGate`), Hypercorn's websocket
 compression declined, Engine.IO's writers without an extra task or timer per packet, an
 event's frame written at once to each recipient's websocket while its writer has nothing to
-write (`Wire`, `write_now`), and a client that leaves QUEUED_LIMIT packets unread cut.
-Applied by bff/live/server.py's `asgi_app` and bff/asgi.py; figures in docs/capacity.md.
+write (`Wire`, `write_now`), a client that leaves QUEUED_LIMIT packets unread cut, and
+engineio's websocket ending without an exception (`_wait`). Applied by bff/live/server.py's
+`asgi_app` and bff/asgi.py; figures in docs/capacity.md.
 """
 
 from __future__ import annotations
