@@ -245,9 +245,10 @@ class _Delivering:
 
     python-socketio finds the rooms of a connection that leaves by looking through every room
     of the namespace, and each connection has a room of its own (its sid) besides its user's
-    and session's: a disconnect costs time in proportion to the connections, so 5,000 tabs
-    leaving at once (a network blip, a proxy restarting) took minutes of the worker's CPU,
-    with every request waiting. Here a disconnect looks only at its own rooms."""
+    and session's: a disconnect costs time in proportion to the connections (5,000 tabs
+    leaving at once, side by side: 1.88 ms of the worker's CPU per connection, 1.25 ms with
+    this and the other changes of that run, docs/capacity.md). Here a disconnect looks only
+    at its own rooms."""
 
     _deliveries: _Deliveries | None = None
 

@@ -350,8 +350,8 @@ async def _wait(self: Any) -> Any:
 
 
 def lighter_engineio_sockets() -> None:
-    """Every Engine.IO connection's writer polls with `_poll`, and a websocket's socket keeps
-    its `Wire` for `write_now`."""
+    """Every Engine.IO connection's writer polls with `_poll`, a websocket's socket keeps its
+    `Wire` for `write_now`, and a websocket's end is read without an exception (`_wait`)."""
     setattr(engineio.async_socket.AsyncSocket, "poll", _poll)  # noqa: B010
     setattr(engineio.async_socket.AsyncSocket, "_upgrade_websocket", _upgrade_with_wire)  # noqa: B010
     setattr(engineio.async_drivers.asgi.WebSocket, "wait", _wait)  # noqa: B010
