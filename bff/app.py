@@ -7,6 +7,7 @@ import logging
 import sys
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from types import FunctionType
 from typing import Any
 
 from hypercorn.typing import ASGISendCallable
@@ -213,6 +214,22 @@ class BffApp(Quart):
     Writes are never repeated: theirs is the 503."""
 
     retry_seconds: float = 0.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._coroutine_functions: set[FunctionType] = set()
+
+    def ensure_async(self, func: Any) -> Any:
+        """Quart's, remembering the coroutine functions it has seen: Quart asks again for each
+        hook, view and error handler on every request (inspect.iscoroutinefunction unwraps
+        and reads code flags each time). Only plain functions are remembered, so the set is
+        bounded by the code."""
+        if func in self._coroutine_functions:
+            return func
+        wrapped = super().ensure_async(func)
+        if wrapped is func and type(func) is FunctionType:
+            self._coroutine_functions.add(func)
+        return wrapped
 
     async def handle_request(self, request: Request) -> ResponseTypes:
         with RequestInProgress():  # background work on the database waits (bff/turns.py)

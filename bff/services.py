@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from quart import Quart, current_app, has_app_context
+from quart import Quart
+from quart.globals import _cv_app
 
 if TYPE_CHECKING:
     from bff.audit.head import HeadWriter
@@ -50,9 +51,12 @@ def running_services(app: Quart | None = None) -> AppServices | None:
     """The services of app (default: the running app), or None outside an app (the command
     line), where nobody is connected and nothing is cached."""
     if app is None:
-        if not has_app_context():
+        # The app context's variable itself: has_app_context() and current_app's proxy cost
+        # a lookup each, on every request (twice: the policy and the assignments read this).
+        context = _cv_app.get(None)
+        if context is None:
             return None
-        app = current_app
+        app = context.app
     services: AppServices | None = app.extensions.get(_KEY)
     return services
 

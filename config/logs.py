@@ -70,6 +70,10 @@ class _Seconds:
         return last[1]
 
 
+# json.dumps with these options builds a new encoder for every record.
+_JSON = json.JSONEncoder(ensure_ascii=False, default=str).encode
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record."""
 
@@ -92,7 +96,7 @@ class JsonFormatter(logging.Formatter):
                 entry[field] = value
         if record.exc_info:
             entry["error"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False, default=str)
+        return _JSON(entry)
 
 
 class TextFormatter(logging.Formatter):

@@ -18,6 +18,7 @@ from quart.testing import QuartClient as Client
 from tortoise import connections
 
 from bff.db import fetch, keep_session_state, tortoise_config
+from bff.services import app_services, running_services
 from bff.users.models import Role, User
 from config.settings import Settings, SettingsError, load_settings
 from tests.conftest import make_settings, started_app
@@ -417,3 +418,36 @@ async def test_file_work_gets_more_threads_than_asyncio_gives(
 def _slow_thread_name() -> str:
     time.sleep(0.2)
     return threading.current_thread().name
+
+
+async def test_hooks_run_as_quart_runs_them_while_their_kind_is_remembered(app: Any) -> None:
+    """BffApp remembers which functions are coroutine functions (Quart asks for every hook
+    and view on every request): a coroutine hook still runs on the event loop, a plain one
+    still in a thread, every time."""
+    loop_thread = threading.get_ident()
+    seen: list[tuple[str, int]] = []
+
+    async def async_hook() -> None:
+        seen.append(("async", threading.get_ident()))
+
+    def sync_hook() -> None:
+        seen.append(("sync", threading.get_ident()))
+
+    app.before_request(async_hook)
+    app.before_request(sync_hook)
+    client = app.test_client()
+    for _ in range(3):
+        assert (await client.get("/api/health/live")).status_code == 200
+    assert [kind for kind, _ in seen] == ["async", "sync"] * 3
+    assert all(thread == loop_thread for kind, thread in seen if kind == "async")
+    assert all(thread != loop_thread for kind, thread in seen if kind == "sync")
+    assert app.ensure_async(async_hook) is async_hook
+    assert app.ensure_async(sync_hook) is not sync_hook
+    # Only plain functions are remembered: bound methods are made anew on each access.
+    assert all(type(func).__name__ == "function" for func in app._coroutine_functions)
+
+
+async def test_running_services_is_the_apps_inside_it_and_none_outside(app: Any) -> None:
+    assert running_services() is None  # the command line: no app, nothing cached
+    async with app.app_context():
+        assert running_services() is app_services(app)

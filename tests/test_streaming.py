@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from bff.streaming import HIGH_WATER, BffHTTPConnection, FlowBody
+from bff.streaming import HIGH_WATER, BffHTTPConnection, BffRequest, FlowBody
 
 CHUNK = 64 * 1024
 
@@ -68,3 +68,43 @@ async def test_small_awaited_bodies_arrive_whole() -> None:
     body.append(b"llo")
     body.set_complete()
     assert await body == b"hello"
+
+
+async def test_blueprints_as_quart_names_them_so_nested_hooks_run() -> None:
+    """BffRequest.blueprints (by the endpoint, in one step) is Quart's own: each enclosing
+    blueprint's hooks run for a nested blueprint's route, and none for an app route."""
+    from quart import Blueprint, Quart, request
+    from quart.wrappers import Request
+
+    app = Quart(__name__)
+    app.request_class = BffRequest
+    outer, inner = Blueprint("outer", __name__), Blueprint("inner", __name__)
+    ran: list[str] = []
+    seen: list[tuple[list[str], list[str]]] = []
+
+    @inner.get("/deep")
+    async def deep() -> str:
+        seen.append((request.blueprints, Request.blueprints.fget(request)))  # type: ignore[attr-defined]
+        return "deep"
+
+    @app.get("/top")
+    async def top() -> str:
+        seen.append((request.blueprints, Request.blueprints.fget(request)))  # type: ignore[attr-defined]
+        return "top"
+
+    @outer.before_request
+    async def outer_hook() -> None:
+        ran.append("outer")
+
+    @inner.before_request
+    async def inner_hook() -> None:
+        ran.append("inner")
+
+    outer.register_blueprint(inner, url_prefix="/in")
+    app.register_blueprint(outer, url_prefix="/out")
+    client = app.test_client()
+    assert (await client.get("/out/in/deep")).status_code == 200
+    assert (await client.get("/top")).status_code == 200
+    assert (await client.get("/missing")).status_code == 404
+    assert seen == [(["outer.inner", "outer"], ["outer.inner", "outer"]), ([], [])]
+    assert ran == ["outer", "inner"]

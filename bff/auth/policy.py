@@ -187,7 +187,8 @@ def allow(
     def decorator(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         @wraps(func)
         async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            g.emergency = None
+            here = g._get_current_object()  # one context lookup (the proxy costs one each)
+            here.emergency = None
             if emergency and await _emergency(dict(kwargs)):
                 return await func(*args, **kwargs)
             link_path = None if link is None else tuple(str(kwargs[name]) for name in link)
@@ -209,7 +210,7 @@ def allow(
                         refusal = out_of_scope
                 await _audit_refusal(refusal, dict(kwargs))
                 raise refusal from None
-            g.principal = principal
+            here.principal = principal
             try:
                 if principal.restricted and not enrolment:
                     raise ApiError(403, ENROL_FIRST)

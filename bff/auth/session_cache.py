@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cachetools import TTLCache
 
@@ -42,6 +42,19 @@ if TYPE_CHECKING:
 
 MAX_ENTRIES = 20_000
 TOKEN_SECONDS = 600
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _held(cache: TTLCache[K, V], key: K) -> V | None:
+    """cache.get(key) in one step: TTLCache.get asks whether the key is there, then reads it,
+    each under its own look at the clock, on every request. A miss (KeyError: absent or
+    expired, as for get) is rare on the request path: once per session per time limit."""
+    try:
+        return cache[key]
+    except KeyError:
+        return None
 
 
 class SessionCache:
@@ -67,7 +80,7 @@ class SessionCache:
 
     def token_session(self, token: str) -> str | None:
         """The session id of a token whose signature was already checked, while it is valid."""
-        entry = self._tokens.get(token)
+        entry = _held(self._tokens, token)
         if entry is None or entry[1] <= time.time():
             return None
         return entry[0]
@@ -79,7 +92,7 @@ class SessionCache:
 
     def get(self, session_id: str) -> Principal | None:
         """The cached principal of a session still within its expiry, or None."""
-        entry = self._entries.get(session_id) if self.trusted else None
+        entry = _held(self._entries, session_id) if self.trusted else None
         metrics.session_cache(entry is not None)
         if entry is None:
             return None
@@ -100,7 +113,7 @@ class SessionCache:
 
     def assignments(self, user_id: int) -> Assignments | None:
         """A user's cached assignments, or None."""
-        return self._assignments.get(user_id) if self.trusted else None
+        return _held(self._assignments, user_id) if self.trusted else None
 
     def put_assignments(self, generation: int, user_id: int, assignments: Assignments) -> None:
         """Remember a user's assignments read since `generation` (as `put`)."""
