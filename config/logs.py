@@ -121,12 +121,13 @@ def configure_logging(settings: Settings) -> None:
     """Send every log record (the BFF's, its libraries', Hypercorn's) to standard error in
     the configured format. Called again (another app in the same process), it replaces its
     own handler rather than adding a second one."""
-    # Neither format writes a record's thread, process or process name: a record need not
-    # look them up (threading.current_thread(), os.getpid(), multiprocessing's current
-    # process), on every request's access record.
+    # Neither format writes a record's thread, process, process name or asyncio task: a
+    # record need not look them up (threading.current_thread(), os.getpid(), multiprocessing's
+    # current process, asyncio.current_task()), on every request's access record.
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False
+    logging.logAsyncioTasks = False  # type: ignore[attr-defined]  # Python 3.12's taskName
     root = logging.getLogger()
     for handler in list(root.handlers):
         if getattr(handler, "bff", False):
