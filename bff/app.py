@@ -217,17 +217,18 @@ class BffApp(Quart):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._coroutine_functions: set[FunctionType] = set()
+        self._coroutine_functions: set[Any] = set()  # plain functions only
 
     def ensure_async(self, func: Any) -> Any:
         """Quart's, remembering the coroutine functions it has seen: Quart asks again for each
         hook, view and error handler on every request (inspect.iscoroutinefunction unwraps
         and reads code flags each time). Only plain functions are remembered, so the set is
         bounded by the code."""
-        if func in self._coroutine_functions:
+        plain = type(func) is FunctionType  # hashable (a callable object may not be)
+        if plain and func in self._coroutine_functions:
             return func
         wrapped = super().ensure_async(func)
-        if wrapped is func and type(func) is FunctionType:
+        if plain and wrapped is func:
             self._coroutine_functions.add(func)
         return wrapped
 

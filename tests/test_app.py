@@ -443,8 +443,19 @@ async def test_hooks_run_as_quart_runs_them_while_their_kind_is_remembered(app: 
     assert all(thread != loop_thread for kind, thread in seen if kind == "sync")
     assert app.ensure_async(async_hook) is async_hook
     assert app.ensure_async(sync_hook) is not sync_hook
-    # Only plain functions are remembered: bound methods are made anew on each access.
+    # Only plain functions are remembered: bound methods are made anew on each access, and a
+    # callable object may be unhashable.
     assert all(type(func).__name__ == "function" for func in app._coroutine_functions)
+
+    class Unhashable:
+        __hash__ = None  # type: ignore[assignment]
+
+        def __call__(self) -> None:
+            seen.append(("object", threading.get_ident()))
+
+    app.before_request(Unhashable())
+    assert (await client.get("/api/health/live")).status_code == 200
+    assert seen[-1][0] == "object"
 
 
 async def test_running_services_is_the_apps_inside_it_and_none_outside(app: Any) -> None:
