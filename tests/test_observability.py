@@ -171,4 +171,3 @@ def test_the_dashboard_and_the_documented_alerts_use_only_exported_metrics() -> 
     used -= {"bff_simple", "bff_english"}
     assert used - exported == set()
     assert len(dashboard["panels"]) >= 10
-
