@@ -11,13 +11,13 @@ chunks and enforces its own limit.
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import AsyncIterator, Generator
 from typing import Any
 
 from hypercorn.typing import ASGIReceiveCallable
 from quart import request
 from quart.asgi import ASGIHTTPConnection
+from quart.helpers import _split_blueprint_path
 from quart.wrappers import Request
 from quart.wrappers.request import Body
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -102,23 +102,13 @@ class BffRequest(Request):
 
     @property
     def blueprints(self) -> list[str]:
-        """Quart's, by the matched rule's endpoint in one step (Quart asks three times per
+        """Quart's, from the matched rule's endpoint directly (Quart asks three times per
         request, each through three properties)."""
         rule = self.url_rule
-        return [] if rule is None else _blueprints_of(rule.endpoint)
-
-
-@functools.cache
-def _blueprints_of(endpoint: str) -> list[str]:
-    """The blueprints of an endpoint, innermost first (what Quart's Request.blueprints gives;
-    the list is shared, as Quart's own cache shares it). Bounded by the app's endpoints."""
-    blueprint, dot, _ = endpoint.rpartition(".")
-    if not dot:
-        return []
-    names = [blueprint]
-    while "." in names[-1]:
-        names.append(names[-1].rpartition(".")[0])
-    return names
+        if rule is None:
+            return []
+        blueprint, dot, _ = rule.endpoint.rpartition(".")
+        return _split_blueprint_path(blueprint) if dot else []
 
 
 class BffHTTPConnection(ASGIHTTPConnection):
