@@ -16,11 +16,14 @@ So while the app serves: the app's own heap (modules, models, schemas) is frozen
 collection once per process, as before; automatic full collections are off (the oldest
 generation's threshold out of reach; the young and middle generations' as CPython sets them,
 so short-lived cycles go as before); and a full collection runs every FULL_SECONDS, or sooner
-once CLOSED_LIMIT live connections have closed since the last (each leaves objects in cycles
-that only a full collection frees: 120-190 at first, some 40 KB; about 17 since engineio's
-websocket no longer ends with an exception, bff/live/transport.py: 85,000 for 5,000 closed,
-260,000 before, side by side), at a moment without a request in progress (waiting up to
-FULL_PATIENCE for one). The thresholds are restored when the last app of the process stops.
+once CLOSED_LIMIT long-polling live connections have closed since the last (each leaves objects
+in cycles that only a full collection frees: Hypercorn's HTTP connections end in them), at a
+moment without a request in progress (waiting up to FULL_PATIENCE for one). A websocket's end
+leaves nothing since bff/live/transport.py's `_wait` and `_translate_request` (120-190 objects
+each at first, some 40 KB; 17 after `_wait`: engineio's class made per request, which held the
+request's receive), so the web app's connections do not count: a full collection after a
+thousand of them freed nothing and stopped the worker for most of a second. The thresholds are
+restored when the last app of the process stops.
 """
 
 from __future__ import annotations
@@ -36,14 +39,14 @@ from bff.turns import requests_in_progress
 log = logging.getLogger(__name__)
 
 FULL_SECONDS = 300.0  # between two full collections
-CLOSED_LIMIT = 1000  # live connections closed that bring the next full collection forward
+CLOSED_LIMIT = 1000  # long-polling connections closed: the next full collection sooner
 CHECK_SECONDS = 10.0  # how often the schedule looks at them
 FULL_PATIENCE = 5.0  # the longest a full collection waits for a moment without requests
 QUIET_POLL = 0.01  # how often it looks for that moment
 NEVER = 1 << 30  # the oldest generation's threshold: no automatic full collection
 
 _serving = 0  # apps of this process serving now
-_closed = 0  # live connections closed since the last full collection
+_closed = 0  # long-polling connections closed since the last full collection
 _saved: tuple[int, int, int] | None = None  # the thresholds before the first of them
 
 
@@ -63,7 +66,8 @@ async def _quiet_moment(patience: float) -> None:
 
 
 def connection_closed() -> None:
-    """A live connection of this process closed (bff/live/server.py)."""
+    """A live connection of this process that leaves objects in cycles closed (long-polling,
+    bff/live/server.py)."""
     global _closed
     _closed += 1
 

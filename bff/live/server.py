@@ -159,12 +159,20 @@ class LiveHub:
         self._spawn(self._end_connections([sid], "expired"))
 
     async def _disconnect(self, sid: str, *args: Any) -> None:
-        collector.connection_closed()  # what it leaves in cycles: bff/collector.py
+        if not self._on_wire(sid):  # long-polling leaves objects in cycles: bff/collector.py
+            collector.connection_closed()
         if self._sessions.pop(sid, None) is not None:
             metrics.live_connections(-1)
         timer = self._expiry.pop(sid, None)
         if timer is not None:
             timer.cancel()
+
+    def _on_wire(self, sid: str) -> bool:
+        """Whether a connection is a websocket from the start under Hypercorn (it has a Wire,
+        bff/live/transport.py): its end leaves nothing for the cycle collector."""
+        eio_sid = self.sio.manager.eio_sid_from_sid(sid, "/")
+        socket = self.sio.eio.sockets.get(eio_sid) if eio_sid is not None else None
+        return getattr(socket, "wire", None) is not None
 
     async def _end_connections(self, sids: list[str], reason: str) -> None:
         """Tell these connections of this process that their session ended, and close them:
