@@ -1,18 +1,22 @@
 """What a live connection costs below Socket.IO, and the limits on it: the open-file limit
 (each connection is an open file), the connections of a storm accepted a few at a turn of the
-loop (`TurnTakingLoop`) and set up a few at a time (`HandshakeGate`), Hypercorn's websocket
-compression declined, Engine.IO's writers without an extra task or timer per packet, an
-event's frame written at once to each recipient's websocket while its writer has nothing to
-write (`Wire`, `write_now`), a client that leaves QUEUED_LIMIT packets unread cut, and
-engineio's websocket ending without an exception (`_wait`). Applied by bff/live/server.py's
-`asgi_app` and bff/asgi.py; figures in docs/capacity.md.
+loop and the ready ones served a few at a turn (`TurnTakingLoop`) and set up a few at a time
+(`HandshakeGate`), Hypercorn's websocket compression declined, Engine.IO's writers without an
+extra task or timer per packet, an event's frame written at once to each recipient's websocket
+while its writer has nothing to write (`Wire`, `write_now`), a client that leaves QUEUED_LIMIT
+packets unread cut, and engineio's websocket ending without an exception (`_wait`) or anything
+left in reference cycles (`_translate_request`). Applied by bff/live/server.py's `asgi_app`
+and bff/asgi.py; figures in docs/capacity.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import resource
+import select
+import selectors
 import sys
 import time
 from typing import Any
@@ -45,6 +49,10 @@ HANDSHAKES_AT_ONCE = 4
 # here, at once, and sets all of them up in the next turn); the rest wait in the kernel's queue.
 ACCEPTS_PER_TURN = 4
 HANDSHAKE_SECONDS = 5.0  # a connection's turn ends after this long in any case
+# Connections ready to read or write that a turn of the loop serves (the others the next turns,
+# in the order they became ready): each is 0.1-0.3 ms of work, and a request waits for a few
+# turns (its read, its handler's steps, its answer).
+EVENTS_PER_TURN = 16
 # Bytes a connection may have waiting in its socket's buffer for an event still to be written
 # to it at once (`Wire`); beyond, the event waits in its Engine.IO queue behind the writer.
 WIRE_BACKLOG = 16 * 1024
@@ -69,13 +77,52 @@ def raise_open_file_limit() -> int:
     return soft
 
 
+if hasattr(selectors, "EpollSelector"):  # Linux
+
+    class _TurnSelector(selectors.EpollSelector):
+        """epoll, answering at most EVENTS_PER_TURN ready connections at a time (the selectors
+        module's own asks for all of them). The kernel keeps the others ready, first in line for
+        the next turn, so each is served in the order it became ready."""
+
+        def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+            if timeout is None:
+                timeout = -1
+            elif timeout <= 0:
+                timeout = 0
+            else:  # epoll's resolution is a millisecond: wait at least `timeout`
+                timeout = math.ceil(timeout * 1e3) * 1e-3
+            ready: list[tuple[selectors.SelectorKey, int]] = []
+            try:
+                fd_events = self._selector.poll(timeout, EVENTS_PER_TURN)  # type: ignore[attr-defined]
+            except InterruptedError:
+                return ready
+            for fd, event in fd_events:
+                events = 0
+                if event & ~select.EPOLLIN:
+                    events |= selectors.EVENT_WRITE
+                if event & ~select.EPOLLOUT:
+                    events |= selectors.EVENT_READ
+                key = self._key_from_fd(fd)  # type: ignore[attr-defined]
+                if key:
+                    ready.append((key, events & key.events))
+            return ready
+
+
 class TurnTakingLoop(asyncio.SelectorEventLoop):
     """asyncio's event loop, accepting at most ACCEPTS_PER_TURN new connections at a turn.
     When the listening socket is readable, asyncio's loop accepts as many connections as the
     listen backlog allows and sets each one up in its next turn: in a storm hundreds at once,
     with every request in flight waiting behind them (`GET /api/auth/me` p99 0.7 s during a
     5,000-connection storm; about 50 ms taking turns). Accepting stays level-triggered, so the
-    connections left in the kernel's queue are taken at the following turns."""
+    connections left in the kernel's queue are taken at the following turns.
+
+    And at most EVENTS_PER_TURN connections with something to read (or room to write) are
+    served at a turn (`_TurnSelector`, where there is epoll): in a storm the clients answer in
+    bursts (150 connections' Socket.IO connects in one turn, 30-45 ms of work), and a request
+    needs several turns of the loop, each that long (`GET /api/auth/me` waited 240-350 ms)."""
+
+    def __init__(self) -> None:
+        super().__init__(_TurnSelector() if hasattr(selectors, "EpollSelector") else None)
 
     def _accept_connection(  # type: ignore[no-untyped-def]
         self, protocol_factory, sock, sslcontext=None, server=None, backlog=100, *args, **kwargs

@@ -73,3 +73,60 @@ def test_the_worker_hypercorn_loads_from_bff_asgi_accepts_in_turns(tmp_path: Pat
     )
     assert made.returncode == 0, made.stderr
     assert made.stdout.strip() == "TurnTakingLoop"
+
+
+READY = 40
+
+
+async def _ready_at_once() -> tuple[list[int], list[int]]:
+    """READY connections with something to read, all at once: the turn each was served at, and
+    the order they were served in."""
+    loop = asyncio.get_running_loop()
+    pairs = [socket.socketpair() for _ in range(READY)]
+    turn = 0
+    served: list[int] = []
+    order: list[int] = []
+
+    def tick() -> None:  # a handle that runs once at every turn of the loop
+        nonlocal turn
+        turn += 1
+        if len(served) < READY:
+            loop.call_soon(tick)
+
+    def read(n: int, sock: socket.socket) -> None:
+        sock.recv(16)
+        loop.remove_reader(sock.fileno())
+        served.append(turn)
+        order.append(n)
+
+    try:
+        for n, (ours, theirs) in enumerate(pairs):
+            ours.setblocking(False)
+            theirs.send(b"x")  # readable before the loop looks
+            loop.add_reader(ours.fileno(), read, n, ours)
+        loop.call_soon(tick)
+        async with asyncio.timeout(10):
+            while len(served) < READY:  # noqa: ASYNC110 - counting the loop's turns
+                await asyncio.sleep(0)
+    finally:
+        for ours, theirs in pairs:
+            loop.remove_reader(ours.fileno())
+            ours.close()
+            theirs.close()
+    return served, order
+
+
+def test_connections_ready_at_once_are_served_a_few_a_turn_in_order() -> None:
+    """A burst of connections with something to read (a storm's clients answer in bursts) is
+    served EVENTS_PER_TURN at a turn, the rest at the next turns, the first ready first, none
+    left behind: a request waits for short turns, not for one turn serving all of them."""
+    loop = transport.TurnTakingLoop()
+    try:
+        served, order = loop.run_until_complete(_ready_at_once())
+    finally:
+        loop.close()
+    per_turn = [served.count(t) for t in sorted(set(served))]
+    assert sum(per_turn) == READY
+    assert max(per_turn) <= transport.EVENTS_PER_TURN < READY, per_turn
+    assert len(per_turn) >= READY // transport.EVENTS_PER_TURN
+    assert order == sorted(order)  # in the order they became ready
