@@ -28,7 +28,7 @@ async function adminDashboard() {
   const token = signIn(ADMIN);
   const rendered = renderApp('/dashboard');
   await screen.findByRole('heading', { name: 'Admin Dashboard' });
-  const socket = lastSocket();
+  const socket = await waitFor(() => lastSocket()); // made in an effect, maybe just after
   act(() => socket.serverConnect());
   await screen.findByText('Live updates on');
   return { ...rendered, api, count, token, socket };
@@ -62,7 +62,8 @@ describe('LiveProvider', () => {
     const token = signIn(NURSE);
     renderApp('/dashboard');
     await screen.findByRole('heading', { name: `Welcome, ${NURSE.name}` });
-    expect(io).toHaveBeenCalledTimes(1);
+    // The connection is made in an effect, which may run just after the heading is shown.
+    await waitFor(() => expect(io).toHaveBeenCalledTimes(1));
     const socket = lastSocket();
     expect(socket.url).toBe(window.location.origin);
     expect(socket.options).toMatchObject({
@@ -74,6 +75,7 @@ describe('LiveProvider', () => {
       reconnectionDelayMax: 10_000,
     });
     expect(socket.options.randomizationFactor).toBeGreaterThan(0);
+    expect(io).toHaveBeenCalledTimes(1); // once, not again on a later render
   });
 
   it('keeps one connection while moving between screens', async () => {
@@ -172,7 +174,7 @@ describe('LiveProvider', () => {
     signIn(ADMIN);
     renderApp('/dashboard');
     await screen.findByRole('heading', { name: 'Admin Dashboard' });
-    const socket = lastSocket();
+    const socket = await waitFor(() => lastSocket());
     const before = count('GET', '/api/users/dashboard');
     // The first attempt fails (the instance it reached was killed); the manager retries.
     act(() => socket.serverDrop('transport error'));
