@@ -284,8 +284,9 @@ class Probe:
                 self.samples.append((started, ms))
                 await asyncio.sleep(max(0.0, self.period - ms / 1000))
 
-    def between(self, start: float, end: float) -> list[float]:
-        return [ms for at, ms in self.samples if start <= at <= end]
+    def window(self, start: float, end: float) -> list[tuple[float, float]]:
+        """(seconds after `start` it was sent, ms) of each request sent from `start` to `end`."""
+        return [(at - start, ms) for at, ms in self.samples if start <= at <= end]
 
     async def stop(self) -> None:
         if self._task is not None:
