@@ -118,7 +118,7 @@ class TurnTakingLoop(asyncio.SelectorEventLoop):
 
     And at most EVENTS_PER_TURN connections with something to read (or room to write) are
     served at a turn (`_TurnSelector`, where there is epoll): in a storm the clients answer in
-    bursts (150 connections' Socket.IO connects in one turn, 30-45 ms of work), and a request
+    bursts (150 connections' upgrade requests in one turn, 30-45 ms of work), and a request
     needs several turns of the loop, each that long (`GET /api/auth/me` waited 240-350 ms)."""
 
     def __init__(self) -> None:
