@@ -114,6 +114,13 @@ LIVE_DELIVERIES = Counter(
     " or the direct path unavailable).",
     ["path"],
 )
+LIVE_DELIVERY_SECONDS = Histogram(
+    "bff_live_delivery_seconds",
+    "Time from a live event's sending to the last of this process's connections it reaches"
+    " having it (written to the connection's websocket or queued for its writer): one"
+    " observation per event and process, so a fan-out to thousands of tabs shows its length.",
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
 AUDIT_BATCH = Histogram(
     "bff_audit_batch_entries",
     "Entries written together by the audit writer (reads and refusals).",
@@ -207,6 +214,11 @@ def live_deliveries(direct: int, queued: int) -> None:
         LIVE_DELIVERIES.labels("direct").inc(direct)
     if queued:
         LIVE_DELIVERIES.labels("queued").inc(queued)
+
+
+def live_delivered(seconds: float) -> None:
+    """One event delivered to every recipient of this process, `seconds` after it was sent."""
+    LIVE_DELIVERY_SECONDS.observe(seconds)
 
 
 def audit_batch(entries: int, seconds: float, failed: bool) -> None:

@@ -49,7 +49,7 @@ class _Delivery:
     """One event to deliver: the packets, who gets them (fixed when it was sent), and whether
     it ends their connections once they have it (session:revoked)."""
 
-    __slots__ = ("done", "ends", "event", "namespace", "packets", "recipients")
+    __slots__ = ("done", "ends", "event", "namespace", "packets", "recipients", "sent")
 
     def __init__(
         self, event: str, packets: list[Any], namespace: str, recipients: list[tuple[Any, Any]]
@@ -59,8 +59,10 @@ class _Delivery:
         self.namespace = namespace
         self.recipients = recipients
         self.ends = event == SESSION_REVOKED
+        loop = asyncio.get_running_loop()
+        self.sent = loop.time()  # for bff_live_delivery_seconds
         # True once every recipient has it, False if it was not delivered.
-        self.done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.done: asyncio.Future[bool] = loop.create_future()
 
 
 class _Deliveries:
@@ -136,6 +138,7 @@ class _Deliveries:
                 metrics.live_event(delivery.event, False)
                 delivery.done.set_result(False)
             else:
+                metrics.live_delivered(asyncio.get_running_loop().time() - delivery.sent)
                 delivery.done.set_result(True)
 
     async def _deliver(self, delivery: _Delivery, budget: int) -> int:

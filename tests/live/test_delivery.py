@@ -145,6 +145,37 @@ async def test_who_gets_an_event_is_fixed_when_it_is_sent(
     assert not new_tab.disconnected.is_set()
 
 
+def _delivery_seconds() -> tuple[float, float]:
+    """bff_live_delivery_seconds as an operator scrapes it: (events observed, their seconds)."""
+    histogram = metrics.LIVE_DELIVERY_SECONDS
+    return sum(bucket.get() for bucket in histogram._buckets), histogram._sum.get()
+
+
+async def test_how_long_each_event_took_to_reach_every_recipient_is_measured(
+    live: LiveServer, held: asyncio.Event
+) -> None:
+    """One observation per event delivered, from its sending to its last recipient having it
+    (an event waiting behind a slow one counts its wait); none for an event not delivered."""
+    hub = app_services(live.app).live
+    staff, ears = await _listeners(live, 3)
+    room = [user_room(member.user.id) for member in staff]
+    manager = hub.sio.manager
+    count, seconds = _delivery_seconds()
+    holding = managers.deliver(manager, "test:hold", {}, "/", room)
+    behind = managers.deliver(manager, "test:behind", {}, "/", room)
+    await asyncio.sleep(0.3)
+    held.set()
+    assert await holding and await behind
+    for listener in ears:
+        await listener.wait_for("test:behind")
+    now_count, now_seconds = _delivery_seconds()
+    assert now_count - count == 2
+    assert 0.6 <= now_seconds - seconds < 5  # each waited the 0.3 s hold
+    await manager.deliveries.aclose()
+    assert await managers.deliver(manager, "test:late", {}, "/", room) is False
+    assert _delivery_seconds()[0] == now_count
+
+
 def _failures() -> float:
     return metrics.LIVE_EVENT_FAILURES._value.get()
 
