@@ -17,7 +17,14 @@ socket is in the room of the nurse's folders. Printed per run, with the load ave
   --spacing seconds; for each, the delay from the upload's HTTP response to its
   `file:uploaded` event at every socket: median and p99 (target p99: 100 ms at 2,000,
   250 ms at 5,000), and the workers' CPU microseconds per delivered event (CPU during the
-  uploads minus the idle rate, over the events delivered; the uploads themselves included);
+  uploads minus the idle rate, over the `file:uploaded` events delivered; the uploads
+  themselves included) and per event written (over every event the clients received: each
+  upload's `file:indexed` follows its `file:uploaded` to the same sockets);
+- what the machine limits: the clients' CPU per event received (the same way, their own
+  processes), and the least time one event to N sockets needs when the server's and the
+  clients' CPU share this machine's cores, beside the p99's target; and the server's own part
+  (its metric bff_live_delivery_seconds, scraped from each instance): how long after its
+  sending each event had been written to every socket, without the clients' reading;
 - mass disconnect: every client leaves at once (a network blip, the proxy restarting); the
   time until the workers are quiet again (a second under the idle rate), their CPU per
   connection meanwhile;
@@ -58,6 +65,7 @@ from live_support import (
     Probe,
     ProcfileServer,
     cpu_seconds,
+    delivery_seconds,
     hypercorn_worker,
     loadavg,
     pct,
@@ -231,15 +239,24 @@ async def run_one(
         )
 
         cpu, at = sum(cpu_seconds(pid) for pid in workers), time.time()
+        node_cpu = sum(cpu_seconds(node.pid) for node in nodes)
         await asyncio.sleep(IDLE_SECONDS)
         idle = (sum(cpu_seconds(pid) for pid in workers) - cpu) / (time.time() - at)
+        node_idle = (sum(cpu_seconds(node.pid) for node in nodes) - node_cpu) / (time.time() - at)
         say(
             label,
             f"idle (pings and the probe): {idle * 100:.1f}% of a core,"
             f" {idle * 1e6 / max(1, connected):.1f} us per connection per second",
         )
 
+        instances = (
+            [server.instance_base(i) for i in range(server.instances)]
+            if isinstance(server, Cluster)
+            else [base]
+        )
+        delivered_before = await delivery_seconds(instances)
         cpu, start = sum(cpu_seconds(pid) for pid in workers), time.time()
+        node_cpu = sum(cpu_seconds(node.pid) for node in nodes)
         answered: dict[str, float] = {}
         sent: dict[str, float] = {}
         async with aiohttp.ClientSession() as http:
@@ -250,7 +267,11 @@ async def run_one(
         await asyncio.sleep(2)  # late events count (and show in the p99)
         end = time.time()
         busy = sum(cpu_seconds(pid) for pid in workers) - cpu - idle * (end - start)
+        node_busy = (
+            sum(cpu_seconds(node.pid) for node in nodes) - node_cpu - node_idle * (end - start)
+        )
         reports = [await node.ask({"cmd": "report"}, 60) for node in nodes]
+        received = sum(report["events"] for report in reports)  # file:indexed too
         delays: list[float] = []
         from_sent: list[float] = []
         reached = dict.fromkeys(answered, 0)
@@ -283,8 +304,12 @@ async def run_one(
         say(
             label,
             f"fan-out CPU: {busy * 1000:.0f} ms over the idle rate for {delivered} events:"
-            f" {busy * 1e6 / max(1, delivered):.1f} us per delivered event",
+            f" {busy * 1e6 / max(1, delivered):.1f} us per delivered event; the clients"
+            f" received {received} events in all (each upload's file:indexed too):"
+            f" {busy * 1e6 / max(1, received):.1f} us of the worker's CPU per event",
         )
+        say_floor(label, clients, busy / max(1, received), node_busy / max(1, received), target)
+        say_worker_part(label, delivered_before, await delivery_seconds(instances), target)
         say_me(label, "the fan-out", probe.window(start, end))
 
         cpu, start = sum(cpu_seconds(pid) for pid in workers), time.time()
@@ -307,6 +332,46 @@ async def run_one(
         if redis is not None:
             redis.stop()
         await drop_postgres_database(db_name)
+
+
+def say_floor(label: str, clients: int, server: float, client: float, target: float) -> None:
+    """What the machine limits: the clients' CPU per event received (the web app's library,
+    on the same cores as the server), and the least time one event to every socket needs on
+    this machine's cores with both sides' CPU (a floor for the fan-out's p99: every core busy,
+    nothing else running, no wait between them)."""
+    cores = os.cpu_count() or 1
+    floor = clients * (server + client) / cores
+    say(
+        label,
+        f"the clients' CPU: {client * 1e6:.1f} us per event received; one event to {clients}"
+        f" sockets takes at least {clients} x ({server * 1e6:.0f} + {client * 1e6:.0f}) us"
+        f" / {cores} cores = {floor * 1000:.0f} ms of this machine (the p99's target"
+        f" {target:.0f} ms)",
+    )
+
+
+def say_worker_part(
+    label: str,
+    before: tuple[float, float, dict[float, float]],
+    after: tuple[float, float, dict[float, float]],
+    target: float,
+) -> None:
+    """The server's own part of the fan-out, from its metric bff_live_delivery_seconds: how
+    long after its sending each event had been written to every socket of a worker (the
+    clients' reading is not in it)."""
+    count = after[0] - before[0]
+    if not count:
+        say(label, "the worker's part: no event observed (bff_live_delivery_seconds)")
+        return
+    mean = (after[1] - before[1]) / count * 1000
+    le = min((edge for edge in after[2] if edge * 1000 >= target), default=float("inf"))
+    within = after[2].get(le, 0.0) - before[2].get(le, 0.0)
+    say(
+        label,
+        f"the worker's part (bff_live_delivery_seconds): {count:.0f} events, each written to"
+        f" every socket {mean:.0f} ms after it was sent on average; {within:.0f} of them within"
+        f" {le * 1000:.0f} ms",
+    )
 
 
 def say_me(label: str, during: str, window: list[tuple[float, float]]) -> None:

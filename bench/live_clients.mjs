@@ -6,7 +6,9 @@
 // Commands arrive on stdin and answers leave on stdout, one JSON object a line:
 //   {"cmd": "connect", "url": URL, "tokens": [...], "limit": seconds}
 //     -> {"type": "connected", "ok": n, "failed": n, "firstMs": t, "lastMs": t, "errors": {...}}
-//   {"cmd": "report"}  -> {"type": "report", "arrivals": {name: [t, ...]}, "open": n}
+//   {"cmd": "report"}  -> {"type": "report", "arrivals": {name: [t, ...]}, "events": n, "open": n}
+//     (arrivals: of `file:uploaded`; events: every event received, file:indexed too, since
+//     the last report)
 //   {"cmd": "close"}   -> {"type": "closed"}, then the process exits
 // Times are wall-clock milliseconds (performance.timeOrigin + performance.now()).
 import { createRequire } from 'node:module';
@@ -21,6 +23,7 @@ const now = () => performance.timeOrigin + performance.now();
 const say = (message) => process.stdout.write(JSON.stringify(message) + '\n');
 const sockets = [];
 let arrivals = {};
+let events = 0;
 
 function connectOne(url, token, limitMs) {
   return new Promise((resolve) => {
@@ -33,6 +36,9 @@ function connectOne(url, token, limitMs) {
       timeout: limitMs,
     });
     sockets.push(socket);
+    socket.onAny(() => {
+      events += 1;
+    });
     socket.on('file:uploaded', (data) => {
       const at = now();
       const name = data && typeof data.name === 'string' ? data.name : '';
@@ -71,8 +77,9 @@ lines.on('line', (line) => {
   if (command.cmd === 'connect') {
     void connectAll(command);
   } else if (command.cmd === 'report') {
-    say({ type: 'report', arrivals, open: sockets.filter((s) => s.connected).length });
+    say({ type: 'report', arrivals, events, open: sockets.filter((s) => s.connected).length });
     arrivals = {};
+    events = 0;
   } else if (command.cmd === 'close') {
     for (const socket of sockets) socket.disconnect();
     say({ type: 'closed' });

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # run as a script, the repo root is not on the path
@@ -228,6 +229,11 @@ class NodeClients:
             limit=256 * 1024 * 1024,  # a report line holds every arrival
         )
 
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
     async def ask(self, command: dict[str, Any], seconds: float) -> dict[str, Any]:
         assert self.process is not None and self.process.stdin and self.process.stdout
         self.process.stdin.write((json.dumps(command) + "\n").encode())
@@ -248,6 +254,32 @@ class NodeClients:
         except TimeoutError:
             self.process.kill()
             await self.process.wait()
+
+
+# --- the server's own figures -----------------------------------------------------------------
+
+
+async def delivery_seconds(bases: list[str]) -> tuple[float, float, dict[float, float]]:
+    """bff_live_delivery_seconds summed over instances (each scraped on its own address, as
+    /metrics allows from this machine): events observed, their seconds, count by bucket."""
+    count = total = 0.0
+    buckets: dict[float, float] = {}
+    async with aiohttp.ClientSession() as http:
+        for base in bases:
+            async with http.get(f"{base}/metrics") as response:
+                text = await response.text()
+            for family in text_string_to_metric_families(text):
+                if family.name != "bff_live_delivery_seconds":
+                    continue
+                for sample in family.samples:
+                    if sample.name.endswith("_count"):
+                        count += sample.value
+                    elif sample.name.endswith("_sum"):
+                        total += sample.value
+                    elif sample.name.endswith("_bucket"):
+                        le = float(sample.labels["le"])
+                        buckets[le] = buckets.get(le, 0.0) + sample.value
+    return count, total, buckets
 
 
 # --- the /api/auth/me probe -------------------------------------------------------------------
