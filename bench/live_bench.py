@@ -5,7 +5,10 @@ Each run starts a fresh server on a throwaway PostgreSQL database seeded by the 
 signs one nurse in --sessions times; the clients are the web app's own library
 (socket.io-client, websocket transport, `auth: {token}`) in --processes separate `node`
 processes (bench/live_clients.mjs), each connection one of the nurse's sessions, so every
-socket is in the room of the nurse's folders. Printed per run, with the load average:
+socket is in the room of the nurse's folders. Each process creates its connections --batch at a
+time with its event loop's turn between, as browser tabs send their upgrade requests each as
+soon as its connection is made (0: all in one go, every request then held back until the last
+connection is created). Printed per run, with the load average:
 
 - connect storm: all N clients start at once; the time until the last is connected, and how
   many failed within STORM_LIMIT (target: 5,000 within 15 s, none failed);
@@ -33,7 +36,7 @@ socket is in the room of the nurse's folders. Printed per run, with the load ave
 
 Usage:
     .venv/bin/python bench/live_bench.py [--clients 2000 5000] [--setups one two]
-        [--processes 2] [--sessions 50] [--uploads 10] [--spacing 1.0]
+        [--processes 2] [--sessions 50] [--uploads 10] [--spacing 1.0] [--batch 16]
 """
 
 from __future__ import annotations
@@ -199,6 +202,7 @@ async def run_one(
                             for n in range(i * share, min(clients, (i + 1) * share))
                         ],
                         "limit": STORM_LIMIT,
+                        "batch": args.batch,
                     },
                     STORM_LIMIT + 30,
                 )
@@ -431,6 +435,12 @@ def main() -> None:
     )
     parser.add_argument("--trace", action="store_true", help="tracemalloc diff per connection")
     parser.add_argument("--spacing", type=float, default=1.0, help="seconds between uploads")
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=16,
+        help="connections a client process creates before its event loop runs (0: all at once)",
+    )
     args = parser.parse_args()
     if not (
         all(1 <= n <= 20_000 for n in args.clients)
@@ -438,10 +448,11 @@ def main() -> None:
         and 1 <= args.sessions <= 1_000
         and 1 <= args.uploads <= 200
         and 0.1 <= args.spacing <= 10
+        and 0 <= args.batch <= 20_000
     ):
         raise SystemExit(
             "--clients 1..20000, --processes 1..16, --sessions 1..1000, --uploads 1..200,"
-            " --spacing 0.1..10"
+            " --spacing 0.1..10, --batch 0..20000"
         )
     asyncio.run(run(args))
 
