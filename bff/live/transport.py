@@ -77,94 +77,12 @@ def raise_open_file_limit() -> int:
     return soft
 
 
-class _TwoQueues:
-    """Two epoll sets standing in for the one of the selectors module's EpollSelector: live
-    connections (websockets once set up: `serve_live_later`) in one, everything else (requests,
-    connections not yet set up, the listening sockets) in the other. A turn takes up to
-    EVENTS_PER_TURN ready from the second, then up to EVENTS_PER_TURN live ones: a request
-    never waits behind thousands of websockets with something to read (a mass disconnect, the
-    answers to a round of pings), and those are still served every turn, in order."""
-
-    def __init__(self) -> None:
-        self._others = select.epoll()
-        self._live = select.epoll()
-        self._others.register(self._live.fileno(), select.EPOLLIN)
-        self.live: set[int] = set()
-        # Accepted connections not yet served once (held with the live ones till then).
-        self.newcomers: set[int] = set()
-
-    def _holding(self, fd: int) -> select.epoll:
-        return self._live if fd in self.live else self._others
-
-    def register(self, fd: int, mask: int) -> None:
-        self._holding(fd).register(fd, mask)
-
-    def modify(self, fd: int, mask: int) -> None:
-        self._holding(fd).modify(fd, mask)
-
-    def unregister(self, fd: int) -> None:
-        self._holding(fd).unregister(fd)
-
-    def move(self, fd: int, live: bool, mask: int | None) -> None:
-        """Hold `fd` in the live set or the other (`mask`: its events if it is registered)."""
-        if (fd in self.live) == live:
-            return
-        if mask is not None:
-            self._holding(fd).unregister(fd)
-        if live:
-            self.live.add(fd)
-        else:
-            self.live.discard(fd)
-        if mask is not None:
-            self._holding(fd).register(fd, mask)
-
-    def poll(self, timeout: float, maxevents: int) -> list[tuple[int, int]]:
-        ready = self._others.poll(timeout, maxevents)
-        live = self._live.fileno()
-        if any(fd == live for fd, _ in ready):
-            ready = [event for event in ready if event[0] != live]
-            ready += self._live.poll(0, EVENTS_PER_TURN)
-        return ready
-
-    def fileno(self) -> int:
-        return self._others.fileno()
-
-    def close(self) -> None:
-        self._live.close()
-        self._others.close()
-
-
 if hasattr(selectors, "EpollSelector"):  # Linux
 
     class _TurnSelector(selectors.EpollSelector):
         """epoll, answering at most EVENTS_PER_TURN ready connections at a time (the selectors
-        module's own asks for all of them), and as many of the live ones (`_TwoQueues`). The
-        kernel keeps the others ready, first in line for the next turn, so each is served in
-        the order it became ready."""
-
-        _selector_cls = _TwoQueues
-        _selector: _TwoQueues
-
-        def move(self, fd: int, live: bool) -> None:
-            key = self._fd_to_key.get(fd)  # type: ignore[attr-defined]
-            mask = None
-            if key is not None:
-                mask = (select.EPOLLIN if key.events & selectors.EVENT_READ else 0) | (
-                    select.EPOLLOUT if key.events & selectors.EVENT_WRITE else 0
-                )
-            self._selector.move(fd, live, mask)
-
-        def unregister(self, fileobj: Any) -> selectors.SelectorKey:
-            key = super().unregister(fileobj)
-            self._selector.live.discard(key.fd)
-            self._selector.newcomers.discard(key.fd)
-            return key
-
-        def welcome(self, fd: int) -> None:
-            """A connection just accepted (not registered yet): served with the live ones until
-            it has been served once."""
-            self._selector.live.add(fd)
-            self._selector.newcomers.add(fd)
+        module's own asks for all of them). The kernel keeps the others ready, first in line for
+        the next turn, so each is served in the order it became ready."""
 
         def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
             if timeout is None:
@@ -175,10 +93,9 @@ if hasattr(selectors, "EpollSelector"):  # Linux
                 timeout = math.ceil(timeout * 1e3) * 1e-3
             ready: list[tuple[selectors.SelectorKey, int]] = []
             try:
-                fd_events = self._selector.poll(timeout, EVENTS_PER_TURN)
+                fd_events = self._selector.poll(timeout, EVENTS_PER_TURN)  # type: ignore[attr-defined]
             except InterruptedError:
                 return ready
-            newcomers = self._selector.newcomers
             for fd, event in fd_events:
                 events = 0
                 if event & ~select.EPOLLIN:
@@ -188,9 +105,6 @@ if hasattr(selectors, "EpollSelector"):  # Linux
                 key = self._key_from_fd(fd)  # type: ignore[attr-defined]
                 if key:
                     ready.append((key, events & key.events))
-                if fd in newcomers:  # served now: with the others from now on
-                    newcomers.discard(fd)
-                    self.move(fd, False)
             return ready
 
 
@@ -205,53 +119,10 @@ class TurnTakingLoop(asyncio.SelectorEventLoop):
     And at most EVENTS_PER_TURN connections with something to read (or room to write) are
     served at a turn (`_TurnSelector`, where there is epoll): in a storm the clients answer in
     bursts (150 connections' upgrade requests in one turn, 30-45 ms of work), and a request
-    needs several turns of the loop, each that long (`GET /api/auth/me` waited 240-350 ms).
-    Live connections (websockets, from HandshakeGate on) are served after the others, up to
-    EVENTS_PER_TURN more a turn: a request that arrives while thousands of tabs leave at once
-    is not served after all of them (0.5-2 s at 5,000; 0.1-0.2 s since)."""
+    needs several turns of the loop, each that long (`GET /api/auth/me` waited 240-350 ms)."""
 
     def __init__(self) -> None:
         super().__init__(_TurnSelector() if hasattr(selectors, "EpollSelector") else None)
-
-    def _make_socket_transport(  # type: ignore[no-untyped-def]
-        self, sock, protocol, waiter=None, *, extra=None, server=None
-    ) -> Any:
-        """asyncio's, and a connection a server of this loop accepted waits with the live ones
-        until it has been served once: in a storm, connections accepted before their client
-        sent anything become readable together (each an upgrade request, 0.4 ms of work), and
-        a request on a connection already in use is not served after all of them."""
-        selector = self._selector  # type: ignore[attr-defined]
-        if (
-            server is not None
-            and hasattr(selectors, "EpollSelector")
-            and isinstance(selector, _TurnSelector)
-        ):
-            selector.welcome(sock.fileno())
-        return super()._make_socket_transport(  # type: ignore[misc]
-            sock, protocol, waiter, extra=extra, server=server
-        )
-
-    def serve_live_later(self, sock: Any, live: bool = True) -> None:
-        """Serve this socket's connection with the live ones (after the others at each turn),
-        or again with the others (`live=False`)."""
-        selector = self._selector  # type: ignore[attr-defined]
-        if hasattr(selectors, "EpollSelector") and isinstance(selector, _TurnSelector):
-            selector.move(sock.fileno(), live)
-
-    def _remove_reader(self, fd: Any) -> bool:
-        """asyncio's, and a socket no longer watched is no longer live: a transport's close
-        always removes its reader, and the socket's number goes to the next connection (a live
-        one whose reading is paused comes back with the others)."""
-        removed: bool = super()._remove_reader(fd)  # type: ignore[misc]
-        selector = self._selector  # type: ignore[attr-defined]
-        if (
-            hasattr(selectors, "EpollSelector")
-            and isinstance(selector, _TurnSelector)
-            and isinstance(fd, int)
-            and selector.get_map().get(fd) is None
-        ):
-            selector.move(fd, False)
-        return removed
 
     def _accept_connection(  # type: ignore[no-untyped-def]
         self, protocol_factory, sock, sslcontext=None, server=None, backlog=100, *args, **kwargs
@@ -324,9 +195,7 @@ class HandshakeGate:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        wire = scope[WIRE] = Wire.of(send)
-        if wire is not None:  # served after requests from now on
-            wire.serve_live_later(True)
+        scope[WIRE] = Wire.of(send)
         turn = _Turn(self._turns)
         # 0: setting up until the open is sent; 1: waiting for the client's connect;
         # 2: answering it; 3: set up (or closed).
@@ -359,8 +228,6 @@ class HandshakeGate:
             await self.app(scope, gated_receive, counted)
         finally:
             turn.give_back()
-            if wire is not None:  # its socket may be reused by a request's connection
-                wire.serve_live_later(False)
 
 
 class Wire:
@@ -416,14 +283,6 @@ class Wire:
     def buffered(self) -> int:
         """Bytes waiting in the connection's socket buffer (written, not yet sent)."""
         return int(self._tcp.writer.transport.get_write_buffer_size())
-
-    def serve_live_later(self, live: bool) -> None:
-        """Have the event loop serve this connection with the live ones, after requests at
-        each turn (`TurnTakingLoop`), or again with the others."""
-        loop = asyncio.get_running_loop()
-        sock = self._tcp.writer.transport.get_extra_info("socket")
-        if isinstance(loop, TurnTakingLoop) and sock is not None and sock.fileno() >= 0:
-            loop.serve_live_later(sock, live)
 
 
 def websocket_frames(packets: list[engineio.packet.Packet]) -> bytes:
