@@ -67,7 +67,7 @@ from live_support import (
     NodeClients,
     Probe,
     ProcfileServer,
-    cpu_seconds,
+    cpu_of,
     delivery_seconds,
     hypercorn_worker,
     loadavg,
@@ -181,6 +181,7 @@ async def run_one(
         workers = [hypercorn_worker(pid) for pid in server.pids() if pid is not None]
         for node in nodes:
             await node.start()
+        clients_pids = [node.pid for node in nodes]
         probe = Probe(base, tokens[-1])
         probe.start()
         await asyncio.sleep(3)  # the probe's first requests, the server idle again
@@ -189,7 +190,7 @@ async def run_one(
             await snapshot(workers[0], home, 1)
 
         share = -(-clients // len(nodes))
-        storm_cpu = sum(cpu_seconds(pid) for pid in workers)
+        storm_cpu = cpu_of(workers)
         go = time.time()
         answers = await asyncio.gather(
             *(
@@ -209,7 +210,7 @@ async def run_one(
                 for i, node in enumerate(nodes)
             )
         )
-        storm_cpu = sum(cpu_seconds(pid) for pid in workers) - storm_cpu
+        storm_cpu = cpu_of(workers) - storm_cpu
         connected = sum(a["ok"] for a in answers)
         failed = sum(a["failed"] for a in answers)
         last = max((a["lastMs"] / 1000 for a in answers if a["ok"]), default=go)
@@ -242,11 +243,11 @@ async def run_one(
             f" (target < {TARGET_KB:.0f} KB)  [{mark(per < TARGET_KB)}]",
         )
 
-        cpu, at = sum(cpu_seconds(pid) for pid in workers), time.time()
-        node_cpu = sum(cpu_seconds(node.pid) for node in nodes)
+        cpu, at = cpu_of(workers), time.time()
+        node_cpu = cpu_of(clients_pids)
         await asyncio.sleep(IDLE_SECONDS)
-        idle = (sum(cpu_seconds(pid) for pid in workers) - cpu) / (time.time() - at)
-        node_idle = (sum(cpu_seconds(node.pid) for node in nodes) - node_cpu) / (time.time() - at)
+        idle = (cpu_of(workers) - cpu) / (time.time() - at)
+        node_idle = (cpu_of(clients_pids) - node_cpu) / (time.time() - at)
         say(
             label,
             f"idle (pings and the probe): {idle * 100:.1f}% of a core,"
@@ -259,8 +260,8 @@ async def run_one(
             else [base]
         )
         delivered_before = await delivery_seconds(instances)
-        cpu, start = sum(cpu_seconds(pid) for pid in workers), time.time()
-        node_cpu = sum(cpu_seconds(node.pid) for node in nodes)
+        cpu, start = cpu_of(workers), time.time()
+        node_cpu = cpu_of(clients_pids)
         answered: dict[str, float] = {}
         sent: dict[str, float] = {}
         async with aiohttp.ClientSession() as http:
@@ -270,10 +271,8 @@ async def run_one(
                 await asyncio.sleep(args.spacing)
         await asyncio.sleep(2)  # late events count (and show in the p99)
         end = time.time()
-        busy = sum(cpu_seconds(pid) for pid in workers) - cpu - idle * (end - start)
-        node_busy = (
-            sum(cpu_seconds(node.pid) for node in nodes) - node_cpu - node_idle * (end - start)
-        )
+        busy = cpu_of(workers) - cpu - idle * (end - start)
+        node_busy = cpu_of(clients_pids) - node_cpu - node_idle * (end - start)
         reports = [await node.ask({"cmd": "report"}, 60) for node in nodes]
         received = sum(report["events"] for report in reports)  # file:indexed too
         delays: list[float] = []
@@ -316,11 +315,11 @@ async def run_one(
         say_worker_part(label, delivered_before, await delivery_seconds(instances), target)
         say_me(label, "the fan-out", probe.window(start, end))
 
-        cpu, start = sum(cpu_seconds(pid) for pid in workers), time.time()
+        cpu, start = cpu_of(workers), time.time()
         for node in nodes:
             await node.close()
         quiet = await quiet_again(workers, idle, start + QUIET_LIMIT)
-        busy = sum(cpu_seconds(pid) for pid in workers) - cpu
+        busy = cpu_of(workers) - cpu
         say(
             label,
             f"mass disconnect: all {still} left; quiet again after {quiet - start:.1f} s,"
@@ -395,10 +394,10 @@ def say_me(label: str, during: str, window: list[tuple[float, float]]) -> None:
 async def quiet_again(workers: list[int], idle: float, limit: float) -> float:
     """When the workers first spend a second at no more than their idle rate (with every
     connection open: pings) plus 5% of a core, or `limit`."""
-    cpu, at = sum(cpu_seconds(pid) for pid in workers), time.time()
+    cpu, at = cpu_of(workers), time.time()
     while at < limit:
         await asyncio.sleep(1.0)
-        now_cpu, now = sum(cpu_seconds(pid) for pid in workers), time.time()
+        now_cpu, now = cpu_of(workers), time.time()
         if (now_cpu - cpu) / (now - at) <= idle + 0.05:
             return at
         cpu, at = now_cpu, now

@@ -77,6 +77,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_of(pids: list[int]) -> float:
+    """CPU time (user + system) the processes `pids` have used so far, together."""
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
 def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
