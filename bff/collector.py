@@ -17,13 +17,15 @@ collection once per process, as before; automatic full collections are off (the 
 generation's threshold out of reach; the young and middle generations' as CPython sets them,
 so short-lived cycles go as before); and a full collection runs every FULL_SECONDS, or sooner
 once CLOSED_LIMIT long-polling live connections have closed since the last (each leaves objects
-in cycles that only a full collection frees: Hypercorn's HTTP connections end in them), at a
-moment without a request in progress (waiting up to FULL_PATIENCE for one). A websocket's end
-leaves nothing since bff/live/transport.py's `_wait` and `_translate_request` (120-190 objects
-each at first, some 40 KB; 17 after `_wait`: engineio's class made per request, which held the
-request's receive), so the web app's connections do not count: a full collection after a
-thousand of them freed nothing and stopped the worker for most of a second. The thresholds are
-restored when the last app of the process stops.
+in cycles that only a full collection frees), at a moment without a request in progress
+(waiting up to FULL_PATIENCE for one). A websocket's end leaves nothing since
+bff/live/transport.py's `_wait` and `_translate_request` (120-190 objects each at first, some
+40 KB; 17 after `_wait`: engineio's class made per request, which held the request's receive)
+and, since 2026-12-02, its `free_connections_at_their_end` and the Wire let go of at the end
+(Hypercorn's connection and asyncio's transport end in cycles of their own, 35 objects, which
+Engine.IO's socket hid for a ping interval after each close by holding them through its Wire),
+so the web app's connections do not count. The thresholds are restored when the last app of
+the process stops.
 """
 
 from __future__ import annotations

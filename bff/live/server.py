@@ -70,6 +70,7 @@ from bff.live.managers import LiveEventDropped, LocalManager, RedisManager, deli
 from bff.live.transport import (
     HandshakeGate,
     decline_websocket_compression,
+    free_connections_at_their_end,
     lighter_engineio_sockets,
     raise_open_file_limit,
 )
@@ -351,6 +352,7 @@ def asgi_app(app: Quart) -> Any:
     headers, for both HTTP and websockets.
     """
     decline_websocket_compression()
+    free_connections_at_their_end()
     lighter_engineio_sockets()
     hub = app_services(app).live
     combined: Any = HandshakeGate(

@@ -5,8 +5,9 @@ loop and the ready ones served a few at a turn (`TurnTakingLoop`) and set up a f
 extra task or timer per packet, an event's frame written at once to each recipient's websocket
 while its writer has nothing to write (`Wire`, `write_now`), a client that leaves QUEUED_LIMIT
 packets unread cut, and engineio's websocket ending without an exception (`_wait`) or anything
-left in reference cycles (`_translate_request`). Applied by bff/live/server.py's `asgi_app`
-and bff/asgi.py; figures in docs/capacity.md.
+left in reference cycles (`_translate_request`; Hypercorn's connections let go of at their end,
+`free_connections_at_their_end`, and each Wire when its websocket ends). Applied by
+bff/live/server.py's `asgi_app` and bff/asgi.py; figures in docs/capacity.md.
 """
 
 from __future__ import annotations
@@ -195,7 +196,7 @@ class HandshakeGate:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        scope[WIRE] = Wire.of(send)
+        wire = scope[WIRE] = Wire.of(send)
         turn = _Turn(self._turns)
         # 0: setting up until the open is sent; 1: waiting for the client's connect;
         # 2: answering it; 3: set up (or closed).
@@ -228,6 +229,13 @@ class HandshakeGate:
             await self.app(scope, gated_receive, counted)
         finally:
             turn.give_back()
+            # The connection has ended: its Wire lets go of Hypercorn's state, and the scope
+            # of its Wire (the scope, the Wire and the websocket's stream would be a cycle),
+            # so reference counting frees the connection now, although Engine.IO's socket
+            # lives on for up to a ping interval (its ping task sleeps) and holds the Wire.
+            del scope[WIRE]
+            if wire is not None:
+                wire.release()
 
 
 class Wire:
@@ -245,8 +253,13 @@ class Wire:
     __slots__ = ("_stream", "_tcp")
 
     def __init__(self, stream: ws_stream.WSStream, tcp: TCPServer) -> None:
-        self._stream = stream
-        self._tcp = tcp
+        self._stream: ws_stream.WSStream | None = stream
+        self._tcp: TCPServer | None = tcp
+
+    def release(self) -> None:
+        """The connection has ended: hold nothing of it (nothing is written or cut from now)."""
+        self._stream = None
+        self._tcp = None
 
     @classmethod
     def of(cls, send: Any) -> Wire | None:
@@ -264,12 +277,14 @@ class Wire:
 
     def write(self, frames: bytes) -> bool:
         """Write `frames` now if nothing is ahead of them; False if they must wait their turn."""
-        stream = self._stream
+        stream, tcp = self._stream, self._tcp
+        if stream is None or tcp is None:
+            return False
         if stream.closed or stream.state is not ws_stream.ASGIWebsocketState.CONNECTED:
             return False
-        if stream.connection.state is not ConnectionState.OPEN or self._tcp.send_lock.locked():
+        if stream.connection.state is not ConnectionState.OPEN or tcp.send_lock.locked():
             return False
-        transport = self._tcp.writer.transport
+        transport = tcp.writer.transport
         if transport.is_closing() or transport.get_write_buffer_size() > WIRE_BACKLOG:
             return False
         transport.write(frames)
@@ -278,11 +293,12 @@ class Wire:
     def cut(self) -> None:
         """End the TCP connection at once (its buffers dropped): Hypercorn, then Engine.IO and
         Socket.IO, see it close as if the client had gone."""
-        self._tcp.writer.transport.abort()
+        if self._tcp is not None:
+            self._tcp.writer.transport.abort()
 
     def buffered(self) -> int:
         """Bytes waiting in the connection's socket buffer (written, not yet sent)."""
-        return int(self._tcp.writer.transport.get_write_buffer_size())
+        return 0 if self._tcp is None else int(self._tcp.writer.transport.get_write_buffer_size())
 
 
 def websocket_frames(packets: list[engineio.packet.Packet]) -> bytes:
@@ -493,6 +509,46 @@ def lighter_engineio_sockets() -> None:
     setattr(engineio.async_socket.AsyncSocket, "_upgrade_websocket", _upgrade_with_wire)  # noqa: B010
     setattr(engineio.async_drivers.asgi.WebSocket, "wait", _wait)  # noqa: B010
     engineio.async_drivers.asgi._async["translate_request"] = _translate_request
+
+
+_tcp_run = TCPServer.run
+
+
+def _nothing_to_read() -> None:
+    """A closed transport's read callback (it reads nothing more: its reader is removed)."""
+
+
+class _Ended:
+    """An ended connection's protocol: it handles nothing (a late idle timeout's close, say)."""
+
+    __slots__ = ()
+
+    async def handle(self, event: object) -> None:
+        return None
+
+
+_ENDED = _Ended()
+
+
+async def _run_then_let_go(self: TCPServer) -> None:
+    """Hypercorn's connection, then its two reference cycles broken once it has ended: the
+    TCPServer and its protocol (whose `send` is the TCPServer's bound `protocol_send`), and
+    asyncio's transport and its own bound read callback. Every ended connection (its
+    TCPServer, protocol objects, transport and streams: about 35 objects) is then freed by
+    reference counting, not left for the garbage collector's full collection
+    (bff/collector.py), which walks every live connection."""
+    try:
+        await _tcp_run(self)
+    finally:
+        transport = getattr(self.writer, "transport", None)
+        if transport is not None and hasattr(transport, "_read_ready_cb"):
+            transport._read_ready_cb = _nothing_to_read
+        self.protocol = _ENDED  # type: ignore[assignment]
+
+
+def free_connections_at_their_end() -> None:
+    """Hypercorn's connections break their reference cycles when they end (`_run_then_let_go`)."""
+    setattr(TCPServer, "run", _run_then_let_go)  # noqa: B010
 
 
 def decline_websocket_compression() -> None:
