@@ -10,7 +10,11 @@ worker killed by it would drop its uploads half-way. So each worker handles SIGT
   its live connections get `live:reconnect` and are closed, so open websockets do not hold the
   graceful wait and clients reconnect to an instance that is up;
 - it passes SIGTERM on to its master, which then stops every worker the graceful way (the
-  same as when only the master was signalled; a second SIGTERM there changes nothing).
+  same as when only the master was signalled), unless the master has been told to stop
+  already (its stop event set within PASS_ON_SECONDS): where every process was signalled, a
+  second SIGTERM reaching Hypercorn's master while its handler sets that event runs the
+  handler again inside itself, which waits forever for the event's lock the first one holds,
+  and every worker then waits for it too (each polls the event) and never stops.
 
 Where only the master is signalled (Docker and Kubernetes signal PID 1), the master tells its
 workers to stop through an event it gave each of them (Hypercorn polls it every 0.1 s, then
@@ -40,6 +44,10 @@ log = logging.getLogger(__name__)
 _draining = False
 _watching: set[asyncio.Task[None]] = set()
 POLL_SECONDS = 0.1  # as often as Hypercorn's worker polls the same event
+# How long a worker signalled itself waits for its master's stop event before it passes
+# SIGTERM on: where every process was signalled at once, the master's own SIGTERM sets it
+# within milliseconds.
+PASS_ON_SECONDS = 1.0
 # Each step of the app's stop (after_serving) gets this long: one that hangs (a database or
 # storage that stopped answering, a task that swallowed its cancellation) is logged by name and
 # the next steps still run, the database closing last, well within Hypercorn's own 60 s limit
@@ -61,11 +69,31 @@ async def _drain(hub: LiveHub, master: int | None) -> None:
         return
     _draining = True
     log.info("Stopping: finishing requests in flight, closing live connections")
+    passing_on = None
     if master is not None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(master, signal.SIGTERM)
+        passing_on = asyncio.get_running_loop().create_task(
+            pass_on_sigterm(master, _master_stop_event())
+        )
     closed = await hub.drain()
     log.info("Closed %d live connection(s) with a reconnect hint", closed)
+    if passing_on is not None:
+        await passing_on
+
+
+async def pass_on_sigterm(master: int, event: Any | None, seconds: float = PASS_ON_SECONDS) -> bool:
+    """SIGTERM to the master, unless its stop event (None: not known) is set within `seconds`,
+    which means it was signalled too (see the module's docstring); whether it was sent."""
+    if event is not None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if event.is_set():
+                return False
+            await asyncio.sleep(POLL_SECONDS)
+        if event.is_set():
+            return False
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(master, signal.SIGTERM)
+    return True
 
 
 def _master_stop_event() -> Any | None:

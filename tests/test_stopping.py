@@ -1,16 +1,18 @@
 """The app's stop (bff/shutdown.py stop_in_order): every step runs in turn, a step that fails or
 hangs is logged by name and the database still closes; and a background loop's wait
 (bff/waits.py) never swallows the cancellation that stops it (Python 3.11's wait_for does when
-the event is set at that moment: the job runner could outlive the stop)."""
+the event is set at that moment: the job runner could outlive the stop); and a worker signalled
+itself passes SIGTERM on to its master only when the master was not signalled too."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 
 import pytest
 
-from bff.shutdown import stop_in_order
+from bff.shutdown import pass_on_sigterm, stop_in_order
 from bff.waits import wait_set
 
 
@@ -65,3 +67,30 @@ async def test_a_cancellation_at_the_moment_the_event_is_set_still_stops_the_loo
         await asyncio.wait_for(task, 2)
     assert task.cancelled()
     assert rounds == 1
+
+
+async def test_a_worker_passes_sigterm_on_only_to_a_master_not_told_to_stop() -> None:
+    """Every process signalled at once: the master's own SIGTERM sets its stop event, and a
+    second one while its handler sets it would deadlock Hypercorn's master, so the worker sends
+    none; a worker signalled alone tells its master (here a real process, which SIGTERM ends)."""
+    event = multiprocessing.get_context("spawn").Event()
+    master = await asyncio.create_subprocess_exec("sleep", "30")  # a stand-in to signal
+    try:
+        event.set()
+        assert await pass_on_sigterm(master.pid, event, seconds=0.3) is False
+        await asyncio.sleep(0.2)
+        assert master.returncode is None  # not signalled
+
+        event.clear()
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.15, event.set)  # the master's own signal, a moment later
+        assert await pass_on_sigterm(master.pid, event, seconds=1.0) is False
+        assert master.returncode is None
+
+        event.clear()
+        assert await pass_on_sigterm(master.pid, event, seconds=0.3) is True
+        assert await asyncio.wait_for(master.wait(), 5) == -15  # SIGTERM
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            master.kill()
+        await master.wait()

@@ -52,6 +52,9 @@ def server_env(root: Path, **extra: str) -> dict[str, str]:
             "BFF_STORAGE_URL": f"file://{root}/storage",
             "BFF_VAR_DIR": str(root / "var"),
             "BFF_ADMIN_PASSWORD": ADMIN_PASSWORD,
+            # A server that does not stop is sent SIGABRT (wait_gone): every thread's stack
+            # then goes to its log, so the failure says where each process waited.
+            "PYTHONFAULTHANDLER": "1",
             **extra,
         }
     )
@@ -90,18 +93,25 @@ class Started:
     def wait_gone(self, seconds: float = 30) -> None:
         """Wait until every process of the group has exited (the shell the Procfile line runs
         in dies at SIGTERM; Hypercorn finishes its work first)."""
-        try:
-            self.process.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            raise AssertionError(f"the server did not stop; its log:\n{self.tail()}") from None
         deadline = time.monotonic() + seconds
         while True:
+            self.process.poll()  # the shell, reaped (a zombie would count as a member)
             try:
                 os.killpg(self.process.pid, 0)
             except ProcessLookupError:
+                self.process.wait(timeout=seconds)
                 return
-            assert time.monotonic() < deadline, f"the server did not stop:\n{self.tail()}"
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server did not stop:\n{self.stacks()}")
             time.sleep(0.1)
+
+    def stacks(self) -> str:
+        """What the processes still in the group were doing: SIGABRT makes each Python one
+        write its threads' stacks to the log (PYTHONFAULTHANDLER), then the end of the log."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGABRT)
+        time.sleep(1)
+        return self.tail(200)
 
     def tail(self, lines: int = 60) -> str:
         """The end of the server's log (for a failure's message)."""
@@ -439,6 +449,29 @@ async def test_sigterm_to_the_master_alone_drains_every_worker_at_once(tmp_path:
             await live.disconnect()
         server.wait_gone(15)
         assert time.monotonic() - signalled < 15  # graceful_timeout is 20 s
+        log = server.log.read_text()
+        assert log.count("Stopping: finishing requests in flight") == 2, log  # both workers
+    finally:
+        kill_group(server.process)
+
+
+async def test_sigterm_to_one_worker_alone_stops_the_whole_server(tmp_path: Path) -> None:
+    """An operator's `kill` of one worker: it drains, and with its master's stop event not set
+    (the master was not signalled) it passes SIGTERM on, so every worker stops the graceful
+    way. (Where every process is signalled, it sends none: bff/shutdown.py.)"""
+    port = free_port()
+    env = server_env(tmp_path, PORT=str(port))
+    run(procfile()["release"], env)
+    server = Started(production_command(), env, port, tmp_path / "web.log")
+    try:
+        metrics_dir = tmp_path / "var" / "metrics"
+        deadline = time.monotonic() + 60  # a worker writes its files once it has served
+        while len(pids := {p for d in metrics_dir.iterdir() for p in worker_pids(d)}) < 2:
+            assert time.monotonic() < deadline, pids
+            async with aiohttp.ClientSession() as http:  # new connections reach both workers
+                await call(http, "GET", f"{server.base}/api/health/live")
+        os.kill(min(pids), signal.SIGTERM)
+        server.wait_gone(20)
         log = server.log.read_text()
         assert log.count("Stopping: finishing requests in flight") == 2, log  # both workers
     finally:
