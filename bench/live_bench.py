@@ -31,12 +31,16 @@ connection is created). Printed per run, with the load average:
 - mass disconnect: every client leaves at once (a network blip, the proxy restarting); the
   time until the workers are quiet again (a second under the idle rate), their CPU per
   connection meanwhile;
+- reconnect storm: the same clients back 30 s later; how much the workers' RSS grew per
+  connection over the first storm's (what the closed connections left unfreed: anything in
+  reference cycles waits for a full collection, every 5 minutes; `--no-reconnect` skips it);
 - `GET /api/auth/me` (one at a time, every 50 ms): p99 during the storm, the fan-out and the
   mass disconnect (target: under 50 ms).
 
 Usage:
     .venv/bin/python bench/live_bench.py [--clients 2000 5000] [--setups one two]
         [--processes 2] [--sessions 50] [--uploads 10] [--spacing 1.0] [--batch 16]
+        [--no-reconnect]
 """
 
 from __future__ import annotations
@@ -84,6 +88,7 @@ from tools.devserver import RedisProcess, create_postgres_database, drop_postgre
 STORM_LIMIT = 60.0  # seconds the connect storm may take before a client counts as failed
 IDLE_SECONDS = 5.0  # the idle CPU window
 QUIET_LIMIT = 180.0  # seconds a mass disconnect may take before the bench gives up waiting
+RECONNECT_AFTER = 30.0  # the reconnect storm after the mass disconnect: past a ping interval
 TARGET_KB = 50.0
 TARGET_STORM = {2000: 15.0, 5000: 15.0}
 TARGET_P99 = {2000: 100.0, 5000: 250.0}
@@ -189,36 +194,11 @@ async def run_one(
         if args.trace:
             await snapshot(workers[0], home, 1)
 
-        share = -(-clients // len(nodes))
         storm_cpu = cpu_of(workers)
         go = time.time()
-        answers = await asyncio.gather(
-            *(
-                node.ask(
-                    {
-                        "cmd": "connect",
-                        "url": base,
-                        "tokens": [
-                            tokens[n % len(tokens)]
-                            for n in range(i * share, min(clients, (i + 1) * share))
-                        ],
-                        "limit": STORM_LIMIT,
-                        "batch": args.batch,
-                    },
-                    STORM_LIMIT + 30,
-                )
-                for i, node in enumerate(nodes)
-            )
-        )
+        connected, failed, last, errors = await connect_all(nodes, base, tokens, clients, args)
         storm_cpu = cpu_of(workers) - storm_cpu
-        connected = sum(a["ok"] for a in answers)
-        failed = sum(a["failed"] for a in answers)
-        last = max((a["lastMs"] / 1000 for a in answers if a["ok"]), default=go)
         storm = last - go
-        errors: dict[str, int] = {}
-        for answer in answers:
-            for reason, count in answer["errors"].items():
-                errors[reason] = errors.get(reason, 0) + count
         me_storm = probe.window(go, max(last, go + 1))
         target = TARGET_STORM.get(clients, 15.0)
         say(
@@ -326,6 +306,24 @@ async def run_one(
             f" worker CPU {busy * 1000:.0f} ms, {busy * 1e6 / max(1, still):.0f} us per connection",
         )
         say_me(label, "the mass disconnect", probe.window(start, quiet))
+
+        if args.reconnect:
+            # Engine.IO's sockets outlive their websockets by up to a ping interval
+            await asyncio.sleep(RECONNECT_AFTER)
+            for node in nodes:
+                await node.start()
+            go = time.time()
+            again, failed, last, errors = await connect_all(nodes, base, tokens, clients, args)
+            await asyncio.sleep(5)  # as after the first storm
+            grown = sum(rss(pid) for pid in workers) - after
+            say(
+                label,
+                f"reconnect storm {RECONNECT_AFTER:.0f} s later (a proxy restarted): {again}"
+                f" connected in {last - go:.1f} s, {failed} failed"
+                f"{' ' + str(errors) if errors else ''}; worker RSS"
+                f" {grown / max(1, again) / KB:+.1f} KB per connection over the first storm's"
+                f" (what the closed connections left unfreed)",
+            )
     finally:
         if probe is not None:
             await probe.stop()
@@ -391,6 +389,39 @@ def say_me(label: str, during: str, window: list[tuple[float, float]]) -> None:
     )
 
 
+async def connect_all(
+    nodes: list[NodeClients], base: str, tokens: list[str], clients: int, args: Any
+) -> tuple[int, int, float, dict[str, int]]:
+    """A connect storm of `clients`, shared among the node processes: connected, failed, when
+    the last connected (epoch seconds), and the failures by reason."""
+    share = -(-clients // len(nodes))
+    go = time.time()
+    answers = await asyncio.gather(
+        *(
+            node.ask(
+                {
+                    "cmd": "connect",
+                    "url": base,
+                    "tokens": [
+                        tokens[n % len(tokens)]
+                        for n in range(i * share, min(clients, (i + 1) * share))
+                    ],
+                    "limit": STORM_LIMIT,
+                    "batch": args.batch,
+                },
+                STORM_LIMIT + 30,
+            )
+            for i, node in enumerate(nodes)
+        )
+    )
+    errors: dict[str, int] = {}
+    for answer in answers:
+        for reason, count in answer["errors"].items():
+            errors[reason] = errors.get(reason, 0) + count
+    last = max((a["lastMs"] / 1000 for a in answers if a["ok"]), default=go)
+    return sum(a["ok"] for a in answers), sum(a["failed"] for a in answers), last, errors
+
+
 async def quiet_again(workers: list[int], idle: float, limit: float) -> float:
     """When the workers first spend a second at no more than their idle rate (with every
     connection open: pings) plus 5% of a core, or `limit`."""
@@ -433,6 +464,12 @@ def main() -> None:
         help="checkouts to serve from, alternating (one setup only); default this one",
     )
     parser.add_argument("--trace", action="store_true", help="tracemalloc diff per connection")
+    parser.add_argument(
+        "--no-reconnect",
+        dest="reconnect",
+        action="store_false",
+        help="skip the reconnect storm after the mass disconnect",
+    )
     parser.add_argument("--spacing", type=float, default=1.0, help="seconds between uploads")
     parser.add_argument(
         "--batch",
