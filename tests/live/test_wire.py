@@ -382,7 +382,7 @@ async def test_a_closed_connection_leaves_nothing_for_the_cycle_collector(
         async with asyncio.timeout(10):
             while sockets:  # noqa: ASYNC110 - Engine.IO's sockets, no event
                 await asyncio.sleep(0.02)
-        for _ in range(100):  # Hypercorn's last steps: each connection freed as it ends
+        for _ in range(200):  # Hypercorn's last steps: each connection freed as it ends
             if all(connection() is None for connection in connections):
                 break
             await asyncio.sleep(0.05)
