@@ -233,7 +233,7 @@ class HandshakeGate:
             # of its Wire (the scope, the Wire and the websocket's stream would be a cycle),
             # so reference counting frees the connection now, although Engine.IO's socket
             # lives on for up to a ping interval (its ping task sleeps) and holds the Wire.
-            del scope[WIRE]
+            scope.pop(WIRE, None)
             if wire is not None:
                 wire.release()
 
