@@ -113,6 +113,14 @@ class Started:
         time.sleep(1)
         return self.tail(200)
 
+    def wait_serving(self, workers: int = 2, seconds: float = 60) -> None:
+        """Wait until each of `workers` worker processes has started serving (Hypercorn logs
+        "Running on" once its worker's app has started)."""
+        deadline = time.monotonic() + seconds
+        while self.log.read_text(errors="replace").count("Running on") < workers:
+            assert time.monotonic() < deadline, f"the workers did not start:\n{self.tail()}"
+            time.sleep(0.1)
+
     def tail(self, lines: int = 60) -> str:
         """The end of the server's log (for a failure's message)."""
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
@@ -425,6 +433,7 @@ async def test_sigterm_to_the_master_alone_drains_every_worker_at_once(tmp_path:
     run(procfile()["release"], env)
     server = Started(production_command(), env, port, tmp_path / "web.log")
     try:
+        server.wait_serving()  # both workers, each to get live clients
         async with aiohttp.ClientSession() as http:
             headers = await sign_in(http, server.base)
         clients = []
@@ -450,7 +459,9 @@ async def test_sigterm_to_the_master_alone_drains_every_worker_at_once(tmp_path:
         server.wait_gone(15)
         assert time.monotonic() - signalled < 15  # graceful_timeout is 20 s
         log = server.log.read_text()
-        assert log.count("Stopping: finishing requests in flight") == 2, log  # both workers
+        # every client was told (above), wherever it was; both workers ran their stop steps (a
+        # worker with no client may stop before its watch logs "Stopping")
+        assert log.count("Tortoise-ORM shutdown") == 2, log
     finally:
         kill_group(server.process)
 
@@ -466,10 +477,8 @@ async def test_sigterm_to_one_worker_alone_stops_the_whole_server(tmp_path: Path
     try:
         metrics_dir = tmp_path / "var" / "metrics"
         deadline = time.monotonic() + 60  # a worker writes its files once it has served
-        while (
-            len(pids := {p for d in metrics_dir.iterdir() for p in worker_pids(d)}) < 2
-            or server.log.read_text().count("Running on") < 2  # both started, watching
-        ):
+        server.wait_serving()  # both workers watching for their stop
+        while len(pids := {p for d in metrics_dir.iterdir() for p in worker_pids(d)}) < 2:
             assert time.monotonic() < deadline, (pids, server.tail())
             async with aiohttp.ClientSession() as http:  # new connections reach both workers
                 await call(http, "GET", f"{server.base}/api/health/live")
