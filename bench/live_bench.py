@@ -40,7 +40,11 @@ connection is created). Printed per run, with the load average:
 Usage:
     .venv/bin/python bench/live_bench.py [--clients 2000 5000] [--setups one two]
         [--processes 2] [--sessions 50] [--uploads 10] [--spacing 1.0] [--batch 16]
-        [--no-reconnect]
+        [--no-reconnect] [--database-delay MS]
+
+`--database-delay` puts bench/delay_proxy.py between the server and its database, holding each
+chunk MS ms each way (a database on another machine, or a busy one); with `--sessions` near
+`--clients`, most of a storm's set-ups look their session up there.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 
@@ -83,7 +88,13 @@ from live_support import (
 from live_trace import compare
 
 from tools.devcluster import Cluster
-from tools.devserver import RedisProcess, create_postgres_database, drop_postgres_database
+from tools.devserver import (
+    RedisProcess,
+    create_postgres_database,
+    drop_postgres_database,
+    free_port,
+    wait_for_port,
+)
 
 STORM_LIMIT = 60.0  # seconds the connect storm may take before a client counts as failed
 IDLE_SECONDS = 5.0  # the idle CPU window
@@ -139,6 +150,9 @@ async def run_one(
         label = f"{repo.name}: {label}"
     db_name = "bff_live_bench_" + secrets.token_hex(4)
     database = await create_postgres_database(db_name)
+    proxy = None
+    if args.database_delay:  # the server's database on another machine, or a busy one
+        proxy, database = await delayed(database, args.database_delay)
     home = root / f"{setup}-{clients}-{secrets.token_hex(3)}"
     home.mkdir()
     redis = RedisProcess() if setup == "two" else None
@@ -332,6 +346,9 @@ async def run_one(
         await asyncio.to_thread(server.stop)
         if redis is not None:
             redis.stop()
+        if proxy is not None:
+            proxy.kill()
+            await proxy.wait()
         await drop_postgres_database(db_name)
 
 
@@ -387,6 +404,25 @@ def say_me(label: str, during: str, window: list[tuple[float, float]]) -> None:
         f" (target < {TARGET_ME_P99:.0f} ms)  [{mark(pct(samples, 99) < TARGET_ME_P99)}];"
         f" slowest {', '.join(f'{ms:.0f} ms at +{at:.1f} s' for at, ms in slowest)}",
     )
+
+
+async def delayed(database: str, ms: float) -> tuple[asyncio.subprocess.Process, str]:
+    """bench/delay_proxy.py in front of the database: the process, and the URL through it."""
+    url = urlsplit(database)
+    port = free_port()
+    proxy = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(REPO / "bench" / "delay_proxy.py"),
+        "--port",
+        str(port),
+        "--to",
+        f"{url.hostname}:{url.port or 5432}",
+        "--delay",
+        str(ms),
+    )
+    await asyncio.to_thread(wait_for_port, port, None, 10)
+    netloc = url.netloc.replace(f"{url.hostname}:{url.port}", f"127.0.0.1:{port}")
+    return proxy, urlunsplit(url._replace(netloc=netloc))
 
 
 async def connect_all(
@@ -462,6 +498,12 @@ def main() -> None:
         type=Path,
         default=[REPO],
         help="checkouts to serve from, alternating (one setup only); default this one",
+    )
+    parser.add_argument(
+        "--database-delay",
+        type=float,
+        default=0.0,
+        help="ms each way between the server and its database (bench/delay_proxy.py)",
     )
     parser.add_argument("--trace", action="store_true", help="tracemalloc diff per connection")
     parser.add_argument(

@@ -16,6 +16,7 @@ from bff.db import as_datetime
 from bff.errors import ApiError
 from bff.live.events import SESSION_REVOKED, publish, session_room, user_room
 from bff.users.models import Role, User
+from bff.waits import stepping_aside
 from config.settings import Settings
 
 ALGORITHM = "HS256"
@@ -116,7 +117,8 @@ async def session_principal(session_id: str, cache: SessionCache | None = None) 
     if cache is not None and (principal := cache.get(session_id)) is not None:
         return principal
     generation = cache.generation() if cache is not None else 0
-    row = await repository.session_with_user(session_id)
+    async with stepping_aside():  # a live connection's set-up lets others use the CPU meanwhile
+        row = await repository.session_with_user(session_id)
     expires_at = as_datetime(row["expires_at"]) if row else None
     if row is None or expires_at is None or expires_at <= datetime.now(UTC):
         raise ApiError(401, SESSION_EXPIRED)  # no such session, or an expired one

@@ -13,6 +13,7 @@ bff/live/server.py's `asgi_app` and bff/asgi.py; figures in docs/capacity.md.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import math
 import resource
@@ -21,6 +22,7 @@ import selectors
 import sys
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 import engineio
 import engineio.async_drivers.asgi
@@ -34,18 +36,21 @@ from wsproto.connection import ConnectionState
 from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import FrameProtocol
 
+from bff.waits import cpu_turn
+
 log = logging.getLogger(__name__)
 
 # Every live connection is an open file. systemd starts services with a soft limit of 1,024
 # open files (the hard limit is far higher), which 2,000 signed-in staff would exceed: each
 # process raises its soft limit to the hard one, up to this.
 OPEN_FILES_WANTED = 65536
-# Live connections the server works on at once in their set-up, per process (a turn is not
-# held while the client is to answer: HandshakeGate). A storm is CPU-bound (about 1.5 ms a
-# connection): 4 keep the worker busy and each turn of the loop short, so requests go on being
-# answered (5,000 at once, side by side: /api/auth/me's median 16-17 ms with 4, 29-32 with 8,
-# 55 with 64 held across the client's answer; the storm 9.1-9.4 s either way).
-HANDSHAKES_AT_ONCE = 4
+# Live connections the server works on at once in their set-up, per process (a turn covers
+# the CPU only: not held while the client is to answer or the database looks the session up,
+# HandshakeGate). A storm is CPU-bound (about 0.8 ms a connection): one at a time keeps the
+# worker busy and each turn of the loop short, so requests go on being answered (5,000 at
+# once, side by side on 2026-12-02: /api/auth/me's median 16-18 ms with 4, 6 with 1, p99 44-57
+# and 28-32 ms; the storm 4.5-4.7 and 3.9-4.3 s; docs/capacity.md).
+HANDSHAKES_AT_ONCE = 1
 # New connections a turn of the loop accepts (asyncio accepts up to the listen backlog, 4,096
 # here, at once, and sets all of them up in the next turn); the rest wait in the kernel's queue.
 ACCEPTS_PER_TURN = 4
@@ -151,17 +156,57 @@ def accept_in_turns() -> None:
     asyncio.set_event_loop_policy(_TurnTakingPolicy())
 
 
-class _Turn:
-    """A connection's turn at the gate: taken, given back (at most once per take), and given
-    back after HANDSHAKE_SECONDS in any case."""
+class _Gate:
+    """HANDSHAKES_AT_ONCE turns, handed from one connection to the next, first come first
+    served; a connection coming back from a wait (its session lookup: `stepping_aside`) goes
+    ahead of those not yet started, so a set-up is not left half done behind a storm."""
 
-    def __init__(self, turns: asyncio.Semaphore) -> None:
-        self._turns = turns
+    def __init__(self, turns: int) -> None:
+        self._free = turns
+        self._returning: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._arriving: collections.deque[asyncio.Future[None]] = collections.deque()
+
+    async def take(self, returning: bool = False) -> None:
+        if self._free > 0:  # then nobody waits: a turn given back goes to a waiter first
+            self._free -= 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        (self._returning if returning else self._arriving).append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # handed over, then cancelled
+                self.give_back()
+            raise
+
+    def give_back(self) -> None:
+        for waiting in (self._returning, self._arriving):
+            while waiting:
+                waiter = waiting.popleft()
+                if not waiter.done():  # not cancelled meanwhile
+                    waiter.set_result(None)
+                    return
+        self._free += 1
+
+
+class _Turn:
+    """A connection's turn at the gate (bff/waits.py's CpuTurn): taken, given back (at most
+    once per take), and given back after HANDSHAKE_SECONDS in any case; never taken once the
+    connection has ended."""
+
+    def __init__(self, gate: _Gate) -> None:
+        self._gate = gate
         self._timer: asyncio.TimerHandle | None = None
         self.held = False
+        self.ended = False
 
-    async def take(self) -> None:
-        await self._turns.acquire()
+    async def take(self, returning: bool = False) -> None:
+        if self.held or self.ended:
+            return
+        await self._gate.take(returning)
+        if self.ended:  # the connection ended while it waited
+            self._gate.give_back()
+            return
         self.held = True
         self._timer = asyncio.get_running_loop().call_later(HANDSHAKE_SECONDS, self.give_back)
 
@@ -171,7 +216,11 @@ class _Turn:
             self._timer = None
         if self.held:
             self.held = False
-            self._turns.release()
+            self._gate.give_back()
+
+    def end(self) -> None:
+        self.ended = True
+        self.give_back()
 
 
 class HandshakeGate:
@@ -182,22 +231,39 @@ class HandshakeGate:
     and retry, adding to the storm.
 
     A connection holds a turn only while the server works on it, never while it waits for the
-    client (so a few clients that open a websocket and say nothing do not stop everyone else's):
-    from its arrival until Engine.IO's open is sent (the websocket accept, the Engine.IO
-    handshake), then again from the client's first message (Socket.IO's connect) until the
-    answer to it is sent (the session check, the rooms); and a turn ends when the connection
-    closes, or after HANDSHAKE_SECONDS, whichever is first."""
+    client (so a few clients that open a websocket and say nothing do not stop everyone else's)
+    or for the database (its session lookup steps aside: bff/waits.py): from its arrival until
+    Engine.IO's open is sent (the websocket accept, the Engine.IO handshake), then again from
+    the client's first message (Socket.IO's connect) until the answer to it is sent (the
+    session check, the rooms); and a turn ends when the connection closes, or after
+    HANDSHAKE_SECONDS, whichever is first. A websocket upgrading a long-polling connection
+    takes no turn (`_upgrading`)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self._turns = asyncio.Semaphore(HANDSHAKES_AT_ONCE)
+        self._gate = _Gate(HANDSHAKES_AT_ONCE)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
         wire = scope[WIRE] = Wire.of(send)
-        turn = _Turn(self._turns)
+        try:
+            if _upgrading(scope):
+                await self.app(scope, receive, send)
+            else:
+                await self._set_up(scope, receive, send)
+        finally:
+            # The connection has ended: its Wire lets go of Hypercorn's state, and the scope
+            # of its Wire (the scope, the Wire and the websocket's stream would be a cycle),
+            # so reference counting frees the connection now, although Engine.IO's socket
+            # lives on for up to a ping interval (its ping task sleeps) and holds the Wire.
+            scope.pop(WIRE, None)
+            if wire is not None:
+                wire.release()
+
+    async def _set_up(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        turn = _Turn(self._gate)
         # 0: setting up until the open is sent; 1: waiting for the client's connect;
         # 2: answering it; 3: set up (or closed).
         phase = 0
@@ -225,17 +291,20 @@ class HandshakeGate:
                         turn.give_back()
 
         await turn.take()
+        # The connection's tasks (Socket.IO's connect handler among them) copy this context.
+        cpu_turn.set(turn)
         try:
             await self.app(scope, gated_receive, counted)
         finally:
-            turn.give_back()
-            # The connection has ended: its Wire lets go of Hypercorn's state, and the scope
-            # of its Wire (the scope, the Wire and the websocket's stream would be a cycle),
-            # so reference counting frees the connection now, although Engine.IO's socket
-            # lives on for up to a ping interval (its ping task sleeps) and holds the Wire.
-            scope.pop(WIRE, None)
-            if wire is not None:
-                wire.release()
+            turn.end()
+
+
+def _upgrading(scope: dict[str, Any]) -> bool:
+    """Whether a websocket upgrades a long-polling connection (it names the Engine.IO session):
+    set up already, and the client speaks first (its probe, then the upgrade), so it takes no
+    turn (holding one while the client is to speak would stop everyone else's set-up)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return bool(query.get("sid"))
 
 
 class Wire:

@@ -7,11 +7,13 @@ made 2 wide so a handful of clients is a storm."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import aiohttp
 import pytest
 import socketio
 
+from bff.auth import repository
 from bff.live import transport
 from bff.users.models import Role
 from tests.factories import make_staff
@@ -21,6 +23,11 @@ from tests.live.conftest import LiveServer, marker
 @pytest.fixture
 def narrow_gate(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(transport, "HANDSHAKES_AT_ONCE", 2)
+
+
+@pytest.fixture
+def one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(transport, "HANDSHAKES_AT_ONCE", 1)
 
 
 async def test_a_storm_wider_than_the_gate_all_connects_and_hears_events(
@@ -67,3 +74,78 @@ async def test_clients_that_open_and_say_nothing_hold_no_turn(
         assert listener.client.connected
         for ws in silent:
             await ws.close()
+
+
+async def test_a_set_up_waiting_for_the_database_lets_the_next_one_work(
+    one_at_a_time: None, live: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One set-up at a time, and each session looked up in the database (none cached yet): the
+    turn covers the CPU only, so the lookups overlap instead of queueing one behind another
+    (after a restart every connection's session is a lookup)."""
+    nurses = [await make_staff(live.settings, Role.NURSE) for _ in range(4)]
+    looked_up = repository.session_with_user
+    in_flight = most = 0
+
+    async def slow_database(session_id: str) -> Any:
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        try:
+            await asyncio.sleep(0.3)  # a remote database's answer, or a busy one
+            return await looked_up(session_id)
+        finally:
+            in_flight -= 1
+
+    monkeypatch.setattr(repository, "session_with_user", slow_database)
+    ears = await asyncio.gather(*(live.listener(nurse.token) for nurse in nurses))
+    assert all(listener.client.connected for listener in ears)
+    assert most >= 2  # with the turn held across the lookup: 1
+
+
+async def test_a_set_up_back_from_its_wait_goes_ahead_of_the_newcomers() -> None:
+    gate = transport._Gate(1)
+    order: list[str] = []
+
+    async def one(name: str, returning: bool) -> None:
+        await gate.take(returning)
+        order.append(name)
+        await asyncio.sleep(0)
+        gate.give_back()
+
+    await gate.take()  # a set-up holds the only turn
+    waiting = [asyncio.create_task(one(f"new {n}", False)) for n in range(3)]
+    await asyncio.sleep(0)
+    back = asyncio.create_task(one("back from the database", True))
+    await asyncio.sleep(0)
+    gate.give_back()
+    await asyncio.gather(*waiting, back)
+    assert order == ["back from the database", "new 0", "new 1", "new 2"]
+
+
+async def test_a_turn_handed_to_a_cancelled_waiter_goes_on_to_the_next() -> None:
+    gate = transport._Gate(1)
+    await gate.take()
+    first = asyncio.create_task(gate.take())
+    second = asyncio.create_task(gate.take())
+    await asyncio.sleep(0)
+    gate.give_back()  # handed to the first...
+    first.cancel()  # ...which is cancelled before it runs
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    async with asyncio.timeout(1):
+        await second  # the turn went on to the second, not lost
+
+
+async def test_an_ended_connection_takes_no_turn_again() -> None:
+    gate = transport._Gate(1)
+    turn = transport._Turn(gate)
+    await turn.take()
+    turn.give_back()  # stepping aside for the database
+    turn.end()  # the client went away meanwhile
+    await turn.take(returning=True)
+    assert not turn.held
+    other = transport._Turn(gate)
+    async with asyncio.timeout(1):
+        await other.take()  # the only turn is free
+    assert other.held
+    other.end()
