@@ -22,11 +22,9 @@ from typing import Protocol
 class CpuTurn(Protocol):
     """A turn of the CPU that a piece of work holds (bff/live/transport.py's `_Turn`)."""
 
-    held: bool
+    def step_aside(self) -> bool: ...
 
-    def give_back(self) -> None: ...
-
-    async def take(self, returning: bool = False) -> None: ...
+    async def come_back(self) -> None: ...
 
 
 # The turn the work of this context holds, if any (set for a live connection's set-up).
@@ -36,15 +34,15 @@ cpu_turn: contextvars.ContextVar[CpuTurn | None] = contextvars.ContextVar("cpu_t
 @contextlib.asynccontextmanager
 async def stepping_aside() -> AsyncIterator[None]:
     """Around a wait for another server (the database): the CPU turn this context holds goes
-    to the next in line meanwhile, and is taken back afterwards ahead of work not yet started
-    (not on an error: the work is ending). Without a turn held, nothing happens."""
+    to the next in line meanwhile, and is taken back afterwards ahead of the others waiting,
+    unless something ended it meanwhile (not on an error either: the work is ending). Without a
+    turn held, nothing happens."""
     turn = cpu_turn.get()
-    if turn is None or not turn.held:
+    if turn is None or not turn.step_aside():
         yield
         return
-    turn.give_back()
     yield
-    await turn.take(returning=True)
+    await turn.come_back()
 
 
 async def wait_set(event: asyncio.Event, seconds: float) -> bool:

@@ -24,8 +24,9 @@ CLIENT_MESSAGE_LIMIT bytes ends its connection (Engine.IO's limit, 1 MB by defau
 signed-in client make the server hold and parse large messages).
 
 A storm of connections (every client of a restarted instance at once) takes turns: a few
-accepted at each turn of the loop, at most HANDSHAKES_AT_ONCE of a process in their set-up at
-once (bff/live/transport.py).
+accepted at each turn of the loop, at most HANDSHAKES_AT_ONCE of a process set up on the CPU
+at once, none holding its turn while it waits for the client or the database
+(bff/live/transport.py).
 
 Each process delivers events to its own connections from one task, in the order they were
 sent, to the connections that were its recipients when it was sent, a slice of packets at a

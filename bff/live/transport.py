@@ -63,6 +63,8 @@ EVENTS_PER_TURN = 16
 # to it at once (`Wire`); beyond, the event waits in its Engine.IO queue behind the writer.
 WIRE_BACKLOG = 16 * 1024
 WIRE = "bff.wire"  # the scope's key for a websocket's Wire (HandshakeGate sets it)
+CONNECT = "40"  # Engine.IO's message (4) carrying Socket.IO's CONNECT (0), any namespace
+CONNECT_ANSWERS = ("40", "44")  # the server's answer to it: CONNECT, or CONNECT_ERROR
 # Packets a websocket's queue may hold for a client that does not read them (its writer held
 # back by Hypercorn's drain); one more and the connection is cut (its client, if it is still
 # there, reconnects and refetches): otherwise a tab that stopped reading, or a client that
@@ -158,8 +160,8 @@ def accept_in_turns() -> None:
 
 class _Gate:
     """HANDSHAKES_AT_ONCE turns, handed from one connection to the next, first come first
-    served; a connection coming back from a wait (its session lookup: `stepping_aside`) goes
-    ahead of those not yet started, so a set-up is not left half done behind a storm."""
+    served; a set-up coming back from its session lookup (`stepping_aside`) goes ahead of the
+    others waiting, so it is not left half done behind a storm."""
 
     def __init__(self, turns: int) -> None:
         self._free = turns
@@ -192,11 +194,14 @@ class _Gate:
 class _Turn:
     """A connection's turn at the gate (bff/waits.py's CpuTurn): taken, given back (at most
     once per take), and given back after HANDSHAKE_SECONDS in any case; never taken once the
-    connection has ended."""
+    connection has ended. Stepped aside from while the set-up waits for the database, and
+    taken again after only if nothing ended it meanwhile (the answer sent, the connection
+    closed, its time up)."""
 
     def __init__(self, gate: _Gate) -> None:
         self._gate = gate
         self._timer: asyncio.TimerHandle | None = None
+        self._aside = False
         self.held = False
         self.ended = False
 
@@ -211,6 +216,7 @@ class _Turn:
         self._timer = asyncio.get_running_loop().call_later(HANDSHAKE_SECONDS, self.give_back)
 
     def give_back(self) -> None:
+        self._aside = False
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -218,13 +224,27 @@ class _Turn:
             self.held = False
             self._gate.give_back()
 
+    def step_aside(self) -> bool:
+        """Give the turn back while the set-up waits for another server; whether it was held."""
+        if not self.held:
+            return False
+        self.give_back()
+        self._aside = True
+        return True
+
+    async def come_back(self) -> None:
+        """After a `step_aside`: the turn again, unless something ended it meanwhile."""
+        if self._aside:
+            self._aside = False
+            await self.take(returning=True)
+
     def end(self) -> None:
         self.ended = True
         self.give_back()
 
 
 class HandshakeGate:
-    """At most HANDSHAKES_AT_ONCE live connections of this process in their set-up at once,
+    """At most HANDSHAKES_AT_ONCE live connections of this process set up on the CPU at once,
     the others waiting their turn, first come first served. Without it, a storm (every client
     of a restarted instance at once) advances all its handshakes together, so none finishes
     before nearly all of them have had most of their CPU, and clients reach their time limit
@@ -234,10 +254,11 @@ class HandshakeGate:
     client (so a few clients that open a websocket and say nothing do not stop everyone else's)
     or for the database (its session lookup steps aside: bff/waits.py): from its arrival until
     Engine.IO's open is sent (the websocket accept, the Engine.IO handshake), then again from
-    the client's first message (Socket.IO's connect) until the answer to it is sent (the
-    session check, the rooms); and a turn ends when the connection closes, or after
-    HANDSHAKE_SECONDS, whichever is first. A websocket upgrading a long-polling connection
-    takes no turn (`_upgrading`)."""
+    the client's Socket.IO connect until the answer to it (connected or refused) is sent (the
+    session check, the rooms): any other message (a pong, a noop) takes no turn, or one such
+    packet would hold the turn for HANDSHAKE_SECONDS. A turn ends when the connection closes,
+    or after HANDSHAKE_SECONDS, whichever is first. A websocket upgrading a long-polling
+    connection takes no turn (`_upgrading`)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -271,7 +292,7 @@ class HandshakeGate:
         async def gated_receive() -> dict[str, Any]:
             nonlocal phase
             message: dict[str, Any] = await receive()
-            if phase == 1 and message["type"] == "websocket.receive":
+            if phase == 1 and message["type"] == "websocket.receive" and _says(message, CONNECT):
                 phase = 2
                 await turn.take()
             return message
@@ -286,17 +307,26 @@ class HandshakeGate:
                     if kind == "websocket.close":
                         phase = 3
                         turn.give_back()
-                    elif kind == "websocket.send" and phase in (0, 2):
+                    elif kind == "websocket.send" and (
+                        phase == 0 or (phase == 2 and _says(message, CONNECT_ANSWERS))
+                    ):
                         phase += 1
                         turn.give_back()
 
         await turn.take()
-        # The connection's tasks (Socket.IO's connect handler among them) copy this context.
+        # For the session lookup of Socket.IO's connect handler, which runs in this task (the
+        # connection's other tasks copy the context too: none of them looks a session up).
         cpu_turn.set(turn)
         try:
             await self.app(scope, gated_receive, counted)
         finally:
             turn.end()
+
+
+def _says(message: dict[str, Any], starts: str | tuple[str, ...]) -> bool:
+    """Whether a websocket message is text beginning with one of `starts`."""
+    text = message.get("text")
+    return isinstance(text, str) and text.startswith(starts)
 
 
 def _upgrading(scope: dict[str, Any]) -> bool:

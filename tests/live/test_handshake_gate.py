@@ -1,8 +1,9 @@
-"""A storm of live connections takes turns: at most HANDSHAKES_AT_ONCE of a process are in their
-set-up at once (bff/live/transport.py's HandshakeGate), and every one of the storm still connects.
-A turn ends with the connection's handshake, accepted or refused, so refusals and clients that
-go away never keep the others waiting. Real Socket.IO clients through a real server; the gate
-made 2 wide so a handful of clients is a storm."""
+"""A storm of live connections takes turns: at most HANDSHAKES_AT_ONCE of a process are set up
+on the CPU at once (bff/live/transport.py's HandshakeGate), and every one of the storm still
+connects. A turn ends with the connection's handshake, accepted or refused, so refusals and
+clients that go away never keep the others waiting, and it is not held while the client is to
+speak or the database looks the session up. Real Socket.IO clients through a real server; the
+gate made 2 wide (or 1, as it is) so a handful of clients is a storm."""
 
 from __future__ import annotations
 
@@ -76,6 +77,24 @@ async def test_clients_that_open_and_say_nothing_hold_no_turn(
             await ws.close()
 
 
+@pytest.mark.parametrize("packet", ["3", "6", "2", '42["x"]'])
+async def test_a_packet_other_than_the_connect_holds_no_turn(
+    one_at_a_time: None, live: LiveServer, packet: str
+) -> None:
+    """An unauthenticated client opens a websocket and sends an Engine.IO pong, noop or ping, or
+    an event before connecting: no answer follows (nothing would give the turn back), so none
+    of them may take the only turn from a real client for HANDSHAKE_SECONDS."""
+    nurse = await make_staff(live.settings, Role.NURSE)
+    url = f"{live.base.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket"
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+        assert (await ws.receive_str()).startswith('0{"sid"')
+        await ws.send_str(packet)
+        await asyncio.sleep(0.1)  # read by the server before the real client arrives
+        async with asyncio.timeout(transport.HANDSHAKE_SECONDS / 2):
+            listener = await live.listener(nurse.token)
+        assert listener.client.connected
+
+
 async def test_a_set_up_waiting_for_the_database_lets_the_next_one_work(
     one_at_a_time: None, live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,13 +155,29 @@ async def test_a_turn_handed_to_a_cancelled_waiter_goes_on_to_the_next() -> None
         await second  # the turn went on to the second, not lost
 
 
+async def test_a_turn_ended_while_stepped_aside_is_not_taken_again() -> None:
+    """The set-up's answer went out (or its time ran out) while its session lookup waited: the
+    lookup's end must not take the turn again, to hold it for HANDSHAKE_SECONDS."""
+    gate = transport._Gate(1)
+    turn = transport._Turn(gate)
+    await turn.take()
+    assert turn.step_aside()  # waiting for the database
+    turn.give_back()  # the answer sent meanwhile
+    await turn.come_back()
+    assert not turn.held
+    await turn.take()  # a turn is still there to take
+    assert turn.held
+    turn.end()
+
+
 async def test_an_ended_connection_takes_no_turn_again() -> None:
     gate = transport._Gate(1)
     turn = transport._Turn(gate)
     await turn.take()
-    turn.give_back()  # stepping aside for the database
+    assert turn.step_aside()  # waiting for the database
     turn.end()  # the client went away meanwhile
-    await turn.take(returning=True)
+    await turn.come_back()
+    await turn.take()
     assert not turn.held
     other = transport._Turn(gate)
     async with asyncio.timeout(1):
