@@ -34,7 +34,7 @@ connection is created). Printed per run, with the load average:
 - reconnect storm: the same clients back 30 s later; how much the workers' RSS grew per
   connection over the first storm's (what the closed connections left unfreed: anything in
   reference cycles waits for a full collection, every 5 minutes; `--no-reconnect` skips it);
-- `GET /api/auth/me` (one at a time, every 50 ms): p99 during the storm, the fan-out and the
+- `GET /api/auth/me` (one at a time, every 20 ms): p99 during the storm, the fan-out and the
   mass disconnect (target: under 50 ms).
 
 Usage:
