@@ -48,8 +48,8 @@ OPEN_FILES_WANTED = 65536
 # the CPU only: not held while the client is to answer or the database looks the session up,
 # HandshakeGate). A storm is CPU-bound (about 0.8 ms a connection): one at a time keeps the
 # worker busy and each turn of the loop short, so requests go on being answered (5,000 at
-# once, side by side on 2026-12-02: /api/auth/me's median 16-18 ms with 4, 6 with 1, p99 44-57
-# and 28-32 ms; the storm 4.5-4.7 and 3.9-4.3 s; docs/capacity.md).
+# once, side by side on 2026-12-02: /api/auth/me's median 13-19 ms with 4, 6-8 with 1, p99
+# 42-46 and 35-46 ms; the storm 4.2-4.3 and 3.9-4.6 s; docs/capacity.md).
 HANDSHAKES_AT_ONCE = 1
 # New connections a turn of the loop accepts (asyncio accepts up to the listen backlog, 4,096
 # here, at once, and sets all of them up in the next turn); the rest wait in the kernel's queue.
