@@ -78,10 +78,10 @@ test-sqlite: install-dev nginx tesseract frontend oidc-provider
 test-postgres: install-dev nginx tesseract frontend oidc-provider
 	$(PYTEST_POSTGRES)
 
-PYTEST_SQLITE = $(BIN)/pytest -q
+PYTEST_SQLITE = $(BIN)/pytest -q --durations=10
 # The cluster and fuzz tests bring their own databases: once (in SQLite's phase) is enough; and
 # tests/conftest.py leaves out every test that uses no database (they ran in SQLite's phase).
-PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --ignore=tests/cluster --ignore=tests/test_fuzz.py
+PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --durations=10 --ignore=tests/cluster --ignore=tests/test_fuzz.py
 
 # Both database phases at once: each spends much of its time waiting (on its database, on the
 # servers and command lines it starts), and they share nothing that could clash: randomly named

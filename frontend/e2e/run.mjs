@@ -1,6 +1,6 @@
 // Browser journeys: makes sure Debian's Chromium and a build exist, then runs e2e/*.test.mjs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,5 +40,18 @@ if (!existsSync(index) || Math.max(...sources.map(newest)) > statSync(index).mti
 
 const journeys = readdirSync(resolve(root, 'e2e')).filter((name) => name.endsWith('.test.mjs')).map((name) => `e2e/${name}`);
 // Two journeys at once (each its own server, database and browser): 234 s where one at a time
-// took about twice that on 2 cores.
-run(process.execPath, ['--test', '--test-concurrency=2', ...journeys], { cwd: root });
+// took about twice that on 2 cores. A file has 10 minutes (the longest takes about 2.5 on this
+// machine): one that hangs fails and says what its servers said last (e2e/server.mjs) instead
+// of holding CI until its own limit. --test-force-exit: a file whose journeys are done ends even
+// if a process it started still holds one of its pipes.
+const hung = resolve(root, 'test-results/hung');
+rmSync(hung, { recursive: true, force: true });
+const result = spawnSync(
+  process.execPath,
+  ['--test', '--test-concurrency=2', '--test-timeout=600000', '--test-force-exit', ...journeys],
+  { cwd: root, stdio: 'inherit' },
+);
+if (existsSync(hung)) {
+  for (const name of readdirSync(hung)) console.error(`A journey file ran out of time: ${readFileSync(resolve(hung, name), 'utf8')}`);
+}
+process.exit(result.status ?? 1);

@@ -1,7 +1,7 @@
 // Starts the real BFF on a free port with a throwaway database, storage and var dir.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,6 +9,35 @@ import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const python = process.env.PYTHON ?? join(repo, '.venv/bin/python');
+
+/** Where a journey file that ran out of time leaves what its servers said (e2e/run.mjs prints it). */
+export const HUNG_DIR = resolve(repo, 'frontend/test-results/hung');
+
+// Every server a journey file starts. The test runner ends a file that runs out of time
+// (run.mjs's --test-timeout) with SIGTERM: its `after` hooks never run, so the servers are
+// stopped here, and what each said last is written where run.mjs prints it (the runner no longer
+// reads a cancelled file's output), so a journey that hung in CI can be read without running it.
+const running = new Map();
+/** child, started by this file, ends with it; log() is what it has printed. */
+export function own(child, name, log) {
+  running.set(child, { name, log });
+  child.once('exit', () => running.delete(child));
+}
+process.once('SIGTERM', () => {
+  mkdirSync(HUNG_DIR, { recursive: true });
+  const said = [...running].map(([child, { name, log }]) => `--- ${name} (pid ${child.pid}), its last lines:\n${log().split('\n').slice(-60).join('\n')}`);
+  writeFileSync(join(HUNG_DIR, `${process.pid}.log`), `${process.argv[1]}\n${said.join('\n') || '(no server running)'}\n`);
+  for (const child of running.keys()) child.kill('SIGTERM');
+  const deadline = Date.now() + 10_000;
+  const check = () => {
+    if (running.size === 0 || Date.now() > deadline) {
+      for (const child of running.keys()) child.kill('SIGKILL');
+      process.exit(1);
+    }
+    setTimeout(check, 100);
+  };
+  check();
+});
 
 export function freePort() {
   return new Promise((done, fail) => {
@@ -50,6 +79,7 @@ export async function startServer({ admin, host = '127.0.0.1', env: extra = {} }
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
+  own(child, 'the BFF', () => log);
   const base = `http://${host}:${port}`;
   const local = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
@@ -131,6 +161,7 @@ export async function startCluster({ adminPassword, redisDb }) {
   const pids = [];
   const instances = [];
   const waiters = [];
+  own(child, 'the cluster (tools.devcluster)', () => log);
   child.stderr.on('data', (d) => (log += d));
   child.stdout.on('data', (d) => {
     log += d;

@@ -13,7 +13,7 @@ import { after, afterEach, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
-import { api, freePort, startServer } from './server.mjs';
+import { api, freePort, own, startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const shots = resolve(here, '../test-results');
@@ -224,9 +224,17 @@ export async function startOidcProvider(accounts, client) {
   const script = resolve(here, '../../tests/auth/oidc_provider/provider.mjs');
   const child = spawn(process.execPath, [script, config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  own(child, 'the OpenID Provider', () => output);
   child.stderr.on('data', (chunk) => (output += chunk));
   await new Promise((done, fail) => {
-    child.stdout.on('data', (chunk) => String(chunk).includes('listening') && done());
+    const timer = setTimeout(() => fail(new Error(`the OpenID Provider did not listen within 30 s: ${output}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (String(chunk).includes('listening')) {
+        clearTimeout(timer);
+        done();
+      }
+    });
     child.once('exit', (code) => fail(new Error(`the OpenID Provider exited (${code}): ${output}`)));
   });
   const issuer = `http://127.0.0.1:${port}`;
