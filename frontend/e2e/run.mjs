@@ -49,7 +49,7 @@ rmSync(hung, { recursive: true, force: true });
 const result = spawnSync(
   process.execPath,
   ['--test', '--test-concurrency=2', '--test-timeout=600000', '--test-force-exit', ...journeys],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, E2E_HUNG_DIR: hung } },
 );
 if (existsSync(hung)) {
   for (const name of readdirSync(hung)) console.error(`A journey file ran out of time: ${readFileSync(resolve(hung, name), 'utf8')}`);

@@ -10,28 +10,31 @@ import { fileURLToPath } from 'node:url';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const python = process.env.PYTHON ?? join(repo, '.venv/bin/python');
 
-/** Where a journey file that ran out of time leaves what its servers said (e2e/run.mjs prints it). */
-export const HUNG_DIR = resolve(repo, 'frontend/test-results/hung');
-
 // Every server a journey file starts. The test runner ends a file that runs out of time
 // (run.mjs's --test-timeout) with SIGTERM: its `after` hooks never run, so the servers are
-// stopped here, and what each said last is written where run.mjs prints it (the runner no longer
-// reads a cancelled file's output), so a journey that hung in CI can be read without running it.
+// stopped here and their throwaway folders removed, and what each said last is written to the
+// folder run.mjs names in E2E_HUNG_DIR and prints (the runner no longer reads a cancelled file's
+// output), so a journey that hung in CI can be read without running it again.
 const running = new Map();
-/** child, started by this file, ends with it; log() is what it has printed. */
-export function own(child, name, log) {
-  running.set(child, { name, log });
+/** child, started by this file, ends with it; log() is what it has printed, dir its folder. */
+export function own(child, name, log, dir) {
+  running.set(child, { name, log, dir });
   child.once('exit', () => running.delete(child));
 }
 process.once('SIGTERM', () => {
-  mkdirSync(HUNG_DIR, { recursive: true });
   const said = [...running].map(([child, { name, log }]) => `--- ${name} (pid ${child.pid}), its last lines:\n${log().split('\n').slice(-60).join('\n')}`);
-  writeFileSync(join(HUNG_DIR, `${process.pid}.log`), `${process.argv[1]}\n${said.join('\n') || '(no server running)'}\n`);
+  const report = `${process.argv[1]}\n${said.join('\n') || '(no server running)'}\n`;
+  if (process.env.E2E_HUNG_DIR) {
+    mkdirSync(process.env.E2E_HUNG_DIR, { recursive: true });
+    writeFileSync(join(process.env.E2E_HUNG_DIR, `${process.pid}.log`), report);
+  } else console.error(report);
+  const dirs = [...running.values()].map(({ dir }) => dir);
   for (const child of running.keys()) child.kill('SIGTERM');
   const deadline = Date.now() + 10_000;
   const check = () => {
     if (running.size === 0 || Date.now() > deadline) {
       for (const child of running.keys()) child.kill('SIGKILL');
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       process.exit(1);
     }
     setTimeout(check, 100);
@@ -79,7 +82,7 @@ export async function startServer({ admin, host = '127.0.0.1', env: extra = {} }
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));
-  own(child, 'the BFF', () => log);
+  own(child, 'the BFF', () => log, dir);
   const base = `http://${host}:${port}`;
   const local = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
@@ -161,7 +164,7 @@ export async function startCluster({ adminPassword, redisDb }) {
   const pids = [];
   const instances = [];
   const waiters = [];
-  own(child, 'the cluster (tools.devcluster)', () => log);
+  own(child, 'the cluster (tools.devcluster)', () => log, dir);
   child.stderr.on('data', (d) => (log += d));
   child.stdout.on('data', (d) => {
     log += d;

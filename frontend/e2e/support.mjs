@@ -224,7 +224,7 @@ export async function startOidcProvider(accounts, client) {
   const script = resolve(here, '../../tests/auth/oidc_provider/provider.mjs');
   const child = spawn(process.execPath, [script, config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  own(child, 'the OpenID Provider', () => output);
+  own(child, 'the OpenID Provider', () => output, dir);
   child.stderr.on('data', (chunk) => (output += chunk));
   await new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`the OpenID Provider did not listen within 30 s: ${output}`)), 30_000);
