@@ -2,8 +2,9 @@
 
 Every byte of the body counts against the form's limit (the upload limit plus FORM_OVERHEAD),
 whether or not the client declared a Content-Length: the preamble, part headers, fields and
-epilogue as well as the file. What the decoder holds between events (a preamble, part headers,
-an epilogue) may not exceed FORM_OVERHEAD, so memory stays bounded whatever the body holds.
+epilogue as well as the file. A preamble, a part's headers or an epilogue may not exceed
+FORM_OVERHEAD (docs/api.md), checked both while the decoder holds them and once each is read
+whole, so memory stays bounded whatever the body holds and the rule holds however it arrived.
 
 The file part is handed out as an async stream of chunks that ends only once the whole form
 has been read and checked, so a storage write fed by it commits only for a complete, valid
@@ -18,7 +19,15 @@ from dataclasses import dataclass, field
 
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.http import parse_options_header
-from werkzeug.sansio.multipart import Data, Epilogue, Field, File, MultipartDecoder, NeedData
+from werkzeug.sansio.multipart import (
+    Data,
+    Epilogue,
+    Field,
+    File,
+    MultipartDecoder,
+    NeedData,
+    Preamble,
+)
 
 from bff.errors import ApiError
 
@@ -34,6 +43,10 @@ INCOMPLETE = "The upload was incomplete. Please try again."
 TIMED_OUT = "The upload stalled and timed out. Please try again."
 ONE_FILE = "Send one file per upload."
 FIELDS_FIRST = "The form fields filename and isProfileImage must come before the file, or match it."
+FORM_TOO_LARGE = (
+    "The form around the file is too large: at most 64 KB may come before the first boundary, "
+    "in a part's headers or after the last boundary."
+)
 
 
 @dataclass
@@ -63,7 +76,8 @@ class UploadForm:
         too_large: str,
     ) -> None:
         """`max_file` is the upload limit: the whole body may be `max_file + FORM_OVERHEAD`
-        bytes; past that, or past FORM_OVERHEAD held outside the file, ApiError(413, too_large)."""
+        bytes; past that ApiError(413, too_large); more than FORM_OVERHEAD before the first
+        boundary, in a part's headers or after the last boundary, ApiError(413, FORM_TOO_LARGE)."""
         mimetype, options = parse_options_header(content_type or "")
         boundary = options.get("boundary", "")
         if mimetype != "multipart/form-data" or not boundary or len(boundary) > 200:
@@ -81,6 +95,7 @@ class UploadForm:
 
     async def _next_event(self) -> object:
         while True:
+            held = len(self._decoder.buffer)
             try:
                 event = self._decoder.next_event()
             except ValueError:
@@ -88,12 +103,13 @@ class UploadForm:
             except RequestEntityTooLarge:  # werkzeug's signal for too many parts
                 raise ApiError(400, ONE_FILE) from None
             if not isinstance(event, NeedData):
+                self._check_around_the_file(event, held - len(self._decoder.buffer))
                 return event
             if self._ended:
                 raise ApiError(400, INCOMPLETE)
             if len(self._decoder.buffer) > FORM_OVERHEAD:
                 # Held back from a preamble, part headers or an epilogue: never file bytes.
-                raise ApiError(413, self._too_large)
+                raise ApiError(413, FORM_TOO_LARGE)
             if self._pending:
                 # The decoder gets at most FORM_OVERHEAD at a time, so the check above holds
                 # however the body arrived (the streamed body may hand over up to 1MB at once).
@@ -114,6 +130,20 @@ class UploadForm:
                 if self._received > self._max_body:
                     raise ApiError(413, self._too_large)
                 self._pending = memoryview(chunk)
+
+    @staticmethod
+    def _check_around_the_file(event: object, consumed: int) -> None:
+        """413 for a preamble, a part's headers or an epilogue of more than FORM_OVERHEAD,
+        however it arrived: one that came whole with what follows it is never seen waiting for
+        data (a 70,000-byte preamble sent with its first part was accepted)."""
+        if isinstance(event, Preamble | Epilogue):
+            size = len(event.data)
+        elif isinstance(event, Field | File):
+            size = consumed  # the part's headers: what the decoder took to read them
+        else:
+            return
+        if size > FORM_OVERHEAD:
+            raise ApiError(413, FORM_TOO_LARGE)
 
     async def _field_value(self) -> str:
         value = bytearray()
