@@ -1,4 +1,5 @@
-"""What the command-line commands share: settings, a migrated database, storage, passwords.
+"""What the command-line commands share: settings, a migrated database, storage, passwords,
+and printing what came from outside (`echo`, `fail`).
 
 Imports of the ORM, the services and the settings stay inside the functions, so that `--help`
 answers without loading them.
@@ -13,14 +14,23 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from config.logs import shown
+
 if TYPE_CHECKING:
     from config.settings import Settings
     from storage.base import Storage
 
 
+def echo(line: object, err: bool = False) -> None:
+    """Print a line that may hold input from outside (a CSV cell, a username, a stored name, a
+    file name, an error naming one), its control characters shown escaped (config/logs.py's
+    `shown`): an escape sequence in a cell must not retitle or rewrite the admin's terminal."""
+    click.echo(shown(line), err=err)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print message on stderr and end the command with exit status code."""
-    click.echo(message, err=True)
+    """Print message on stderr (`echo`) and end the command with exit status code."""
+    echo(message, err=True)
     sys.exit(code)
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bff.cli_support import load_settings_or_fail, run, with_storage
+from bff.cli_support import echo, load_settings_or_fail, run, with_storage
 
 if TYPE_CHECKING:
     from storage.base import Storage
@@ -27,8 +27,8 @@ def verify() -> None:
         from bff.audit.integrity import verify_log
 
         result = await verify_log(storage)
-        if result.broken:
-            click.echo(
+        if result.broken:  # its reason may quote what the database holds
+            echo(
                 f"Audit log BROKEN at entry {result.broken.entry_id}: {result.broken.reason} "
                 f"({result.count} entries verified before it, {result.checkpoints} checkpoints)."
             )
@@ -61,7 +61,7 @@ def checkpoint() -> None:
             click.echo("Another process is writing a checkpoint; try again in a moment.")
             return 1
         if result.broken:
-            click.echo(
+            echo(
                 f"Audit log BROKEN at entry {result.broken.entry_id}: {result.broken.reason}. "
                 "No checkpoint written; run `audit verify` for the whole log."
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from bff.cli_support import load_settings_or_fail, run
+from bff.cli_support import echo, load_settings_or_fail, run
 
 
 @click.command()
@@ -24,10 +24,10 @@ def backup(location: str) -> None:
         try:
             report = await write_snapshot(settings, location, say=_say)
         except SnapshotError as exc:
-            click.echo(f"Backup failed: {exc}", err=True)
+            echo(f"Backup failed: {exc}", err=True)
             return 1
         for line in report.lines():
-            click.echo(line)
+            echo(line)
         return 0
 
     run(work())
@@ -61,14 +61,14 @@ def restore(location: str, force: bool, identity_file: str | None) -> None:
                 settings, location, force=force, identity_file=identity_file, say=_say
             )
         except SnapshotError as exc:
-            click.echo(f"Restore failed: {exc}", err=True)
+            echo(f"Restore failed: {exc}", err=True)
             return 1
         for line in report.lines():
-            click.echo(line)
+            echo(line)
         return 1 if report.problems else 0
 
     run(work())
 
 
 def _say(line: str) -> None:
-    click.echo(line, err=True)
+    echo(line, err=True)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bff.cli_support import load_settings_or_fail, run, with_storage
+from bff.cli_support import echo, load_settings_or_fail, run, with_storage
 
 if TYPE_CHECKING:
     from storage.base import Storage
@@ -28,8 +28,8 @@ def reindex_files() -> None:
         from bff.files.reindex import reindex
 
         click.echo("Reindexing storage ...")
-        for line in (await reindex(files)).lines():
-            click.echo(line)
+        for line in (await reindex(files)).lines():  # names as storage holds them
+            echo(line)
         return 0
 
     run(with_storage(settings, work))
@@ -46,7 +46,7 @@ def purge_expired() -> None:
 
         report = await purge_expired(files, settings)
         for line in report.lines():
-            click.echo(line)
+            echo(line)
         return 0 if report.ran else 1
 
     run(with_storage(settings, work))
@@ -64,5 +64,5 @@ def tighten_modes(backups: tuple[Path, ...]) -> None:
     result = tighten([*deployment_paths(settings), *backups])
     click.echo(f"Tightened {result.changed} of {result.checked} files and directories.")
     for path in result.missing:
-        click.echo(f"Not found: {path}", err=True)
+        echo(f"Not found: {path}", err=True)
     raise SystemExit(1 if result.missing else 0)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from bff.cli_support import fail, load_settings_or_fail, run, with_db
+from bff.cli_support import echo, fail, load_settings_or_fail, run, with_db
 
 
 @click.group()
@@ -30,8 +30,12 @@ def import_(csv_file: Path, dry_run: bool) -> None:
     async def work() -> int:
         from bff.patients.importing import import_text
 
+        # Its lines name the file's containers and folders as the cells spell them: `echo`.
         return await import_text(
-            text, dry_run=dry_run, say=click.echo, warn=lambda line: click.echo(line, err=True)
+            text,
+            dry_run=dry_run,
+            say=echo,
+            warn=lambda line: echo(line, err=True),
         )
 
     run(with_db(settings, work))

@@ -7,7 +7,7 @@ from typing import TextIO
 
 import click
 
-from bff.cli_support import fail, load_settings_or_fail, run, with_db
+from bff.cli_support import echo, fail, load_settings_or_fail, run, with_db
 
 SUN_COLUMNS = "smartTokenId,secureChipId,uid,fileReadKey,urlTemplate,piccDataOffset,macOffset"
 
@@ -98,7 +98,7 @@ def register_tokens(
             try:
                 made = await register(each, settings, SYSTEM, tag)
             except ApiError as exc:
-                click.echo(exc.message, err=True)
+                echo(exc.message, err=True)
                 return 1
             if made.sun is None:
                 click.echo(f"{made.smartTokenId},{made.secureChipId},{made.verificationUrl}")
@@ -129,7 +129,7 @@ def simulate_tap(token_id: str, counter: int | None) -> None:
         try:
             click.echo(await simulated_tap(token_id, settings, counter))
         except ApiError as exc:
-            click.echo(exc.message, err=True)
+            echo(exc.message, err=True)
             return 1
         return 0
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from bff.auth.password_rule import generated_password
-from bff.cli_support import check_password, load_settings_or_fail, run, with_db
+from bff.cli_support import check_password, echo, load_settings_or_fail, run, with_db
 
 if TYPE_CHECKING:
     from config.settings import Settings
@@ -58,13 +58,13 @@ def create(username: str, name: str, role: str, password: str | None) -> None:
                 name, username, Role(role), password, settings.password_min_length
             )
         except ApiError as exc:  # the password rule, with the name as well as the username
-            click.echo(exc.message, err=True)
+            echo(exc.message, err=True)
             return 2
         except IntegrityError:
-            click.echo(f"The username '{username}' is already taken.", err=True)
+            echo(f"The username '{username}' is already taken.", err=True)
             return 1
         shown = f" with password: {password}" if generated else ""
-        click.echo(f"Created {user.role} {user.username}{shown}")
+        echo(f"Created {user.role} {user.username}{shown}")
         return 0
 
     run(with_db(settings, work))
@@ -85,14 +85,14 @@ def reset_password(username: str, password: str | None) -> None:
         try:
             done = await reset_password(username, password, settings.password_min_length)
         except ApiError as exc:  # the password rule, with the user's name as well
-            click.echo(exc.message, err=True)
+            echo(exc.message, err=True)
             return 2
         if done is None:
-            click.echo(f"No user named '{username}'.", err=True)
+            echo(f"No user named '{username}'.", err=True)
             return 1
         name, ended = done
         shown = f". New password: {password}" if generated else ""
-        click.echo(f"Password reset for {name}; {ended} session(s) ended{shown}")
+        echo(f"Password reset for {name}; {ended} session(s) ended{shown}")
         return 0
 
     run(with_db(settings, work))

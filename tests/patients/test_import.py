@@ -10,11 +10,15 @@ import asyncio
 import sys
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 from quart import Quart
 
+from bff.cli import cli
 from bff.containers.models import Folder
+from bff.patients import cli as patients_cli
 from bff.patients.importing import ImportFileError, import_text, read_rows
 from tests.factories import make_container, make_folder
 from tests.helpers import audit_entries
@@ -49,6 +53,23 @@ async def in_process(csv_file: Path, *, dry_run: bool = False) -> tuple[int, str
     text = await asyncio.to_thread(csv_file.read_text, encoding="utf-8-sig")
     code = await import_text(text, dry_run=dry_run, say=out.append, warn=err.append)
     return code, "".join(f"{line}\n" for line in out), "".join(f"{line}\n" for line in err)
+
+
+async def folders_import_command(
+    monkeypatch: pytest.MonkeyPatch, csv_file: Path, *args: str
+) -> Result:
+    """`folders import` as click runs it (its arguments, its echoes, its exit status), its work
+    on this test's database and event loop (already open: a second Tortoise in this process
+    would replace the tests' own)."""
+    loop = asyncio.get_running_loop()
+
+    def on_the_tests_loop(work: Any) -> None:
+        sys.exit(asyncio.run_coroutine_threadsafe(work, loop).result())
+
+    monkeypatch.setattr(patients_cli, "run", on_the_tests_loop)
+    monkeypatch.setattr(patients_cli, "with_db", lambda settings, work: work())
+    command = ["folders", "import", str(csv_file), *args]
+    return await asyncio.to_thread(CliRunner().invoke, cli, command, prog_name="python -m bff")
 
 
 async def patients() -> dict[str, tuple[str | None, date | None, str | None]]:
@@ -150,3 +171,43 @@ def test_a_header_without_a_column_is_refused_whole() -> None:
         read_rows(["container,folder,name\n", "ward-1,patient-1,Ann\n"])
     with pytest.raises(ImportFileError, match="empty"):
         read_rows([])
+
+
+async def test_an_escape_sequence_in_a_cell_is_printed_escaped(
+    app: Quart, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cell carrying a terminal's control sequences (OSC 0 sets the window title, CSI 2J
+    clears the screen, a line break forges a line, U+202E reverses what follows) reaches the
+    admin's terminal escaped, in every line that names it; nothing is changed."""
+    ward = await make_container("ward-1")
+    await make_folder(ward, "patient-1")
+    csv_file = tmp_path / "patients.csv"
+    cell = "patient-1\x1b]0;pwned\x07\x1b[2J\nUpdated 1 folder(s)\u202e"
+    csv_file.write_text(
+        HEADER + f'ward-1,"{cell}",Ann,,\n' + "ward-1\x9b31m,patient-1,,,\n",
+        encoding="utf-8",
+    )
+    result = await folders_import_command(monkeypatch, csv_file)
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "line 3: no folder 'patient-1\\x1b]0;pwned\\x07\\x1b[2J\\nUpdated 1 folder(s)\\u202e' "
+        "in container 'ward-1'",
+        "line 4: no folder 'patient-1' in container 'ward-1\\x9b31m'",
+        "Nothing was changed: 2 bad row(s). Fix them and run again.",
+    ]
+    assert (await Folder.get(name="patient-1")).patient_name is None
+
+
+async def test_the_file_name_is_printed_escaped(
+    app: Quart, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    csv_file = tmp_path / "export\x1b]0;pwned\x07.csv"
+    csv_file.write_bytes(b"\xff\xfeC\x00")  # UTF-16: not UTF-8
+    result = await folders_import_command(monkeypatch, csv_file)
+    assert result.exit_code == 2
+    assert "\x1b" not in result.output
+    assert result.stderr == (
+        f"{tmp_path}/export\\x1b]0;pwned\\x07.csv is not UTF-8 text: save it as CSV UTF-8 "
+        "and try again.\n"
+    )
