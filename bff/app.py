@@ -265,6 +265,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         settings.conversion_queue,
         settings.conversion_seconds,
         preload=WORKER_MODULES,
+        memory=settings.conversion_memory_mb * 1024 * 1024,
     )
     sweeper = upload_sweeper(storage, settings)
     jobs = JobRunner(storage, settings)

@@ -1,6 +1,8 @@
 """A small pool of worker processes for CPU- and memory-heavy work in the request path (image
 decoding, RTF conversion): at most `workers` jobs at once, at most `queue` more waiting (beyond
-that WorkerBusy at once, rather than a wait), each job killed with its process after `seconds`.
+that WorkerBusy at once, rather than a wait), each job killed with its process after `seconds`,
+each process's address space capped at `memory` bytes (beyond it an allocation fails: the job
+ends with WorkerOutOfMemory and its worker is replaced).
 
 The server process never runs the work itself, so a slow or huge job costs it neither a core
 nor memory. Workers start on first use (`python -m bff.workers`, at low priority), are reused,
@@ -16,6 +18,7 @@ import contextlib
 import importlib
 import os
 import pickle
+import resource
 import struct
 import sys
 from collections.abc import Callable, Iterable
@@ -27,6 +30,7 @@ _HEADER = struct.Struct("!Q")
 _READY = b"ready"
 WORKER_NICENESS = 10  # below the server's priority: the server answers first
 START_SECONDS = 30.0  # a worker's own start-up (interpreter and imports), not part of a job
+_MEMORY_ARG = "--memory="
 
 
 def process_alive(pid: int) -> bool:
@@ -52,6 +56,20 @@ class WorkerFailed(Exception):
     """The worker process died during the job (killed, out of memory, crashed)."""
 
 
+class WorkerOutOfMemory(WorkerFailed):
+    """The job needed more memory than the pool allows its processes; its worker was killed."""
+
+
+def limit_memory(max_bytes: int) -> None:
+    """Cap this process's address space (it and the programs it starts: tesseract) at max_bytes:
+    beyond it, allocations fail (MemoryError) instead of the machine running out."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        max_bytes = min(max_bytes, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (max_bytes, hard))
+
+
 class _Worker:
     """One worker process and its pipes."""
 
@@ -59,11 +77,13 @@ class _Worker:
         self.process = process
 
     @classmethod
-    async def start(cls, preload: Iterable[str]) -> _Worker:
+    async def start(cls, preload: Iterable[str], memory: int | None) -> _Worker:
+        limit = () if memory is None else (f"{_MEMORY_ARG}{memory}",)
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "bff.workers",
+            *limit,
             *preload,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
@@ -147,14 +167,22 @@ class Reservation:
 
 
 class WorkerPool:
-    """Up to `workers` worker processes, `queue` jobs waiting, `seconds` per job."""
+    """Up to `workers` worker processes, `queue` jobs waiting, `seconds` per job, `memory`
+    bytes of address space per process (None: no limit of the pool's own)."""
 
     def __init__(
-        self, workers: int, queue: int, seconds: float, preload: Iterable[str] = ()
+        self,
+        workers: int,
+        queue: int,
+        seconds: float,
+        preload: Iterable[str] = (),
+        *,
+        memory: int | None = None,
     ) -> None:
         self.workers = workers
         self.queue = queue
         self.seconds = seconds
+        self.memory = memory
         self._preload = tuple(preload)
         self._idle: list[_Worker] = []
         self._running: set[_Worker] = set()
@@ -192,8 +220,9 @@ class WorkerPool:
 
         WorkerBusy when `workers + queue` jobs are already running or waiting; WorkerTimeout
         when it takes over `seconds` (the pool's, or a shorter one given here; the worker is
-        killed and replaced); WorkerFailed when the worker died. A cancelled caller's job is
-        killed with its worker.
+        killed and replaced); WorkerOutOfMemory when it ran out of the pool's `memory` (the
+        worker is killed and replaced); WorkerFailed when the worker died. A cancelled
+        caller's job is killed with its worker.
         """
         with self.reserve() as place:
             return await place.run(func, *args, seconds=seconds)
@@ -207,19 +236,28 @@ class WorkerPool:
         async with self._slots:
             if self._closed:
                 raise WorkerFailed("The worker pool is closed.")
-            worker = self._idle.pop() if self._idle else await _Worker.start(self._preload)
+            worker = (
+                self._idle.pop() if self._idle else await _Worker.start(self._preload, self.memory)
+            )
             self._running.add(worker)
             try:
                 result: T = await asyncio.wait_for(worker.run(func, args), limit)
             except BaseException as exc:
-                # A job that did not answer (time out, crash, cancelled request) leaves its
-                # worker in an unknown state: it is killed, and the next job starts anew.
-                # An exception the job raised arrives as a whole answer: the worker is fine.
+                # A job that did not answer (time out, crash, cancelled request) or ran out of
+                # memory (half-built objects, a C library's state) leaves its worker in an
+                # unknown state: it is killed, and the next job starts anew. Another exception
+                # the job raised arrives as a whole answer: the worker is fine.
                 self._running.discard(worker)
-                if isinstance(exc, TimeoutError | WorkerFailed | asyncio.CancelledError):
+                if isinstance(
+                    exc, TimeoutError | WorkerFailed | MemoryError | asyncio.CancelledError
+                ):
                     await asyncio.shield(worker.kill())
                     if isinstance(exc, TimeoutError):
                         raise WorkerTimeout from None
+                    if isinstance(exc, MemoryError):
+                        raise WorkerOutOfMemory(
+                            "The job needed more memory than its worker may use."
+                        ) from None
                 else:
                     self._keep(worker)
                 raise
@@ -249,11 +287,16 @@ def _frame(data: bytes) -> bytes:
     return _HEADER.pack(len(data)) + data
 
 
-def _serve(preload: list[str]) -> None:
+def _serve(argv: list[str]) -> None:
     """The worker's loop: read a job, answer (True, result) or (False, exception), until the
-    end of input."""
+    end of input. argv: `--memory=BYTES` (the pool's limit, set before anything is imported),
+    then the modules to import before the first job."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
+    preload = [arg for arg in argv if not arg.startswith(_MEMORY_ARG)]
+    for arg in argv:
+        if arg.startswith(_MEMORY_ARG):
+            limit_memory(int(arg.removeprefix(_MEMORY_ARG)))
     for module in preload:
         importlib.import_module(module)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer

@@ -68,10 +68,12 @@ class Settings(BaseSettings):
     live_session_check_seconds: Annotated[float, Field(gt=0, le=60)] = 30
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     # Conversions (profile images, RTF to text) run in worker processes (bff/workers.py): at
-    # most this many at once, this many more waiting (beyond: 503), each killed after this long.
+    # most this many at once, this many more waiting (beyond: 503), each killed after this long,
+    # each process's address space limited to this much (the viewer's renderings run there too).
     conversion_workers: Annotated[int, Field(ge=1, le=16)] = 2
     conversion_queue: Annotated[int, Field(ge=0, le=1000)] = 8
     conversion_seconds: Annotated[float, Field(gt=0, le=600)] = 60
+    conversion_memory_mb: Annotated[int, Field(ge=256, le=65_536)] = 1024
     # Thumbnails and the viewer's pages (bff/files/thumbnails.py, bff/files/viewer.py), rendered
     # in the same worker pool: each render killed after this long; files larger than this get
     # no thumbnail and no pages; rendered pages kept in each process's memory up to this size;

@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from bff.workers import WORKER_NICENESS, WorkerBusy, WorkerFailed, WorkerPool, WorkerTimeout
+from bff.workers import (
+    WORKER_NICENESS,
+    WorkerBusy,
+    WorkerFailed,
+    WorkerOutOfMemory,
+    WorkerPool,
+    WorkerTimeout,
+)
+
+MB = 1024 * 1024
 
 
 def _alive(pid: int) -> bool:
@@ -136,3 +145,21 @@ async def test_closing_ends_idle_and_busy_workers() -> None:
     assert _children() <= before
     with pytest.raises(WorkerFailed):
         await busy
+
+
+async def test_a_job_over_the_pools_memory_is_ended_and_its_worker_replaced() -> None:
+    """The pool's memory limit holds in its processes (set before any import): a job that
+    allocates past it fails with WorkerOutOfMemory, its worker is killed, and the next job
+    runs in a new one; a job within it runs as before."""
+    pool = WorkerPool(1, 0, 30, memory=256 * MB)
+    try:
+        assert len(await pool.run(bytes, 64 * MB)) == 64 * MB
+        [first] = pool.pids
+        with pytest.raises(WorkerOutOfMemory):
+            await pool.run(bytes, 512 * MB)
+        assert not _alive(first)
+        assert pool.pids == set()
+        assert await pool.run(int, "6") == 6
+        assert pool.pids and pool.pids != {first}
+    finally:
+        await pool.close()

@@ -4,7 +4,8 @@ RTF nor a huge image holds the server's core or memory: a profile image becomes 
 
 Each refusal is an ApiError a person can read: 400 for an image that cannot or must not be
 decoded, 422 for an RTF that is not one or that took longer than BFF_CONVERSION_SECONDS to
-convert (the upload is refused; nothing of it is stored), 503 with Retry-After when
+convert (the upload is refused; nothing of it is stored); either needing more memory than
+BFF_CONVERSION_MEMORY_MB is refused the same way with its own message; 503 with Retry-After when
 BFF_CONVERSION_WORKERS conversions run and BFF_CONVERSION_QUEUE more wait already (checked
 before the upload's bytes are read).
 Outside a running app (the command line's demo) the work runs in a thread of the caller.
@@ -21,7 +22,7 @@ from bff.errors import ApiError
 from bff.files.images import InvalidImage, process_profile_image
 from bff.files.rtf import InvalidRtf, convert_rtf
 from bff.services import running_services
-from bff.workers import Reservation, WorkerBusy, WorkerFailed, WorkerTimeout
+from bff.workers import Reservation, WorkerBusy, WorkerFailed, WorkerOutOfMemory, WorkerTimeout
 
 T = TypeVar("T")
 
@@ -31,11 +32,18 @@ BUSY = "The server is busy converting other files. Please try again in a minute.
 BUSY_RETRY_SECONDS = "30"
 IMAGE_TOO_SLOW = "This image took too long to process. Please use a smaller or simpler one."
 IMAGE_FAILED = "This image could not be processed. Please use a different one."
+IMAGE_TOO_MUCH_MEMORY = (
+    "This image needs more memory to process than the server allows. Please use a smaller one."
+)
 RTF_TOO_SLOW = (
     "This RTF document took too long to convert to text, so it was not uploaded. "
     "Please save it as plain text or PDF, or split it, and upload it again."
 )
 RTF_FAILED = "This RTF document could not be converted to text, so it was not uploaded."
+RTF_TOO_MUCH_MEMORY = (
+    "This RTF document needs more memory to convert than the server allows, so it was not "
+    "uploaded. Please save it as plain text or PDF, or split it, and upload it again."
+)
 
 
 def rtf_too_large(max_bytes: int) -> str:
@@ -65,6 +73,8 @@ class Conversion:
             raise ApiError(400, str(exc)) from None
         except WorkerTimeout:
             raise ApiError(400, IMAGE_TOO_SLOW) from None
+        except WorkerOutOfMemory:
+            raise ApiError(400, IMAGE_TOO_MUCH_MEMORY) from None
         except WorkerFailed:
             raise ApiError(400, IMAGE_FAILED) from None
 
@@ -76,6 +86,8 @@ class Conversion:
             raise ApiError(422, str(exc)) from None
         except WorkerTimeout:
             raise ApiError(422, RTF_TOO_SLOW) from None
+        except WorkerOutOfMemory:
+            raise ApiError(422, RTF_TOO_MUCH_MEMORY) from None
         except WorkerFailed:
             raise ApiError(422, RTF_FAILED) from None
 

@@ -1,5 +1,5 @@
 """The text of a file's content, page by page, for search: run in a job's worker process
-(bff/jobs/work.py: time and memory limits), never in the server.
+(the job pool, bff/workers.py: time and memory limits), never in the server.
 
 - plain text (and an RTF upload's converted text, as stored): decoded as UTF-8 (or UTF-16 with
   its byte-order mark), else Windows-1252; an RTF itself through striprtf;
