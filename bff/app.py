@@ -55,6 +55,7 @@ from bff.oidc.provider import Provider
 from bff.oidc.routes import bp as oidc_bp
 from bff.patients.routes import bp as patients_bp
 from bff.search.routes import bp as search_bp
+from bff.search.service import SearchGuard
 from bff.services import AppServices, attach_services
 from bff.shutdown import draining, handle_sigterm, stop_in_order, stop_watching
 from bff.streaming import BffHTTPConnection, BffRequest
@@ -260,6 +261,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     session_cache = SessionCache(settings.session_cache_seconds)
     storage = open_storage(settings.storage_url)
     login_throttle = LoginThrottle(settings)
+    search_guard = SearchGuard(settings)
     workers = WorkerPool(
         settings.conversion_workers,
         settings.conversion_queue,
@@ -284,6 +286,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         audit_head=HeadWriter(storage),
         oidc=Provider(settings) if settings.oidc_enabled else None,
         page_cache=PageCache(settings.preview_cache_mb * 1024 * 1024),
+        search=search_guard,
         jobs=jobs,
     )
     attach_services(app, services)
@@ -381,6 +384,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
                 ("stopping the audit checkpoints", checkpointer.stop),
                 ("closing storage", storage.close),
                 ("closing the sign-in throttle", login_throttle.aclose),
+                ("closing the searches' connections", search_guard.aclose),
                 ("closing the database", close_db),
             ]
         )

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from bff.jobs.runner import JobRunner
     from bff.live.server import LiveHub
     from bff.oidc.provider import Provider
+    from bff.search.service import SearchGuard
     from bff.workers import WorkerPool
     from config.settings import Settings
     from storage.base import Storage
@@ -38,6 +39,7 @@ class AppServices:
     workers: WorkerPool  # conversions off the server process (bff/workers.py)
     audit_head: HeadWriter  # the signed head of the audit log (bff/audit/head.py)
     page_cache: PageCache  # the viewer's rendered pages in this process (bff/files/viewer.py)
+    search: SearchGuard  # searches' rate, connections and time budget (bff/search/service.py)
     oidc: Provider | None = None  # the identity provider of single sign-on (bff/oidc/)
     jobs: JobRunner | None = None  # background work on files (bff/jobs/), woken on commit
 

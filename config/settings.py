@@ -212,6 +212,11 @@ class Settings(BaseSettings):
     def _check_oidc_client(self) -> Settings:
         if self.oidc_issuer and not self.oidc_client_id:
             raise ValueError("BFF_OIDC_CLIENT_ID is needed with BFF_OIDC_ISSUER")
+    # Search (bff/search/service.py): each search's time on the database, waiting for a turn
+    # included (past it: 503, the statement stopped), and each user's searches per minute
+    # (past them: 429 with Retry-After).
+    search_seconds: Annotated[float, Field(gt=0, le=60)] = 2.0
+    searches_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 30
         if self.oidc_issuer and not (self.oidc_client_secret or self.oidc_private_key_file):
             raise ValueError("BFF_OIDC_CLIENT_SECRET or BFF_OIDC_PRIVATE_KEY_FILE is needed")
         return self

@@ -302,6 +302,28 @@ async def record_alone(
     await batches.add(entry)
 
 
+async def record_refusal(
+    actor: Actor,
+    status: int,
+    request_line: str,
+    *,
+    container: str = "",
+    folder: str = "",
+    blob: str = "",
+) -> None:
+    """A signed-in caller's refused request (`access_denied`): its status, method and route
+    template (`request_line`, never a query string), and the container, folder and file it
+    named (batched, like every read)."""
+    await record_alone(
+        actor,
+        "access_denied",
+        container=container,
+        folder=folder,
+        blob=blob,
+        details=f"{status} {request_line}",
+    )
+
+
 async def flush() -> None:
     """Wait until the entries handed to record_alone in this event loop are written (the app
     calls it when it stops, before the database closes)."""

@@ -23,7 +23,7 @@ from typing import Any, ParamSpec, TypeVar
 from quart import Quart, g, request
 
 from bff.assignments.access import caller_assignments
-from bff.audit.service import record_alone
+from bff.audit.service import record_refusal
 from bff.auth import stepup
 from bff.auth.links import verify_link
 from bff.auth.sessions import ENROL_FIRST, Principal, authenticate, session_principal
@@ -104,13 +104,13 @@ async def _check_scope(principal: Principal, scope: Scope, params: dict[str, Any
 async def _audit_refusal(refusal: ApiError, params: dict[str, Any]) -> None:
     """Record a signed-in caller's refused request with what its URL names (batched)."""
     rule = request.url_rule.rule if request.url_rule is not None else request.path
-    await record_alone(
+    await record_refusal(
         current_actor(),
-        "access_denied",
+        refusal.status,
+        f"{request.method} {rule}",
         container=str(params.get("container", "")),
         folder=str(params.get("folder", "")),
         blob=str(params.get("blob", "")),
-        details=f"{refusal.status} {request.method} {rule}",
     )
 
 

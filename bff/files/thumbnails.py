@@ -130,9 +130,10 @@ async def failed(conn: BaseDBAsyncClient, job: Claimed, reason: str) -> None:
     )
 
 
-async def forget(conn: BaseDBAsyncClient, file_id: int) -> None:
-    """Drop the preview row of an earlier content (its object was recorded for removal by the
-    change itself: bff/files/versions.py `thumbnail_of`)."""
+async def forget(conn: BaseDBAsyncClient, file_id: int, follows: bool) -> None:
+    """Drop the preview row of an earlier content, whether or not a new one follows (its
+    object was recorded for removal by the change itself: bff/files/versions.py
+    `thumbnail_of`)."""
     await preview_repository.drop_preview(conn, file_id)
 
 

@@ -30,7 +30,8 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -90,11 +91,16 @@ class Kind:
       `Unreadable(reason)` for a file that can never be read (the job fails at once);
     - store(conn, job, result, seconds): inside the transaction that checked the file still has
       the job's content, keep the result (and publish what it announces);
+    - prepare(job, result): before that transaction, outside any: write what the result holds
+      in bounded pieces, each inside `held_turn(job)` (the search text of a long document);
+      what it writes must be harmless until store commits (searched only while the file's
+      current content is the job's);
     - keep(storage, job, result): in the same transaction, before store: put what the result
       holds in storage (a thumbnail, bff/files/thumbnails.py);
     - failed(conn, job, reason): likewise when the job fails for good;
-    - forget(conn, file_id): drop the result of an earlier content, in the transaction that
-      records the new one (or that finds the file no longer wanted);
+    - forget(conn, file_id, follows): drop the result of an earlier content, in the transaction
+      that records the new one (follows: a job for the new content is recorded and will
+      replace it) or that finds the file no longer wanted (follows False);
     - options(settings): the picklable options work is given; worker_modules: what the pool's
       processes import before their first job.
     """
@@ -103,9 +109,10 @@ class Kind:
     wants: Callable[[StoredFile], bool]
     work: Callable[[str, FileFacts, Any], Any]
     store: Callable[[BaseDBAsyncClient, Claimed, Any, float], Awaitable[None]]
+    prepare: Callable[[Claimed, Any], Awaitable[None]] | None = None
     keep: Callable[[Storage, Claimed, Any], Awaitable[None]] | None = None
     failed: Callable[[BaseDBAsyncClient, Claimed, str], Awaitable[None]] | None = None
-    forget: Callable[[BaseDBAsyncClient, int], Awaitable[None]] | None = None
+    forget: Callable[[BaseDBAsyncClient, int, bool], Awaitable[None]] | None = None
     options: Callable[[Settings], Any] = field(default=lambda settings: None)
     worker_modules: tuple[str, ...] = ()
 
@@ -155,13 +162,14 @@ async def file_changed(
     now = datetime.now(UTC)
     recorded = False
     for kind in _of(only):
-        if kind.wants(row):
+        follows = kind.wants(row)
+        if follows:
             await repository.put(conn, row.id, kind.name, row.version_id, now)
             recorded = True
         elif not await repository.drop(conn, row.id, kind.name):
             continue
         if kind.forget is not None:
-            await kind.forget(conn, row.id)
+            await kind.forget(conn, row.id, follows)
     services = running_services()
     if recorded and services is not None and services.jobs is not None:
         on_commit(services.jobs.wake)
@@ -300,14 +308,32 @@ async def run_claimed(
     return await _failed(job, kind, reason, settings, final=final)
 
 
-async def _done(job: Claimed, kind: Kind, result: Any, seconds: float, storage: Storage) -> str:
+class Superseded(Exception):
+    """The job's claim no longer holds: its file changed or went, or another process took it."""
+
+
+@asynccontextmanager
+async def held_turn(job: Claimed) -> AsyncIterator[BaseDBAsyncClient]:
+    """One piece of a job's database work: in a background turn (bff/turns.py) and a
+    transaction of its own that first locks the file and the job and checks the job's claim
+    still holds (else Superseded, and nothing is written)."""
     async with background_turn(), transaction() as conn:
         if not await repository.held(conn, job.id, job.file_id, job.claim):
-            return "superseded"
-        if kind.keep is not None:
-            await kind.keep(storage, job, result)
-        await kind.store(conn, job, result, seconds)
-        await repository.finish(conn, job.id, job.claim, DONE, datetime.now(UTC))
+            raise Superseded
+        yield conn
+
+
+async def _done(job: Claimed, kind: Kind, result: Any, seconds: float, storage: Storage) -> str:
+    try:
+        if kind.prepare is not None:
+            await kind.prepare(job, result)
+        async with held_turn(job) as conn:
+            if kind.keep is not None:
+                await kind.keep(storage, job, result)
+            await kind.store(conn, job, result, seconds)
+            await repository.finish(conn, job.id, job.claim, DONE, datetime.now(UTC))
+    except Superseded:
+        return "superseded"
     metrics.job_finished(job.kind, "done")
     return "done"
 
@@ -323,18 +349,19 @@ async def _failed(
 ) -> str:
     final = final or job.attempts >= settings.job_attempts
     now = datetime.now(UTC)
-    async with background_turn(), transaction() as conn:
-        if not await repository.held(conn, job.id, job.file_id, job.claim):
-            return "superseded"
-        if final:
-            await repository.finish(conn, job.id, job.claim, FAILED, now, reason=reason)
-            if kind is not None and kind.failed is not None:
-                await kind.failed(conn, job, reason)
-        else:
-            later = now + _pause(settings, job.attempts)
-            await repository.finish(
-                conn, job.id, job.claim, PENDING, now, reason=reason, next_attempt_at=later
-            )
+    try:
+        async with held_turn(job) as conn:
+            if final:
+                await repository.finish(conn, job.id, job.claim, FAILED, now, reason=reason)
+                if kind is not None and kind.failed is not None:
+                    await kind.failed(conn, job, reason)
+            else:
+                later = now + _pause(settings, job.attempts)
+                await repository.finish(
+                    conn, job.id, job.claim, PENDING, now, reason=reason, next_attempt_at=later
+                )
+    except Superseded:
+        return "superseded"
     if final:
         metrics.job_finished(job.kind, "failed")
         return "failed"

@@ -1,6 +1,14 @@
 """The "text" kind of file job (bff/jobs/service.py): each file's text read for search in a
-worker process (bff/search/extract.py) and kept page by page in `search_texts`, replaced whole
-for each new content; `file:indexed` tells the folder's room when it is searchable or why not."""
+worker process (bff/search/extract.py) and kept in `search_texts` page by page, each page in
+pieces (bff/search/pieces.py), replaced for each new content; `file:indexed` tells the folder's
+room when it is searchable or why not.
+
+The rows are written in bounded pieces of work (`prepare`), each in a background turn and a
+transaction of its own: a 5,000-page PDF's text in one transaction held SQLite's one connection
+for seconds (the health check answered 503, sign-ins waited). A file's rows are searched only
+while their content is the file's current one, so the earlier content's rows, removed a piece
+at a time first, are never found meanwhile, and the new content's rows may be found as they
+come."""
 
 from __future__ import annotations
 
@@ -11,10 +19,10 @@ from bff.files.models import StoredFile
 from bff.files.service import announce_in
 from bff.jobs.models import KIND_TEXT
 from bff.jobs.repository import Claimed
-from bff.jobs.service import Kind, register
+from bff.jobs.service import Kind, held_turn, register
 from bff.live.events import FILE_INDEXED
 from bff.search.extract import READ_EXTENSIONS, Extracted, TextOptions, extract_text
-from bff.search.repository import remove_text, replace_text
+from bff.search.repository import insert_rows, remove_text, text_rows
 from config.settings import Settings
 
 
@@ -34,17 +42,45 @@ def options(settings: Settings) -> TextOptions:
     )
 
 
-async def forget(conn: BaseDBAsyncClient, file_id: int) -> None:
-    """Drop a file's text (its content changed, or it is no longer searched)."""
-    await remove_text(file_id)  # in conn's transaction: the running one
+# One piece of the jobs' work on the index: rows removed (each one's text is read again by
+# FTS5's delete), or text written, at most this much. Measured on SQLite with both FTS5 indexes
+# (bench/search_guard_bench.py): 256 KB of text written in about 30 ms.
+REMOVE_ROWS = 16
+WRITE_CHARS = 256_000
 
 
-async def store(conn: BaseDBAsyncClient, job: Claimed, result: Extracted, seconds: float) -> None:
-    """Replace the file's text with what was read (the job's content is still current)."""
+async def forget(conn: BaseDBAsyncClient, file_id: int, follows: bool) -> None:
+    """A file's text of an earlier content: left to the job that follows (its rows are no longer
+    searched, and it removes them a piece at a time), else removed now (the file is no longer
+    read for search: rare)."""
+    if not follows:
+        await remove_text(file_id, client_conn=conn)
+
+
+async def prepare(job: Claimed, result: Extracted) -> None:
+    """Write the text that was read, replacing the file's earlier rows, a bounded piece of
+    work at a time (each checks the job still holds the file's current content)."""
+    while True:
+        async with held_turn(job) as conn:
+            if await remove_text(job.file_id, REMOVE_ROWS, client_conn=conn) < REMOVE_ROWS:
+                break
     pages = [""] * max((page for page, _ in result.pages), default=0)
     for page, text in result.pages:
         pages[page - 1] = text
-    await replace_text(job.file_id, job.version_id, pages)  # in conn's transaction
+    rows = text_rows(pages)
+    start = 0
+    while start < len(rows):
+        end, size = start, 0
+        while end < len(rows) and (end == start or size + len(rows[end][2]) <= WRITE_CHARS):
+            size += len(rows[end][2])
+            end += 1
+        async with held_turn(job) as conn:
+            await insert_rows(job.file_id, job.version_id, rows[start:end], client_conn=conn)
+        start = end
+
+
+async def store(conn: BaseDBAsyncClient, job: Claimed, result: Extracted, seconds: float) -> None:
+    """The text is written (prepare): count it and tell the folder it is searchable."""
     ocr_seconds = min(result.ocr_seconds, seconds)
     metrics.text_pages("text", result.pages_read - result.ocr_pages, seconds - ocr_seconds)
     metrics.text_pages("ocr", result.ocr_pages, ocr_seconds)
@@ -53,7 +89,7 @@ async def store(conn: BaseDBAsyncClient, job: Claimed, result: Extracted, second
 
 async def failed(conn: BaseDBAsyncClient, job: Claimed, reason: str) -> None:
     """The file's text cannot be read: nothing of it is searched (the listing says why)."""
-    await forget(conn, job.file_id)
+    await remove_text(job.file_id, client_conn=conn)
     announce_in(FILE_INDEXED, job.folder_id, job.container, job.folder, job.name, state="failed")
 
 
@@ -62,6 +98,7 @@ register(
         name=KIND_TEXT,
         wants=wants,
         work=extract_text,
+        prepare=prepare,
         store=store,
         failed=failed,
         forget=forget,

@@ -10,8 +10,10 @@ from bff.files.models import StoredFile
 
 
 class SearchText(Model):
-    """One page of a file's text (page 1 for a file without pages), from the content whose
-    version is `version_id`; replaced whole when a newer content's text is extracted."""
+    """One piece of a page of a file's text (page 1 for a file without pages), from the content
+    whose version is `version_id`: a page longer than bff/search/pieces.py's PIECE_CHARS is
+    split into pieces (1, 2, ...), so no search reads more than that of one row. Searched only
+    while `version_id` is the file's current one."""
 
     id = fields.IntField(primary_key=True)
     file: fields.ForeignKeyRelation[StoredFile] = fields.ForeignKeyField(
@@ -19,9 +21,10 @@ class SearchText(Model):
     )
     version_id = fields.CharField(max_length=40)
     page = fields.IntField()
+    piece = fields.IntField(default=1, db_default=1)
     text = fields.TextField()
     file_id: int
 
     class Meta:
         table = "search_texts"
-        unique_together = (("file", "page"),)
+        unique_together = (("file", "version_id", "page", "piece"),)

@@ -7,6 +7,7 @@ from quart_schema import validate_querystring, validate_response
 
 from bff.auth.policy import ANY_ROLE, allow, current_principal
 from bff.request_context import current_actor
+from bff.services import app_services
 from bff.search import service
 from bff.search.schemas import SearchQuery, SearchResults
 
@@ -18,5 +19,8 @@ bp = Blueprint("search", __name__, url_prefix="/api")
 @validate_querystring(SearchQuery)
 @validate_response(SearchResults)
 async def search(query_args: SearchQuery) -> SearchResults:
-    """Files the caller may read whose text or name matches q, best first (audited)."""
-    return await service.search(current_principal(), current_actor(), query_args)
+    """Files the caller may read whose text or name matches q, best first (audited). 429 past
+    the caller's searches per minute, 503 past the search's time budget."""
+    return await service.search(
+        current_principal(), current_actor(), query_args, app_services().search
+    )

@@ -51,7 +51,7 @@ def test_accents_are_kept_for_the_index_to_fold_and_nfc_is_applied() -> None:
         ("- -- ---", ()),
         ("***", ()),
         ('""', ()),
-        ("a*", (Term(Kind.WORD, ("a",)),)),  # too short a prefix: a word
+        ("a*", (Term(Kind.PREFIX, ("a",)),)),  # too short: the service refuses it
         ("NEAR(a b)", (Term(Kind.WORD, ("near", "a")), Term(Kind.WORD, ("b",)))),
         ("text:secret", (Term(Kind.WORD, ("text", "secret")),)),
         ("x AND y", tuple(Term(Kind.WORD, (w,)) for w in ("x", "and", "y"))),

@@ -14,9 +14,13 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from tortoise.backends.base.client import BaseDBAsyncClient
+
 from bff.db import as_datetime, dialect, fetch, in_transaction, transaction
+from bff.search.pieces import pieces
 from bff.search.query import Query
 from bff.search.repository import postgres, sqlite
+from bff.search.repository.reading import Readers, Reading, TooSlow
 from bff.search.repository.shared import (
     START,
     STOP,
@@ -44,11 +48,16 @@ __all__ = [
     "Found",
     "Hit",
     "Position",
+    "Readers",
+    "Reading",
+    "TooSlow",
     "index_statements",
+    "insert_rows",
     "marked",
     "remove_text",
     "replace_text",
     "search",
+    "text_rows",
 ]
 
 
@@ -70,36 +79,72 @@ def _clean(text: str) -> str:
     return _CONTROL.sub(" ", text)
 
 
-async def _replace(file_id: int, version_id: str, pages: Sequence[str]) -> None:
-    client = conn()
-    await fetch("DELETE FROM search_texts WHERE file_id = ?", file_id, conn=client)
+def text_rows(pages: Sequence[str]) -> list[tuple[int, int, str]]:
+    """The rows that make pages (page 1 first) searchable: (page, piece, text), each page cut
+    into pieces of at most PIECE_CHARS (bff/search/pieces.py); blank pages left out, control
+    characters made spaces."""
+    rows: list[tuple[int, int, str]] = []
     for number, page in enumerate(pages, 1):
         text = _clean(page)
         if text.strip():
-            await fetch(
-                "INSERT INTO search_texts (file_id, version_id, page, text) VALUES (?, ?, ?, ?)",
-                file_id,
-                version_id,
-                number,
-                text,
-                conn=client,
-            )
+            rows.extend((number, piece, part) for piece, part in enumerate(pieces(text), 1))
+    return rows
+
+
+async def insert_rows(
+    file_id: int,
+    version_id: str,
+    rows: Sequence[tuple[int, int, str]],
+    client_conn: BaseDBAsyncClient | None = None,
+) -> None:
+    """Add rows (text_rows') of the file's content `version_id` to the index."""
+    client = client_conn or conn()
+    for page, piece, text in rows:
+        await fetch(
+            "INSERT INTO search_texts (file_id, version_id, page, piece, text) "
+            "VALUES (?, ?, ?, ?, ?)",
+            file_id,
+            version_id,
+            page,
+            piece,
+            text,
+            conn=client,
+        )
+
+
+async def remove_text(
+    file_id: int, limit: int | None = None, client_conn: BaseDBAsyncClient | None = None
+) -> int:
+    """Forget the file's text (its name stays searchable while the file exists), or only
+    `limit` of its rows (a bounded piece of work): how many rows went."""
+    client = client_conn or conn()
+    before = await fetch(
+        "SELECT COUNT(*) AS n FROM search_texts WHERE file_id = ?", file_id, conn=client
+    )
+    if limit is None:
+        await fetch("DELETE FROM search_texts WHERE file_id = ?", file_id, conn=client)
+        return int(before[0]["n"])
+    await fetch(
+        "DELETE FROM search_texts WHERE id IN "
+        "(SELECT id FROM search_texts WHERE file_id = ? LIMIT ?)",
+        file_id,
+        limit,
+        conn=client,
+    )
+    return min(int(before[0]["n"]), limit)
 
 
 async def replace_text(file_id: int, version_id: str, pages: list[str]) -> None:
-    """Make pages (page 1 first) the file's searchable text, from its content `version_id`,
-    in the caller's transaction (in one of its own when there is none). Blank pages are left
-    out; control characters become spaces."""
+    """Make pages the file's searchable text, from its content `version_id`, in the caller's
+    transaction (in one of its own when there is none): for a text known to be short (the
+    command line, tests). The text jobs write in bounded pieces instead (bff/search/jobs.py)."""
     if in_transaction():
-        await _replace(file_id, version_id, pages)
+        await remove_text(file_id)
+        await insert_rows(file_id, version_id, text_rows(pages))
         return
-    async with transaction():
-        await _replace(file_id, version_id, pages)
-
-
-async def remove_text(file_id: int) -> None:
-    """Forget the file's text (its name stays searchable while the file exists)."""
-    await fetch("DELETE FROM search_texts WHERE file_id = ?", file_id, conn=conn())
+    async with transaction() as client:
+        await remove_text(file_id, client_conn=client)
+        await insert_rows(file_id, version_id, text_rows(pages), client_conn=client)
 
 
 # --- Queries ------------------------------------------------------------------------------
@@ -121,10 +166,16 @@ def _best(on_pg: bool) -> str:
 
 
 async def search(
-    principal: Principal, query: Query, filters: Filters, after: Position | None, limit: int
+    reading: Reading,
+    principal: Principal,
+    query: Query,
+    filters: Filters,
+    after: Position | None,
+    limit: int,
 ) -> Found:
     """One page of the files the caller may read that match query, best first (ties: newest
-    first), after `after`; with the total in scope."""
+    first), after `after`; with the total in scope. Every statement through `reading`
+    (bff/search/repository/reading.py: the search's own connection and time budget)."""
     db = _dialect()
     sql = Sql()
     hits = db.hits(sql, query, principal, filters, MATCH_CAP)
@@ -144,15 +195,17 @@ async def search(
         page_sql += f"(f.last_modified = {sql.p(after.last_modified)} AND "
         page_sql += f"f.id < {sql.p(after.file_id)})))"
     page_sql += f" ORDER BY b.key, f.last_modified DESC, f.id DESC LIMIT {sql.p(limit + 1)}"
-    rows = await db.fetch_matches(page_sql, sql.params)
+    rows = await reading.fetch(page_sql, sql.params)
     more = len(rows) > limit
     rows = rows[:limit]
     if not rows:
-        total, capped = (0, False) if after is None else await _count(principal, query, filters)
+        if after is None:
+            return Found([], 0, False, False)
+        total, capped = await _count(reading, principal, query, filters)
         return Found([], total, capped, False)
     total = int(rows[0]["total"])
     capped = int(rows[0]["matches"]) > MATCH_CAP
-    snippets = await _snippets(query, rows, db)
+    snippets = await _snippets(reading, query, rows, db)
     found = [
         Hit(
             key=float(row["key"]),
@@ -171,12 +224,14 @@ async def search(
     return Found(found, total, capped, more)
 
 
-async def _count(principal: Principal, query: Query, filters: Filters) -> tuple[int, bool]:
+async def _count(
+    reading: Reading, principal: Principal, query: Query, filters: Filters
+) -> tuple[int, bool]:
     """The total and whether it is capped, for a page past the last result."""
     db = _dialect()
     sql = Sql()
     hits = db.hits(sql, query, principal, filters, MATCH_CAP)
-    rows = await db.fetch_matches(
+    rows = await reading.fetch(
         f"WITH hits AS MATERIALIZED ({hits}) SELECT COUNT(DISTINCT file_id) AS total, "
         "COUNT(*) AS matches FROM hits",
         sql.params,
@@ -185,7 +240,7 @@ async def _count(principal: Principal, query: Query, filters: Filters) -> tuple[
 
 
 async def _snippets(
-    query: Query, rows: list[dict[str, Any]], db: ModuleType
+    reading: Reading, query: Query, rows: list[dict[str, Any]], db: ModuleType
 ) -> dict[int, tuple[str, list[tuple[int, int]]]]:
     """Each row's snippet by file id: text around the best match of its page, else its file
     name (or folder name) with the matches marked."""
@@ -193,7 +248,7 @@ async def _snippets(
     out: dict[int, tuple[str, list[tuple[int, int]]]] = {}
     text_rows = {int(r["text_id"]): int(r["file_id"]) for r in rows if r["text_id"] is not None}
     if text_rows:
-        marked_texts = await db.text_snippets(positive, list(text_rows))
+        marked_texts = await db.text_snippets(reading, positive, list(text_rows))
         for text_id, value in marked_texts.items():
             text, spans = marked(value)
             out[text_rows[text_id]] = (text, joined_spans(text, spans))

@@ -6,17 +6,15 @@ of a caller's matches and the snippets (ts_headline) of the pages shown."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tortoise.transactions import in_transaction
-
-from bff.db import fetch
 from bff.search.query import Kind, Term
 from bff.search.repository.shared import START, TIER, Filters, Sql, scope_sql
 
 if TYPE_CHECKING:
     from bff.auth.sessions import Principal
     from bff.search.query import Query
+    from bff.search.repository.reading import Reading
 
 # Characters PostgreSQL's parser would keep inside a token (file names, hosts, versions:
 # "letter.pdf", "e.coli", "smith-jones") and FTS5 splits at: made separators before indexing,
@@ -70,20 +68,6 @@ def _query(sql: Sql, terms: Sequence[Term], config: str) -> str:
     return "(" + " && ".join(parts) + ")"
 
 
-async def fetch_matches(sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-    """The rows of a query built on `hits`, planned for its own values every time.
-
-    asyncpg prepares each statement, and after five runs PostgreSQL may keep one plan for any
-    values (a generic plan). A search's best plan depends on them: for a member of staff, the
-    300 folders' files first and each one's vector checked (the matches in 10 ms); planned
-    without the values, the text index across every folder first (60 ms and more for a phrase,
-    measured with bench/search_bench.py). `SET LOCAL` holds for this read's transaction only:
-    the pooled connection keeps no state (bff/db.py keep_session_state)."""
-    async with in_transaction("default") as conn:
-        await conn.execute_script("SET LOCAL plan_cache_mode = force_custom_plan")
-        return await fetch(sql, *params, conn=conn)
-
-
 def hits(sql: Sql, query: Query, principal: Principal, filters: Filters, cap: int) -> str:
     """The caller's matches (text pages, file names, folder names), at most cap + 1 of each."""
     text_query = _query(sql, query.terms, "bff_english")
@@ -92,7 +76,8 @@ def hits(sql: Sql, query: Query, principal: Principal, filters: Filters, cap: in
         f"{TIER} - ts_rank(t.tsv, {text_query})::float8 AS key "
         f"FROM search_texts t JOIN files f ON f.id = t.file_id "
         f"WHERE t.tsv @@ {_query(sql, query.terms, 'bff_english')} "
-        f"AND {scope_sql(sql, principal, filters, 'f')} LIMIT {sql.p(cap + 1)}) x"
+        f"AND t.version_id = f.version_id AND {scope_sql(sql, principal, filters, 'f')} "
+        f"LIMIT {sql.p(cap + 1)}) x"
     )
     names_vector = vector("bff_simple", "f.name")
     names_query = _query(sql, query.terms, "bff_simple")
@@ -118,22 +103,25 @@ _HEADLINE = (
 )
 
 
-# Characters of a page ts_headline reads first. It parses the whole text it is given (each word
-# through unaccent and the English stemmer), and pages hold up to 20 KB and more: reading 20
-# whole pages cost 2-3 ms a result, most of a broad query's time (docs/search.md). The window
-# starts shortly before the first place the query's first word appears as typed (a cheap
-# substring search), else at the page's start; a page whose window holds no match is read whole.
+# Characters of a piece ts_headline reads first. It parses the whole text it is given (each word
+# through unaccent and the English stemmer), and pieces hold up to 16 KB: reading 20 whole
+# pieces costs 2-3 ms a result, most of a broad query's time (docs/search.md), up to 35 ms for
+# a piece of one short word repeated. The window starts shortly before the first place the
+# query's first word appears as typed (a cheap substring search), else at the piece's start; a
+# piece whose window holds no match is read whole (bounded: PIECE_CHARS).
 HEADLINE_WINDOW = 3000
 
 
-async def text_snippets(positive: Sequence[Term], text_ids: list[int]) -> dict[int, str]:
-    """The marked snippet of each page of text (by id) around its best match: within a window of
-    HEADLINE_WINDOW characters around the query's first word when a match is there, else in
-    the whole page."""
-    found = await _headlines(positive, text_ids, windowed=True)
+async def text_snippets(
+    reading: Reading, positive: Sequence[Term], text_ids: list[int]
+) -> dict[int, str]:
+    """The marked snippet of each piece of text (by id) around its best match: within a window
+    of HEADLINE_WINDOW characters around the query's first word when a match is there, else in
+    the whole piece (at most PIECE_CHARS: bff/search/pieces.py)."""
+    found = await _headlines(reading, positive, text_ids, windowed=True)
     unmarked = [i for i in text_ids if i in found and START not in found[i]]
     if unmarked:
-        found.update(await _headlines(positive, unmarked, windowed=False))
+        found.update(await _headlines(reading, positive, unmarked, windowed=False))
     return found
 
 
@@ -149,7 +137,7 @@ def _window() -> str:
 
 
 async def _headlines(
-    positive: Sequence[Term], text_ids: list[int], *, windowed: bool
+    reading: Reading, positive: Sequence[Term], text_ids: list[int], *, windowed: bool
 ) -> dict[int, str]:
     sql = Sql()  # placeholders in the order they appear
     parts = [_term(sql, t, "bff_english") for t in positive]
@@ -164,9 +152,9 @@ async def _headlines(
             f"{HEADLINE_WINDOW // 3}) AS start) s"
         )
     marks = ", ".join(sql.p(i) for i in text_ids)
-    rows = await fetch(
+    rows = await reading.fetch(
         f"SELECT t.id AS id, ts_headline('bff_english', {source}, {either}, {options}) AS snippet "
         f"FROM search_texts t {start} WHERE t.id IN ({marks})",
-        *sql.params,
+        sql.params,
     )
     return {int(r["id"]): str(r["snippet"]) for r in rows}

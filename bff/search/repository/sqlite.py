@@ -10,14 +10,15 @@ folders)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bff.db import fetch
+from bff.search.pieces import window
 from bff.search.query import Kind, Query, Term
-from bff.search.repository.shared import TIER, Filters, Sql, scope_sql, split
+from bff.search.repository.shared import START, STOP, TIER, Filters, Sql, scope_sql, split
 
 if TYPE_CHECKING:
     from bff.auth.sessions import Principal
+    from bff.search.repository.reading import Reading
 
 INDEX = [
     "CREATE VIRTUAL TABLE search_fts USING fts5(text, content='search_texts', "
@@ -108,11 +109,6 @@ def _text_where(sql: Sql, query: Query) -> tuple[str, str]:
     return main, where
 
 
-async def fetch_matches(sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-    """The rows of a query built on `hits` (SQLite plans each statement as it comes)."""
-    return await fetch(sql, *params)
-
-
 def hits(sql: Sql, query: Query, principal: Principal, filters: Filters, cap: int) -> str:
     """The caller's matches (text pages, file names, folder names), at most cap + 1 of each."""
     # The FTS5 table is the join's outer loop (CROSS JOIN: SQLite keeps the order as written;
@@ -123,7 +119,8 @@ def hits(sql: Sql, query: Query, principal: Principal, filters: Filters, cap: in
         f"SELECT * FROM (SELECT t.file_id AS file_id, t.page AS page, t.id AS text_id, "
         f"{TIER} + bm25({main}) AS key FROM {main} "
         f"CROSS JOIN search_texts t ON t.id = {main}.rowid CROSS JOIN files f ON f.id = t.file_id "
-        f"WHERE {where} AND {scope_sql(sql, principal, filters, 'f')} "
+        f"WHERE {where} AND t.version_id = f.version_id "
+        f"AND {scope_sql(sql, principal, filters, 'f')} "
         f"LIMIT {sql.p(cap + 1)})"
     )
     names = (
@@ -143,18 +140,22 @@ def hits(sql: Sql, query: Query, principal: Principal, filters: Filters, cap: in
     return f"{text} UNION ALL {names} UNION ALL {folders}"
 
 
-async def text_snippets(positive: Sequence[Term], text_ids: list[int]) -> dict[int, str]:
-    """The marked snippet of each page of text (by id) around its best match."""
+async def text_snippets(
+    reading: Reading, positive: Sequence[Term], text_ids: list[int]
+) -> dict[int, str]:
+    """The marked snippet of each piece of text (by id) around its best matches: FTS5 marks
+    every match of the piece (highlight(), one pass over at most PIECE_CHARS), and the window
+    of SNIPPET_WORDS words with the most is chosen here (FTS5's snippet() scores every window
+    against every match: the square of the matches, 1.8 s for one 16 KB piece of one word)."""
     stemmed, whole = split(Query(tuple(positive)))
     table, terms = ("search_fts_en", stemmed) if stemmed else ("search_fts", whole)
     marks = ", ".join("?" for _ in text_ids)
     # A prefix is expanded each time the MATCH runs: with one, the rowids filter a single scan
     # (`+`) instead of running the MATCH once per row.
     rowid = "+rowid" if any(t.kind is Kind.PREFIX for t in terms) else "rowid"
-    rows = await fetch(
-        f"SELECT rowid AS id, snippet({table}, 0, char(2), char(3), '…', 32) AS snippet "
+    rows = await reading.fetch(
+        f"SELECT rowid AS id, highlight({table}, 0, char(2), char(3)) AS marked "
         f"FROM {table} WHERE {table} MATCH ? AND {rowid} IN ({marks})",
-        _fts_any(terms),
-        *text_ids,
+        [_fts_any(terms), *text_ids],
     )
-    return {int(r["id"]): str(r["snippet"]) for r in rows}
+    return {int(r["id"]): window(str(r["marked"]), START, STOP) for r in rows}
