@@ -114,6 +114,13 @@ LIVE_DELIVERIES = Counter(
     " or the direct path unavailable).",
     ["path"],
 )
+LIVE_UNCONNECTED = Counter(
+    "bff_live_unconnected_total",
+    "Live connections that did not connect with a session: closed for not connecting within"
+    " BFF_LIVE_CONNECT_SECONDS (late), or refused because their address had"
+    " BFF_LIVE_UNCONNECTED_PER_ADDRESS such connections open in the process (crowded).",
+    ["reason"],
+)
 LIVE_DELIVERY_SECONDS = Histogram(
     "bff_live_delivery_seconds",
     "Time from a live event's sending to the last of this process's connections it reaches"
@@ -214,6 +221,11 @@ def live_deliveries(direct: int, queued: int) -> None:
         LIVE_DELIVERIES.labels("direct").inc(direct)
     if queued:
         LIVE_DELIVERIES.labels("queued").inc(queued)
+
+
+def live_unconnected(reason: str) -> None:
+    """A live connection closed for not connecting in time ("late") or refused ("crowded")."""
+    LIVE_UNCONNECTED.labels(reason).inc()
 
 
 def live_delivered(seconds: float) -> None:

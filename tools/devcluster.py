@@ -39,6 +39,9 @@ from tools.devserver import (
 
 NGINX_TEMPLATE = REPO / "config" / "nginx" / "bff.conf.template"
 HYPERCORN_CONFIG = REPO / "config" / "hypercorn.production.toml"
+# The template's LIVE_PER_ADDRESS here: every client of a local cluster is 127.0.0.1, and
+# bench/live_bench.py opens up to 5,000 live connections from it.
+LIVE_PER_ADDRESS = 10_000
 # moto accepts any credentials; real ones come from the environment or an instance role.
 MOTO_CREDENTIALS = {
     "AWS_ACCESS_KEY_ID": "cluster",
@@ -72,6 +75,7 @@ def render_nginx(
     prefix: Path,
     storage_url: str = "",
     tls: Tls | None = None,
+    live_per_address: int = LIVE_PER_ADDRESS,
 ) -> str:
     """The nginx site for these instances, from config/nginx/bff.conf.template (its "#tls "
     lines switched on with tls, as the template tells an operator to)."""
@@ -96,6 +100,7 @@ def render_nginx(
         .replace("{{MAX_BODY_MB}}", str(max_upload_mb + 1))
         .replace("{{PREFIX}}", str(prefix))
         .replace("{{STORAGE_ROOT}}", storage_root)
+        .replace("{{LIVE_PER_ADDRESS}}", str(live_per_address))
     )
 
 
@@ -111,6 +116,7 @@ class Cluster:
     port: int = 0
     settings: dict[str, str] = field(default_factory=dict)
     tls: Tls | None = None
+    live_per_address: int = LIVE_PER_ADDRESS  # nginx's limit on live connections per address
     _ports: list[int] = field(default_factory=list)
     _processes: list[subprocess.Popen[bytes] | None] = field(default_factory=list)
     _nginx: subprocess.Popen[bytes] | None = None
@@ -168,6 +174,7 @@ class Cluster:
                 prefix,
                 self.env()["BFF_STORAGE_URL"],
                 self.tls,
+                self.live_per_address,
             )
         )
         directives = "daemon off;"

@@ -21,7 +21,10 @@ connection gets `live:resync`, so clients refetch what events of other processes
 
 Clients only connect (with their token) and answer pings: a message from a client over
 CLIENT_MESSAGE_LIMIT bytes ends its connection (Engine.IO's limit, 1 MB by default, let any
-signed-in client make the server hold and parse large messages).
+signed-in client make the server hold and parse large messages). A connection that does not
+connect with a session within BFF_LIVE_CONNECT_SECONDS of opening is closed, and each process
+keeps at most BFF_LIVE_UNCONNECTED_PER_ADDRESS such connections of one client address (a
+websocket's are counted by HandshakeGate, a long-polling session's here: `Unconnected`).
 
 A storm of connections (every client of a restarted instance at once) takes turns: a few
 accepted at each turn of the loop, at most HANDSHAKES_AT_ONCE of a process set up on the CPU
@@ -69,7 +72,10 @@ from bff.live.events import (
 )
 from bff.live.managers import LiveEventDropped, LocalManager, RedisManager, deliver
 from bff.live.transport import (
+    CROWDED,
     HandshakeGate,
+    Unconnected,
+    client_address,
     decline_websocket_compression,
     free_connections_at_their_end,
     lighter_engineio_sockets,
@@ -130,6 +136,67 @@ class LiveHub:
         self._link_changed = asyncio.Event()
         self.sio.on("connect", self._connect)
         self.sio.on("disconnect", self._disconnect)
+        self.unconnected = Unconnected(
+            settings.live_unconnected_per_address, settings.live_connect_seconds
+        )
+        # Long-polling sessions not connected at Socket.IO: Engine.IO sid -> (client address,
+        # the timer closing the session when its time is up).
+        self._polling: dict[str, tuple[str, asyncio.TimerHandle]] = {}
+        self._eio_opened = self.sio._handle_eio_connect
+        self._eio_closed = self.sio._handle_eio_disconnect
+        self.sio.eio.on("connect", self._eio_connect)
+        self.sio.eio.on("disconnect", self._eio_disconnect)
+
+    async def _eio_connect(self, eio_sid: str, environ: dict[str, Any]) -> Any:
+        """A new Engine.IO session (python-socketio's own handler, after): a long-polling one is
+        `Unconnected` until it connects at Socket.IO, refused when its address has too many
+        (engineio answers 401 with the message), closed if its time runs out. (A websocket's are
+        HandshakeGate's.)"""
+        scope = environ.get("asgi.scope") or {}
+        if scope.get("type") == "http":
+            address = client_address(scope)
+            if not self.unconnected.admit(address):
+                return {"message": CROWDED}
+            loop = asyncio.get_running_loop()
+            timer = loop.call_later(self.unconnected.seconds, self._polling_late, eio_sid)
+            self._polling[eio_sid] = (address, timer)
+        await self._eio_opened(eio_sid, environ)
+        return None
+
+    async def _eio_disconnect(self, eio_sid: str, reason: Any) -> None:
+        self._settle(eio_sid)
+        await self._eio_closed(eio_sid, reason)
+
+    def _settle(self, eio_sid: str | None) -> None:
+        """A long-polling session connected at Socket.IO, or ended: no longer `Unconnected`."""
+        entry = self._polling.pop(eio_sid, None) if eio_sid is not None else None
+        if entry is not None:
+            address, timer = entry
+            timer.cancel()
+            self.unconnected.release(address)
+
+    def _polling_late(self, eio_sid: str) -> None:
+        """A long-polling session's time to connect is up: closed, unless its CONNECT is being
+        answered (then looked at again in a second)."""
+        entry = self._polling.get(eio_sid)
+        if entry is None:
+            return
+        if self.sio.manager.sid_from_eio_sid(eio_sid, "/") is not None:
+            timer = asyncio.get_running_loop().call_later(1.0, self._polling_late, eio_sid)
+            self._polling[eio_sid] = (entry[0], timer)
+            return
+        self._settle(eio_sid)
+        metrics.live_unconnected("late")
+        self._spawn(self._close_late(eio_sid))
+
+    async def _close_late(self, eio_sid: str) -> None:
+        """Close a long-polling session now: its CLOSE packet goes to a poll waiting (engineio's
+        own `disconnect` would wait for a poll to take it), and its sid is unknown from now."""
+        engine = self.sio.eio
+        socket = engine.sockets.get(eio_sid)
+        if socket is not None:
+            await socket.close(wait=False, abort=False, reason=engine.reason.SERVER_DISCONNECT)
+            engine.sockets.pop(eio_sid, None)
 
     async def _connect(self, sid: str, environ: dict[str, Any], auth: Any) -> None:
         token = auth.get("token") if isinstance(auth, dict) else None
@@ -150,6 +217,8 @@ class LiveHub:
             await self.sio.enter_room(sid, ADMINS)
         self._sessions[sid] = principal.session_id
         metrics.live_connections(+1)
+        if self._polling:  # a long-polling session now connected
+            self._settle(self.sio.manager.eio_sid_from_sid(sid, "/"))
         if principal.expires_at is not None:
             delay = (principal.expires_at - datetime.now(UTC)).total_seconds()
             self._expiry[sid] = asyncio.get_running_loop().call_later(
@@ -295,6 +364,8 @@ class LiveHub:
                 await self._checker
         for timer in self._expiry.values():
             timer.cancel()
+        for _, timer in self._polling.values():
+            timer.cancel()
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=SEND_TIMEOUT)
         manager = self.sio.manager
@@ -357,7 +428,8 @@ def asgi_app(app: Quart) -> Any:
     lighter_engineio_sockets()
     hub = app_services(app).live
     combined: Any = HandshakeGate(
-        socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io")
+        socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io"),
+        hub.unconnected,
     )
     hops = hub.settings.trusted_proxy_hops
     if hops:

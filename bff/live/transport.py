@@ -6,7 +6,9 @@ extra task or timer per packet, an event's frame written at once to each recipie
 while its writer has nothing to write (`Wire`, `write_now`), a client that leaves QUEUED_LIMIT
 packets unread cut, and engineio's websocket ending without an exception (`_wait`) or anything
 left in reference cycles (`_translate_request`; Hypercorn's connections let go of at their end,
-`free_connections_at_their_end`, and each Wire when its websocket ends). Applied by
+`free_connections_at_their_end`, and each Wire when its websocket ends). And what a connection
+that never signs in may cost (`Unconnected`): closed BFF_LIVE_CONNECT_SECONDS after it opened,
+at most BFF_LIVE_UNCONNECTED_PER_ADDRESS of them per client address. Applied by
 bff/live/server.py's `asgi_app` and bff/asgi.py; figures in docs/capacity.md.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import logging
 import math
 import resource
@@ -36,6 +39,7 @@ from wsproto.connection import ConnectionState
 from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import FrameProtocol
 
+from bff import metrics
 from bff.waits import cpu_turn
 
 log = logging.getLogger(__name__)
@@ -64,7 +68,14 @@ EVENTS_PER_TURN = 16
 WIRE_BACKLOG = 16 * 1024
 WIRE = "bff.wire"  # the scope's key for a websocket's Wire (HandshakeGate sets it)
 CONNECT = "40"  # Engine.IO's message (4) carrying Socket.IO's CONNECT (0), any namespace
-CONNECT_ANSWERS = ("40", "44")  # the server's answer to it: CONNECT, or CONNECT_ERROR
+CONNECT_ANSWERS = ("40", "44")  # the server's answer to it: CONNECT (connected), or CONNECT_ERROR
+# The close code of a connection that did not connect in time (RFC 6455: policy violation).
+CLOSE_UNCONNECTED = 1008
+LATE = "Not signed in in time"  # its close reason (at most 123 bytes)
+CROWDED = (
+    "Too many live connections from this address are waiting to sign in. "
+    "Please try again in a few seconds."
+)
 # Packets a websocket's queue may hold for a client that does not read them (its writer held
 # back by Hypercorn's drain); one more and the connection is cut (its client, if it is still
 # there, reconnects and refetches): otherwise a tab that stopped reading, or a client that
@@ -243,6 +254,104 @@ class _Turn:
         self.give_back()
 
 
+class Unconnected:
+    """This process's live connections open at Engine.IO and not connected at Socket.IO (no
+    CONNECT sent yet, or refused), per client address: the address as the throttles see it
+    (Hypercorn's proxy-header handling sets it behind a proxy, BFF_TRUSTED_PROXY_HOPS).
+
+    Each costs its client nothing and this process a file descriptor and about 40 KB, for as long
+    as it answers pings: so each is closed `seconds` after it opened (a connection whose CONNECT
+    is being answered is left to finish), and an address with `per_address` of them open gets
+    no more (429). A connection counts only while its client is to speak: a storm's CONNECTs
+    waiting for their turn (HandshakeGate) are the server's to answer, so a site behind one NAT
+    reconnecting at once is not refused for the server's slowness. Websockets are counted by
+    HandshakeGate, long-polling sessions by bff/live/server.py."""
+
+    def __init__(self, per_address: int, seconds: float) -> None:
+        self.per_address = per_address
+        self.seconds = seconds
+        self._open: dict[str, int] = {}  # address -> its connections counted now
+
+    def count(self, address: str) -> int:
+        """How many of this address's connections are counted now."""
+        return self._open.get(address, 0)
+
+    def admit(self, address: str) -> bool:
+        """Count one more connection of address, unless it has `per_address` already (then it
+        is refused: `metrics.live_unconnected("crowded")`)."""
+        if self._open.get(address, 0) >= self.per_address:
+            metrics.live_unconnected("crowded")
+            return False
+        self.hold(address)
+        return True
+
+    def hold(self, address: str) -> None:
+        """Count one more connection of address, whatever the limit (one refused at Socket.IO:
+        its client is to speak again)."""
+        self._open[address] = self._open.get(address, 0) + 1
+
+    def release(self, address: str) -> None:
+        """One connection of address counted no longer."""
+        left = self._open[address] - 1
+        if left:
+            self._open[address] = left
+        else:
+            del self._open[address]
+
+    def retry_after(self) -> str:
+        """Seconds until an address's connections counted now have all ended, as Retry-After."""
+        return str(math.ceil(self.seconds))
+
+
+class _Waiting:
+    """One connection's place in `Unconnected` (held at most once at a time)."""
+
+    __slots__ = ("_address", "_unconnected", "held")
+
+    def __init__(self, unconnected: Unconnected, address: str) -> None:
+        self._unconnected = unconnected
+        self._address = address
+        self.held = False
+
+    def admit(self) -> bool:
+        self.held = self._unconnected.admit(self._address)
+        return self.held
+
+    def hold(self) -> None:
+        if not self.held:
+            self.held = True
+            self._unconnected.hold(self._address)
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self._unconnected.release(self._address)
+
+
+def client_address(scope: dict[str, Any]) -> str:
+    """A connection's client address as bff/request_context.py's `client_address` reads it for
+    a request (Quart's remote_addr is the scope's client)."""
+    client = scope.get("client")
+    return str(client[0])[:64] if client else ""
+
+
+async def _refuse_crowded(scope: dict[str, Any], receive: Any, send: Any, retry_after: str) -> None:
+    """Answer a websocket's upgrade request with 429 and a readable message (a server without
+    ASGI's websocket HTTP response: with its own refusal, a 403)."""
+    await receive()  # websocket.connect
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close", "code": CLOSE_UNCONNECTED})
+        return
+    body = json.dumps({"message": CROWDED}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", retry_after.encode()),
+    ]
+    await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
+    await send({"type": "websocket.http.response.body", "body": body})
+
+
 class HandshakeGate:
     """At most HANDSHAKES_AT_ONCE live connections of this process set up on the CPU at once,
     the others waiting their turn, first come first served. Without it, a storm (every client
@@ -258,11 +367,20 @@ class HandshakeGate:
     session check, the rooms): any other message (a pong, a noop) takes no turn, or one such
     packet would hold the turn for HANDSHAKE_SECONDS. A turn ends when the connection closes,
     or after HANDSHAKE_SECONDS, whichever is first. A websocket upgrading a long-polling
-    connection takes no turn (`_upgrading`)."""
+    connection takes no turn (`_upgrading`).
 
-    def __init__(self, app: Any) -> None:
+    And a websocket is `Unconnected` while its client is to connect at Socket.IO: from its first
+    turn (where an address with too many such connections is refused, 429) until its CONNECT
+    arrives, and again once a CONNECT is refused. Until it is connected it has until
+    `Unconnected.seconds` after its accept: a receive waiting past then is answered as if the
+    client had gone (the connection's own tasks end it, nothing of it left behind), and the
+    close sent says why (1008). A CONNECT being answered has no limit meanwhile; refused, the
+    limit is back (at once if past)."""
+
+    def __init__(self, app: Any, unconnected: Unconnected) -> None:
         self.app = app
         self._gate = _Gate(HANDSHAKES_AT_ONCE)
+        self._unconnected = unconnected
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "websocket":
@@ -288,20 +406,63 @@ class HandshakeGate:
         # 0: setting up until the open is sent; 1: waiting for the client's connect;
         # 2: answering it; 3: set up (or closed).
         phase = 0
+        await turn.take()
+        waiting = _Waiting(self._unconnected, client_address(scope))
+        if not waiting.admit():
+            try:
+                await _refuse_crowded(scope, receive, send, self._unconnected.retry_after())
+            finally:
+                turn.end()
+            return
+        loop = asyncio.get_running_loop()
+        deadline: float | None = None  # set at the accept: its client's time to connect
+        answering = connected = late = False
+        limit: asyncio.Timeout | None = None  # the time limit of the receive waiting now
 
         async def gated_receive() -> dict[str, Any]:
-            nonlocal phase
-            message: dict[str, Any] = await receive()
-            if phase == 1 and message["type"] == "websocket.receive" and _says(message, CONNECT):
-                phase = 2
-                await turn.take()
+            nonlocal phase, answering, late, limit
+            if connected or deadline is None:
+                message: dict[str, Any] = await receive()
+            else:
+                try:
+                    async with asyncio.timeout_at(None if answering else deadline) as limit:
+                        message = await receive()
+                except TimeoutError:
+                    late = True
+                    metrics.live_unconnected("late")
+                    return {"type": "websocket.disconnect", "code": CLOSE_UNCONNECTED}
+                finally:
+                    limit = None
+            if (
+                not (connected or answering)
+                and message["type"] == "websocket.receive"
+                and _says(message, CONNECT)
+            ):
+                answering = True
+                waiting.release()
+                if phase == 1:
+                    phase = 2
+                    await turn.take()
             return message
 
         async def counted(message: dict[str, Any]) -> None:
-            nonlocal phase
+            nonlocal phase, answering, connected, deadline
+            kind = message["type"]
+            if late and kind == "websocket.close":
+                message = {"type": kind, "code": CLOSE_UNCONNECTED, "reason": LATE}
             try:
                 await send(message)
             finally:
+                if kind == "websocket.accept" and deadline is None:
+                    deadline = loop.time() + self._unconnected.seconds
+                elif answering and kind == "websocket.send" and _says(message, CONNECT_ANSWERS):
+                    answering = False
+                    if _says(message, CONNECT):  # connected
+                        connected = True
+                    else:  # refused: its client is to speak again, in the time it had
+                        waiting.hold()
+                        if limit is not None:
+                            limit.reschedule(deadline)
                 if phase != 3:
                     kind = message["type"]
                     if kind == "websocket.close":
@@ -313,7 +474,6 @@ class HandshakeGate:
                         phase += 1
                         turn.give_back()
 
-        await turn.take()
         # For the session lookup of Socket.IO's connect handler, which runs in this task (the
         # connection's other tasks copy the context too: none of them looks a session up).
         cpu_turn.set(turn)
@@ -321,6 +481,7 @@ class HandshakeGate:
             await self.app(scope, gated_receive, counted)
         finally:
             turn.end()
+            waiting.release()
 
 
 def _says(message: dict[str, Any], starts: str | tuple[str, ...]) -> bool:
