@@ -1,0 +1,353 @@
+"""What bounds a search (issue 47, item 1): the text in pieces a snippet reads at most once, a
+time budget on the search's own connection, each user's rate, the syntax that costs, and text
+jobs that write in bounded pieces; and the audit of a filter the caller may not read (item 8).
+Each replays the review's attack."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tortoise import Tortoise
+from tortoise.migrations.api.migrate import migrate as tortoise_migrate
+
+from bff.audit.models import AuditLog
+from bff.db import dialect, fetch, tortoise_config
+from bff.files.models import StoredFile
+from bff.search.pieces import PIECE_CHARS, SNIPPET_WORDS, pieces, window
+from bff.search.repository import Readers, TooSlow
+from bff.search.service import (
+    PREFIX_TOO_SHORT,
+    TOO_MANY_PREFIXES,
+    TOO_SLOW,
+    too_many,
+)
+from bff.services import app_services
+from tests.conftest import make_settings, started_app
+from tests.factories import make_container, make_folder
+from tests.files.conftest import Ward
+from tests.search.conftest import JOB_SETTINGS, Hospital, names, settled
+from tools.devserver import throwaway_postgres
+
+# A common word filling the largest text a file's page holds (bff/search/extract.py reads at
+# most 2,000,000 characters of a text file): one search of it held SQLite for 99 s.
+COMMON = "patient "
+LONG_TEXT = COMMON * 250_000
+# A statement that runs for minutes unless stopped.
+SLOW_SQLITE = (
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000000) "
+    "SELECT max(x) AS x FROM c"
+)
+SLOW_POSTGRES = "SELECT pg_sleep(600) AS x"
+
+
+def _slow(url: str) -> str:
+    return SLOW_SQLITE if url.startswith("sqlite") else SLOW_POSTGRES
+
+
+# --- Pieces and snippets (pure) ------------------------------------------------------------
+
+
+def test_a_long_page_is_cut_into_bounded_overlapping_pieces() -> None:
+    lines = "".join(f"line {n} blood pressure normal\n" for n in range(5000))
+    cut = pieces(lines)
+    assert len(cut) > 1
+    assert all(len(p) <= PIECE_CHARS for p in cut)
+    assert all(p.endswith("\n") for p in cut[:-1])  # at a line's end when there is one
+    # Each piece starts within the previous one's end: a phrase across a cut is whole in one.
+    for before, after in itertools.pairwise(cut):
+        assert after[:40] in before[-400:]
+    assert all(any(f"line {n} blood" in p for p in cut) for n in range(5000))
+    # One word longer than a piece is still cut.
+    assert all(len(p) <= PIECE_CHARS for p in pieces("x" * (3 * PIECE_CHARS)))
+    assert pieces("short") == ["short"]
+
+
+def test_a_snippet_is_the_window_with_the_most_matches() -> None:
+    words = [f"w{i}" for i in range(200)]
+    words[120] = "\x02penicillin\x03"
+    words[125] = "\x02allergy\x03"
+    words[10] = "\x02penicillin\x03"
+    shown = window(" ".join(words), "\x02", "\x03")
+    assert shown.startswith("…") and shown.endswith("…")
+    assert "\x02allergy\x03" in shown and "\x02penicillin\x03" in shown
+    assert len(shown.strip("…").split()) == SNIPPET_WORDS
+    assert window("a \x02b\x03 c", "\x02", "\x03") == "a \x02b\x03 c"
+
+
+# --- The attack: a long text of a common word, searched by an assistant ---------------------
+
+
+@pytest.fixture
+async def reading_ward(database_url: str, run_dir: Path, tmp_path: Path) -> Any:
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", **JOB_SETTINGS
+    )
+    async with started_app(settings) as app:
+        yield await Ward(app, settings).setup()
+
+
+async def _rows_of(file_id: int) -> int:
+    rows = await fetch("SELECT COUNT(*) AS n FROM search_texts WHERE file_id = ?", file_id)
+    return int(rows[0]["n"])
+
+
+async def test_a_long_text_is_written_in_pieces_with_requests_served_between(
+    reading_ward: Ward,
+) -> None:
+    """A 2 MB text's rows go in bounded transactions (the health check and requests get the
+    database between them: one transaction held SQLite for seconds), never longer than a
+    piece; the assistant's search of its common word answers at once with a short snippet."""
+    ward = reading_ward
+    response = await ward.upload(
+        ward.nurse, "long.txt", LONG_TEXT.encode(), content_type="text/plain"
+    )
+    assert response.status_code == 201, await response.get_data(as_text=True)
+    stored = await StoredFile.get(folder_id=ward.folder.id, name="long.txt")
+    expected = len(pieces(LONG_TEXT))
+    seen: list[int] = []
+    statuses: list[int] = []
+
+    async def observe() -> None:
+        while True:
+            health = await ward.client.get("/api/health")
+            statuses.append(health.status_code)
+            seen.append(await _rows_of(stored.id))
+            await asyncio.sleep(0)
+
+    observer = asyncio.create_task(observe())
+    try:
+        job = await settled(ward, "long.txt", within=120)
+    finally:
+        observer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await observer
+    assert job.state == "done", job.reason
+    assert await _rows_of(stored.id) == expected
+    longest = await fetch(
+        "SELECT MAX(length(text)) AS n FROM search_texts WHERE file_id = ?", stored.id
+    )
+    assert int(longest[0]["n"]) <= PIECE_CHARS
+    assert set(statuses) == {200}
+    # Requests were answered while the rows were being written, not only before and after.
+    assert any(0 < n < expected for n in seen), sorted(set(seen))
+    found = await ward.client.get(
+        "/api/search", query_string={"q": "patient"}, headers=ward.assistant.headers
+    )
+    body = await found.get_json()
+    assert found.status_code == 200, body
+    [result] = body["results"]
+    assert result["blobName"] == "long.txt"
+    assert len(result["snippet"]["text"].split()) <= SNIPPET_WORDS
+    assert result["snippet"]["highlights"]
+
+
+async def test_the_earlier_contents_text_is_not_found_while_the_new_one_is_read(
+    hospital: Hospital,
+) -> None:
+    stored = await hospital.add(hospital.a1, "letter.txt", "penicillin")
+    assert names(await hospital.search(hospital.nurse, "penicillin")) == ["letter.txt"]
+    await StoredFile.filter(id=stored.id).update(version_id="newer")
+    assert names(await hospital.search(hospital.nurse, "penicillin")) == []
+
+
+# --- The time budget, on the search's own connection ----------------------------------------
+
+
+async def test_a_statement_past_the_budget_is_stopped_and_holds_nothing(
+    database_url: str, app: Any
+) -> None:
+    readers = Readers(database_url)
+    try:
+        slow = asyncio.create_task(_read(readers, _slow(database_url), 0.5))
+        # Meanwhile the app's own connection (every request's, every write's) answers.
+        await fetch("SELECT 1 AS x")
+        assert not slow.done()
+        with pytest.raises(TooSlow):
+            await asyncio.wait_for(slow, 60)
+        assert await _read(readers, "SELECT 1 AS x", 5) == [{"x": 1}]  # the turn was given back
+        if not database_url.startswith("sqlite"):
+            assert await _running_sleeps() == 0
+    finally:
+        await readers.aclose()
+
+
+async def test_a_search_whose_client_goes_away_is_stopped_in_the_database(
+    database_url: str, app: Any
+) -> None:
+    readers = Readers(database_url, at_once=1)
+    try:
+        slow = asyncio.create_task(_read(readers, _slow(database_url), 600))
+        await asyncio.sleep(0.5)  # running
+        slow.cancel()
+        # SQLite: the reading's end closes its connection, which waits for the statement (the
+        # thread runs it): it ends at once only because it was interrupted. PostgreSQL: the
+        # server is told to cancel it.
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(slow, 30)
+        if not database_url.startswith("sqlite"):
+            for _ in range(200):
+                if await _running_sleeps() == 0:
+                    break
+                await asyncio.sleep(0.1)
+            assert await _running_sleeps() == 0
+        # The only turn is free again.
+        assert await _read(readers, "SELECT 1 AS x", 5) == [{"x": 1}]
+    finally:
+        await readers.aclose()
+
+
+async def _read(readers: Readers, sql: str, seconds: float) -> list[dict[str, Any]]:
+    async with readers.reading(seconds) as reading:
+        return await reading.fetch(sql, [])
+
+
+async def _running_sleeps() -> int:
+    rows = await fetch(
+        "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(600)%' "
+        "AND state = 'active'"
+    )
+    return int(rows[0]["n"])
+
+
+async def test_a_search_that_cannot_start_within_its_budget_is_answered_503(
+    hospital: Hospital,
+) -> None:
+    await hospital.add(hospital.a1, "letter.txt", "penicillin")
+    guard = app_services(hospital.app).search
+    guard.seconds = 0.3
+    async with contextlib.AsyncExitStack() as held:
+        # Every turn taken (searches of others, each within its own budget).
+        for _ in range(2):
+            await held.enter_async_context(guard.readers.reading(60))
+        body = await hospital.search(hospital.nurse, "penicillin", 503)
+        assert body["message"] == TOO_SLOW
+    assert names(await hospital.search(hospital.nurse, "penicillin")) == ["letter.txt"]
+
+
+# --- Each user's rate, and the syntax that costs --------------------------------------------
+
+
+async def test_a_user_past_their_searches_per_minute_gets_429_with_retry_after(
+    hospital: Hospital,
+) -> None:
+    guard = app_services(hospital.app).search
+    guard.per_minute = 3
+    for _ in range(3):
+        await hospital.search(hospital.nurse, "penicillin")
+    response = await hospital.client.get(
+        "/api/search", query_string={"q": "penicillin"}, headers=hospital.nurse.headers
+    )
+    assert response.status_code == 429
+    retry = int(response.headers["Retry-After"])
+    assert 1 <= retry <= 60
+    assert (await response.get_json())["message"] == too_many(retry)
+    # Others search on.
+    await hospital.search(hospital.doctor, "penicillin")
+
+
+@pytest.mark.parametrize(
+    ("q", "message"),
+    [
+        ("pa*", PREFIX_TOO_SHORT),
+        ("penicillin a*", PREFIX_TOO_SHORT),
+        ("pa* co* re* di* tr* me* do* ta* al* am* ib* mo* in* he* as* st*", PREFIX_TOO_SHORT),
+        ("pat* con* rev* dis* tre*", TOO_MANY_PREFIXES),
+    ],
+)
+async def test_costly_prefixes_are_refused_with_a_reason(
+    hospital: Hospital, q: str, message: str
+) -> None:
+    body = await hospital.search(hospital.nurse, q, 400)
+    assert body["message"] == message
+
+
+async def test_four_prefixes_of_three_letters_are_searched(hospital: Hospital) -> None:
+    await hospital.add(hospital.a1, "labs.txt", "Cardiology review of penicillin allergy")
+    assert names(await hospital.search(hospital.nurse, "car* rev* pen* all*")) == ["labs.txt"]
+
+
+# --- Item 8: a filter the caller may not read is audited -------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["container", "folder"])
+async def test_a_filter_by_an_unassigned_container_or_folder_is_audited(
+    hospital: Hospital, kind: str
+) -> None:
+    args = (
+        {"container": "ward-b"}
+        if kind == "container"
+        else {"container": "ward-a", "folder": "Jones_Mary"}
+    )
+    await hospital.search(hospital.nurse, "penicillin", 400, **args)
+    for _ in range(100):
+        entries = await AuditLog.filter(operation="access_denied", user_id=hospital.nurse.user.id)
+        if entries:
+            break
+        await asyncio.sleep(0.05)
+    [entry] = entries
+    assert entry.container_name == args["container"]
+    assert entry.folder_name == args.get("folder", "")
+    assert entry.details == "400 GET /api/search"
+    # An admin's filter of a container that does not exist is no refusal of access.
+    await hospital.search(hospital.admin, "penicillin", 400, container="nowhere")
+
+
+# --- Migration 0023: rows already longer than a piece are cut --------------------------------
+
+
+@pytest.mark.database
+async def test_migration_cuts_long_rows_into_pieces(tmp_path: Path) -> None:
+
+    async def check(url: str) -> None:
+        await tortoise_migrate(config=tortoise_config(url), target="bff.0022_challenge_origin")
+        await Tortoise.close_connections()
+        await Tortoise.init(config=tortoise_config(url), _enable_global_fallback=True)
+        try:
+            container = await make_container("c")
+            folder = await make_folder(container, "f")
+            row = await StoredFile.create(
+                folder_id=folder.id,
+                name="a.txt",
+                content_type="text/plain",
+                size=1,
+                last_modified=datetime.now(UTC),
+                extension="txt",
+                version_id="v1",
+            )
+            long = COMMON * 10_000 + "zebra"
+            await fetch(
+                "INSERT INTO search_texts (file_id, version_id, page, text) VALUES (?, 'v1', 1, ?)",
+                row.id,
+                long,
+            )
+        finally:
+            await Tortoise.close_connections()
+        await tortoise_migrate(config=tortoise_config(url))
+        await Tortoise.close_connections()
+        await Tortoise.init(config=tortoise_config(url), _enable_global_fallback=True)
+        try:
+            rows = await fetch("SELECT piece, text FROM search_texts ORDER BY page, piece")
+            assert [r["text"] for r in rows] == pieces(COMMON * 10_000 + "zebra")
+            assert [r["piece"] for r in rows] == list(range(1, len(rows) + 1))
+            if dialect() == "sqlite":
+                found = await fetch("SELECT rowid FROM search_fts WHERE search_fts MATCH 'zebra'")
+            else:
+                found = await fetch(
+                    "SELECT id FROM search_texts WHERE tsv @@ to_tsquery('bff_simple', 'zebra')"
+                )
+            assert len(found) == 1
+        finally:
+            await Tortoise.close_connections()
+
+    if os.environ.get("BFF_TEST_DATABASE") == "postgres":
+        async with throwaway_postgres("bff_migrate") as url:
+            await check(url)
+    else:
+        await check(f"sqlite://{tmp_path}/migrate.sqlite3")
