@@ -1,6 +1,6 @@
 /** GET /api/search: one page of the files the caller may read whose text or name matches. */
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api/client';
+import { ApiError, apiRequest } from '../../../lib/api/client';
 import type { SearchResponse } from '../../../lib/api/types';
 import { searchKeys } from '../../../lib/queryKeys';
 import type { SearchQuery } from '../../../lib/searchQuery';
@@ -16,6 +16,12 @@ export const searchFiles = (query: SearchQuery, cursor: string | null, signal?: 
 
 const sameSearch = (a: unknown, b: SearchQuery): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** A search the server answered is not asked again by itself: a 503 means it took too long (the
+ * same search would again), a 429 that the user's searches per minute are spent, and each try
+ * is audited and counted. Only a search that never reached the server is tried once more. */
+export const searchRetry = (failureCount: number, error: unknown): boolean =>
+  !(error instanceof ApiError) && failureCount < 1;
+
 /** Nothing is asked while there are no words (the server refuses an empty query). Paging, the
  * page before stays on screen, marked busy, while the next one loads; another search's results
  * never stand in for this one's. */
@@ -25,6 +31,7 @@ export const useSearch = (query: SearchQuery, cursor: string | null) =>
     queryFn: ({ signal }) => searchFiles(query, cursor, signal),
     enabled: query.q !== '',
     staleTime: SEARCH_STALE_MS,
+    retry: searchRetry,
     placeholderData: (previous, previousQuery) =>
       previousQuery && sameSearch(previousQuery.queryKey[1], query) ? previous : undefined,
   });
