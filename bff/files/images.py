@@ -57,14 +57,26 @@ def decoded_bytes(size: tuple[int, int], mode: str) -> int:
     return size[0] * size[1] * Image.getmodebands(mode) * sample_bytes
 
 
-def check_header(image: Image.Image) -> None:
-    """Refuse, from the header alone, what must not be decoded."""
+def over_budget(size: tuple[int, int], mode: str) -> bool:
+    """Whether an image of this size and mode is beyond the decompression budget (MAX_PIXELS,
+    MAX_DECODED_BYTES): what profile images and thumbnails refuse to decode, and what the
+    viewer never hands to a browser to decode (bff/files/viewer.py)."""
+    width, height = size
+    return width * height > MAX_PIXELS or decoded_bytes(size, mode) > MAX_DECODED_BYTES
+
+
+def check_kind(image: Image.Image) -> None:
+    """Refuse, from the header alone, what is not an ordinary image of an accepted format."""
     if image.format not in ACCEPTED_FORMATS:
         raise InvalidImage(INVALID_IMAGE)
     if image.mode not in ACCEPTED_MODES:
         raise InvalidImage(UNUSUAL_MODE)
-    width, height = image.size
-    if width * height > MAX_PIXELS or decoded_bytes(image.size, image.mode) > MAX_DECODED_BYTES:
+
+
+def check_header(image: Image.Image) -> None:
+    """Refuse, from the header alone, what must not be decoded."""
+    check_kind(image)
+    if over_budget(image.size, image.mode):
         raise InvalidImage(TOO_MANY_PIXELS)
 
 

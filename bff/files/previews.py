@@ -1,6 +1,9 @@
 """Pictures of files, rendered in a worker process (bff/workers.py) and never in the server's:
 a thumbnail (WebP, THUMBNAIL_SIZE px on the long side) of a PDF's first page or of an image,
-and a PDF page at a requested width for the in-app viewer, and a PDF's page count.
+and a PDF page at a requested width for the in-app viewer, and a PDF's page count; for the
+viewer too, whether an image may reach the browser as it is (`image_display`: within the
+thumbnail's decompression budget) and, for one that may not, a reduced copy (`reduced_image`,
+REDUCED_SIZE px on its long side).
 
 Pure functions of the file's bytes (pickled to the worker); each refusal is PreviewRefused with
 a reason a person can read. PDFs are opened with pypdfium2 (not thread-safe: one document at a
@@ -15,15 +18,18 @@ from __future__ import annotations
 import io
 import threading
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import pypdfium2 as pdfium
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from bff.files.images import TOO_MANY_PIXELS, InvalidImage, check_header
+from bff.files.images import TOO_MANY_PIXELS, InvalidImage, check_header, check_kind, over_budget
 from bff.jobs.work import Unreadable
 
 THUMBNAIL_SIZE = 256
+# The long side of the picture the viewer shows of an image too large to hand to the browser.
+REDUCED_SIZE = 2000
 # The widths a page is rendered at: a requested width is snapped up to the next one, so that a
 # few renderings of a page serve every screen (and their caches are shared).
 PAGE_WIDTHS = (320, 480, 640, 800, 1024, 1280, 1600, 2000)
@@ -49,6 +55,7 @@ IMAGE_DAMAGED = "The image could not be read. It may be damaged or incomplete."
 PAGE_OUTSIDE = "Page not found"
 NOT_PREVIEWABLE = "There is no preview for this type of file."
 TOO_LARGE = "This file is too large for a preview."
+IMAGE_TOO_LARGE = "This image has too many pixels to show here, even reduced."
 
 
 class PreviewRefused(ValueError):
@@ -135,18 +142,22 @@ def pdf_page(source: bytes | str, page: int, width: int) -> bytes:
             document.close()
 
 
-def _image_thumbnail(source: bytes | str) -> bytes:
+def _image_picture(
+    source: bytes | str, size: int, check: Callable[[Image.Image], None], too_many: str
+) -> bytes:
+    """An image (its first frame, upright) as WebP of at most size px on its long side, once
+    check(image) accepted its header; more pixels than Pillow's own guard: too_many."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as image:
                 if image.format == "JPEG":  # decoded scaled down: less of everything
-                    image.draft("RGB", (THUMBNAIL_SIZE, THUMBNAIL_SIZE))
-                check_header(image)
+                    image.draft("RGB", (size, size))
+                check(image)
                 image.seek(0)  # an animation's first frame
                 image.load()
                 upright = ImageOps.exif_transpose(image)
-                upright.thumbnail((THUMBNAIL_SIZE, THUMBNAIL_SIZE), Image.Resampling.LANCZOS)
+                upright.thumbnail((size, size), Image.Resampling.LANCZOS)
                 has_alpha = upright.mode in ("RGBA", "LA", "PA") or (
                     upright.mode == "P" and "transparency" in upright.info
                 )
@@ -156,9 +167,40 @@ def _image_thumbnail(source: bytes | str) -> bytes:
         except UnidentifiedImageError:
             raise PreviewRefused(IMAGE_DAMAGED) from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PreviewRefused(TOO_MANY_PIXELS) from None
+            raise PreviewRefused(too_many) from None
         except (OSError, SyntaxError, ValueError, EOFError):
             raise PreviewRefused(IMAGE_DAMAGED) from None
+
+
+def _image_thumbnail(source: bytes | str) -> bytes:
+    return _image_picture(source, THUMBNAIL_SIZE, check_header, TOO_MANY_PIXELS)
+
+
+def image_display(source: bytes | str) -> bool:
+    """Whether the viewer may hand this image to the browser as it is: its header read here
+    (nothing decoded) says an accepted format and pixel format within the thumbnail's
+    decompression budget (bff/files/images.py `over_budget`, on its full size). False: only a
+    reduced copy is shown (`reduced_image`). PreviewRefused when not even that can be made:
+    more pixels than Pillow's guard (MAX_SOURCE_PIXELS), not an image, a damaged header."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as image:
+                check_kind(image)
+                return not over_budget(image.size, image.mode)
+        except InvalidImage as exc:
+            raise PreviewRefused(str(exc)) from None
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise PreviewRefused(IMAGE_TOO_LARGE) from None
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
+            raise PreviewRefused(IMAGE_DAMAGED) from None
+
+
+def reduced_image(source: bytes | str) -> bytes:
+    """An image too large for the browser, decoded here (a JPEG scaled down as it is decoded;
+    the worker's memory and time limits bound the rest) and reduced to REDUCED_SIZE px on its
+    long side, as WebP; PreviewRefused as `image_display` refuses."""
+    return _image_picture(source, REDUCED_SIZE, check_kind, IMAGE_TOO_LARGE)
 
 
 def thumbnail(source: bytes | str, content_type: str) -> tuple[bytes, int | None]:

@@ -302,17 +302,21 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         pageUrl=opened.page_url,
         pageWidths=list(viewer.PAGE_WIDTHS),
         imageUrl=opened.content_url if opened.kind == "image" else None,
+        imageReduced=opened.reduced,
         textUrl=opened.content_url if opened.kind == "text" else None,
         reason=opened.reason,
         expiresAt=opened.expires_at,
     )
 
 
+# Each of the viewer's routes opens by a link of its own purpose only: a PDF's page link
+# never opens the content route (which refuses PDFs anyway).
 _VIEWER_LINK = {
     "link": ("container", "folder", "blob", "version_id"),
     "link_purpose": viewer.VIEWER_LINK,
     "link_required": True,
 }
+_VIEWER_CONTENT_LINK = {**_VIEWER_LINK, "link_purpose": viewer.VIEWER_CONTENT_LINK}
 
 
 @bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/pages/<int:page>")
@@ -344,10 +348,35 @@ async def viewer_page(
     )
 
 
-@bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/content")
+@bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/image")
 @allow(ANY_ROLE, Scope.FOLDER, **_VIEWER_LINK)  # type: ignore[arg-type]
+async def viewer_image(container: str, folder: str, blob: str, version_id: str) -> Response:
+    """The reduced copy (WebP) of an image too large to hand to the browser, rendered in the
+    worker pool, by the viewer session's link (its audit entry covers it)."""
+    services = app_services()
+    settings = services.settings
+    picture = await viewer.reduced_picture(
+        container,
+        folder,
+        blob,
+        version_id,
+        settings=settings,
+        storage=services.storage,
+        workers=services.workers,
+        cache=services.page_cache,
+    )
+    return Response(
+        picture,
+        content_type=thumbnails.WEBP,
+        headers=rendered_headers(settings.preview_link_seconds),
+    )
+
+
+@bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/content")
+@allow(ANY_ROLE, Scope.FOLDER, **_VIEWER_CONTENT_LINK)  # type: ignore[arg-type]
 async def viewer_content(container: str, folder: str, blob: str, version_id: str) -> Response:
     """An image's or a text's bytes for the viewer (HTTP Range supported), by the viewer
-    session's link (its audit entry covers them); never redirected to another origin."""
-    await viewer.current_or_404(container, folder, blob, version_id)
+    session's content link (its audit entry covers them); never redirected to another origin.
+    Never a PDF's (404): the viewer shows its pages."""
+    await viewer.content_or_404(container, folder, blob, version_id, app_services().settings)
     return await _serve(container, folder, blob, None, may_redirect=False)

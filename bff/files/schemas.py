@@ -208,6 +208,12 @@ class ViewerOpen(BaseModel):
     )
     pageWidths: list[int] = Field(description="The widths pages are rendered at")
     imageUrl: str | None = None
+    imageReduced: bool = Field(
+        False,
+        description="The image has more pixels than the viewer hands to a browser: imageUrl is "
+        "a reduced copy the server rendered (WebP, at most 2000 px on its long side); Open "
+        "original shows every pixel",
+    )
     textUrl: str | None = None
     reason: str | None = None
     expiresAt: datetime

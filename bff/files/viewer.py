@@ -1,13 +1,18 @@
 """The in-app viewer: opening a file is one audited view, and what the viewer then loads (a PDF's
-pages rendered as images, an image's or a text's bytes) comes under a signed link of that
-viewer session, covered by that one audit entry.
+pages rendered as images, an image's or a text's bytes, a reduced copy of an image too large
+for the browser) comes under a signed link of that viewer session, covered by that one entry.
 
 `open_viewer` authorises nothing itself (the route's `@allow` did), records `file_view`
 ("in the viewer") and answers what kind of viewer to show with links signed for the caller's
-session and this content version (purpose `.bff-viewer`, BFF_PREVIEW_LINK_SECONDS): a page
-template with `{page}` and `{width}`, or the content's link. No PDF reaches the browser: its
-pages are rendered in the worker pool (bff/files/previews.py) at a few snapped widths and kept
-in a bounded in-memory cache per process (`PageCache`), so a page seen again is served at once.
+session and this content version (BFF_PREVIEW_LINK_SECONDS), each with the purpose of the one
+route it opens (bff/auth/policy.py `link_purpose`): pictures the server renders (a page
+template with `{page}` and `{width}`, or an image's reduced copy) under VIEWER_LINK, an
+original's bytes under VIEWER_CONTENT_LINK, signed only for a text or an image whose header
+(read in the worker pool) is within the thumbnail's decompression budget. So no PDF and no
+image bomb reaches the browser from the viewer: a PDF's pages and a large image's reduced copy
+are rendered in the worker pool (bff/files/previews.py: its time and memory limits) and kept
+in a bounded in-memory cache per process (`PageCache`), so a picture seen again is served at
+once; the content route refuses PDFs whatever link it is given.
 """
 
 from __future__ import annotations
@@ -34,23 +39,30 @@ from bff.files import preview_repository
 from bff.files.previews import (
     PAGE_OUTSIDE,
     PAGE_WIDTHS,
+    REDUCED_SIZE,
     TOO_LARGE,
     PreviewRefused,
     base_type,
+    image_display,
     pdf_page,
     pdf_page_count,
+    reduced_image,
     snap_width,
 )
 from bff.files.service import FILE_NOT_FOUND, get_file
 from bff.files.thumbnails import MB, content_id, in_worker
 from bff.jobs.service import work_dir
-from bff.workers import WorkerBusy, WorkerFailed, WorkerPool, WorkerTimeout
+from bff.workers import WorkerBusy, WorkerFailed, WorkerOutOfMemory, WorkerPool, WorkerTimeout
 from config.settings import Settings
 from storage.base import ObjectKey, Storage
 
 T = TypeVar("T")
 
+# The purposes signed into the viewer's links: pictures the server rendered (a PDF's pages, an
+# image's reduced copy), and an original's bytes (an image within budget, a text). A link of
+# one never opens the other's routes.
 VIEWER_LINK = ".bff-viewer"
+VIEWER_CONTENT_LINK = ".bff-viewer-content"
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"})
 TEXT_TYPES = frozenset({"text/plain", "text/csv"})
 TEXT_MAX_BYTES = 5 * MB  # larger text files open as "other" (Open original)
@@ -60,6 +72,19 @@ BUSY = "The server is busy showing other files. Please try again in a moment."
 BUSY_RETRY_SECONDS = "5"
 PAGE_TOO_SLOW = "This page took too long to show. Please open the original instead."
 PAGE_FAILED = "This page could not be shown. Please open the original instead."
+PAGE_TOO_MUCH_MEMORY = (
+    "This page needs more memory to show than the server allows. Please open the original instead."
+)
+IMAGE_FAILED = "This image could not be shown. Please open the original instead."
+IMAGE_TOO_SLOW = "This image took too long to show. Please open the original instead."
+IMAGE_TOO_MUCH_MEMORY = (
+    "This image needs more memory to show than the server allows. Please open the original instead."
+)
+NOT_AN_IMAGE = "This file is not an image."
+NO_CONTENT = (
+    "The viewer shows this file's pages, not the file itself. "
+    "Use Open original to open or download it."
+)
 
 Kind = Literal["image", "pdf", "text", "other"]
 
@@ -87,6 +112,7 @@ class ViewerSession:
     page_url: str | None = None
     content_url: str | None = None
     reason: str | None = None
+    reduced: bool = False  # an image's content_url is its reduced copy, not the original
 
 
 PageKey = tuple[str, str, str, str, int, int]  # container, folder, name, version, page, width
@@ -166,16 +192,25 @@ async def _rendered(
             await asyncio.to_thread(shutil.rmtree, folder, True)
 
 
-async def _page_count(
-    storage: Storage, settings: Settings, workers: WorkerPool | None, folder: Folder, name: str
-) -> int:
+async def _at_opening(
+    storage: Storage,
+    settings: Settings,
+    workers: WorkerPool | None,
+    folder: Folder,
+    name: str,
+    func: Callable[[str], T],
+    failed: str,
+) -> T:
+    """func(a copy of the file) in the worker pool as the viewer opens it (a PDF's page count,
+    how an image may be shown): 503 when the pool is full; PreviewRefused(failed) when the work
+    ran out of time or memory or its worker died (the viewer then offers the original)."""
     where = (folder.container.name, folder.name, name)
     try:
-        return await _rendered(workers, settings, storage, where, pdf_page_count)
+        return await _rendered(workers, settings, storage, where, func)
     except WorkerBusy:
         raise ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS}) from None
     except (WorkerTimeout, WorkerFailed):
-        raise PreviewRefused(PAGE_FAILED) from None
+        raise PreviewRefused(failed) from None
 
 
 async def open_viewer(
@@ -197,15 +232,27 @@ async def open_viewer(
     kind = kind_of(row.content_type, row.size, max_bytes)
     reason = TOO_LARGE if kind == "other" and row.size > max_bytes else None
     page_count = None
+    reduced = False
     if kind == "pdf":
         preview = await preview_repository.current_content(container, folder.name, name)
         if preview and preview["preview_version"] == version_id and preview["page_count"]:
             page_count = int(preview["page_count"])
         else:
             try:
-                page_count = await _page_count(storage, settings, workers, folder, name)
+                page_count = await _at_opening(
+                    storage, settings, workers, folder, name, pdf_page_count, PAGE_FAILED
+                )
             except PreviewRefused as exc:
                 kind, reason = "other", str(exc)
+    elif kind == "image":
+        # The browser decodes what it is given, in the app's tab: an image beyond the budget
+        # the server keeps for itself (a PNG bomb) is shown as a reduced copy, or not at all.
+        try:
+            reduced = not await _at_opening(
+                storage, settings, workers, folder, name, image_display, IMAGE_FAILED
+            )
+        except PreviewRefused as exc:
+            kind, reason = "other", str(exc)
     await record_alone(
         actor,
         "file_view",
@@ -214,10 +261,11 @@ async def open_viewer(
         blob=name,
         details="in the viewer",
     )
+    purpose = VIEWER_LINK if kind == "pdf" or reduced else VIEWER_CONTENT_LINK
     link, expires = sign_link(
         settings,
         session_id,
-        (VIEWER_LINK, container, folder.name, name, version_id),
+        (purpose, container, folder.name, name, version_id),
         seconds=settings.preview_link_seconds,
     )
     base = _base(container, folder.name, name, version_id)
@@ -229,6 +277,9 @@ async def open_viewer(
             page_count=page_count,
             page_url=f"{base}/pages/{{page}}?width={{width}}&link={link}",
         )
+    if reduced:
+        url = f"{base}/image?link={link}"
+        return ViewerSession("image", version_id, expires, content_url=url, reduced=True)
     if kind in ("image", "text"):
         return ViewerSession(kind, version_id, expires, content_url=f"{base}/content?link={link}")
     return ViewerSession("other", version_id, expires, reason=reason)
@@ -242,6 +293,35 @@ async def current_or_404(container: str, folder: str, name: str, version_id: str
     if content_id(str(found["version_id"])) != version_id:
         raise ApiError(404, FILE_CHANGED)
     return found
+
+
+async def content_or_404(
+    container: str, folder: str, name: str, version_id: str, settings: Settings
+) -> None:
+    """404 unless the file's current content is the version the viewer opened and the viewer
+    shows it as it is (an image or a text): never a PDF (the viewer shows its pages; its
+    original opens through the view route, under that route's headers), whatever link asks.
+    An image beyond the budget has no content link to ask with (`open_viewer`)."""
+    found = await current_or_404(container, folder, name, version_id)
+    size = int(found["size"])
+    if kind_of(str(found["content_type"]), size, settings.preview_max_mb * MB) not in (
+        "image",
+        "text",
+    ):
+        raise ApiError(404, NO_CONTENT)
+
+
+def _render_errors(exc: Exception, too_slow: str, too_much: str, failed: str) -> ApiError:
+    """The answer to a picture the worker pool did not render (a page, a reduced image)."""
+    if isinstance(exc, PreviewRefused):
+        return ApiError(404 if str(exc) == PAGE_OUTSIDE else 422, str(exc))
+    if isinstance(exc, WorkerBusy):
+        return ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS})
+    if isinstance(exc, WorkerTimeout):
+        return ApiError(422, too_slow)
+    if isinstance(exc, WorkerOutOfMemory):
+        return ApiError(422, too_much)
+    return ApiError(422, failed)
 
 
 async def page_image(
@@ -282,14 +362,49 @@ async def page_image(
 
     try:
         return await cache.get_or_render(key, render)
-    except PreviewRefused as exc:
-        raise ApiError(404 if str(exc) == PAGE_OUTSIDE else 422, str(exc)) from None
-    except WorkerBusy:
-        raise ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS}) from None
-    except WorkerTimeout:
-        raise ApiError(422, PAGE_TOO_SLOW) from None
-    except WorkerFailed:
-        raise ApiError(422, PAGE_FAILED) from None
+    except (PreviewRefused, WorkerBusy, WorkerFailed, WorkerTimeout) as exc:
+        raise _render_errors(exc, PAGE_TOO_SLOW, PAGE_TOO_MUCH_MEMORY, PAGE_FAILED) from None
 
 
-__all__ = ["PAGE_WIDTHS", "PageCache", "ViewerSession", "open_viewer", "page_image"]
+async def reduced_picture(
+    container: str,
+    folder: str,
+    name: str,
+    version_id: str,
+    *,
+    settings: Settings,
+    storage: Storage,
+    workers: WorkerPool | None,
+    cache: PageCache,
+) -> bytes:
+    """The reduced copy (WebP, REDUCED_SIZE px on its long side) of an image's current content
+    (the version the viewer opened), rendered in the worker pool; from the cache when it was
+    rendered before."""
+    key: PageKey = (container, folder, name, version_id, 0, REDUCED_SIZE)
+    cached = cache.get(key)
+    found = await current_or_404(container, folder, name, version_id)
+    if base_type(str(found["content_type"])) not in IMAGE_TYPES:
+        raise ApiError(404, NOT_AN_IMAGE)
+    if cached is not None:
+        return cached
+    if int(found["size"]) > settings.preview_max_mb * MB:
+        raise ApiError(422, TOO_LARGE)
+
+    def render() -> Awaitable[bytes]:
+        return _rendered(workers, settings, storage, (container, folder, name), reduced_image)
+
+    try:
+        return await cache.get_or_render(key, render)
+    except (PreviewRefused, WorkerBusy, WorkerFailed, WorkerTimeout) as exc:
+        raise _render_errors(exc, IMAGE_TOO_SLOW, IMAGE_TOO_MUCH_MEMORY, IMAGE_FAILED) from None
+
+
+__all__ = [
+    "PAGE_WIDTHS",
+    "PageCache",
+    "ViewerSession",
+    "content_or_404",
+    "open_viewer",
+    "page_image",
+    "reduced_picture",
+]

@@ -3,6 +3,7 @@
 // a desktop, against the real BFF (thumbnails and pages rendered by its worker pool).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { crc32, deflateSync } from 'node:zlib';
 import {
   PNG_1PX,
   adminApi,
@@ -51,9 +52,33 @@ function textPdf(pages) {
   return Buffer.from(out, 'latin1');
 }
 
+/** A PNG: its header says width x height; its pixels one colour (`rows` of them, so a header
+ * can claim far more than the file holds, as an image bomb's does). */
+function png(width, height, rows = height) {
+  const chunk = (kind, data) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(kind), data])));
+    return Buffer.concat([head, Buffer.from(kind), data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.alloc(1 + width * 3, 0x60);
+  row[0] = 0; // no filter
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: rows }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
 const PDF = 'a-chart.pdf';
 const TEXT = 'b-notes.txt';
 const PHOTO = 'c-wound.png';
+// 14 megapixels: beyond what the server hands a browser to decode (12), shown reduced.
+const LARGE = 'd-xray.png';
+// The review's bomb: a file of a few hundred bytes whose header says 900 megapixels.
+const BOMB = 'e-bomb.png';
 
 /** A doctor and a folder with a 3-page PDF, a text and a picture, arranged through the API. */
 async function arrange() {
@@ -64,6 +89,8 @@ async function arrange() {
   await upload(admin.token, ward, 'patient-1', PDF, new Blob([textPdf(3)], { type: 'application/pdf' }));
   await uploadText(admin.token, ward, 'patient-1', TEXT, 'Wound healing well.\n<b>not markup</b>\n');
   await upload(admin.token, ward, 'patient-1', PHOTO, new Blob([PNG_1PX], { type: 'image/png' }));
+  await upload(admin.token, ward, 'patient-1', LARGE, new Blob([png(4000, 3500)], { type: 'image/png' }));
+  await upload(admin.token, ward, 'patient-1', BOMB, new Blob([png(30_000, 30_000, 1)], { type: 'image/png' }));
   return { admin, ward, doctor, folderUrl: `/containers/${ward}/folders/patient-1` };
 }
 
@@ -171,6 +198,33 @@ for (const [device, options] of DEVICES) {
     await page.getByRole('dialog', { name: PHOTO }).getByRole('img', { name: PHOTO }).waitFor();
     await page.goBack();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
+
+    // An image beyond what the server hands a browser to decode: the reduced copy it rendered,
+    // with a note. The review's bomb: no picture at all, the reason and the original offered.
+    // Neither original is ever asked for by the viewer.
+    const originals = [];
+    const onRequest = (r) => /\/(d-xray|e-bomb)\.png\/viewer\/[^/]+\/content/.test(new URL(r.url()).pathname) && originals.push(r.url());
+    page.on('request', onRequest);
+    const large = await openInViewer(page, LARGE);
+    const reduced = large.getByRole('img', { name: LARGE });
+    await reduced.waitFor();
+    await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await reduced.elementHandle(), { timeout: 30_000 });
+    assert.match(await reduced.getAttribute('src'), /\/image\?link=/);
+    assert.deepEqual(await reduced.evaluate((img) => [img.naturalWidth, img.naturalHeight]), [2000, 1750]);
+    await large.getByText('This image is too large to show at full size here, so a smaller copy is shown.').waitFor();
+    await assertAccessible(page, `${device}: an image shown reduced`);
+    await assertFitsWidth(page, `${device}: an image shown reduced`);
+    await large.getByRole('button', { name: `Next file: ${BOMB}` }).click();
+    const bomb = page.getByRole('dialog', { name: BOMB });
+    await bomb.getByText('This image has too many pixels to show here, even reduced. Open the original to see it.').waitFor();
+    assert.equal(await bomb.getByRole('img').count(), 0);
+    assert.equal(await bomb.locator('.viewer-card').getByRole('button', { name: 'Open original' }).count(), 1);
+    await assertAccessible(page, `${device}: an image too large to show`);
+    await shot(page, `viewer-image-bomb-${device}`);
+    page.off('request', onRequest);
+    assert.deepEqual(originals, []);
+    await page.keyboard.press('Escape');
+    await bomb.waitFor({ state: 'hidden' });
     await openInViewer(page, PDF);
     await page.reload();
     const reopened = page.getByRole('dialog', { name: PDF });

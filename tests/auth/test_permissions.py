@@ -131,6 +131,10 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
         ANY,
         "folder",
     ),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/image"): (
+        ANY,
+        "folder",
+    ),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/url"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/view"): (ANY, "folder"),
     ("POST", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/restore"): (
@@ -530,6 +534,10 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
         NO_LINK,
     ),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/content"): (
+        404,
+        NO_LINK,
+    ),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/image"): (
         404,
         NO_LINK,
     ),

@@ -22,9 +22,22 @@ from werkzeug.datastructures import FileStorage
 from bff.audit.models import AuditLog
 from bff.auth.links import sign_link
 from bff.files.models import FilePreview, StoredFile
-from bff.files.previews import PDF_DAMAGED, PDF_PASSWORD, THUMBNAIL_SIZE
+from bff.files.previews import (
+    IMAGE_TOO_LARGE,
+    PDF_DAMAGED,
+    PDF_PASSWORD,
+    REDUCED_SIZE,
+    THUMBNAIL_SIZE,
+)
 from bff.files.reindex import reindex
-from bff.files.viewer import FILE_CHANGED, VIEWER_LINK
+from bff.files.thumbnails import content_id
+from bff.files.viewer import (
+    FILE_CHANGED,
+    IMAGE_TOO_MUCH_MEMORY,
+    NO_CONTENT,
+    VIEWER_CONTENT_LINK,
+    VIEWER_LINK,
+)
 from bff.jobs import repository as jobs_repository
 from bff.jobs import service as jobs
 from bff.jobs.models import KIND_THUMBNAIL
@@ -32,9 +45,10 @@ from bff.services import app_services
 from bff.users.models import Role
 from bff.workers import WorkerPool
 from storage.base import PREVIEWS_DIR, ObjectKey
-from tests.conftest import make_settings
+from tests.conftest import make_settings, started_app
 from tests.factories import assign, make_container, make_folder, make_staff
 from tests.files.conftest import Ward
+from tests.files.test_conversion_limits import _png
 from tests.live.conftest import run_live
 
 
@@ -390,9 +404,117 @@ async def test_the_viewer_shows_images_and_text_without_another_entry(ward: Ward
     assert other["kind"] == "other" and other["reason"] is None
     views = await AuditLog.filter(operation="file_view").values_list("blob_name", flat=True)
     assert sorted(views) == ["data.bin", "notes.txt", "photo.png"]
-    # The content link is the viewer's: a page route of an image is nothing.
+    # The content link opens the content only: not a page, not a reduced copy.
     url = image["imageUrl"].replace("/content?", "/pages/1?width=480&")
-    assert (await ward.client.get(url)).status_code == 404
+    assert (await ward.client.get(url)).status_code == 403
+    assert (
+        await ward.client.get(image["imageUrl"].replace("/content?", "/image?"))
+    ).status_code == 403
+
+
+def _signed(ward: Ward, who: object, purpose: str, name: str, version_id: str) -> str:
+    """A viewer link of `purpose` for who's session, made with the server's own key (what a
+    forged or misused link would need to be to get past the signature)."""
+    session_id = jwt.decode(who.token, options={"verify_signature": False})["sid"]  # type: ignore[attr-defined]
+    path = (purpose, ward.container.name, ward.folder.name, name, version_id)
+    return sign_link(ward.settings, session_id, path)[0]
+
+
+async def test_a_pdf_in_the_viewer_is_pages_only_never_its_original(ward: Ward) -> None:
+    """The review's replay: the viewer's page link also opened `/content`, the original PDF,
+    inline and without the sandbox. A page link opens pages only, and the content route
+    refuses PDFs whatever link it is given (the original opens through the view route)."""
+    assert (await ward.upload(ward.nurse, "report.pdf", pdf_of(2))).status_code == 201
+    opened = await _open(ward, "report.pdf", ward.nurse)
+    base, _, query = opened["pageUrl"].partition("/pages/")
+    link = query.split("link=")[1]
+    by_page_link = await ward.client.get(f"{base}/content?link={link}")
+    assert by_page_link.status_code == 403, await by_page_link.get_data()
+    assert b"%PDF" not in await by_page_link.get_data()
+    version_id = content_id((await StoredFile.get(name="report.pdf")).version_id)
+    content_link = _signed(ward, ward.nurse, VIEWER_CONTENT_LINK, "report.pdf", version_id)
+    refused = await ward.client.get(f"{base}/content?link={content_link}")
+    assert refused.status_code == 404
+    assert (await refused.get_json())["message"] == NO_CONTENT
+    # Pages still open by the page link.
+    page = await ward.client.get(opened["pageUrl"].replace("{page}", "1").replace("{width}", "480"))
+    assert page.status_code == 200
+    assert_rendered_headers(page)
+
+
+def big_png(width: int, height: int) -> bytes:
+    """A real PNG of one colour, width x height, written quickly and small (it decodes whole)."""
+    return _png(width, height, 8, 2, b"\x20\x40\x60" * width)
+
+
+async def test_an_image_beyond_the_budget_is_shown_reduced_and_a_bomb_not_at_all(
+    ward: Ward,
+) -> None:
+    """The review's replay: the image viewer handed the browser an image the server refuses to
+    decode for a thumbnail. Beyond the thumbnail's budget (12 megapixels) the viewer gets a
+    reduced copy rendered in the worker pool; beyond what even that decodes (the review's
+    900-megapixel PNG), no picture at all: the reason, and Open original."""
+    large = big_png(5000, 4000)  # 20 megapixels, about 60 MB decoded
+    assert len(large) < 1_000_000
+    assert (await ward.upload(ward.nurse, "xray.png", large)).status_code == 201
+    opened = await _open(ward, "xray.png", ward.nurse)
+    assert opened["kind"] == "image" and opened["imageReduced"] is True
+    url = opened["imageUrl"]
+    assert "/image?link=" in url and "/content" not in url
+    response = await ward.client.get(url)
+    assert response.status_code == 200, await response.get_data()
+    assert_rendered_headers(response)
+    picture = Image.open(io.BytesIO(await response.get_data()))
+    assert picture.size == (REDUCED_SIZE, REDUCED_SIZE * 4 // 5)
+    assert (await ward.client.get(url)).status_code == 200  # again, from the cache
+    # Its link opens the reduced copy only, never the original.
+    original = await ward.client.get(url.replace("/image?", "/content?"))
+    assert original.status_code == 403 and await original.get_data() != large
+
+    bomb = png_bomb(30_000, 30_000)  # 900 megapixels declared in a file of a few hundred bytes
+    assert len(bomb) < 2_000
+    assert (await ward.upload(ward.nurse, "bomb.png", bomb)).status_code == 201
+    refused = await _open(ward, "bomb.png", ward.nurse)
+    assert refused["kind"] == "other" and refused["reason"] == IMAGE_TOO_LARGE
+    assert refused["imageUrl"] is None and refused["pageUrl"] is None
+    # Even under a link of the right purpose (made with the server's key: the server makes
+    # none for it), no reduced copy is decoded.
+    version_id = content_id((await StoredFile.get(name="bomb.png")).version_id)
+    forged = _signed(ward, ward.nurse, VIEWER_LINK, "bomb.png", version_id)
+    base = url.split("/viewer/")[0].replace("xray.png", "bomb.png")
+    bomb_picture = await ward.client.get(f"{base}/viewer/{version_id}/image?link={forged}")
+    assert bomb_picture.status_code == 422
+    assert (await bomb_picture.get_json())["message"] == IMAGE_TOO_LARGE
+    # Each opening is one audited view; the pictures are covered by it.
+    views = await AuditLog.filter(operation="file_view").values_list("blob_name", flat=True)
+    assert sorted(views) == ["bomb.png", "xray.png"]
+
+
+async def test_a_picture_over_the_pools_memory_is_refused_and_the_pool_serves_on(
+    database_url: str, run_dir: Path, tmp_path: Path
+) -> None:
+    """The viewer's worker pool has a memory limit (BFF_CONVERSION_MEMORY_MB; it had none): a
+    reduced copy that needs more (an 81-megapixel PNG, 243 MB decoded, under 256 MB) is a 422
+    that says why, its worker is ended, and the next picture renders in a new one."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", conversion_memory_mb=256
+    )
+    async with started_app(settings) as app:
+        ward = await Ward(app, settings).setup()
+        pool = app_services(app).workers
+        assert (await ward.upload(ward.nurse, "scan.png", big_png(9000, 9000))).status_code == 201
+        opened = await _open(ward, "scan.png", ward.nurse)
+        assert opened["imageReduced"] is True
+        before = set(pool.pids)
+        assert before
+        response = await ward.client.get(opened["imageUrl"])
+        assert response.status_code == 422, await response.get_data()
+        assert (await response.get_json())["message"] == IMAGE_TOO_MUCH_MEMORY
+        assert not (pool.pids & before), "the worker that ran out of memory was ended"
+        assert (await ward.upload(ward.nurse, "report.pdf", pdf_of(1))).status_code == 201
+        template = (await _open(ward, "report.pdf", ward.nurse))["pageUrl"]
+        page = await ward.client.get(template.replace("{page}", "1").replace("{width}", "480"))
+        assert page.status_code == 200
 
 
 async def test_reindex_leaves_thumbnails_out_and_records_missing_ones(any_ward: Ward) -> None:

@@ -89,6 +89,7 @@ export const VIEWER_MSG = {
   notShown: 'This type of file cannot be shown here. Open the original to see it.',
   openIt: 'Open the original to see it.',
   imageFailed: 'The image could not be shown. Open the original to see it.',
+  imageReduced: 'This image is too large to show at full size here, so a smaller copy is shown. Open the original to see every detail.',
   pageFailed: 'This page could not be shown. Open the original to see it.',
   textCut: 'Only the beginning of this text is shown here. Open the original to see all of it.',
   filePosition: (n: number, total: number) => `File ${n} of ${total}`,

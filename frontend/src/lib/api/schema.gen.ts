@@ -764,9 +764,30 @@ export interface paths {
         };
         /**
          * An image's or a text's bytes for the viewer (HTTP Range supported), by the viewer
-         * @description session's link (its audit entry covers them); never redirected to another origin.
+         * @description session's content link (its audit entry covers them); never redirected to another origin.
+         *     Never a PDF's (404): the viewer shows its pages.
          */
         get: operations["get_viewer_content"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reduced copy (WebP) of an image too large to hand to the browser, rendered in the
+         * @description worker pool, by the viewer session's link (its audit entry covers it).
+         */
+        get: operations["get_viewer_image"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3190,6 +3211,12 @@ export interface operations {
                          */
                         expiresAt: string;
                         /**
+                         * Imagereduced
+                         * @description The image has more pixels than the viewer hands to a browser: imageUrl is a reduced copy the server rendered (WebP, at most 2000 px on its long side); Open original shows every pixel
+                         * @default false
+                         */
+                        imageReduced: boolean;
+                        /**
                          * Imageurl
                          * @default null
                          */
@@ -3239,6 +3266,21 @@ export interface operations {
         };
     };
     get_viewer_content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_viewer_image: {
         parameters: {
             query?: never;
             header?: never;

@@ -200,6 +200,36 @@ describe('the viewer: each kind', () => {
     expect(within(dialog).getByRole('button', { name: 'Zoom out' })).toBeDisabled();
   });
 
+  it('shows an image too large to hand to the browser as the copy the server reduced, and says so', async () => {
+    const reduced = `${base('a-photo.png')}/image?link=r`;
+    setUp({ [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'image', imageReduced: true, imageUrl: reduced }) });
+    renderApp(`${PAGE}?view=a-photo.png`);
+    const dialog = await viewerOf('a-photo.png');
+    const image = await within(dialog).findByRole('img', { name: 'a-photo.png' });
+    expect(image.getAttribute('src')).toBe(reduced);
+    expect(dialog.querySelector('img[src*="/content"]')).toBeNull();
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'This image is too large to show at full size here, so a smaller copy is shown. Open the original to see every detail.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Zoom in' }));
+    expect(within(dialog).getByText('150%')).toBeInTheDocument();
+  });
+
+  it('shows no picture of an image bomb: the server says it is too large, and the original is offered', async () => {
+    const viewer = { location: { href: '' }, close: vi.fn(), closed: false, opener: window };
+    vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
+    setUp({
+      [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'other', reason: 'This image has too many pixels to show here, even reduced.' }),
+      'GET /api/blobs/ward%20a/p-1/a-photo.png/url': { body: { url: '/api/blobs/ward%20a/p-1/a-photo.png/view?link=o', expiresAt: LATER } },
+    });
+    renderApp(`${PAGE}?view=a-photo.png`);
+    const dialog = await viewerOf('a-photo.png');
+    const why = await within(dialog).findByText('This image has too many pixels to show here, even reduced. Open the original to see it.');
+    expect(within(dialog).queryByRole('img')).toBeNull();
+    await userEvent.click(within(why.closest('.viewer-card') as HTMLElement).getByRole('button', { name: 'Open original' }));
+    await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/a-photo.png/view?link=o'));
+  });
+
   it('shows a text as text, never as markup', async () => {
     setUp();
     renderApp(`${PAGE}?view=c-notes.txt`);
@@ -273,6 +303,21 @@ describe('the viewer: errors', () => {
     // The page before still shows.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Previous page' }));
     expect(within(dialog).getByRole('img', { name: 'Page 1 of 3' })).toBeInTheDocument();
+  });
+
+  it("shows the server's words and offers the original when a reduced copy cannot be rendered", async () => {
+    const message = 'This image needs more memory to show than the server allows. Please open the original instead.';
+    setUp({
+      [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'image', imageReduced: true, imageUrl: `${base('a-photo.png')}/image?link=r` }),
+      [`GET ${base('a-photo.png')}/image`]: { status: 422, body: { message } },
+    });
+    renderApp(`${PAGE}?view=a-photo.png`);
+    const dialog = await viewerOf('a-photo.png');
+    fireEvent.error(await within(dialog).findByRole('img', { name: 'a-photo.png' }));
+    await alertSays(dialog, message);
+    const card = within(dialog).getByRole('alert').closest('.viewer-card') as HTMLElement;
+    expect(within(card).getByRole('button', { name: 'Open original' })).toBeEnabled();
+    expect(within(card).getByRole('button', { name: 'Try again' })).toBeEnabled();
   });
 
   it('asks for new links once when a page fails after they expired', async () => {

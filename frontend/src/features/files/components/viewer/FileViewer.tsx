@@ -1,8 +1,10 @@
 /**
  * The in-app viewer (issue 33), loaded on first use: one file of the folder in a dialog with its
  * own URL (the folder page's `?view=`): images fitted to the screen with zoom, PDFs a page at a
- * time as images the server renders at the screen's width (the next page fetched ahead), texts
- * as text, anything else a card with "Open original". Previous and next file (buttons, arrow
+ * time as images the server renders at the screen's width (the next page fetched ahead), an image
+ * too large to hand to the browser as the reduced copy the server rendered (with a note; none at
+ * all for an image bomb: the server says why), texts as text, anything else a card with "Open
+ * original". Previous and next file (buttons, arrow
  * keys, a swipe on a phone), Escape closes, focus stays inside and goes back to the file's row.
  * No PDF is read by a script here: pages arrive as images through signed short-lived links.
  */
@@ -205,13 +207,18 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   );
 }
 
-function ViewerProblem({ message, onRetry }: { message: string; onRetry?: () => void }) {
+function ViewerProblem({ message, onRetry, onOpenOriginal }: { message: string; onRetry?: () => void; onOpenOriginal?: () => void }) {
   return (
     <div className="viewer-card">
       <Banner kind="error">{message}</Banner>
       {onRetry ? (
         <button type="button" className="btn btn-small" onClick={onRetry}>
           Try again
+        </button>
+      ) : null}
+      {onOpenOriginal ? (
+        <button type="button" className="btn btn-primary" onClick={onOpenOriginal}>
+          {VIEWER_MSG.openOriginal}
         </button>
       ) : null}
     </div>
@@ -235,7 +242,15 @@ interface ContentProps {
 function Content({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, onOpenOriginal }: ContentProps) {
   const expired = () => Date.parse(answer.expiresAt) <= Date.now();
   if (answer.kind === 'image' && answer.imageUrl) {
-    return <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} />;
+    const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} onOpenOriginal={onOpenOriginal} />;
+    // Beyond what the server hands a browser to decode, the picture is its reduced copy.
+    if (!answer.imageReduced) return image;
+    return (
+      <div className="viewer-image-wrap">
+        <Banner kind="info">{VIEWER_MSG.imageReduced}</Banner>
+        {image}
+      </div>
+    );
   }
   if (answer.kind === 'pdf' && answer.pageUrl) {
     return (
@@ -270,7 +285,16 @@ function useImageFailure(src: string, expired: () => boolean, onExpired: () => v
   return { failed, message: failed ? failure.message : null, onError };
 }
 
-function ImageView({ url, name, zoom, expired, onExpired }: { url: string; name: string; zoom: number; expired: () => boolean; onExpired: () => void }) {
+interface ImageViewProps {
+  url: string;
+  name: string;
+  zoom: number;
+  expired: () => boolean;
+  onExpired: () => void;
+  onOpenOriginal: () => void;
+}
+
+function ImageView({ url, name, zoom, expired, onExpired, onOpenOriginal }: ImageViewProps) {
   const frame = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
   const [box, setBox] = useState<{ w: number; h: number } | null>(null);
@@ -289,7 +313,7 @@ function ImageView({ url, name, zoom, expired, onExpired }: { url: string; name:
   // Fitted: as large as the screen allows, never enlarged beyond its own size; then zoomed.
   const fit = natural && box && box.w > 0 && box.h > 0 ? Math.min(1, box.w / natural.w, box.h / natural.h) : null;
   const size = fit !== null && natural ? { width: Math.round(natural.w * fit * zoom), height: Math.round(natural.h * fit * zoom) } : undefined;
-  if (failed) return <ViewerProblem message={message ?? VIEWER_MSG.imageFailed} onRetry={onExpired} />;
+  if (failed) return <ViewerProblem message={message ?? VIEWER_MSG.imageFailed} onRetry={onExpired} onOpenOriginal={onOpenOriginal} />;
   return (
     <div ref={frame} className={`viewer-scroll viewer-image${zoom > 1 ? ' zoomed' : ''}`} tabIndex={0} role="region" aria-label={VIEWER_MSG.imageRegion(name)}>
       <img
