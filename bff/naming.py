@@ -1,6 +1,7 @@
-"""Natural ordering of names, and the one check of every name a person gives (container,
-folder, file): its NFC spelling, free of invisible characters, look-alike path separators and
-mixed scripts (pure functions; files/names.py adds what only a file name needs).
+"""Natural ordering of names, the one spelling and rule of usernames, and the one check of
+every name a person gives (container, folder, file): its NFC spelling, free of invisible
+characters, look-alike path separators and mixed scripts (pure functions; files/names.py adds
+what only a file name needs).
 
 Why: a name is read by people, so two names that look alike must be one name or one of them
 refused. NFC makes every canonically equal spelling ('café' composed or decomposed) one string;
@@ -30,6 +31,8 @@ _SUFFIX = re.compile(r"^(.*?)(\d+)$")
 _MAX_SORT_NUMBER = 2**62
 CONTAINER_NAME = re.compile(r"(?=.{3,63}\Z)[a-z0-9]+(?:-[a-z0-9]+)*")  # used with fullmatch
 FOLDER_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")  # fullmatch: "$" would accept a final newline
+USERNAME = re.compile(r"[a-z0-9._-]{3,50}")  # fullmatch, on a username's one spelling
+USERNAME_RULE = "Usernames are 3 to 50 lower-case letters, digits, '.', '_' or '-'."
 
 
 def sort_key(name: str) -> tuple[str, int]:
@@ -60,6 +63,20 @@ def folder_name_error(name: str) -> str | None:
     if FOLDER_NAME.fullmatch(name) and name not in (".", ".."):
         return None
     return "Folder names are 1 to 100 letters, digits, '-', '_' or '.', and not '.' or '..'."
+
+
+def username_spelling(text: str) -> str:
+    """The one spelling of a username: NFKC (full-width letters and the Kelvin sign are their
+    plain letters), case-folded, without the spaces around it. Sign-in looks usernames up
+    and counts them in this spelling; stored usernames (lower-case ASCII) are their own."""
+    return unicodedata.normalize("NFKC", text).casefold().strip()
+
+
+def username_error(spelling: str) -> str | None:
+    """Why a username in its one spelling (`username_spelling`) cannot be one, or None: only
+    lower-case ASCII letters, digits, '.', '_' and '-' (so no look-alike letters of another
+    script, no invisible characters, no markup)."""
+    return None if USERNAME.fullmatch(spelling) else USERNAME_RULE
 
 
 # Default_Ignorable_Code_Point characters that are not General_Category=Cf in Python 3.11's

@@ -108,12 +108,15 @@ class Settings(BaseSettings):
     # OpenID Connect single sign-on (bff/oidc/, docs/single-sign-on.md); off while the issuer
     # is empty. The provider is found by discovery (ISSUER/.well-known/openid-configuration).
     # The client authenticates with its secret, or with a private key (private_key_jwt: the PEM
-    # file's path). PROVISION "off": only users an admin created sign in, linked at their first
-    # sign-in by username = USERNAME_CLAIM; "on": the first sign-in creates the user. The role
+    # file's path). An account is linked to a provider's subject by an admin (the subject, or a
+    # one-time "link at next sign-in"), or by its owner's password (and factor) once; never by a
+    # claim alone. PROVISION "on": the first sign-in of a subject whose username claim
+    # (USERNAME_CLAIM, naming.py's rule) names no account creates one. The role
     # comes from ROLE_CLAIM through ROLE_MAP ("admin=Portal-Admins,doctor=Doctors,..."; no
     # mapped value: no access). An ID token whose amr has one of MFA_AMR, or whose acr is one of
     # MFA_ACR, counts as a second factor. LOCAL_PASSWORDS: who may still sign in with a
-    # password ("all", "admins": a break-glass admin, "none").
+    # password ("all", "admins": a break-glass admin, "none"). REQUESTS_PER_MINUTE: requests to
+    # the public endpoints (start, callback, complete, link, back-channel logout) per address.
     oidc_issuer: Issuer = ""
     oidc_client_id: str = ""
     oidc_client_secret: str = ""
@@ -129,6 +132,7 @@ class Settings(BaseSettings):
     oidc_mfa_acr: str = ""
     oidc_local_passwords: Literal["all", "admins", "none"] = "all"
     oidc_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 10
+    oidc_requests_per_minute: Annotated[int, Field(ge=1)] = 300
     admin_username: str = "admin"
     admin_password: str = ""
     # New passwords (bff/auth/password_rule.py): at least this many characters (after NFKC);

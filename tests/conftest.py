@@ -37,6 +37,9 @@ from storage.local import LocalStorage
 from tools.devserver import RedisProcess, kill_group, running_redis, start_moto, throwaway_postgres
 
 TABLES = [
+    "oidc_link_offers",
+    "oidc_expected",
+    "oidc_seen",
     "oidc_handoffs",
     "oidc_sessions",
     "oidc_once",

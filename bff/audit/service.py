@@ -5,8 +5,9 @@ hash, so editing or deleting any row breaks the chain from that row on, and nobo
 key can recompute it (entries written before the key existed keep their unkeyed SHA-256).
 Verification and checkpoints are in bff/audit/integrity.py. Entries that are part of a change are
 written inside its transaction (`record`); entries of reads and refusals are committed in
-batches (`record_alone`). On PostgreSQL an advisory transaction lock keeps the chain linear
-across processes; SQLite has one writer.
+batches (`record_alone`); a refusal anyone can repeat at will (a public endpoint's) is written
+once a minute with the count of its repeats (`record_repeated`). On PostgreSQL an advisory
+transaction lock keeps the chain linear across processes; SQLite has one writer.
 """
 
 from __future__ import annotations
@@ -324,9 +325,99 @@ async def record_refusal(
     )
 
 
+REPEAT_SECONDS = 60.0  # record_repeated writes a repeated refusal once in this long, with a count
+
+
+def _clock() -> float:
+    return time.monotonic()  # the tests' to replace
+
+
+@dataclass
+class _Repeat:
+    """A refusal written once, and how often it came again since."""
+
+    actor: Actor
+    operation: str
+    details: str
+    opened: float
+    count: int = 0
+
+
+class _Repeats:
+    """The refusals of one event loop whose repeats are being counted, by what repeats."""
+
+    def __init__(self) -> None:
+        self.open: dict[tuple[str, ...], _Repeat] = {}
+        self.timer: asyncio.TimerHandle | None = None
+        self.closing: set[asyncio.Task[None]] = set()
+
+    async def close(self, key: tuple[str, ...]) -> None:
+        """Write the count of a refusal's repeats, if any, and start counting afresh."""
+        repeat = self.open.pop(key, None)
+        if repeat is not None and repeat.count:
+            suffix = f" repeated={repeat.count} within {int(REPEAT_SECONDS)}s"
+            await record_alone(
+                repeat.actor, repeat.operation, details=repeat.details[: 500 - len(suffix)] + suffix
+            )
+
+    def watch(self) -> None:
+        """Close the windows that ended, when they end (one timer for all of them)."""
+        if self.timer is not None or not self.open:
+            return
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(REPEAT_SECONDS, self._due)
+
+    def _due(self) -> None:
+        self.timer = None
+        now = _clock()
+        for key, repeat in list(self.open.items()):
+            if now - repeat.opened >= REPEAT_SECONDS:
+                task = asyncio.get_running_loop().create_task(self.close(key))
+                self.closing.add(task)
+                task.add_done_callback(self.closing.discard)
+        self.watch()
+
+
+_REPEATS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Repeats] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def record_repeated(actor: Actor, operation: str, *, reason: str, details: str = "") -> None:
+    """Audit a refusal that anyone can repeat at will (a forged or replayed request to a public
+    endpoint): the first of a kind (the operation, the actor's name and address, and reason) is
+    written at once as record_alone writes it; its repeats in the next REPEAT_SECONDS are only
+    counted, and written as one entry with their count (`repeated=N`) when that time is up (or
+    the app stops). A flood costs the log an entry a minute, never one a request."""
+    loop = asyncio.get_running_loop()
+    repeats = _REPEATS.get(loop)
+    if repeats is None:
+        repeats = _REPEATS[loop] = _Repeats()
+    key = (operation, actor.name, actor.client_address, reason)
+    now = _clock()
+    repeat = repeats.open.get(key)
+    if repeat is not None and now - repeat.opened < REPEAT_SECONDS:
+        repeat.count += 1
+        return
+    await repeats.close(key)
+    repeats.open[key] = _Repeat(actor, operation, details, now)
+    repeats.watch()
+    await record_alone(actor, operation, details=details)
+
+
 async def flush() -> None:
-    """Wait until the entries handed to record_alone in this event loop are written (the app
-    calls it when it stops, before the database closes)."""
+    """Wait until the entries handed to record_alone in this event loop are written, with the
+    counts record_repeated holds (the app calls it when it stops, before the database closes)."""
+    repeats = _REPEATS.get(asyncio.get_running_loop())
+    if repeats is not None:
+        if repeats.timer is not None:
+            repeats.timer.cancel()
+            repeats.timer = None
+        for key in list(repeats.open):
+            with contextlib.suppress(Exception):
+                await repeats.close(key)
+        if repeats.closing:
+            await asyncio.gather(*repeats.closing, return_exceptions=True)
     batches = _BATCHES.get(asyncio.get_running_loop())
     if batches is not None and batches.writer is not None and not batches.writer.done():
         with contextlib.suppress(Exception):

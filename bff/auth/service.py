@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from bff.audit.service import Actor, record, record_alone
 from bff.auth.passwords import verify_password
 from bff.auth.schemas import (
@@ -11,11 +14,12 @@ from bff.auth.schemas import (
     TokenUser,
 )
 from bff.auth.sessions import open_session, user_claims
-from bff.auth.throttle import LoginThrottle, normal_username
+from bff.auth.throttle import Attempt, LoginThrottle, normal_username
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.mfa import signin as mfa
 from bff.users import repository as users
+from bff.users.models import User
 from config.settings import Settings
 
 LOGIN_FAILED = "Invalid username or password."
@@ -31,11 +35,15 @@ def password_refused(user_role: str, settings: Settings) -> str | None:
     return f"Sign in with {settings.oidc_display_name}."
 
 
-async def login(
-    username: str, password: str, address: str, settings: Settings, throttle: LoginThrottle
-) -> LoginResponse | MfaRequiredResponse:
-    """Check credentials and open a session, or for a user with a second factor start the
-    second step (bff/mfa/service.py); every outcome is audited."""
+@asynccontextmanager
+async def checked_password(
+    username: str, password: str, address: str, throttle: LoginThrottle, method: str = ""
+) -> AsyncIterator[tuple[User, Attempt, bool]]:
+    """The one password check (a sign-in, or linking an account to the identity provider:
+    `method` says which in the audit entry of a failure), counted by the throttle before it:
+    401, audited, for a wrong username or password; else the body runs with the user, the
+    attempt (the body calls `succeeded` or gives it back) and whether the user has a second
+    factor."""
     username = normal_username(username)  # the spelling the throttle counts, too
     async with throttle.attempt(username, address) as attempt:  # counted before the check
         user = await users.user_by_username(username)
@@ -44,8 +52,23 @@ async def login(
         second_step = user is not None and await mfa.has_factor(user.id)
         ok = await verify_password(stored, password, queue=attempt.known)
         if user is None or not ok:
-            await record_alone(Actor(None, username[:100], "", address), "login_failed")
+            details = f"method={method}" if method else ""
+            actor = Actor(None, username[:100], "", address)
+            await record_alone(actor, "login_failed", details=details)
             raise ApiError(401, LOGIN_FAILED)
+        yield user, attempt, second_step
+
+
+async def login(
+    username: str, password: str, address: str, settings: Settings, throttle: LoginThrottle
+) -> LoginResponse | MfaRequiredResponse:
+    """Check credentials and open a session, or for a user with a second factor start the
+    second step (bff/mfa/service.py); every outcome is audited."""
+    async with checked_password(username, password, address, throttle) as (
+        user,
+        attempt,
+        second_step,
+    ):
         refused = password_refused(user.role.value, settings)
         if refused is not None:  # the password was right: the attempt does not count
             await throttle.release(attempt)

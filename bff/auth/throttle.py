@@ -21,29 +21,35 @@ the user signed in from before a check always queues, ahead of the others.
 
 Every key holds the username in one spelling (`normal_username`): `Chief`, `CHIEF`, ` chief`
 and the same in full-width letters are counted as one username, the one sign-in looks up.
+
+Single sign-on (bff/oidc/service.py) uses the same rules with the browser in the username's
+place until the provider's token names a subject (the browser is the one its `/start` cookie
+names), then the subject: see `attempt`'s `probation` and `by_address`. Its public endpoints are
+also limited per address (`sso_request`, BFF_OIDC_REQUESTS_PER_MINUTE).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bff.auth.passwords import PasswordChecksBusy
 from bff.errors import ApiError
+from bff.naming import username_spelling
 from bff.throttle import FailureCounter, Limit, wait_text
 from config.settings import Settings
 
 MAX_CHECKING_PER_USERNAME = 2
 MAX_CHECKING_PER_ADDRESS = 4
 BUSY = "Too many sign-in attempts at once. Please try again in a moment."
+SSO_WINDOW_SECONDS = 60  # BFF_OIDC_REQUESTS_PER_MINUTE counts requests in this window
 
 
 def normal_username(username: str) -> str:
-    """The one spelling of a username as typed at sign-in: NFKC, case-folded, without the
-    spaces around it (stored usernames are lower-case ASCII, which this leaves as they are)."""
-    return unicodedata.normalize("NFKC", username).casefold().strip()
+    """The one spelling of a username as typed at sign-in (naming.py's: NFKC, case-folded,
+    without the spaces around it; stored usernames are lower-case ASCII, left as they are)."""
+    return username_spelling(username)
 
 
 def _too_many(wait: int) -> ApiError:
@@ -63,6 +69,8 @@ class Attempt:
         self.address = address
         self.reservation: str | None = None
         self.known = False  # the user signed in from this address before
+        # Past the address's limit, let through until the account is known (`probation=True`)
+        self.probation = False
 
     async def succeeded(self) -> None:
         """The password was right: the attempt does not count, the pair starts afresh and the
@@ -82,6 +90,8 @@ class LoginThrottle:
         self._per_username = settings.login_max_failures_per_username
         self._checking_username: Counter[str] = Counter()
         self._checking_address: Counter[str] = Counter()
+        self.sso_requests = FailureCounter(settings, "bff-sso", SSO_WINDOW_SECONDS)
+        self._sso_per_address = settings.oidc_requests_per_minute
 
     @staticmethod
     def pair_key(username: str, address: str) -> str:
@@ -98,10 +108,13 @@ class LoginThrottle:
         """The key of every attempt from one address."""
         return "addr:" + address
 
-    def _limits(self, username: str, address: str, known: bool) -> list[Limit]:
+    def _limits(
+        self, username: str, address: str, known: bool, by_address: bool = True
+    ) -> list[Limit]:
         limits = [Limit(self.pair_key(username, address), self._per_pair)]
         if not known:
-            limits.append(Limit(self.address_key(address), self._per_address))
+            if by_address:
+                limits.append(Limit(self.address_key(address), self._per_address))
             limits.append(Limit("user:" + username, self._per_username, backoff=True))
         return limits
 
@@ -112,18 +125,29 @@ class LoginThrottle:
         attempt.reservation = None
 
     @asynccontextmanager
-    async def attempt(self, username: str, address: str) -> AsyncIterator[Attempt]:
+    async def attempt(
+        self, username: str, address: str, *, probation: bool = False, by_address: bool = True
+    ) -> AsyncIterator[Attempt]:
         """Reserve one attempt (429 when a limit is reached or too many are being checked);
-        the body checks the password and calls `succeeded` when it was right."""
+        the body checks the password and calls `succeeded` when it was right.
+
+        `probation`: an attempt the address's limit alone holds back goes on with
+        `attempt.probation` set, for a caller that learns whose attempt it is only from the
+        check itself (single sign-on: the browser's attempt, until the provider's token names
+        the subject, whose own attempt then passes only if known at the address).
+        `by_address=False`: neither held by the address's limit nor counted against it (the
+        subject's attempt after the provider vouched for it, unless the browser's was on
+        probation)."""
         username = normal_username(username)
         known = await self.counter.marked(self.known_key(username, address))
+        held = by_address and not known  # held by the address's limit and bounds
         # From here to the counts below there is no await: the bounds cannot be raced.
         if self._checking_username[username] >= MAX_CHECKING_PER_USERNAME or (
-            not known and self._checking_address[address] >= MAX_CHECKING_PER_ADDRESS
+            held and self._checking_address[address] >= MAX_CHECKING_PER_ADDRESS
         ):
             raise ApiError(429, BUSY, {"Retry-After": "1"})
         checking = [(self._checking_username, username)]
-        if not known:
+        if held:
             checking.append((self._checking_address, address))
         for counter, key in checking:
             counter[key] += 1
@@ -131,8 +155,15 @@ class LoginThrottle:
             attempt = Attempt(self, username, address)
             attempt.known = known
             attempt.reservation, wait = await self.counter.reserve(
-                self._limits(username, address, known)
+                self._limits(username, address, known, by_address)
             )
+            if wait is not None and probation and held:
+                # Held back by the address's limit alone (the browser's own limits allow it)?
+                attempt.reservation, own_wait = await self.counter.reserve(
+                    self._limits(username, address, known, by_address=False)
+                )
+                attempt.probation = own_wait is None
+                wait = own_wait
             if wait is not None:
                 raise _too_many(wait)
             try:
@@ -141,7 +172,10 @@ class LoginThrottle:
                 await self.release(attempt)  # never checked: it does not count
                 raise ApiError(429, BUSY, {"Retry-After": "1"}) from None
             finally:
-                if known and attempt.reservation is not None:  # a failure of a known account
+                # A failure the address's limit did not hold back (a known account's, or one
+                # on probation) still counts against the address.
+                failed = attempt.reservation is not None and (known or attempt.probation)
+                if failed and by_address:
                     await self.counter.failed([Limit(self.address_key(address), 1)])
         finally:
             for counter, key in checking:
@@ -149,6 +183,21 @@ class LoginThrottle:
                 if counter[key] <= 0:
                     del counter[key]
 
+    async def sso_request(self, address: str) -> None:
+        """Count one request to a public single sign-on endpoint from address, good or bad
+        (each does the database's or the provider's work for anyone who asks): 429 with
+        Retry-After beyond BFF_OIDC_REQUESTS_PER_MINUTE in a minute."""
+        limit = Limit(self.address_key(address), self._sso_per_address)
+        _, wait = await self.sso_requests.reserve([limit])
+        if wait is not None:
+            raise ApiError(
+                429,
+                "Too many single sign-on requests from this network. "
+                f"Please try again in {wait_text(wait)}.",
+                {"Retry-After": str(wait)},
+            )
+
     async def aclose(self) -> None:
         """Release the counters' connections."""
         await self.counter.aclose()
+        await self.sso_requests.aclose()

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pyotp
+from tortoise.exceptions import IntegrityError
 from webauthn import (
     base64url_to_bytes,
     generate_authentication_options,
@@ -45,6 +46,7 @@ from bff.auth.sessions import (
 from bff.auth.throttle import LoginThrottle
 from bff.db import transaction
 from bff.errors import ApiError
+from bff.live.events import ADMINS, USERS_CHANGED, publish
 from bff.mfa import repository
 from bff.mfa.models import MfaChallenge
 from bff.mfa.sealing import (
@@ -68,6 +70,7 @@ PASSKEY_FAILED = "That passkey could not be verified. Please try again."
 NO_PASSKEYS = "No passkey is set up for this account."
 IDENTITY_REQUIRED = "Enter a current code from your authenticator, or your password."
 IDENTITY_WRONG = "That code or password is not right."
+LINKED_MEANWHILE = "This account or sign-in was linked meanwhile. Please sign in again."
 
 
 def utc_now() -> datetime:
@@ -122,11 +125,13 @@ async def methods_of(user_id: int) -> list[str]:
 class ProviderSignIn:
     """A sign-in through the identity provider (bff/oidc/) that waits for the local second
     step: the session it opens is recorded as the provider's (its sign-out and back-channel
-    logout reach it)."""
+    logout reach it). `link`: the person proved the account's password to link it to the
+    provider's subject, and the link is made once the factor is proved too."""
 
     issuer: str
     subject: str
     provider_sid: str
+    link: bool = False
 
 
 async def start_second_step(
@@ -250,18 +255,27 @@ async def complete_login(
             raise ApiError(401, MFA_EXPIRED)  # used by a simultaneous request
         await attempt.succeeded()
     origin = ProviderSignIn(**json.loads(challenge.origin)) if challenge.origin else None
-    async with transaction() as conn:
-        token = await open_session(user, settings, address, conn)
-        actor = actor_of(user, address)
-        await record(conn, actor, "mfa_success", details=f"method={method}")
-        if origin is None:
-            await record(conn, actor, "login")
-        else:
-            await oidc_sessions.record_session(
-                conn, session_id_of(token), origin.issuer, origin.subject, origin.provider_sid
-            )
-            details = f"method=oidc subject={origin.subject[:200]} mfa=local"
-            await record(conn, actor, "login", details=details)
+    try:
+        async with transaction() as conn:
+            token = await open_session(user, settings, address, conn)
+            actor = actor_of(user, address)
+            await record(conn, actor, "mfa_success", details=f"method={method}")
+            if origin is None:
+                await record(conn, actor, "login")
+            else:
+                if origin.link:  # bff/oidc/service.py's link_by_password, its factor proved
+                    await oidc_sessions.link(conn, user.id, origin.issuer, origin.subject)
+                    changed = f"user={user.username} changed=sso-linked by=password"
+                    subject = f"subject={origin.subject[:200]}"
+                    await record(conn, actor, "user_update", details=f"{changed} {subject}")
+                    publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
+                await oidc_sessions.record_session(
+                    conn, session_id_of(token), origin.issuer, origin.subject, origin.provider_sid
+                )
+                details = f"method=oidc subject={origin.subject[:200]} mfa=local"
+                await record(conn, actor, "login", details=details)
+    except IntegrityError:  # the subject or the account was linked meanwhile
+        raise ApiError(409, LINKED_MEANWHILE) from None
     return SignedIn(token, user_claims(user))
 
 

@@ -1,5 +1,6 @@
-"""Single sign-on: accounts linked to an OpenID Provider's subjects, the provider's sessions
-behind ours, one-use marks and sign-in hand-overs."""
+"""Single sign-on: accounts linked to an OpenID Provider's subjects, links an admin expects, the
+provider's sessions behind ours, one-use marks, sign-in hand-overs, offers to link an account
+and the subjects seen without a link."""
 
 from __future__ import annotations
 
@@ -69,7 +70,57 @@ class OidcHandoff(Model):
     subject = fields.CharField(max_length=255)
     provider_sid = fields.CharField(max_length=255, default="")
     mfa = fields.BooleanField(default=False)  # the provider did multi-factor authentication
+    # The hash of the browser cookie set at /start: only that browser takes the sign-in up
+    browser = fields.CharField(max_length=64, default="")
     expires_at = fields.DatetimeField()
 
     class Meta:
         table = "oidc_handoffs"
+
+
+class OidcLinkOffer(Model):
+    """A sign-in the provider vouched for of a subject linked to no account: for a few minutes,
+    the browser that started it (by its cookie's hash) may link it to a local account by that
+    account's password (and second factor), stored by its one-time code's hash."""
+
+    id = fields.CharField(max_length=64, primary_key=True)
+    issuer = fields.CharField(max_length=255)
+    subject = fields.CharField(max_length=255)
+    provider_sid = fields.CharField(max_length=255, default="")
+    mfa = fields.BooleanField(default=False)
+    browser = fields.CharField(max_length=64)
+    expires_at = fields.DatetimeField(db_index=True)
+
+    class Meta:
+        table = "oidc_link_offers"
+
+
+class OidcExpected(Model):
+    """An admin's "link at next sign-in": until it expires, the next sign-in through the
+    provider whose username claim is this user's username links them (once)."""
+
+    user: fields.OneToOneRelation[User] = fields.OneToOneField(
+        "bff.User", related_name="oidc_expected", on_delete=fields.CASCADE, primary_key=True
+    )
+    user_id: int
+    expires_at = fields.DatetimeField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "oidc_expected"
+
+
+class OidcSeen(Model):
+    """A subject that signed in at the provider but is linked to no account (for a week), with
+    what its claims said, so an admin can pick it when linking an account."""
+
+    id = fields.IntField(primary_key=True)
+    issuer = fields.CharField(max_length=255)
+    subject = fields.CharField(max_length=255)
+    username = fields.CharField(max_length=100, default="")  # the username claim, as sent
+    name = fields.CharField(max_length=100, default="")  # the name claim, as sent
+    seen_at = fields.DatetimeField(db_index=True)
+
+    class Meta:
+        table = "oidc_seen"
+        unique_together = (("issuer", "subject"),)

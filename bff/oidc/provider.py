@@ -1,7 +1,7 @@
 """The OpenID Provider as this portal sees it: discovery (cached), the signing keys (cached,
-fetched again for an unknown `kid`), the authorization request (PKCE, state, nonce) and the
-code exchange through Authlib's async client on httpx, and the full check of ID tokens and
-back-channel logout tokens with joserfc.
+fetched again for an unknown `kid`, at most once every KEY_REFETCH_SECONDS), the authorization
+request (PKCE, state, nonce) and the code exchange through Authlib's async client on httpx, and
+the full check of ID tokens and back-channel logout tokens with joserfc.
 
 Only asymmetric signatures are accepted (RS/PS/ES/EdDSA) by a key of the provider's JWKS:
 `alg: none` and an HMAC "signed" with the provider's public key are refused.
@@ -37,6 +37,10 @@ ASYMMETRIC = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES
 LEEWAY_SECONDS = 60  # clock difference allowed on exp/iat
 DISCOVERY_SECONDS = 3600  # discovery and keys are fetched again after this long
 MAX_TOKEN_AGE = 600  # an ID token or logout token issued longer ago than this is refused
+# A token naming a key id the cached keys lack has the keys fetched again (a rotated key), but
+# at most once in this long: anyone can post a logout token naming made-up key ids, and each
+# must not cost a request to the provider.
+KEY_REFETCH_SECONDS = 10.0
 LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
 
 
@@ -71,23 +75,26 @@ class Provider:
         self._metadata: Metadata | None = None
         self._keys: KeySet | None = None
         self._keys_read_at = 0.0
+        self._refetched_at: float | None = None  # the last fetch for an unknown key id
         self._lock = asyncio.Lock()
+        self._keys_lock = asyncio.Lock()
+        self.clock = time.monotonic  # the tests' to set
 
     def _http(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(timeout=self.settings.oidc_timeout_seconds)
 
     async def metadata(self) -> Metadata:
         """The discovery document (cached for an hour)."""
-        if self._metadata and time.monotonic() - self._metadata.read_at < DISCOVERY_SECONDS:
+        if self._metadata and self.clock() - self._metadata.read_at < DISCOVERY_SECONDS:
             return self._metadata
         async with self._lock:
-            if self._metadata and time.monotonic() - self._metadata.read_at < DISCOVERY_SECONDS:
+            if self._metadata and self.clock() - self._metadata.read_at < DISCOVERY_SECONDS:
                 return self._metadata
             url = self.issuer + "/.well-known/openid-configuration"
             document = await self._get_json(url)
             if document.get("issuer") != self.issuer:
                 raise ProviderUnavailable("discovery names another issuer")
-            self._metadata = Metadata(document, time.monotonic())
+            self._metadata = Metadata(document, self.clock())
             return self._metadata
 
     async def _get_json(self, url: str) -> dict[str, Any]:
@@ -102,19 +109,43 @@ class Provider:
             raise ProviderUnavailable("not a JSON object")
         return data
 
-    async def keys(self, refresh: bool = False) -> KeySet:
-        """The provider's signing keys (cached; `refresh` reads them again)."""
-        fresh = time.monotonic() - self._keys_read_at < DISCOVERY_SECONDS
-        if self._keys is not None and fresh and not refresh:
+    async def keys(self) -> KeySet:
+        """The provider's signing keys (cached for an hour)."""
+        fresh = self.clock() - self._keys_read_at < DISCOVERY_SECONDS
+        if self._keys is not None and fresh:
             return self._keys
+        async with self._keys_lock:
+            fresh = self.clock() - self._keys_read_at < DISCOVERY_SECONDS
+            if self._keys is not None and fresh:
+                return self._keys
+            return await self._fetch_keys()
+
+    async def _fetch_keys(self) -> KeySet:
         metadata = await self.metadata()
         data = await self._get_json(metadata.endpoint("jwks_uri"))
         try:
             keys = KeySet.import_key_set(data)  # type: ignore[arg-type]
         except (JoseError, ValueError, TypeError, KeyError):
             raise ProviderUnavailable("unusable JWKS") from None
-        self._keys, self._keys_read_at = keys, time.monotonic()
+        self._keys, self._keys_read_at = keys, self.clock()
         return keys
+
+    async def keys_with(self, kid: str) -> KeySet:
+        """The keys, fetched again when none has key id kid (a rotated key), unless they were
+        fetched for that reason less than KEY_REFETCH_SECONDS ago (one fetch for any number of
+        tokens naming unknown key ids at once)."""
+        keys = await self.keys()
+        if any(key.kid == kid for key in keys.keys):
+            return keys
+        async with self._keys_lock:
+            if self._keys is not None and any(key.kid == kid for key in self._keys.keys):
+                return self._keys  # fetched by a token waiting here before
+            now = self.clock()
+            last = self._refetched_at
+            if last is not None and now - last < KEY_REFETCH_SECONDS and self._keys is not None:
+                return self._keys
+            self._refetched_at = now
+            return await self._fetch_keys()
 
     def _client(self, metadata: Metadata) -> AsyncOAuth2Client:
         settings = self.settings
@@ -192,18 +223,16 @@ class Provider:
         return str(httpx.URL(endpoint, params=params))
 
     async def _decode(self, token: str) -> jwt.Token:
-        """Check a token's signature by the provider's keys (fetched again once for an unknown
-        kid); refuse any algorithm but the asymmetric ones."""
+        """Check a token's signature by the provider's keys (fetched again for an unknown kid,
+        at most once every KEY_REFETCH_SECONDS); refuse any algorithm but the asymmetric ones."""
         try:
             header = json.loads(base64.urlsafe_b64decode(_padded(token.split(".")[0])))
         except (ValueError, IndexError):
             raise InvalidToken("malformed") from None
         if not isinstance(header, dict) or header.get("alg") not in ASYMMETRIC:
             raise InvalidToken(f"algorithm {str(header.get('alg'))[:20]!r} refused")
-        keys = await self.keys()
         kid = header.get("kid")
-        if kid is not None and all(key.kid != kid for key in keys.keys):
-            keys = await self.keys(refresh=True)  # a rotated key
+        keys = await self.keys_with(str(kid)[:200]) if kid is not None else await self.keys()
         try:
             return jwt.decode(token, keys, algorithms=list(ASYMMETRIC))
         except JoseError as exc:

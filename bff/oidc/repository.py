@@ -1,14 +1,23 @@
-"""Reads and writes of single sign-on: links, the provider's sessions, one-use marks and
-hand-overs."""
+"""Reads and writes of single sign-on: links, expected links, the provider's sessions, one-use
+marks, hand-overs, offers to link and the subjects seen without a link."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
-from bff.oidc.models import OidcHandoff, OidcLink, OidcOnce, OidcSession
+from bff.oidc.models import (
+    OidcExpected,
+    OidcHandoff,
+    OidcLink,
+    OidcLinkOffer,
+    OidcOnce,
+    OidcSeen,
+    OidcSession,
+)
 
 
 async def linked_user_id(issuer: str, subject: str) -> int | None:
@@ -22,6 +31,11 @@ async def is_linked(user_id: int, issuer: str) -> bool:
     return await OidcLink.filter(user_id=user_id, issuer=issuer).exists()
 
 
+async def link_of(user_id: int, issuer: str) -> OidcLink | None:
+    """A user's link to a subject of the issuer, if any."""
+    return await OidcLink.get_or_none(user_id=user_id, issuer=issuer)
+
+
 async def linked_users(user_ids: list[int]) -> set[int]:
     """Which of user_ids are linked to a provider's subject."""
     if not user_ids:
@@ -31,8 +45,11 @@ async def linked_users(user_ids: list[int]) -> set[int]:
 
 
 async def link(conn: BaseDBAsyncClient, user_id: int, issuer: str, subject: str) -> None:
-    """Link a user to a provider's subject inside transaction conn."""
+    """Link a user to a provider's subject inside transaction conn (IntegrityError when the
+    subject is linked already); the user's expected link and the subject's sighting go."""
     await OidcLink.create(user_id=user_id, issuer=issuer, subject=subject, using_db=conn)
+    await OidcExpected.filter(user_id=user_id).using_db(conn).delete()
+    await OidcSeen.filter(issuer=issuer, subject=subject).using_db(conn).delete()
 
 
 async def unlink(conn: BaseDBAsyncClient, user_id: int) -> int:
@@ -55,14 +72,78 @@ async def create_handoff(conn: BaseDBAsyncClient | None, handoff: OidcHandoff) -
     await handoff.save(using_db=conn, force_create=True)
 
 
-async def take_handoff(code_hash: str, now: datetime) -> OidcHandoff | None:
-    """Remove and return the hand-over stored under code_hash if it has not expired (one use:
-    of two requests racing for it only the one whose delete removed the row gets it)."""
+async def live_handoff(code_hash: str, now: datetime) -> OidcHandoff | None:
+    """The hand-over stored under code_hash if it has not expired (sweeps expired ones)."""
     await OidcHandoff.filter(expires_at__lt=now).delete()
-    handoff = await OidcHandoff.get_or_none(id=code_hash)
-    if handoff is None or int(await OidcHandoff.filter(id=code_hash).delete()) != 1:
-        return None
-    return handoff
+    return await OidcHandoff.get_or_none(id=code_hash)
+
+
+async def take_handoff(code_hash: str) -> bool:
+    """Remove the hand-over stored under code_hash; True for the one request whose delete
+    removed it (one use, however many race for it)."""
+    return int(await OidcHandoff.filter(id=code_hash).delete()) == 1
+
+
+async def create_offer(offer: OidcLinkOffer) -> None:
+    """Store an offer to link a subject to an account by its password."""
+    await offer.save(force_create=True)
+
+
+async def live_offer(code_hash: str, now: datetime) -> OidcLinkOffer | None:
+    """The offer stored under code_hash if it has not expired (sweeps expired ones)."""
+    await OidcLinkOffer.filter(expires_at__lt=now).delete()
+    return await OidcLinkOffer.get_or_none(id=code_hash)
+
+
+async def take_offer(code_hash: str) -> bool:
+    """Remove an offer; True for the one request whose delete removed it."""
+    return int(await OidcLinkOffer.filter(id=code_hash).delete()) == 1
+
+
+async def expected_until(user_id: int) -> datetime | None:
+    """Until when a user's "link at next sign-in" holds, if they have one."""
+    row = await OidcExpected.get_or_none(user_id=user_id)
+    return row.expires_at if row else None
+
+
+async def expect(conn: BaseDBAsyncClient, user_id: int, until: datetime) -> None:
+    """Set (or renew) a user's "link at next sign-in" until `until`."""
+    await OidcExpected.filter(user_id=user_id).using_db(conn).delete()
+    await OidcExpected.create(user_id=user_id, expires_at=until, using_db=conn)
+
+
+async def drop_expected(conn: BaseDBAsyncClient, user_id: int) -> int:
+    """Remove a user's "link at next sign-in"; how many there were (0 or 1)."""
+    return int(await OidcExpected.filter(user_id=user_id).using_db(conn).delete())
+
+
+async def take_expected(conn: BaseDBAsyncClient, user_id: int, now: datetime) -> bool:
+    """Use a user's live "link at next sign-in" up (True), or False when there is none."""
+    live = OidcExpected.filter(user_id=user_id, expires_at__gt=now).using_db(conn)
+    return int(await live.delete()) == 1
+
+
+async def saw(
+    issuer: str, subject: str, username: str, name: str, now: datetime, keep_since: datetime
+) -> None:
+    """Remember a subject seen without a link (what its claims said, and when); forget those
+    not seen since keep_since."""
+    await OidcSeen.filter(seen_at__lt=keep_since).delete()
+    updated = await OidcSeen.filter(issuer=issuer, subject=subject).update(
+        username=username, name=name, seen_at=now
+    )
+    if not updated:
+        # IntegrityError: seen by a simultaneous request, whose row says the same
+        with contextlib.suppress(IntegrityError):
+            await OidcSeen.create(
+                issuer=issuer, subject=subject, username=username, name=name, seen_at=now
+            )
+
+
+async def seen_since(issuer: str, since: datetime, limit: int) -> list[OidcSeen]:
+    """The subjects of the issuer seen without a link since `since`, the latest first."""
+    query = OidcSeen.filter(issuer=issuer, seen_at__gte=since)
+    return await query.order_by("-seen_at", "-id").limit(limit)
 
 
 async def record_session(

@@ -1,4 +1,5 @@
-"""Single sign-on endpoints under /api/auth/oidc, and an admin's unlink of a user."""
+"""Single sign-on endpoints under /api/auth/oidc, and an admin's link of a user to the
+identity provider under /api/users/{id}/sso*."""
 
 from __future__ import annotations
 
@@ -12,14 +13,23 @@ from bff.auth.schemas import LoginResult
 from bff.errors import ApiError
 from bff.oidc import service
 from bff.oidc.provider import Provider
-from bff.oidc.schemas import BackchannelResponse, CompleteRequest, SsoConfig
+from bff.oidc.schemas import (
+    BackchannelResponse,
+    BindRequest,
+    CompleteRequest,
+    ExpectResponse,
+    LinkRequest,
+    SsoConfig,
+    UserSso,
+)
 from bff.request_context import client_address, current_actor
 from bff.services import app_services
 from bff.users.schemas import Message
 
 bp = Blueprint("oidc", __name__, url_prefix="/api")
 
-COOKIE = "bff_oidc"
+COOKIE = "bff_oidc"  # the sign-in under way: state, nonce, PKCE verifier (signed, 10 minutes)
+BROWSER_COOKIE = "bff_oidc_browser"  # this browser (random, a month): binds codes to it
 COOKIE_PATH = "/api/auth/oidc"
 MAX_LOGOUT_TOKEN = 16 * 1024
 
@@ -29,6 +39,11 @@ def _provider() -> Provider:
     if provider is None:
         raise ApiError(404, service.NOT_CONFIGURED)
     return provider
+
+
+async def _counted() -> None:
+    """Count this request to a public endpoint against its address (429 beyond the limit)."""
+    await app_services().login_throttle.sso_request(client_address())
 
 
 def _redirect(location: str) -> Response:
@@ -62,23 +77,35 @@ async def sso_config() -> SsoConfig:
 @bp.get("/auth/oidc/start")
 @public
 async def sso_start() -> Response:
-    """Send the browser to the identity provider (authorization code flow with PKCE)."""
+    """Send the browser to the identity provider (authorization code flow with PKCE); set the
+    cookie of this sign-in and the one naming this browser."""
     services = app_services()
     provider = _provider()
     try:
-        started = await service.start(services.settings, provider)
+        await _counted()
+        browser = request.cookies.get(BROWSER_COOKIE)
+        started = await service.start(services.settings, provider, browser)
     except service.Refused as refused:
         return _to_login(refused.reason)
+    except ApiError as exc:
+        if exc.status == 429:
+            return _to_login("busy")
+        raise
     response = _redirect(started.url)
-    response.set_cookie(
-        COOKIE,
-        started.cookie,
-        max_age=service.STATE_SECONDS,
-        path=COOKIE_PATH,
-        httponly=True,
-        samesite="Lax",
-        secure=services.settings.https,
-    )
+    secure = services.settings.https
+    for name, value, seconds in (
+        (COOKIE, started.cookie, service.STATE_SECONDS),
+        (BROWSER_COOKIE, started.browser, service.BROWSER_SECONDS),
+    ):
+        response.set_cookie(
+            name,
+            value,
+            max_age=seconds,
+            path=COOKIE_PATH,
+            httponly=True,
+            samesite="Lax",
+            secure=secure,
+        )
     return response
 
 
@@ -86,14 +113,17 @@ async def sso_start() -> Response:
 @public
 async def sso_callback() -> Response:
     """The provider's answer: checked in full, then the web app's /login takes the sign-in up
-    with a one-time code in the URL's fragment (never sent to a server, so never logged)."""
+    (`#sso=`), or offers to link an account (`#sso-link=`), with a one-time code in the URL's
+    fragment (never sent to a server, so never logged) that only this browser can use."""
     services = app_services()
     provider = _provider()
     params = {key: request.args.get(key, "")[:2048] for key in ("code", "state", "error")}
     try:
-        code = await service.callback(
+        await _counted()
+        answer = await service.callback(
             params,
             request.cookies.get(COOKIE),
+            request.cookies.get(BROWSER_COOKIE),
             client_address(),
             services.settings,
             provider,
@@ -101,7 +131,11 @@ async def sso_callback() -> Response:
         )
     except service.Refused as refused:
         return _to_login(refused.reason)
-    response = _redirect("/login#sso=" + code)
+    except ApiError as exc:
+        if exc.status == 429:
+            return _to_login("busy")
+        raise
+    response = _redirect(("/login#sso-link=" if answer.link else "/login#sso=") + answer.code)
     response.delete_cookie(COOKIE, path=COOKIE_PATH, httponly=True)
     return response
 
@@ -111,11 +145,38 @@ async def sso_callback() -> Response:
 @validate_request(CompleteRequest)
 @validate_response(LoginResult)
 async def sso_complete(data: CompleteRequest) -> LoginResult:
-    """Trade the callback's one-time code (a minute, once) for a session, a restricted
-    session or the second step: what POST /api/auth/login answers."""
+    """Trade the callback's one-time code (a minute, once, in the browser that started the
+    sign-in) for a session, a restricted session or the second step: what POST
+    /api/auth/login answers."""
     settings = app_services().settings
     _provider()
-    return LoginResult(root=await service.complete(data.code, client_address(), settings))
+    await _counted()
+    browser = request.cookies.get(BROWSER_COOKIE)
+    result = await service.complete(data.code, browser, client_address(), settings)
+    return LoginResult(root=result)
+
+
+@bp.post("/auth/oidc/link")
+@public
+@validate_request(LinkRequest)
+@validate_response(LoginResult)
+async def sso_link(data: LinkRequest) -> LoginResult:
+    """Link the provider's sign-in (`#sso-link=` code, 5 minutes, this browser) to a local
+    account by its password (a second factor follows if the account has one), and sign in:
+    what POST /api/auth/login answers. Not for admin accounts."""
+    services = app_services()
+    _provider()
+    await _counted()
+    result = await service.link_by_password(
+        data.code,
+        data.username,
+        data.password,
+        request.cookies.get(BROWSER_COOKIE),
+        client_address(),
+        services.settings,
+        services.login_throttle,
+    )
+    return LoginResult(root=result)
 
 
 @bp.post("/auth/oidc/backchannel-logout")
@@ -125,12 +186,34 @@ async def sso_backchannel_logout() -> BackchannelResponse:
     """OpenID Connect Back-Channel Logout 1.0: the provider's signed logout token ends every
     session of its subject (or provider session), live."""
     provider = _provider()
+    await _counted()
     form = await request.form
     token = form.get("logout_token", "")
     if not token or len(token) > MAX_LOGOUT_TOKEN:
         raise ApiError(400, "A logout_token is required.")
     ended = await service.backchannel_logout(token, client_address(), provider)
     return BackchannelResponse(sessionsEnded=ended)
+
+
+@bp.get("/users/<int:user_id>/sso")
+@allow(ADMIN)
+@validate_response(UserSso)
+async def sso_account(user_id: int) -> UserSso:
+    """A user's single sign-on: the provider's subject linked, a pending "link at next
+    sign-in", and the subjects seen lately without a link (to pick one)."""
+    return await service.sso_account(user_id, app_services().settings)
+
+
+@bp.put("/users/<int:user_id>/sso-link")
+@allow(ADMIN, recent_auth=True)
+@validate_request(BindRequest)
+@validate_response(Message)
+async def sso_bind(user_id: int, data: BindRequest) -> Message:
+    """Link a user to the provider's subject an admin entered or picked (audited; a step-up
+    change: it gives whoever holds that subject the account)."""
+    provider = _provider()
+    await service.bind(user_id, data.subject, current_actor(), provider.issuer)
+    return Message(message="The user is linked to the identity provider.")
 
 
 @bp.delete("/users/<int:user_id>/sso-link")
@@ -141,3 +224,26 @@ async def sso_unlink(user_id: int) -> Message:
     takes access away, never gives it."""
     await service.unlink(user_id, current_actor())
     return Message(message="The user is no longer linked to the identity provider.")
+
+
+@bp.put("/users/<int:user_id>/sso-expected")
+@allow(ADMIN, recent_auth=True)
+@validate_response(ExpectResponse)
+async def sso_expect(user_id: int) -> ExpectResponse:
+    """Link the user at their next sign-in through the provider (once, within a week, by the
+    username claim; never an admin account), audited; a step-up change."""
+    provider = _provider()
+    until = await service.expect(user_id, current_actor(), provider.issuer)
+    return ExpectResponse(
+        message="The user is linked at their next sign-in through the identity provider.",
+        expectedUntil=until,
+    )
+
+
+@bp.delete("/users/<int:user_id>/sso-expected")
+@allow(ADMIN)
+@validate_response(Message)
+async def sso_cancel_expected(user_id: int) -> Message:
+    """Withdraw a user's pending "link at next sign-in" (audited)."""
+    await service.cancel_expected(user_id, current_actor())
+    return Message(message="The link at next sign-in is withdrawn.")

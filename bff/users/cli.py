@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import getpass
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 from bff.auth.password_rule import generated_password
-from bff.cli_support import check_password, echo, load_settings_or_fail, run, with_db
+from bff.cli_support import check_password, echo, fail, load_settings_or_fail, run, with_db
 
 if TYPE_CHECKING:
     from config.settings import Settings
@@ -94,5 +94,59 @@ def reset_password(username: str, password: str | None) -> None:
         shown = f". New password: {password}" if generated else ""
         echo(f"Password reset for {name}; {ended} session(s) ended{shown}")
         return 0
+
+    run(with_db(settings, work))
+
+
+@users.command("expect-sso")
+@click.argument("usernames", nargs=-1)
+@click.option(
+    "--file",
+    "listing",
+    type=click.File("r"),
+    help="a file of usernames, one a line ('-': standard input)",
+)
+@click.option(
+    "--days",
+    type=click.IntRange(1, 90),
+    default=7,
+    show_default=True,
+    help="how long each link at next sign-in holds",
+)
+def expect_sso(usernames: tuple[str, ...], listing: TextIO | None, days: int) -> None:
+    """Link these users at their next sign-in through the identity provider (each once, by the
+    username claim, within --days; audited). For rolling single sign-on out to existing
+    staff: docs/single-sign-on.md. Never an admin account (an admin links those by subject)."""
+    settings = load_settings_or_fail()
+    if not settings.oidc_enabled:
+        fail("Single sign-on is not configured (BFF_OIDC_ISSUER).")
+    names = list(usernames)
+    if listing is not None:
+        names += [line.strip() for line in listing if line.strip() and not line.startswith("#")]
+    if not names:
+        fail("Give the usernames as arguments or in --file.")
+
+    async def work() -> int:
+        from bff.errors import ApiError
+        from bff.naming import username_spelling
+        from bff.oidc.service import expect
+        from bff.users.bootstrap import SYSTEM
+        from bff.users.repository import user_by_username
+
+        failed = 0
+        for name in names:
+            user = await user_by_username(username_spelling(name))
+            if user is None:
+                echo(f"{name}: no user has this username", err=True)
+                failed += 1
+                continue
+            try:
+                until = await expect(user.id, SYSTEM, settings.oidc_issuer, days)
+            except ApiError as exc:
+                echo(f"{user.username}: {exc.message}", err=True)
+                failed += 1
+                continue
+            echo(f"{user.username}: linked at their next sign-in until {until:%Y-%m-%d %H:%M} UTC")
+        return 1 if failed else 0
 
     run(with_db(settings, work))

@@ -186,6 +186,7 @@ class ForgingIssuer:
         self.issuer = f"http://127.0.0.1:{self.port}"
         self.id_token = ""
         self.token_endpoint = ""  # where discovery says the token endpoint is (default: here)
+        self.jwks_fetches = 0  # how often the portal fetched the keys
         self._runner: web.AppRunner | None = None
 
     def settings(self, **overrides: Any) -> dict[str, Any]:
@@ -273,6 +274,7 @@ class ForgingIssuer:
         )
 
     async def _jwks(self, request: web.Request) -> web.Response:
+        self.jwks_fetches += 1
         return web.json_response({"keys": [self.key.as_dict(private=False)]})
 
     async def _token(self, request: web.Request) -> web.Response:

@@ -29,7 +29,7 @@ from bff.files.service import VERSION_NOT_FOUND
 from bff.files.trash import TRASH_NOT_FOUND
 from bff.mfa import service as mfa
 from bff.mfa.signin import MFA_EXPIRED
-from bff.oidc.service import NOT_CONFIGURED, NOT_LINKED
+from bff.oidc.service import NOT_CONFIGURED, NOT_EXPECTED, NOT_LINKED
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id
@@ -86,10 +86,15 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("POST", "/api/auth/confirm-identity"): (ANY, None),
     ("DELETE", "/api/users/<int:user_id>/mfa"): (ADMIN, None),
     ("DELETE", "/api/users/<int:user_id>/sso-link"): (ADMIN, None),
+    ("GET", "/api/users/<int:user_id>/sso"): (ADMIN, None),
+    ("PUT", "/api/users/<int:user_id>/sso-link"): (ADMIN, None),
+    ("PUT", "/api/users/<int:user_id>/sso-expected"): (ADMIN, None),
+    ("DELETE", "/api/users/<int:user_id>/sso-expected"): (ADMIN, None),
     ("GET", "/api/auth/oidc/config"): (PUBLIC, None),
     ("GET", "/api/auth/oidc/start"): (PUBLIC, None),
     ("GET", "/api/auth/oidc/callback"): (PUBLIC, None),
     ("POST", "/api/auth/oidc/complete"): (PUBLIC, None),
+    ("POST", "/api/auth/oidc/link"): (PUBLIC, None),
     ("POST", "/api/auth/oidc/backchannel-logout"): (PUBLIC, None),
     ("GET", "/api/users"): (ADMIN, None),
     ("GET", "/api/users/with-assignments"): (ADMIN, None),
@@ -261,6 +266,12 @@ def _body(
     bodies: dict[tuple[str, str], Callable[[], Any]] = {
         ("POST", "/api/auth/login"): lambda: {"username": username, "password": PASSWORD},
         ("POST", "/api/auth/oidc/complete"): lambda: {"code": "not-a-code"},
+        ("POST", "/api/auth/oidc/link"): lambda: {
+            "code": "not-a-code",
+            "username": username,
+            "password": PASSWORD,
+        },
+        ("PUT", "/api/users/<int:user_id>/sso-link"): lambda: {"subject": "a-subject"},
         ("POST", "/api/auth/register"): lambda: {
             "name": "New Nurse",
             "username": f"new-{fresh}",
@@ -400,6 +411,7 @@ PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("GET", "/api/auth/oidc/start"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
     ("GET", "/api/auth/oidc/callback"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
     ("POST", "/api/auth/oidc/complete"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
+    ("POST", "/api/auth/oidc/link"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
     ("POST", "/api/auth/oidc/backchannel-logout"): lambda call: _equal(
         call.json(), {"message": SSO_OFF}
     ),
@@ -476,6 +488,7 @@ def _me(call: Call) -> None:
 # Routes whose answer is the point: an allowed call must also return the right thing.
 ALLOWED_BODIES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("GET", "/api/auth/me"): _me,
+    ("GET", "/api/users/<int:user_id>/sso"): lambda call: _equal(call.json()["enabled"], False),
     ("GET", "/api/assignments/containers"): _container_names,
     ("GET", "/api/assignments/containers/<container>/folders"): _folder_names,
     ("GET", "/api/assignments/my-assignments"): _my_assignments,
@@ -509,8 +522,12 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
     ("GET", "/api/auth/oidc/start"): (404, NOT_CONFIGURED),
     ("GET", "/api/auth/oidc/callback"): (404, NOT_CONFIGURED),
     ("POST", "/api/auth/oidc/complete"): (404, NOT_CONFIGURED),
+    ("POST", "/api/auth/oidc/link"): (404, NOT_CONFIGURED),
     ("POST", "/api/auth/oidc/backchannel-logout"): (404, NOT_CONFIGURED),
     ("DELETE", "/api/users/<int:user_id>/sso-link"): (404, NOT_LINKED),
+    ("PUT", "/api/users/<int:user_id>/sso-link"): (404, NOT_CONFIGURED),
+    ("PUT", "/api/users/<int:user_id>/sso-expected"): (404, NOT_CONFIGURED),
+    ("DELETE", "/api/users/<int:user_id>/sso-expected"): (404, NOT_EXPECTED),
     # The matrix's files have no earlier version and nothing is in the trash.
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/url"): (
         404,

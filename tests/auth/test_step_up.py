@@ -266,6 +266,9 @@ def test_every_sensitive_route_is_declared(app: Quart) -> None:
         ("PUT", "/api/users/<int:user_id>"),
         ("DELETE", "/api/users/<int:user_id>"),
         ("DELETE", "/api/users/<int:user_id>/mfa"),
+        # Single sign-on (issue 47): a link gives whoever holds the subject the account.
+        ("PUT", "/api/users/<int:user_id>/sso-link"),
+        ("PUT", "/api/users/<int:user_id>/sso-expected"),
         ("DELETE", "/api/blobs/<container>/<folder>/trash/<blob>"),
         ("DELETE", "/patients/admin/delete/<token_id>"),
         ("POST", "/patients/admin/register"),
