@@ -10,6 +10,8 @@ export const userKeys = {
   all: ['users'] as const,
   list: () => ['users', 'list'] as const,
   detail: (id: number) => ['users', 'detail', id] as const,
+  /** A user's single sign-on (GET /api/users/{id}/sso): under `users`, so a user's change refreshes it. */
+  sso: (id: number) => ['users', 'sso', id] as const,
   dashboard: () => ['users', 'dashboard'] as const,
 };
 

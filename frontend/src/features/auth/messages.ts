@@ -10,3 +10,14 @@ export const MFA_MSG = {
   /** The server's text for an expired or used-up mfaToken: back to the password step. */
   expired: 'Your sign-in has expired. Please sign in again.',
 } as const;
+
+/** Single sign-on on the login page: a code this tab did not ask for, and an account not linked yet. */
+export const SSO_MSG = {
+  notStartedHere: 'That sign-in was not started in this window, so it was not used. Please sign in again.',
+  notLinked: (provider: string) => `Your ${provider} account is not linked to a Patient Records account yet.`,
+  askAdmin: 'Ask an administrator to link your account.',
+  proveIntro: 'Or, if you have a Patient Records password, link your account yourself by signing in with it once:',
+  linkButton: 'Link and sign in',
+  linking: 'Linking…',
+  back: 'Back to sign-in',
+} as const;

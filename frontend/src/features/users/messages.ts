@@ -11,3 +11,15 @@ export const USER_FORM_MSG = {
   loading: 'Loading user…',
   loadFailed: 'Failed to load user data',
 } as const;
+
+/** The single sign-on card of the user edit page. */
+export const SSO_MSG = {
+  loadFailed: 'Failed to load single sign-on',
+  subjectRequired: 'Enter the subject, or pick one of the sign-ins below.',
+  subjectHint: 'Exactly as the identity provider sends it (its sub claim), or pick one of the sign-ins below after checking who it is.',
+  adminBySubject: 'An administrator account is linked by its subject only.',
+  unlink: { title: 'Unlink from the identity provider?', confirm: 'Unlink', busy: 'Unlinking…', failed: 'Failed to unlink the user' },
+  expect: { title: 'Link at next sign-in?', confirm: 'Link at next sign-in', busy: 'Saving…', failed: 'Failed to set the link at next sign-in' },
+  withdraw: { title: 'Withdraw the link at next sign-in?', confirm: 'Withdraw', busy: 'Withdrawing…', failed: 'Failed to withdraw it' },
+  bind: { title: 'Link to this subject?', confirm: 'Link', busy: 'Linking…', failed: 'Failed to link the user' },
+} as const;

@@ -462,7 +462,8 @@ export interface paths {
         };
         /**
          * The provider's answer: checked in full, then the web app's /login takes the sign-in up
-         * @description with a one-time code in the URL's fragment (never sent to a server, so never logged).
+         * @description (`#sso=`), or offers to link an account (`#sso-link=`), with a one-time code in the URL's
+         *     fragment (never sent to a server, so never logged) that only this browser can use.
          */
         get: operations["get_sso_callback"];
         put?: never;
@@ -483,8 +484,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Trade the callback's one-time code (a minute, once) for a session, a restricted
-         * @description session or the second step: what POST /api/auth/login answers.
+         * Trade the callback's one-time code (a minute, once, in the browser that started the
+         * @description sign-in) for a session, a restricted session or the second step: what POST
+         *     /api/auth/login answers.
          */
         post: operations["post_sso_complete"];
         delete?: never;
@@ -513,6 +515,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/oidc/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link the provider's sign-in (`#sso-link=` code, 5 minutes, this browser) to a local
+         * @description account by its password (a second factor follows if the account has one), and sign in:
+         *     what POST /api/auth/login answers. Not for admin accounts.
+         */
+        post: operations["post_sso_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/oidc/start": {
         parameters: {
             query?: never;
@@ -520,7 +543,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Send the browser to the identity provider (authorization code flow with PKCE). */
+        /**
+         * Send the browser to the identity provider (authorization code flow with PKCE); set the
+         * @description cookie of this sign-in and the one naming this browser.
+         */
         get: operations["get_sso_start"];
         put?: never;
         post?: never;
@@ -1110,12 +1136,57 @@ export interface paths {
     "/api/users/{user_id}/sso-link": {
         parameters: {
             query?: never;
+    "/api/users/{user_id}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's single sign-on: the provider's subject linked, a pending "link at next
+         * @description sign-in", and the subjects seen lately without a link (to pick one).
+         */
+        get: operations["get_sso_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{user_id}/sso-expected": {
+        parameters: {
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Link the user at their next sign-in through the provider (once, within a week, by the
+         * @description username claim; never an admin account), audited; a step-up change.
+         */
+        put: operations["put_sso_expect"];
+        post?: never;
+        /** Withdraw a user's pending "link at next sign-in" (audited). */
+        delete: operations["delete_sso_cancel_expected"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Link a user to the provider's subject an admin entered or picked (audited; a step-up
+         * @description change: it gives whoever holds that subject the account).
+         */
+        put: operations["put_sso_bind"];
         post?: never;
         /**
          * Remove a user's link to the identity provider (audited). Not a step-up change: it
@@ -1684,6 +1755,24 @@ export interface components {
         /**
          * SmartTokenOut
          * @description A SmartToken as admins see it.
+        /**
+         * SeenSubject
+         * @description A subject that signed in at the provider lately and is linked to no account, with what
+         *     its claims said (they are the provider's to change: check before picking).
+         */
+        SeenSubject: {
+            /** Name */
+            name: string;
+            /**
+             * Seenat
+             * Format: date-time
+             */
+            seenAt: string;
+            /** Subject */
+            subject: string;
+            /** Username */
+            username: string;
+        };
          */
         SmartTokenOut: {
             /** Assignedat */
@@ -2848,6 +2937,37 @@ export interface operations {
     get_sso_start: {
         parameters: {
             query?: never;
+    post_sso_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Code */
+                    code: string;
+                    /** Password */
+                    password: string;
+                    /** Username */
+                    username: string;
+                };
+            };
+        };
+        responses: {
+            /** @description POST /api/auth/login: a session, a restricted session, or the second step's token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentLoginResponse"] | components["schemas"]["LoginResponse"] | components["schemas"]["MfaRequiredResponse"];
+                };
+            };
+        };
+    };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3875,6 +3995,139 @@ export interface operations {
         responses: {
             /** @description A result with a message a person can read. */
             200: {
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_sso_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GET /api/users/{id}/sso: a user's single sign-on on the admin's user page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Admin */
+                        admin: boolean;
+                        /** Enabled */
+                        enabled: boolean;
+                        /**
+                         * Expecteduntil
+                         * @default null
+                         */
+                        expectedUntil: string | null;
+                        /**
+                         * Linkedat
+                         * @default null
+                         */
+                        linkedAt: string | null;
+                        /** Provider */
+                        provider: string;
+                        /** Seen */
+                        seen: components["schemas"]["SeenSubject"][];
+                        /**
+                         * Subject
+                         * @default null
+                         */
+                        subject: string | null;
+                    };
+                };
+            };
+        };
+    };
+    put_sso_expect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PUT /api/users/{id}/sso-expected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Expecteduntil
+                         * Format: date-time
+                         */
+                        expectedUntil: string;
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    delete_sso_cancel_expected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    put_sso_bind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Subject */
+                    subject: string;
+                };
+            };
+        };
                 headers: {
                     [name: string]: unknown;
                 };

@@ -63,6 +63,14 @@ export type LogoutAllResponse = ResponseOf<'post_logout_all'>;
 export type SsoConfig = ResponseOf<'get_sso_config'>;
 export type SsoCompleteRequest = RequestOf<'post_sso_complete'>;
 export type SsoUnlinkResponse = ResponseOf<'delete_sso_unlink'>;
+export type SsoLinkRequest = RequestOf<'post_sso_link'>;
+/** A user's single sign-on on the admin's user page: the subject linked, a pending "link at next sign-in", the subjects seen without a link. */
+export type UserSso = ResponseOf<'get_sso_account'>;
+export type SeenSubject = UserSso['seen'][number];
+export type SsoBindRequest = RequestOf<'put_sso_bind'>;
+export type SsoBindResponse = ResponseOf<'put_sso_bind'>;
+export type SsoExpectResponse = ResponseOf<'put_sso_expect'>;
+export type SsoCancelExpectedResponse = ResponseOf<'delete_sso_cancel_expected'>;
 export type RegisterRequest = RequestOf<'post_register'>;
 export type RegisterResponse = ResponseOf<'post_register'>;
 export type UserSummariesResponse = ResponseOf<'get_list_users'>;

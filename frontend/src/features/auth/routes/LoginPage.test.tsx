@@ -1,6 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeToken, mockApi, NURSE, renderApp } from '../../../test/utils';
+import { markSsoStarted } from '../api/sso';
+import { SSO_MSG } from '../messages';
 
 async function fill(username: string, password: string) {
   if (username) await userEvent.type(await screen.findByLabelText('Username'), username);
@@ -98,6 +100,7 @@ describe('/login', () => {
         'POST /api/auth/oidc/complete': { body: { token, user: { ...NURSE, userId: NURSE.id } } },
         'GET /api/assignments/my-assignments': { body: { assignments: [] } },
       });
+      markSsoStarted(); // this tab followed "Sign in with ..."
       window.history.pushState({}, '', '/login#sso=one-time-code');
       renderApp('/login');
       await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
@@ -105,6 +108,60 @@ describe('/login', () => {
       const trades = api.calls.filter((call) => call.path === '/api/auth/oidc/complete');
       expect(trades).toHaveLength(1);
       expect(trades[0]?.body).toEqual({ code: 'one-time-code' });
+      expect(window.sessionStorage.getItem('bff-sso-started')).toBeNull();
+      window.history.pushState({}, '', '/');
+    });
+
+    it('leaves a code this tab did not ask for unused (login CSRF, issue 47)', async () => {
+      const api = mockApi(config('all'));
+      window.history.pushState({}, '', '/login#sso=attackers-code');
+      renderApp('/login');
+      expect(await screen.findByRole('alert')).toHaveTextContent(SSO_MSG.notStartedHere);
+      expect(window.location.hash).toBe('');
+      expect(api.calls.filter((call) => call.path === '/api/auth/oidc/complete')).toHaveLength(0);
+      expect(window.localStorage.getItem('token')).toBeNull();
+      window.history.pushState({}, '', '/');
+    });
+
+    it('marks the tab when "Sign in with ..." is followed', async () => {
+      mockApi(config('all'));
+      renderApp('/login');
+      const link = await screen.findByRole('link', { name: 'Sign in with St Mary IdP' });
+      link.addEventListener('click', (event) => event.preventDefault()); // jsdom does not navigate
+      await userEvent.click(link);
+      expect(Number(window.sessionStorage.getItem('bff-sso-started'))).toBeGreaterThan(0);
+      window.sessionStorage.clear();
+    });
+
+    it('an account not linked yet: ask an administrator, or prove the password once', async () => {
+      const token = makeToken(NURSE);
+      const api = mockApi({
+        ...config('all'),
+        'POST /api/auth/oidc/link': { body: { token, user: { ...NURSE, userId: NURSE.id } } },
+        'GET /api/assignments/my-assignments': { body: { assignments: [] } },
+      });
+      markSsoStarted();
+      window.history.pushState({}, '', '/login#sso-link=offer-code');
+      renderApp('/login');
+      expect(await screen.findByRole('heading', { name: 'Your St Mary IdP account is not linked to a Patient Records account yet.' })).toBeInTheDocument();
+      expect(screen.getByText('Ask an administrator to link your account.')).toBeInTheDocument();
+      await userEvent.type(screen.getByLabelText('Username'), 'nora');
+      await userEvent.type(screen.getByLabelText('Password'), 'her-password');
+      await userEvent.click(screen.getByRole('button', { name: 'Link and sign in' }));
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'));
+      const links = api.calls.filter((call) => call.path === '/api/auth/oidc/link');
+      expect(links.map((call) => call.body)).toEqual([{ code: 'offer-code', username: 'nora', password: 'her-password' }]);
+      expect(api.calls.filter((call) => call.path === '/api/auth/oidc/complete')).toHaveLength(0);
+      window.history.pushState({}, '', '/');
+    });
+
+    it('with no passwords in use, an account not linked yet can only ask an administrator', async () => {
+      mockApi(config('none'));
+      markSsoStarted();
+      window.history.pushState({}, '', '/login#sso-link=offer-code');
+      renderApp('/login');
+      expect(await screen.findByText('Ask an administrator to link your account.')).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByLabelText('Password')).not.toBeInTheDocument());
       window.history.pushState({}, '', '/');
     });
   });

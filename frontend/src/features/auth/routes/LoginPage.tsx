@@ -1,4 +1,4 @@
-/** /login: username and password and/or "Sign in with {provider}" (single sign-on, per BFF_OIDC_LOCAL_PASSWORDS); the expired-session notice; server message or fallbacks; the provider's refusals (`?sso=<reason>`); the provider's sign-in taken up from `#sso=<code>`; then, for a user with a second factor, the second step. */
+/** /login: username and password and/or "Sign in with {provider}" (single sign-on, per BFF_OIDC_LOCAL_PASSWORDS); the expired-session notice; server message or fallbacks; the provider's refusals (`?sso=<reason>`); the provider's sign-in taken up from `#sso=<code>`, or an account not linked yet (`#sso-link=<code>`: ask an administrator, or prove the account's password once), only in the tab that started it; then, for a user with a second factor, the second step. */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../../lib/sessionContext';
@@ -8,8 +8,19 @@ import { ApiError } from '../../../lib/api/client';
 import type { LoginResponse, MfaRequired } from '../../../lib/api/types';
 import { signedOutMessage } from '../../../lib/signOutReasons';
 import { needsSecondStep, useLogin } from '../api/login';
-import { SSO_START, ssoCodeIn, ssoMessage, useCompleteSso, useSsoConfig } from '../api/sso';
+import {
+  SSO_START,
+  clearSsoStarted,
+  markSsoStarted,
+  ssoCodeIn,
+  ssoMessage,
+  ssoStartedHere,
+  useCompleteSso,
+  useLinkSso,
+  useSsoConfig,
+} from '../api/sso';
 import { SecondStep } from '../components/SecondStep';
+import { SSO_MSG } from '../messages';
 
 export const MSG = {
   required: 'Please enter both username and password.',
@@ -33,14 +44,24 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const login = useLogin();
   const complete = useCompleteSso();
+  const linkAccount = useLinkSso();
   const sso = useSsoConfig().data;
   const ssoEnabled = sso?.enabled === true;
   const provider = sso?.displayName ?? 'single sign-on';
   const ssoReason = params.get('sso');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // Back from the provider: what the callback left in the address, and whether this tab asked for it
+  // (a link to /login#sso=... made by someone else must not sign this browser in as them; the server
+  // also refuses a code in any browser but the one that started the sign-in).
+  const [arrival] = useState(() => {
+    const found = ssoCodeIn(window.location.hash);
+    return found && { ...found, here: ssoStartedHere() };
+  });
+  const [error, setError] = useState<string | null>(() => (arrival && !arrival.here ? SSO_MSG.notStartedHere : null));
   const [second, setSecond] = useState<MfaRequired | null>(null);
+  // The offer to link an account the provider signed in but Patient Records does not know yet.
+  const [linkOffer, setLinkOffer] = useState<string | null>(() => (arrival?.here && arrival.link ? arrival.code : null));
   const taken = useRef(false);
 
   const signedIn = (data: LoginResponse) => {
@@ -48,17 +69,38 @@ export default function LoginPage() {
     else navigate('mfaEnrolmentRequired' in data ? '/security/setup' : '/dashboard', { replace: true });
   };
 
-  // Back from the provider: the one-time code is taken out of the address at once and traded once.
+  // The one-time code is taken out of the address at once and traded once.
   useEffect(() => {
-    const code = ssoCodeIn(window.location.hash);
-    if (code === null || taken.current) return;
+    if (arrival === null || taken.current) return;
     taken.current = true;
     window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
-    complete.mutate({ code }, { onSuccess: signedIn, onError: (err) => setError(loginError(err)) });
+    clearSsoStarted();
+    if (arrival.here && !arrival.link) {
+      complete.mutate({ code: arrival.code }, { onSuccess: signedIn, onError: (err) => setError(loginError(err)) });
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
   }, []);
 
-  if (user && !login.isPending && !complete.isPending) return <Navigate to="/dashboard" replace />;
+  if (user && !login.isPending && !complete.isPending && !linkAccount.isPending) return <Navigate to="/dashboard" replace />;
+
+  const submitLink = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!username.trim() || !password || linkOffer === null) {
+      setError(MSG.required);
+      return;
+    }
+    linkAccount.mutate(
+      { code: linkOffer, username: username.trim(), password },
+      {
+        onSuccess: (data) => {
+          setLinkOffer(null);
+          signedIn(data);
+        },
+        onError: (err) => setError(loginError(err)),
+      },
+    );
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -94,10 +136,47 @@ export default function LoginPage() {
               setError(message);
             }}
           />
+        ) : linkOffer !== null ? (
+          <section aria-labelledby="sso-link-heading">
+            <h2 id="sso-link-heading">
+              {SSO_MSG.notLinked(provider)}
+            </h2>
+            <p>
+              <strong>{SSO_MSG.askAdmin}</strong>
+            </p>
+            {sso?.localPasswords === 'none' ? null : (
+              <form onSubmit={submitLink} noValidate>
+                <p className="muted">{SSO_MSG.proveIntro}</p>
+                <Field id="link-username" label="Username" name="username" autoComplete="username" value={username} onValue={setUsername} autoFocus />
+                <Field
+                  id="link-password"
+                  label="Password"
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onValue={setPassword}
+                />
+                <button type="submit" className="btn btn-primary btn-block" disabled={linkAccount.isPending}>
+                  {linkAccount.isPending ? SSO_MSG.linking : SSO_MSG.linkButton}
+                </button>
+              </form>
+            )}
+            <button
+              type="button"
+              className="btn btn-block"
+              onClick={() => {
+                setLinkOffer(null);
+                setError(null);
+              }}
+            >
+              {SSO_MSG.back}
+            </button>
+          </section>
         ) : (
         <>
         {ssoEnabled ? (
-          <a className="btn btn-primary btn-block" href={SSO_START}>
+          <a className="btn btn-primary btn-block" href={SSO_START} onClick={markSsoStarted}>
             Sign in with {provider}
           </a>
         ) : null}

@@ -1,35 +1,164 @@
-/** The edit page's "Single sign-on": whether the user is linked to the identity provider's account, and the admin's unlink (confirmed first). */
-import type { UserResponse } from '../../../lib/api/types';
+/** The edit page's "Single sign-on" (shown when it is configured): the identity provider's subject the user is linked to and its unlink; otherwise an admin's ways to link them: "link at next sign-in" (not for admins), or a subject entered or picked from the sign-ins seen without a link. Each change is confirmed (and the server asks "confirm it's you" for a link). */
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/Banner';
+import { ConfirmMutation } from '../../../components/ConfirmMutation';
+import { Field } from '../../../components/Field';
+import { RowButton } from '../../../components/RowButton';
+import { Table } from '../../../components/Table';
+import { errorMessage } from '../../../lib/api/client';
+import type { UserResponse, UserSso } from '../../../lib/api/types';
+import { formatDateTime } from '../../../lib/format';
+import { useUserSso } from '../api/get-user-sso';
+import { useBindSso } from '../api/sso-bind';
+import { useCancelExpectedSso, useExpectSso } from '../api/sso-expect';
 import { useUnlinkSso } from '../api/sso-unlink';
-import { ConfirmedAction } from './ConfirmedAction';
+import { SSO_MSG } from '../messages';
 
-export function SsoLink({ user }: { user: UserResponse['user'] }) {
+type User = UserResponse['user'];
+type Asking = 'unlink' | 'expect' | 'withdraw' | 'bind' | null;
+
+export function SsoLink({ user }: { user: User }) {
+  const query = useUserSso(user.id);
+  if (query.isError) {
+    return (
+      <section className="card" aria-labelledby="sso-link-title">
+        <h2 id="sso-link-title">Single sign-on</h2>
+        <p className="field-error">{errorMessage(query.error, SSO_MSG.loadFailed)}</p>
+      </section>
+    );
+  }
+  if (!query.data?.enabled) return null; // not configured (or still loading)
+  return <SsoCard user={user} sso={query.data} />;
+}
+
+function SsoCard({ user, sso }: { user: User; sso: UserSso }) {
+  const [asking, setAsking] = useState<Asking>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [subject, setSubject] = useState('');
+  const [subjectError, setSubjectError] = useState<string | null>(null);
   const unlink = useUnlinkSso();
+  const expect = useExpectSso();
+  const withdraw = useCancelExpectedSso();
+  const bind = useBindSso();
+  const finished = (data: { message: string }) => {
+    setAsking(null);
+    setSubject('');
+    setDone(data.message);
+  };
+  const askBind = (event: FormEvent) => {
+    event.preventDefault();
+    setSubjectError(subject.trim() ? null : SSO_MSG.subjectRequired);
+    if (subject.trim()) setAsking('bind');
+  };
+  const provider = sso.provider;
   return (
-    <ConfirmedAction
-      id="sso-link-title"
-      heading="Single sign-on"
-      texts={{ title: 'Unlink from the identity provider?', confirm: 'Unlink', busy: 'Unlinking…', failed: 'Failed to unlink the user' }}
-      mutation={unlink}
-      variables={user.id}
-      question={
-        <p>
-          {user.name} is linked again at their next sign-in through the identity provider only if an account there has the username {user.username}.
-        </p>
-      }
-    >
-      {(ask) =>
-        user.ssoLinked ? (
-          <>
-            <p>Linked to an account at the identity provider.</p>
-            <button type="button" className="btn btn-danger" onClick={ask}>
-              Unlink
+    <section className="card" aria-labelledby="sso-link-title">
+      <h2 id="sso-link-title">Single sign-on</h2>
+      <Banner kind="success" onClose={() => setDone(null)}>
+        {done}
+      </Banner>
+      {sso.subject ? (
+        <>
+          <p>
+            Linked to the {provider} account with subject <code>{sso.subject}</code>
+            {sso.linkedAt ? ` since ${formatDateTime(sso.linkedAt)}` : ''}.
+          </p>
+          <button type="button" className="btn btn-danger" onClick={() => setAsking('unlink')}>
+            Unlink
+          </button>
+        </>
+      ) : (
+        <>
+          <p className="muted">Not linked to an account at {provider}.</p>
+          {sso.expectedUntil ? (
+            <p>
+              Linked at their next sign-in through {provider} as <strong>{user.username}</strong>, until {formatDateTime(sso.expectedUntil)}.{' '}
+              <button type="button" className="btn" onClick={() => setAsking('withdraw')}>
+                Withdraw
+              </button>
+            </p>
+          ) : sso.admin ? (
+            <p className="muted">{SSO_MSG.adminBySubject}</p>
+          ) : (
+            <p>
+              <button type="button" className="btn" onClick={() => setAsking('expect')}>
+                Link at next sign-in
+              </button>
+            </p>
+          )}
+          <form onSubmit={askBind} noValidate aria-label="Link to a subject">
+            <Field
+              id="sso-subject"
+              label={`Subject (sub) at ${provider}`}
+              hint={SSO_MSG.subjectHint}
+              value={subject}
+              onValue={setSubject}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            {subjectError ? (
+              <p className="field-error" role="alert">
+                {subjectError}
+              </p>
+            ) : null}
+            <button type="submit" className="btn">
+              Link to this subject
             </button>
-          </>
-        ) : (
-          <p className="muted">Not linked to an account at the identity provider.</p>
-        )
-      }
-    </ConfirmedAction>
+          </form>
+          {sso.seen.length ? (
+            <Table columns={['Name', 'Username', 'Subject', 'Seen']} actions caption="Recent sign-ins linked to no account" dense>
+              {sso.seen.map((seen) => (
+                <tr key={seen.subject}>
+                  <td>{seen.name}</td>
+                  <td>{seen.username}</td>
+                  <td>
+                    <code>{seen.subject}</code>
+                  </td>
+                  <td>{formatDateTime(seen.seenAt)}</td>
+                  <td>
+                    <RowButton label={`Pick ${seen.subject}`} onClick={() => setSubject(seen.subject)}>
+                      Pick
+                    </RowButton>
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          ) : null}
+        </>
+      )}
+      {asking === 'unlink' ? (
+        <ConfirmMutation texts={SSO_MSG.unlink} mutation={unlink} variables={user.id} onCancel={() => setAsking(null)} onSuccess={finished}>
+          <p>
+            {user.name} can no longer sign in through {provider} until an administrator links them again, or they link the account with its password.
+          </p>
+        </ConfirmMutation>
+      ) : null}
+      {asking === 'expect' ? (
+        <ConfirmMutation texts={SSO_MSG.expect} mutation={expect} variables={user.id} onCancel={() => setAsking(null)} onSuccess={finished}>
+          <p>
+            The next sign-in through {provider} whose username is {user.username} links it to {user.name}&apos;s account, once, within a week. Use it when
+            you know that person signs in next.
+          </p>
+        </ConfirmMutation>
+      ) : null}
+      {asking === 'withdraw' ? (
+        <ConfirmMutation texts={SSO_MSG.withdraw} mutation={withdraw} variables={user.id} onCancel={() => setAsking(null)} onSuccess={finished}>
+          <p>{user.name} will not be linked at their next sign-in.</p>
+        </ConfirmMutation>
+      ) : null}
+      {asking === 'bind' ? (
+        <ConfirmMutation
+          texts={SSO_MSG.bind}
+          mutation={bind}
+          variables={{ id: user.id, subject: subject.trim() }}
+          onCancel={() => setAsking(null)}
+          onSuccess={finished}
+        >
+          <p>
+            Whoever signs in at {provider} with subject <code>{subject.trim()}</code> signs in as {user.name} ({user.role}).
+          </p>
+        </ConfirmMutation>
+      ) : null}
+    </section>
   );
 }

@@ -29,7 +29,7 @@ export default function EditUserPage() {
             <>
               <UserForm key={data.user.id} mode="edit" initial={data.user} {...save} />
               <ResetSecondFactor user={data.user} />
-              {data.user.ssoLinked ? <SsoLink user={data.user} /> : null}
+              <SsoLink user={data.user} />
             </>
           )}
         </QueryBoundary>
