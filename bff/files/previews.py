@@ -156,8 +156,10 @@ def _image_picture(
                 check(image)
                 image.seek(0)  # an animation's first frame
                 image.load()
+                # Reduced in place first, then turned upright: exif_transpose copies the image
+                # (the whole decoded image, were it first: twice the memory of a large one).
+                image.thumbnail((size, size), Image.Resampling.LANCZOS)
                 upright = ImageOps.exif_transpose(image)
-                upright.thumbnail((size, size), Image.Resampling.LANCZOS)
                 has_alpha = upright.mode in ("RGBA", "LA", "PA") or (
                     upright.mode == "P" and "transparency" in upright.info
                 )

@@ -214,6 +214,7 @@ for (const [device, options] of DEVICES) {
     await large.getByText('This image is too large to show at full size here, so a smaller copy is shown.').waitFor();
     await assertAccessible(page, `${device}: an image shown reduced`);
     await assertFitsWidth(page, `${device}: an image shown reduced`);
+    await shot(page, `viewer-image-reduced-${device}`);
     await large.getByRole('button', { name: `Next file: ${BOMB}` }).click();
     const bomb = page.getByRole('dialog', { name: BOMB });
     await bomb.getByText('This image has too many pixels to show here, even reduced. Open the original to see it.').waitFor();

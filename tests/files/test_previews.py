@@ -494,7 +494,7 @@ async def test_a_picture_over_the_pools_memory_is_refused_and_the_pool_serves_on
     database_url: str, run_dir: Path, tmp_path: Path
 ) -> None:
     """The viewer's worker pool has a memory limit (BFF_CONVERSION_MEMORY_MB; it had none): a
-    reduced copy that needs more (an 81-megapixel PNG, 243 MB decoded, under 256 MB) is a 422
+    reduced copy that needs more (an 81-megapixel PNG, over 300 MB decoded, under 256 MB) is a 422
     that says why, its worker is ended, and the next picture renders in a new one."""
     settings = make_settings(
         database_url, run_dir, storage_url=f"file://{tmp_path}/storage", conversion_memory_mb=256
