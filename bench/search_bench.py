@@ -38,6 +38,7 @@ from bff.auth.sessions import Principal
 from bff.db import close_db, dialect, fetch, init_db, migrate
 from bff.search import repository
 from bff.search.query import Query, parse
+from bff.search.repository import text_rows
 from bff.users.models import Role, User
 from config.settings import load_settings
 from tools.devserver import create_postgres_database, throwaway_postgres
@@ -172,11 +173,15 @@ async def fill(scale: float, seed: int) -> tuple[Principal, Principal, float, in
         if file_id in rare:
             text += f" Suspected {RARE}. "
         written += len(text.encode())
-        batch.append((file_id, f"v{file_id}", 1, text))
+        # As the text jobs write them: a page longer than a piece in pieces.
+        batch.extend(
+            (file_id, f"v{file_id}", page, piece, part) for page, piece, part in text_rows([text])
+        )
         if len(batch) == 500 or file_id == text_files[-1]:
             started = time.perf_counter()
             await many(
-                "INSERT INTO search_texts (file_id, version_id, page, text) VALUES (?, ?, ?, ?)",
+                "INSERT INTO search_texts (file_id, version_id, page, piece, text) "
+                "VALUES (?, ?, ?, ?, ?)",
                 batch,
             )
             seconds += time.perf_counter() - started
@@ -248,6 +253,8 @@ QUERIES = [
     ("common word", "patient", "%patient%"),
     ("phrase", '"blood pressure"', "%blood pressure%"),
     ("prefix", "cardio*", "%cardio%"),
+    # The most prefixes a search may have, each as short as allowed (the scan: the first only).
+    ("4 prefixes", "car* pat* blo* pre*", "%car%"),
 ]
 
 
@@ -274,40 +281,50 @@ async def scan(principal: Principal, pattern: str) -> None:
     )
 
 
-async def measure(staff: Principal, admin: Principal, runs: int) -> None:
+async def measure(staff: Principal, admin: Principal, runs: int, database_url: str) -> None:
     """Every indexed search first, then the scans: a scan reads all 315 MB of text, and run
     between two queries' searches it pushed their pages out of the database's cache (the first
     figures measured the index partly cold that way)."""
     filters = repository.Filters()
-    rows = []
-    for who, principal, target in (
-        ("staff (300 folders)", staff, STAFF_TARGET_MS),
-        ("admin", admin, ADMIN_TARGET_MS),
-    ):
-        for label, q, pattern in QUERIES:
-            query = parse(q)
-            found = await repository.search(principal, query, filters, None, 20)
+    # The server's way of reading (its own connections), with a budget that never ends a run.
+    readers = repository.Readers(database_url)
 
-            async def indexed_search(p: Principal = principal, qq: Query = query) -> None:
-                await repository.search(p, qq, filters, None, 20)
+    async def search(p: Principal, qq: Query) -> repository.Found:
+        async with readers.reading(600) as reading:
+            return await repository.search(reading, p, qq, filters, None, 20)
 
-            indexed = await timed(indexed_search, runs)
-            rows.append((who, principal, target, label, pattern, found, indexed))
-    for who, principal, target, label, pattern, found, indexed in rows:
+    try:
+        rows = []
+        for who, principal, target in (
+            ("staff (300 folders)", staff, STAFF_TARGET_MS),
+            ("admin", admin, ADMIN_TARGET_MS),
+        ):
+            for label, q, pattern in QUERIES:
+                query = parse(q)
+                found = await search(principal, query)
 
-        async def scanned_search(p: Principal = principal, pat: str = pattern) -> None:
-            await scan(p, pat)
+                async def indexed_search(p: Principal = principal, qq: Query = query) -> None:
+                    await search(p, qq)
 
-        scanned = await timed(scanned_search, max(3, runs // 4))
-        p50, p95 = percentile(indexed, 0.5), percentile(indexed, 0.95)
-        s50 = percentile(scanned, 0.5)
-        mark = "meets" if p95 < target else "MISSES"
-        print(
-            f"{who:20} {label:12} total {found.total:>6}{'+' if found.capped else ' '} "
-            f"index p50 {p50:7.1f} ms p95 {p95:7.1f} ms [{mark} < {target:.0f}]   "
-            f"scan p50 {s50:8.1f} ms   scan/index {s50 / max(p50, 0.01):6.1f}x",
-            flush=True,
-        )
+                indexed = await timed(indexed_search, runs)
+                rows.append((who, principal, target, label, pattern, found, indexed))
+        for who, principal, target, label, pattern, found, indexed in rows:
+
+            async def scanned_search(p: Principal = principal, pat: str = pattern) -> None:
+                await scan(p, pat)
+
+            scanned = await timed(scanned_search, max(3, runs // 4))
+            p50, p95 = percentile(indexed, 0.5), percentile(indexed, 0.95)
+            s50 = percentile(scanned, 0.5)
+            mark = "meets" if p95 < target else "MISSES"
+            print(
+                f"{who:20} {label:12} total {found.total:>6}{'+' if found.capped else ' '} "
+                f"index p50 {p50:7.1f} ms p95 {p95:7.1f} ms [{mark} < {target:.0f}]   "
+                f"scan p50 {s50:8.1f} ms   scan/index {s50 / max(p50, 0.01):6.1f}x",
+                flush=True,
+            )
+    finally:
+        await readers.aclose()
 
 
 async def filled() -> tuple[Principal, Principal, int] | None:
@@ -345,7 +362,7 @@ async def run(database_url: str, scale: float, runs: int, seed: int, var: Path) 
                 flush=True,
             )
         await sizes(text_bytes)
-        await measure(staff, admin, runs)
+        await measure(staff, admin, runs, database_url)
     finally:
         await close_db()
 

@@ -13,7 +13,7 @@ one page of a PDF.
 
 from __future__ import annotations
 
-import bisect
+import itertools
 import re
 
 from bff.search.query import MAX_QUERY_LENGTH
@@ -21,6 +21,7 @@ from bff.search.query import MAX_QUERY_LENGTH
 PIECE_CHARS = 16_000
 OVERLAP_CHARS = MAX_QUERY_LENGTH + 56  # a phrase of the longest query, with its spaces
 SNIPPET_WORDS = 32  # words of a snippet around its matches
+WINDOW_CHARS = 240  # about SNIPPET_WORDS words of prose: where the matches are counted
 
 _SPACE = re.compile(r"\s")
 _WORDS = re.compile(r"\S+")
@@ -57,61 +58,43 @@ def _last_space(text: str, low: int, high: int) -> int:
 
 
 def window(marked: str, start_mark: str, stop_mark: str, words: int = SNIPPET_WORDS) -> str:
-    """The `words` words of a marked text (matches between start_mark and stop_mark) that hold
-    the most different matches (then the most matches; the first such), with '…' where text was
-    left out: a snippet in one pass over the piece, whatever its number of matches."""
-    tokens = _WORDS.findall(marked)
-    if len(tokens) <= words:
-        return " ".join(tokens)
-    # Which match each word holds (its text between marks, folded), if any.
-    held: list[str | None] = []
-    inside = False
-    for token in tokens:
-        found: list[str] = []
-        piece = ""
-        for char in token:
-            if char == start_mark:
-                inside, piece = True, ""
-            elif char == stop_mark:
-                if inside and piece:
-                    found.append(piece.casefold())
-                inside = False
-            elif inside:
-                piece += char
-        if inside and piece:
-            found.append(piece.casefold())  # a match that runs on into the next word
-        held.append(found[0] if found else None)
-    counts: dict[str, int] = {}
-    marked_words = 0
-
-    def add(index: int, step: int) -> None:
-        nonlocal marked_words
-        match = held[index]
-        if match is not None:
-            marked_words += step
-            counts[match] = counts.get(match, 0) + step
-            if counts[match] == 0:
-                del counts[match]
-
-    for index in range(words):
-        add(index, 1)
-    scores = [(len(counts), marked_words)]
-    for first in range(1, len(tokens) - words + 1):
-        add(first - 1, -1)
-        add(first + words - 1, 1)
-        scores.append((len(counts), marked_words))
-    # Of the windows that score best, the one whose first match is nearest a quarter of the way
-    # in (some words of context before it), then the first.
-    top = max(scores)
-    matches = [i for i, match in enumerate(held) if match is not None]
-
-    def lead(first: int) -> int:
-        at = bisect.bisect_left(matches, first)
-        offset = matches[at] - first if at < len(matches) else 0
-        return abs(offset - words // 4)
-
-    best = min((i for i, score in enumerate(scores) if score == top), key=lead)
-    shown = " ".join(tokens[best : best + words])
-    if start_mark in shown and stop_mark not in shown.rpartition(start_mark)[2]:
+    """About `words` words of a marked text (matches between start_mark and stop_mark) around
+    its best place: the stretch of WINDOW_CHARS holding the most different matches (then the
+    most matches; the first such), starting a little before its first match, with '…' where
+    text was left out. Linear in the piece, whatever its number of matches."""
+    if len(marked) <= WINDOW_CHARS:
+        return " ".join(marked.split())
+    pattern = re.compile(
+        f"{re.escape(start_mark)}([^{re.escape(stop_mark)}]*){re.escape(stop_mark)}"
+    )
+    spans = [(m.start(), m.end(), m.group(1).casefold()) for m in pattern.finditer(marked)]
+    begin = 0
+    if spans:
+        # Two pointers over the matches: the window starting at match i holds i..last.
+        counts: dict[str, int] = {}
+        last = 0
+        best, best_score = 0, (0, 0)
+        for i, (start, _, _) in enumerate(spans):
+            while last < len(spans) and spans[last][1] <= start + WINDOW_CHARS:
+                counts[spans[last][2]] = counts.get(spans[last][2], 0) + 1
+                last += 1
+            score = (len(counts), last - i)
+            if score > best_score:
+                best, best_score = i, score
+            key = spans[i][2]
+            counts[key] -= 1
+            if not counts[key]:
+                del counts[key]
+        begin = max(0, spans[best][0] - WINDOW_CHARS // 5)
+        # Not inside an earlier match, nor inside a word.
+        opened = marked.rfind(start_mark, 0, begin)
+        if opened != -1 and marked.rfind(stop_mark, opened, begin) == -1:
+            begin = opened
+        space = max(marked.rfind(" ", 0, begin), marked.rfind("\n", 0, begin))
+        begin = space + 1 if space != -1 else 0
+    chosen = [m.group() for m in itertools.islice(_WORDS.finditer(marked, begin), words + 1)]
+    more = len(chosen) > words
+    shown = " ".join(chosen[:words])
+    if shown.count(start_mark) > shown.count(stop_mark):
         shown += stop_mark  # a match cut at the window's end stays closed
-    return ("…" if best > 0 else "") + shown + ("…" if best + words < len(tokens) else "")
+    return ("…" if begin > 0 else "") + shown + ("…" if more else "")

@@ -54,9 +54,10 @@ INDEX = [
             f"INSERT INTO {table}(rowid, name) VALUES (new.id, new.name); END",
         )
     ],
-    # A match's file and page without reading its row (a page of text spans several pages of
-    # the database): the join from the FTS5 scan stays in a small, cached index.
-    "CREATE INDEX search_texts_owner ON search_texts (id, file_id, page)",
+    # A match's file, page and content version without reading its row (a piece of text spans
+    # several pages of the database): the join from the FTS5 scan stays in a small, cached
+    # index. (Migration 0023 added version_id: without it each match read its whole row.)
+    "CREATE INDEX search_texts_owner ON search_texts (id, file_id, page, version_id)",
     "INSERT INTO search_fts(search_fts) VALUES ('rebuild')",
     "INSERT INTO search_fts_en(search_fts_en) VALUES ('rebuild')",
     "INSERT INTO search_names(rowid, name) SELECT id, name FROM files",
