@@ -1,14 +1,20 @@
 /* global window */
-// Browser journey of issue 35: single sign-on through the real OpenID Provider's own login page
-// (npm oidc-provider, tests/auth/oidc_provider), and out again through its end-session page.
+// Browser journeys of single sign-on through the real OpenID Provider's own login page (npm
+// oidc-provider, tests/auth/oidc_provider): an admin links a doctor at their next sign-in, who
+// signs in and out through the provider (issue 35, linking of issue 47); a sign-in link made in
+// another browser signs nobody in (login CSRF, issue 47 item 3); and an account the provider
+// signs in but nobody linked is told to ask an administrator, or links itself by its password.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { adminApi, assertAccessible, journey, newPage, startOidcProvider, useJourneyServer } from './support.mjs';
+import { ADMIN, adminApi, assertAccessible, journey, newPage, signIn, startOidcProvider, useJourneyServer } from './support.mjs';
 import { api } from './server.mjs';
 
 const CLIENT = { client_id: 'portal', client_secret: 'e2e-client-secret-'.padEnd(48, 's'), redirect_uris: [], post_logout_redirect_uris: [] };
+const provider_account = (name, username, groups) => ({ password: 'provider-password', claims: { name, preferred_username: username, groups } });
 const ACCOUNTS = {
-  'dr.erin': { password: 'provider-password', claims: { name: 'Erin Doctor', preferred_username: 'dr.erin', groups: ['Doctors'] } },
+  'dr.erin': provider_account('Erin Doctor', 'dr.erin', ['Doctors']),
+  mal: provider_account('Mal Attacker', 'nurse.mal', ['Nurses']),
+  fay: provider_account('Fay at the provider', 'fay.elsewhere', ['Doctors']),
 };
 
 const provider = await startOidcProvider(ACCOUNTS, CLIENT);
@@ -19,31 +25,60 @@ useJourneyServer({
     BFF_OIDC_CLIENT_SECRET: CLIENT.client_secret,
     BFF_OIDC_SCOPES: 'openid profile groups',
     BFF_OIDC_DISPLAY_NAME: 'Test Hospital',
-    BFF_OIDC_ROLE_MAP: 'doctor=Doctors',
+    BFF_OIDC_ROLE_MAP: 'doctor=Doctors,nurse=Nurses',
   },
 });
 after(() => provider.stop());
 
-test('A doctor signs in through the provider’s login page and out again through it', async () => {
+let configured = false;
+async function configureProvider() {
+  if (configured) return;
   const base = journey.server.base;
   await provider.configure({ client: { redirect_uris: [`${base}/api/auth/oidc/callback`], post_logout_redirect_uris: [`${base}/login`] } });
-  const admin = await adminApi();
-  await api(journey.server.base, 'POST', '/auth/register', {
-    token: admin.token,
-    body: { username: 'dr.erin', name: 'Erin (unlinked)', password: 'doctor-password-1', role: 'doctor' },
+  configured = true;
+}
+
+async function register(token, username, name, role) {
+  const { user } = await api(journey.server.base, 'POST', '/auth/register', {
+    token,
+    body: { username, name, password: `${role}-password-1`, role },
   });
-  await admin.logout();
-  const { page, problems } = await newPage();
+  return user;
+}
+
+/** From the portal's login page through the provider's own form, as `who`. */
+async function throughProvider(page, who) {
   await page.goto('/login');
-  const button = page.getByRole('link', { name: 'Sign in with Test Hospital' });
-  await button.waitFor();
-  await assertAccessible(page, 'login with single sign-on');
-  await button.click();
-  // The provider's own form.
+  await page.getByRole('link', { name: 'Sign in with Test Hospital' }).click();
   await page.waitForURL(`${provider.issuer}/interaction/**`);
-  await page.getByLabel('Username').fill('dr.erin');
+  await page.getByLabel('Username').fill(who);
   await page.getByLabel('Password').fill('provider-password');
   await page.getByRole('button', { name: 'Sign in to provider' }).click();
+}
+
+test('An admin links a doctor at their next sign-in; the doctor signs in through the provider’s login page and out again', async () => {
+  await configureProvider();
+  const admin = await adminApi();
+  const erin = await register(admin.token, 'dr.erin', 'Erin (unlinked)', 'doctor');
+  await admin.logout();
+  // The admin, on Erin's page: "Link at next sign-in", confirmed.
+  const desk = await newPage();
+  await signIn(desk.page, ADMIN);
+  await desk.page.goto(`/users/edit/${erin.id}`);
+  const card = desk.page.getByRole('region', { name: 'Single sign-on' });
+  await card.getByText('Not linked to an account at Test Hospital.').waitFor();
+  await assertAccessible(desk.page, 'the user page’s single sign-on card');
+  await card.getByRole('button', { name: 'Link at next sign-in' }).click();
+  await desk.page.getByRole('alertdialog', { name: 'Link at next sign-in?' }).getByRole('button', { name: 'Link at next sign-in' }).click();
+  await card.getByText('The user is linked at their next sign-in through the identity provider.').waitFor();
+  await card.getByText(/Linked at their next sign-in through Test Hospital as/).waitFor();
+  await desk.context.close();
+  // Erin, in a browser of her own.
+  const { page, problems } = await newPage();
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Sign in with Test Hospital' }).waitFor();
+  await assertAccessible(page, 'login with single sign-on');
+  await throughProvider(page, 'dr.erin');
   await page.waitForURL('**/dashboard');
   assert.equal(new URL(page.url()).hash, '', 'the one-time code is left in the address');
   await page.getByText('Erin Doctor').first().waitFor();
@@ -54,5 +89,61 @@ test('A doctor signs in through the provider’s login page and out again throug
   await page.waitForURL(`${journey.server.base}/login`);
   await page.getByRole('link', { name: 'Sign in with Test Hospital' }).waitFor();
   assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
+  assert.deepEqual(problems.filter((p) => !/401|Failed to load resource/.test(p)), []);
+});
+
+test('A sign-in link made in another browser signs nobody in there (login CSRF)', async () => {
+  await configureProvider();
+  // The attacker has an account of their own, linked to their provider account.
+  const admin = await adminApi();
+  const mal = await register(admin.token, 'nurse.mal', 'Mal Attacker', 'nurse');
+  await api(journey.server.base, 'PUT', `/users/${mal.id}/sso-link`, { token: admin.token, body: { subject: 'mal' } });
+  await admin.logout();
+  // In the attacker's browser: the provider's sign-in, its code read from the callback's answer
+  // and never traded there (the attacker's web app is kept from using it up).
+  const attacker = await newPage();
+  let location = null;
+  attacker.page.on('response', (response) => {
+    if (response.url().includes('/api/auth/oidc/callback')) location = response.headers()['location'] ?? null;
+  });
+  await attacker.page.route('**/api/auth/oidc/complete', (route) => route.abort());
+  await throughProvider(attacker.page, 'mal');
+  await attacker.page.waitForURL(`${journey.server.base}/login**`);
+  assert.match(location ?? '', /^\/login#sso=[A-Za-z0-9_-]+$/);
+  // The victim opens the attacker's link in a fresh browser.
+  const victim = await newPage();
+  await victim.page.goto(location);
+  await victim.page.getByRole('alert').getByText('That sign-in was not started in this window, so it was not used. Please sign in again.').waitFor();
+  assert.equal(new URL(victim.page.url()).pathname, '/login');
+  assert.equal(await victim.page.evaluate(() => window.localStorage.getItem('token')), null);
+  // Nor does the server take the code from this browser, whatever its web app did.
+  const code = location.split('=')[1];
+  const status = await victim.page.evaluate(
+    (code) => fetch('/api/auth/oidc/complete', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) }).then((r) => r.status),
+    code,
+  );
+  assert.equal(status, 401);
+  await victim.page.goto('/dashboard');
+  await victim.page.waitForURL('**/login**');
+  await attacker.context.close();
+  await victim.context.close();
+});
+
+test('A provider account nobody linked is told to ask an administrator, and links its own account by its password', async () => {
+  await configureProvider();
+  const admin = await adminApi();
+  await register(admin.token, 'dr.fay', 'Fay Doctor', 'doctor');
+  await admin.logout();
+  const { page, problems } = await newPage();
+  await throughProvider(page, 'fay');
+  await page.getByRole('heading', { name: 'Your Test Hospital account is not linked to a Patient Records account yet.' }).waitFor();
+  await page.getByText('Ask an administrator to link your account.').waitFor();
+  assert.equal(new URL(page.url()).hash, '', 'the one-time code is left in the address');
+  await assertAccessible(page, 'an account not linked yet');
+  await page.getByLabel('Username').fill('dr.fay');
+  await page.getByLabel('Password').fill('doctor-password-1');
+  await page.getByRole('button', { name: 'Link and sign in' }).click();
+  await page.waitForURL('**/dashboard');
+  await page.getByText('Fay Doctor').first().waitFor();
   assert.deepEqual(problems.filter((p) => !/401|Failed to load resource/.test(p)), []);
 });
