@@ -73,7 +73,8 @@ class _SqliteConnection:
 
     @classmethod
     async def open(cls, path: str) -> _SqliteConnection:
-        connection = await aiosqlite.connect(path)
+        # A reader waits at most a moment for a lock (WAL: only while the log is reset).
+        connection = await aiosqlite.connect(path, timeout=1.0)
         connection.row_factory = sqlite3.Row
         deadline = _Deadline()
         await connection.execute("PRAGMA query_only = 1")
@@ -131,8 +132,11 @@ class Readers:
     """A process's searches' reads: at most SEARCHES_AT_ONCE at once, each within its budget."""
 
     def __init__(self, database_url: str, at_once: int = SEARCHES_AT_ONCE) -> None:
+        # The file Tortoise opens (relative to the working directory), without its options.
         self._sqlite = (
-            database_url.removeprefix("sqlite://") if database_url.startswith("sqlite://") else None
+            database_url.removeprefix("sqlite://").partition("?")[0]
+            if database_url.startswith("sqlite://")
+            else None
         )
         self._at_once = at_once
         self._turns: asyncio.Semaphore | None = None
@@ -184,12 +188,10 @@ class Readers:
 
     @asynccontextmanager
     async def _postgres_reading(self, deadline: float) -> AsyncIterator[Reading]:
-        async with contextlib.AsyncExitStack() as stack:
-            try:
-                async with asyncio.timeout_at(deadline):  # waiting for a pooled connection
-                    conn = await stack.enter_async_context(in_transaction("default"))
-            except TimeoutError:
-                raise TooSlow from None
+        # No time limit around taking the pooled connection: Tortoise's transaction cancelled
+        # between taking it and BEGIN would keep it from the pool. The search's own turn is
+        # already taken (at most SEARCHES_AT_ONCE of the pool's connections are searches').
+        async with in_transaction("default") as conn:
             # A search's best plan depends on its values: planned for them every time (asyncpg
             # prepares each statement, and after five runs PostgreSQL may keep one plan for any
             # values; measured with bench/search_bench.py: 10 ms with the values, 60 ms and more
