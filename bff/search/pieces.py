@@ -22,6 +22,9 @@ PIECE_CHARS = 16_000
 OVERLAP_CHARS = MAX_QUERY_LENGTH + 56  # a phrase of the longest query, with its spaces
 SNIPPET_WORDS = 32  # words of a snippet around its matches
 WINDOW_CHARS = 240  # about SNIPPET_WORDS words of prose: where the matches are counted
+# Matches of a piece a window is chosen among (the first ones): a 16 KB piece of one short word
+# holds 8,000, and each costs the event loop a Python step (20 such pieces a page of results).
+WINDOW_MATCHES = 256
 
 _SPACE = re.compile(r"\s")
 _WORDS = re.compile(r"\S+")
@@ -67,7 +70,10 @@ def window(marked: str, start_mark: str, stop_mark: str, words: int = SNIPPET_WO
     pattern = re.compile(
         f"{re.escape(start_mark)}([^{re.escape(stop_mark)}]*){re.escape(stop_mark)}"
     )
-    spans = [(m.start(), m.end(), m.group(1).casefold()) for m in pattern.finditer(marked)]
+    spans = [
+        (m.start(), m.end(), m.group(1).casefold())
+        for m in itertools.islice(pattern.finditer(marked), WINDOW_MATCHES)
+    ]
     begin = 0
     if spans:
         # Two pointers over the matches: the window starting at match i holds i..last.

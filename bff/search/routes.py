@@ -7,9 +7,9 @@ from quart_schema import validate_querystring, validate_response
 
 from bff.auth.policy import ANY_ROLE, allow, current_principal
 from bff.request_context import current_actor
-from bff.services import app_services
 from bff.search import service
 from bff.search.schemas import SearchQuery, SearchResults
+from bff.services import app_services
 
 bp = Blueprint("search", __name__, url_prefix="/api")
 
