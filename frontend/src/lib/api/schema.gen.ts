@@ -1070,7 +1070,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Files the caller may read whose text or name matches q, best first (audited). */
+        /**
+         * Files the caller may read whose text or name matches q, best first (audited). 429 past
+         * @description the caller's searches per minute, 503 past the search's time budget.
+         */
         get: operations["get_search"];
         put?: never;
         post?: never;
@@ -1133,9 +1136,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/users/{user_id}/sso-link": {
-        parameters: {
-            query?: never;
     "/api/users/{user_id}/sso": {
         parameters: {
             query?: never;
@@ -1177,6 +1177,9 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{user_id}/sso-link": {
+        parameters: {
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -1753,9 +1756,6 @@ export interface components {
             snippet: components["schemas"]["Snippet"];
         };
         /**
-         * SmartTokenOut
-         * @description A SmartToken as admins see it.
-        /**
          * SeenSubject
          * @description A subject that signed in at the provider lately and is linked to no account, with what
          *     its claims said (they are the provider's to change: check before picking).
@@ -1773,6 +1773,9 @@ export interface components {
             /** Username */
             username: string;
         };
+        /**
+         * SmartTokenOut
+         * @description A SmartToken as admins see it.
          */
         SmartTokenOut: {
             /** Assignedat */
@@ -2934,9 +2937,6 @@ export interface operations {
             };
         };
     };
-    get_sso_start: {
-        parameters: {
-            query?: never;
     post_sso_link: {
         parameters: {
             query?: never;
@@ -2968,6 +2968,9 @@ export interface operations {
             };
         };
     };
+    get_sso_start: {
+        parameters: {
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -3995,9 +3998,6 @@ export interface operations {
         responses: {
             /** @description A result with a message a person can read. */
             200: {
-        responses: {
-            /** @description A result with a message a person can read. */
-            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4128,6 +4128,9 @@ export interface operations {
                 };
             };
         };
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
