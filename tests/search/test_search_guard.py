@@ -29,10 +29,9 @@ from bff.search.service import (
     too_many,
 )
 from bff.services import app_services
-from tests.conftest import make_settings, started_app
 from tests.factories import make_container, make_folder
 from tests.files.conftest import Ward
-from tests.search.conftest import JOB_SETTINGS, Hospital, names, settled
+from tests.search.conftest import Hospital, names, settled
 from tools.devserver import throwaway_postgres
 
 # A common word filling the largest text a file's page holds (bff/search/extract.py reads at
@@ -82,15 +81,6 @@ def test_a_snippet_is_the_window_with_the_most_matches() -> None:
 
 
 # --- The attack: a long text of a common word, searched by an assistant ---------------------
-
-
-@pytest.fixture
-async def reading_ward(database_url: str, run_dir: Path, tmp_path: Path) -> Any:
-    settings = make_settings(
-        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", **JOB_SETTINGS
-    )
-    async with started_app(settings) as app:
-        yield await Ward(app, settings).setup()
 
 
 async def _rows_of(file_id: int) -> int:
