@@ -11,7 +11,9 @@ soon as its connection is made (0: all in one go, every request then held back u
 connection is created). Printed per run, with the load average:
 
 - connect storm: all N clients start at once; the time until the last is connected, and how
-  many failed within STORM_LIMIT (target: 5,000 within 15 s, none failed);
+  many failed within STORM_LIMIT (target: 5,000 within 15 s, none failed), of them how many the
+  server refused for their address (every client is 127.0.0.1, as a site behind one NAT:
+  BFF_LIVE_UNCONNECTED_PER_ADDRESS) or closed before they connected (BFF_LIVE_CONNECT_SECONDS);
 - memory: the Hypercorn worker's resident memory (/proc/PID/status VmRSS, the process holding
   the sockets; with two instances both workers) with the connections minus before, over the
   connections (target: under 50 KB);
@@ -84,6 +86,7 @@ from live_support import (
     rss,
     seed,
     sign_in,
+    unconnected,
 )
 from live_trace import compare
 
@@ -208,6 +211,11 @@ async def run_one(
         if args.trace:
             await snapshot(workers[0], home, 1)
 
+        instances = (
+            [server.instance_base(i) for i in range(server.instances)]
+            if isinstance(server, Cluster)
+            else [base]
+        )
         storm_cpu = cpu_of(workers)
         go = time.time()
         connected, failed, last, errors = await connect_all(nodes, base, tokens, clients, args)
@@ -215,10 +223,14 @@ async def run_one(
         storm = last - go
         me_storm = probe.window(go, max(last, go + 1))
         target = TARGET_STORM.get(clients, 15.0)
+        # Every client is one address here, as a site behind one NAT: refused as "crowded"
+        # (BFF_LIVE_UNCONNECTED_PER_ADDRESS) or closed "late" (BFF_LIVE_CONNECT_SECONDS).
+        unsigned = await unconnected(instances)
         say(
             label,
             f"connect storm: {connected} connected in {storm:.1f} s, {failed} failed"
-            f"{' ' + str(errors) if errors else ''}, worker CPU"
+            f"{' ' + str(errors) if errors else ''} ({unsigned['crowded']:.0f} refused as"
+            f" crowded, {unsigned['late']:.0f} closed late), worker CPU"
             f" {storm_cpu * 1e6 / max(1, connected):.0f} us per connection"
             f" (target {target:.0f} s, none failed)"
             f"  [{mark(storm <= target and not failed)}]",
@@ -248,11 +260,6 @@ async def run_one(
             f" {idle * 1e6 / max(1, connected):.1f} us per connection per second",
         )
 
-        instances = (
-            [server.instance_base(i) for i in range(server.instances)]
-            if isinstance(server, Cluster)
-            else [base]
-        )
         delivered_before = await delivery_seconds(instances)
         cpu, start = cpu_of(workers), time.time()
         node_cpu = cpu_of(clients_pids)

@@ -287,6 +287,23 @@ async def delivery_seconds(bases: list[str]) -> tuple[float, float, dict[float, 
     return count, total, buckets
 
 
+async def unconnected(bases: list[str]) -> dict[str, float]:
+    """bff_live_unconnected_total by reason (crowded: refused, late: closed), summed over
+    instances: live connections that did not sign in, e.g. a storm's refused for their address."""
+    counts: dict[str, float] = {"crowded": 0.0, "late": 0.0}
+    async with aiohttp.ClientSession() as http:
+        for base in bases:
+            async with http.get(f"{base}/metrics") as response:
+                text = await response.text()
+            for family in text_string_to_metric_families(text):
+                if family.name == "bff_live_unconnected":
+                    for sample in family.samples:
+                        if sample.name.endswith("_total"):
+                            reason = sample.labels["reason"]
+                            counts[reason] = counts.get(reason, 0.0) + sample.value
+    return counts
+
+
 # --- the /api/auth/me probe -------------------------------------------------------------------
 
 

@@ -70,7 +70,7 @@ class Settings(BaseSettings):
     # refused) is closed after this long; each process keeps at most this many of them per
     # client address, refusing more (bff/live/transport.py's `Unconnected`).
     live_connect_seconds: Annotated[float, Field(gt=0, le=60)] = 10
-    live_unconnected_per_address: Annotated[int, Field(ge=1, le=100_000)] = 100
+    live_unconnected_per_address: Annotated[int, Field(ge=1, le=100_000)] = 1000
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     # Conversions (profile images, RTF to text) run in worker processes (bff/workers.py): at
     # most this many at once, this many more waiting (beyond: 503), each killed after this long,
@@ -212,6 +212,11 @@ class Settings(BaseSettings):
     # many pages of one PDF read by OCR (the pages of its text layer are always read).
     ocr_languages: OcrLanguages = "eng"
     ocr_max_pages: Annotated[int, Field(ge=0, le=10_000)] = 50
+    # Search (bff/search/service.py): each search's time on the database, waiting for a turn
+    # included (past it: 503, the statement stopped), and each user's searches per minute
+    # (past them: 429 with Retry-After).
+    search_seconds: Annotated[float, Field(gt=0, le=60)] = 2.0
+    searches_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 30
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False
@@ -221,11 +226,6 @@ class Settings(BaseSettings):
     def _check_oidc_client(self) -> Settings:
         if self.oidc_issuer and not self.oidc_client_id:
             raise ValueError("BFF_OIDC_CLIENT_ID is needed with BFF_OIDC_ISSUER")
-    # Search (bff/search/service.py): each search's time on the database, waiting for a turn
-    # included (past it: 503, the statement stopped), and each user's searches per minute
-    # (past them: 429 with Retry-After).
-    search_seconds: Annotated[float, Field(gt=0, le=60)] = 2.0
-    searches_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 30
         if self.oidc_issuer and not (self.oidc_client_secret or self.oidc_private_key_file):
             raise ValueError("BFF_OIDC_CLIENT_SECRET or BFF_OIDC_PRIVATE_KEY_FILE is needed")
         return self
