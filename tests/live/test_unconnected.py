@@ -9,7 +9,9 @@ is the one X-Forwarded-For gives, as for the throttles)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from bff.users.models import Role
 from tests.conftest import make_settings
 from tests.factories import make_staff
 from tests.live.conftest import Listener, LiveServer, marker, run_live
+from tests.live.test_wire import SERVER_MODULES, _module_of
 
 SECONDS = 1.0  # BFF_LIVE_CONNECT_SECONDS here
 PER_ADDRESS = 3  # BFF_LIVE_UNCONNECTED_PER_ADDRESS here
@@ -258,3 +261,35 @@ async def test_a_long_polling_session_that_connects_is_no_longer_counted(
     await asyncio.sleep(SECONDS * 2)
     assert polling.client.connected
     await marker(live, admin, polling, nurse.user)
+
+
+async def test_a_connection_closed_for_not_connecting_leaves_nothing_for_the_cycle_collector(
+    live: LiveServer,
+) -> None:
+    """Closed by its time limit, a websocket ends as one its client closed does: its own tasks
+    end it and reference counting frees it (tests/live/test_wire.py says why it matters)."""
+    sockets = app_services(live.app).live.sio.eio.sockets
+    gc.collect()
+    gc.disable()
+    try:
+        async with aiohttp.ClientSession() as http:
+            tabs = [await _opened(http, live, ATTACKER) for _ in range(PER_ADDRESS)]
+            connections = [weakref.ref(s.wire._tcp) for s in sockets.values()]
+            assert len(connections) == PER_ADDRESS
+            for ws in tabs:
+                await _closed_with(ws)
+        async with asyncio.timeout(10):
+            while sockets or any(c() is not None for c in connections):  # noqa: ASYNC110
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # the handlers' last steps
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            gc.collect()
+            left = list(gc.garbage)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+    finally:
+        gc.enable()
+    server_side = [o for o in left if _module_of(o).partition(".")[0] in SERVER_MODULES]
+    assert server_side == []
