@@ -191,12 +191,15 @@ class LiveHub:
 
     async def _close_late(self, eio_sid: str) -> None:
         """Close a long-polling session now: its CLOSE packet goes to a poll waiting (engineio's
-        own `disconnect` would wait for a poll to take it), and its sid is unknown from now."""
+        own `disconnect` would wait for a poll to take it), its sid is unknown from now, and
+        every websocket that upgraded it (or tries to) ends (HandshakeGate's END_UPGRADE)."""
         engine = self.sio.eio
         socket = engine.sockets.get(eio_sid)
         if socket is not None:
             await socket.close(wait=False, abort=False, reason=engine.reason.SERVER_DISCONNECT)
             engine.sockets.pop(eio_sid, None)
+            for end in getattr(socket, "end_upgrades", None) or ():
+                end()  # a websocket it upgraded to, or tried to: ended now, not when it speaks
 
     async def _connect(self, sid: str, environ: dict[str, Any], auth: Any) -> None:
         token = auth.get("token") if isinstance(auth, dict) else None

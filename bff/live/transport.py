@@ -67,8 +67,12 @@ EVENTS_PER_TURN = 16
 # to it at once (`Wire`); beyond, the event waits in its Engine.IO queue behind the writer.
 WIRE_BACKLOG = 16 * 1024
 WIRE = "bff.wire"  # the scope's key for a websocket's Wire (HandshakeGate sets it)
+# The scope's key for ending a websocket that upgrades a long-polling session (HandshakeGate
+# sets it; `_upgrade_with_wire` keeps it on the session, bff/live/server.py calls it).
+END_UPGRADE = "bff.end_upgrade"
 CONNECT = "40"  # Engine.IO's message (4) carrying Socket.IO's CONNECT (0), any namespace
 CONNECT_ANSWERS = ("40", "44")  # the server's answer to it: CONNECT (connected), or CONNECT_ERROR
+UPGRADE = "5"  # Engine.IO's UPGRADE: a long-polling session's websocket takes over
 # The close code of a connection that did not connect in time (RFC 6455: policy violation).
 CLOSE_UNCONNECTED = 1008
 LATE = "Not signed in in time"  # its close reason (at most 123 bytes)
@@ -265,7 +269,8 @@ class Unconnected:
     no more (429). A connection counts only while its client is to speak: a storm's CONNECTs
     waiting for their turn (HandshakeGate) are the server's to answer, so a site behind one NAT
     reconnecting at once is not refused for the server's slowness. Websockets are counted by
-    HandshakeGate, long-polling sessions by bff/live/server.py."""
+    HandshakeGate (one upgrading a long-polling session until its upgrade is done), long-polling
+    sessions by bff/live/server.py."""
 
     def __init__(self, per_address: int, seconds: float) -> None:
         self.per_address = per_address
@@ -389,7 +394,7 @@ class HandshakeGate:
         wire = scope[WIRE] = Wire.of(send)
         try:
             if _upgrading(scope):
-                await self.app(scope, receive, send)
+                await self._upgrade(scope, receive, send)
             else:
                 await self._set_up(scope, receive, send)
         finally:
@@ -398,8 +403,77 @@ class HandshakeGate:
             # so reference counting frees the connection now, although Engine.IO's socket
             # lives on for up to a ping interval (its ping task sleeps) and holds the Wire.
             scope.pop(WIRE, None)
+            scope.pop(END_UPGRADE, None)
             if wire is not None:
                 wire.release()
+
+    async def _upgrade(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """A websocket upgrading a long-polling session: no turn (`_upgrading`), `Unconnected`
+        until its client's UPGRADE arrives, and until then its client has `Unconnected.seconds`
+        from its accept (engineio waits for the probe without a limit). Then it carries its
+        session, which bff/live/server.py closes if it has not connected in time: an Engine.IO
+        close ends a websocket only once its client speaks again, so the session ends the
+        websocket too, through `scope[END_UPGRADE]` (its pending receive answered as a
+        disconnect)."""
+        waiting = _Waiting(self._unconnected, client_address(scope))
+        if not waiting.admit():
+            await _refuse_crowded(scope, receive, send, self._unconnected.retry_after())
+            return
+        loop = asyncio.get_running_loop()
+        deadline: float | None = None  # set at the accept
+        upgraded = ended = late = False
+        limit: asyncio.Timeout | None = None  # the time limit of the receive waiting now
+
+        def end() -> None:
+            nonlocal ended
+            ended = True
+            if limit is not None:
+                limit.reschedule(loop.time())
+
+        scope[END_UPGRADE] = end
+
+        async def gated_receive() -> dict[str, Any]:
+            nonlocal upgraded, late, limit
+            if not ended:
+                try:
+                    async with asyncio.timeout_at(None if upgraded else deadline) as limit:
+                        message: dict[str, Any] = await receive()
+                except TimeoutError:
+                    if not (ended or upgraded):
+                        metrics.live_unconnected("late")
+                else:
+                    if (
+                        not upgraded
+                        and message["type"] == "websocket.receive"
+                        and _says(message, UPGRADE)
+                    ):
+                        upgraded = True
+                        waiting.release()
+                    return message
+                finally:
+                    limit = None
+            late = True
+            return {"type": "websocket.disconnect", "code": CLOSE_UNCONNECTED}
+
+        closed = False  # the websocket's close sent
+
+        async def closing(message: dict[str, Any]) -> None:
+            nonlocal deadline, closed
+            kind = message["type"]
+            if kind == "websocket.close":
+                closed = True
+                if late:
+                    message = {"type": kind, "code": CLOSE_UNCONNECTED, "reason": LATE}
+            await send(message)
+            if kind == "websocket.accept" and deadline is None:
+                deadline = loop.time() + self._unconnected.seconds
+
+        try:
+            await self.app(scope, gated_receive, closing)
+            if late and not closed:  # engineio ends a failed upgrade without a close
+                await send({"type": "websocket.close", "code": CLOSE_UNCONNECTED, "reason": LATE})
+        finally:
+            waiting.release()
 
     async def _set_up(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         turn = _Turn(self._gate)
@@ -654,9 +728,16 @@ async def _upgrade_with_wire(
 ) -> Any:
     """engineio's upgrade to a websocket, keeping the connection's Wire on the socket for a
     connection made over a websocket from the start (a long-polling client's upgrade goes on
-    through the queue: a second upgrade request must not take the first's place)."""
+    through the queue: a second upgrade request must not take the first's place); for a
+    long-polling session, how to end each websocket that tried to upgrade it
+    (`end_upgrades`, HandshakeGate's END_UPGRADE: bff/live/server.py ends them with it)."""
+    scope = environ["asgi.scope"]
     if not self.connected and getattr(self, "wire", None) is None:
-        self.wire = environ["asgi.scope"].get(WIRE)
+        self.wire = scope.get(WIRE)
+    elif self.connected and (end := scope.get(END_UPGRADE)) is not None:
+        if getattr(self, "end_upgrades", None) is None:
+            self.end_upgrades = []
+        self.end_upgrades.append(end)
     return await _upgrade_websocket(self, environ)
 
 

@@ -293,3 +293,66 @@ async def test_a_connection_closed_for_not_connecting_leaves_nothing_for_the_cyc
         gc.enable()
     server_side = [o for o in left if _module_of(o).partition(".")[0] in SERVER_MODULES]
     assert server_side == []
+
+
+async def _polling_session(http: httpx.AsyncClient, live: LiveServer) -> str:
+    opened = await http.get(_url(live, "polling"))
+    assert opened.status_code == 200
+    return str(json.loads(opened.text[1:])["sid"])
+
+
+@pytest.mark.parametrize("upgrade", [False, True], ids=["no-probe", "upgraded"])
+async def test_a_websocket_upgrading_an_unconnected_session_ends_in_its_time(
+    live: LiveServer, upgrade: bool
+) -> None:
+    """A websocket naming a long-polling session that never connects: silent where engineio
+    waits for the upgrade's probe without a limit, or upgraded and then silent where an
+    Engine.IO close would wait for the client to speak. Each is closed in its time (1008)."""
+    headers = {"X-Forwarded-For": ATTACKER}
+    async with httpx.AsyncClient(headers=headers) as polling, aiohttp.ClientSession() as http:
+        sid = await _polling_session(polling, live)
+        ws = await http.ws_connect(f"{_url(live)}&sid={sid}", headers=headers)
+        if upgrade:
+            await ws.send_str("2probe")
+            assert await ws.receive_str() == "3probe"
+            await ws.send_str("5")
+        message = await _closed_with(ws)
+        assert ws.close_code == transport.CLOSE_UNCONNECTED, message
+        assert message.extra == transport.LATE
+    await _settled(live, ATTACKER, 0)
+
+
+async def test_websockets_upgrading_count_against_their_address_until_upgraded(
+    live: LiveServer,
+) -> None:
+    headers = {"X-Forwarded-For": ATTACKER}
+    async with httpx.AsyncClient(headers=headers) as polling, aiohttp.ClientSession() as http:
+        sid = await _polling_session(polling, live)
+        url = f"{_url(live)}&sid={sid}"
+        upgrading = [await http.ws_connect(url, headers=headers) for _ in range(PER_ADDRESS - 1)]
+        await _settled(live, ATTACKER, PER_ADDRESS)  # the session and its would-be upgrades
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(url, headers=headers)
+        assert refused.value.status == 429
+        for ws in upgrading:
+            await ws.close()
+        await _settled(live, ATTACKER, 1)
+
+
+async def test_a_client_that_connects_by_polling_and_upgrades_stays_and_hears_events(
+    live: LiveServer,
+) -> None:
+    """python-socketio's client as it comes: long-polling first, then the upgrade to a
+    websocket (before its Socket.IO connect); connected, it stays past the time and hears."""
+    admin = await make_staff(live.settings, Role.ADMIN)
+    nurse = await make_staff(live.settings, Role.NURSE)
+    tab = Listener("upgrading")
+    live.listeners.append(tab)
+    await tab.client.connect(
+        live.base, auth={"token": nurse.token}, headers={"X-Forwarded-For": WARD}, wait_timeout=5
+    )
+    assert tab.client.transport() == "websocket"
+    await asyncio.sleep(SECONDS * 2)
+    assert tab.client.connected
+    assert _unconnected(live, WARD) == 0
+    await marker(live, admin, tab, nurse.user)
