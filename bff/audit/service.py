@@ -388,7 +388,8 @@ async def record_repeated(actor: Actor, operation: str, *, reason: str, details:
     endpoint): the first of a kind (the operation, the actor's name and address, and reason) is
     written at once as record_alone writes it; its repeats in the next REPEAT_SECONDS are only
     counted, and written as one entry with their count (`repeated=N`) when that time is up (or
-    the app stops). A flood costs the log an entry a minute, never one a request."""
+    the app stops). A flood costs the log an entry a minute (each process counts its own),
+    never one a request."""
     loop = asyncio.get_running_loop()
     repeats = _REPEATS.get(loop)
     if repeats is None:
