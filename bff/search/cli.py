@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bff.cli_support import fail, load_settings_or_fail, run, with_storage
+from bff.cli_support import echo, fail, load_settings_or_fail, run, with_storage
 
 if TYPE_CHECKING:
     from storage.base import Storage
@@ -76,10 +76,8 @@ def reindex(container: str | None, background: bool) -> None:
             await pool.close()
         counts = await repository.finished_among(file_ids, kinds)
         click.echo(f"Read: {counts['done']}. Could not be read: {counts['failed']}.")
-        for row in await repository.failures_among(file_ids, kinds):
-            click.echo(
-                f"Not read: {row['container']}/{row['folder']}/{row['name']}: {row['reason']}"
-            )
+        for row in await repository.failures_among(file_ids, kinds):  # names as stored
+            echo(f"Not read: {row['container']}/{row['folder']}/{row['name']}: {row['reason']}")
         return 0
 
     run(with_storage(settings, work))
