@@ -219,6 +219,7 @@ ID_REQUESTS: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("DELETE", "/api/assignments/<int:assignment_id>"): {"params": {"type": "folder"}},
     ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): {"json": {"password": ADMIN_PASSWORD}},
+    ("PUT", "/api/users/<int:user_id>/sso-link"): {"json": {"subject": "a-subject"}},
 }
 
 
