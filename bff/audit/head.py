@@ -10,9 +10,11 @@ refuses to move past a head whose entry is gone or changed (an alert instead).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -128,7 +130,11 @@ async def write_head(storage: Storage, lease_seconds: float = HEAD_LEASE_SECONDS
 
 class HeadWriter:
     """A serving process's head writer: told of every commit that added entries, it writes the
-    head at most once every HEAD_SECONDS, and once more when the app stops."""
+    head at most once every HEAD_SECONDS, and once more when the app stops.
+
+    Whoever must know which heads exist while it works (a test that writes the heads itself,
+    or that waits for this writer's) uses `paused()` and `settled()`, never a sleep: the writer
+    runs within a second of a commit, later on a loaded machine."""
 
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
@@ -136,6 +142,20 @@ class HeadWriter:
         self._last = -HEAD_SECONDS
         self._task: asyncio.Task[None] | None = None
         self._stopping: asyncio.Event | None = None
+        self._writing = asyncio.Lock()  # held by each head write, and by a pause
+
+    @contextlib.asynccontextmanager
+    async def paused(self) -> AsyncIterator[None]:
+        """`async with writer.paused()`: no head is written by this writer inside the block (a
+        write in progress ends first); one that came due meanwhile is written after it."""
+        async with self._writing:
+            yield
+
+    async def settled(self) -> None:
+        """Wait until nothing is due: every commit this writer was told of is signed, or found
+        broken (it keeps trying while another process holds the lease). Not inside a pause."""
+        while self._task is not None and not self._task.done():
+            await asyncio.wait([self._task])
 
     def committed(self) -> None:
         """New entries were committed: write the head within HEAD_SECONDS."""
@@ -152,11 +172,12 @@ class HeadWriter:
                 await wait_set(stopping, wait)
             self._due = False
             self._last = time.monotonic()
-            try:
-                result = await write_head(self._storage)
-            except Exception:
-                log.warning("The audit head was not written.", exc_info=True)
-                result = HeadResult()
+            async with self._writing:  # waits out a pause
+                try:
+                    result = await write_head(self._storage)
+                except Exception:
+                    log.warning("The audit head was not written.", exc_info=True)
+                    result = HeadResult()
             if result.busy and not stopping.is_set():
                 self._due = True  # another process holds it: try again after HEAD_SECONDS
 

@@ -5,7 +5,6 @@ unkeyed chain."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import json
@@ -40,7 +39,7 @@ ACTOR = Actor(7, "Nurse Nora", "nurse", "10.0.0.9")
 
 @dataclass
 class Ledger:
-    """An app with its own storage and a log of `n` entries."""
+    """An app with its own storage and a log of `n` entries, signed by the app's head writer."""
 
     app: Quart
     storage: Storage
@@ -52,6 +51,19 @@ class Ledger:
 
     async def checkpoint(self) -> integrity.CheckpointResult:
         return await integrity.write_checkpoint(self.storage)
+
+    async def settled(self) -> None:
+        """Once the app's head writer has signed every entry written so far (or found the log
+        broken): it signs at moments of its own, later on a loaded machine, so a test that
+        reads the head or changes the log waits for it, never for a time."""
+        await app_services(self.app).audit_head.settled()
+
+    async def signed_head(self) -> Head:
+        """The head the app signed once settled."""
+        await self.settled()
+        head, altered = await read_head(self.storage)
+        assert head is not None and not altered
+        return head
 
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -92,7 +104,9 @@ async def ledger(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncItera
         token = _APP.set(app)
         try:
             ids = await _write(10)
-            yield Ledger(app, app_services(app).storage, env, ids)
+            ledger = Ledger(app, app_services(app).storage, env, ids)
+            await ledger.settled()  # the head at the newest entry: nothing left to sign
+            yield ledger
         finally:
             _APP.reset(token)
 
@@ -134,21 +148,11 @@ async def test_deleting_the_newest_entries_before_a_checkpoint_is_found(ledger: 
     assert "missing" in _broken_at(ledger.verify(), ledger.ids[7])
 
 
-async def _head_at_newest(ledger: Ledger) -> None:
-    """The signed head moved to the newest entry now (the app's head writer signs at most once
-    every few seconds, and may have signed a middle entry while the ledger was written)."""
-    for _ in range(100):
-        if not (await write_head(ledger.storage)).busy:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the audit head's lease stayed busy")
-
-
 async def test_deleting_an_entry_in_the_middle_is_found(ledger: Ledger) -> None:
     await ledger.checkpoint()
     # Had the head been signed at the entry deleted, the head would report it "missing" first
     # (CI saw it once on PostgreSQL); here the chain must find the gap.
-    await _head_at_newest(ledger)
+    assert (await ledger.signed_head()).last_id == ledger.ids[-1]
     await _attacker()
     await AuditLog.filter(id=ledger.ids[4]).delete()
     assert "does not link" in _broken_at(ledger.verify(), ledger.ids[5])
@@ -270,17 +274,6 @@ async def test_the_periodic_verification_raises_an_alert(ledger: Ledger) -> None
     assert latest is not None and latest.last_id == ledger.ids[-1]  # not moved past the break
 
 
-async def _signed_head(storage: Storage, last_id: int) -> Head:
-    """The signed head once it has reached entry last_id (the writer signs within a second)."""
-    for _ in range(200):  # bounded: 10 s at most
-        head, altered = await read_head(storage)
-        assert not altered
-        if head is not None and head.last_id >= last_id:
-            return head
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no signed head at entry {last_id}")
-
-
 async def test_deleting_the_newest_entries_after_the_checkpoint_is_found(ledger: Ledger) -> None:
     """The attack: with the triggers dropped, delete the newest entries, written after the
     latest checkpoint. The chain alone cannot see it (before the signed head, `audit verify`
@@ -288,7 +281,7 @@ async def test_deleting_the_newest_entries_after_the_checkpoint_is_found(ledger:
     the commit names the last of them."""
     await ledger.checkpoint()
     ids = (await _write(5))[-5:]
-    head = await _signed_head(ledger.storage, ids[-1])
+    head = await ledger.signed_head()
     assert head.last_id == ids[-1]
     await _attacker()
     await AuditLog.filter(id__gte=ids[2]).delete()
@@ -299,11 +292,8 @@ async def test_deleting_the_newest_entries_after_the_checkpoint_is_found(ledger:
     assert f"the log holds none after entry {ids[1]} up to it (deleted)" in out
     # The running server finds it too, at its next entry, and does not sign past the gap.
     await _write(1)
-    for _ in range(200):  # bounded: 10 s at most
-        alert = await read_alert(ledger.storage)
-        if alert is not None:
-            break
-        await asyncio.sleep(0.05)
+    await ledger.settled()
+    alert = await read_alert(ledger.storage)
     assert alert is not None and alert.entry_id == ids[2], alert
     assert (await read_head(ledger.storage))[0] == head
     assert (await ledger.checkpoint()).broken is not None  # nor checkpoint over it
@@ -312,19 +302,20 @@ async def test_deleting_the_newest_entries_after_the_checkpoint_is_found(ledger:
 async def test_the_head_moves_only_forward_one_process_at_a_time(ledger: Ledger) -> None:
     """Heads are written under a lease by whoever reads the newest entry inside it: another
     process holding it makes this one wait, and a head is never replaced by an older one."""
-    head = await _signed_head(ledger.storage, ledger.ids[-1])
+    head = await ledger.signed_head()
+    assert head.last_id == ledger.ids[-1]
     assert (await write_head(ledger.storage)).written is None  # nothing newer
     now = datetime.now(UTC)
     assert await take_lease(HEAD_LEASE, "elsewhere:1", now, now + timedelta(hours=1))
     ids = (await _write(1))[-1:]
     assert (await write_head(ledger.storage)).busy
     await _sql(f"DELETE FROM leases WHERE name = {_param(1)}", HEAD_LEASE)
-    newer = await _signed_head(ledger.storage, ids[0])  # the writer tried again by itself
+    newer = await ledger.signed_head()  # the writer tried again by itself
     assert newer.last_id == ids[0] > head.last_id
 
 
 async def test_an_edited_head_is_found(ledger: Ledger, tmp_path: Path) -> None:
-    await _signed_head(ledger.storage, ledger.ids[-1])
+    assert (await ledger.signed_head()).last_id == ledger.ids[-1]
     path = tmp_path / "storage" / HEAD
     document = json.loads(path.read_text())
     document["body"]["lastId"] = ledger.ids[3]  # "the log ended earlier": forged

@@ -21,6 +21,7 @@ from bff.audit import head
 from bff.backup import database as db
 from bff.backup.service import backup
 from bff.backup.snapshot import SnapshotError
+from bff.services import app_services
 from storage.base import ObjectKey, Storage
 from tests.backup import sealed
 from tests.backup.test_drill import bff_env, run_bff, s3_bucket
@@ -188,21 +189,27 @@ async def test_audit_head_written_after_the_database_instant_stays_out_of_the_sn
     """The server signs the audit log's newest entry into .bff-audit/head.json within a second
     of every commit. One written after the database was read names entries the snapshot does
     not hold: copied, it made the restore report them deleted. It stays out; the restore
-    verifies, and the restored log ends where the snapshot's manifest says."""
-    assert (await ward.upload(ward.nurse, "before.txt", b"before")).status_code == 201
-    await ward.storage.delete_object(ObjectKey.parse(head.HEAD))
-    read_database = db.consistent_snapshot
+    verifies, and the restored log ends where the snapshot's manifest says.
 
-    @contextlib.asynccontextmanager
-    async def then_more_entries(url: str, scratch: Path) -> AsyncIterator[db.SourceSnapshot]:
-        async with read_database(url, scratch) as source:
-            yield source
-        assert (await ward.upload(ward.nurse, "after.txt", b"after T")).status_code == 201
-        assert (await head.write_head(ward.storage)).written is not None
+    The app's own head writer is paused throughout, so the only head is the one written here
+    after the database instant (left running, it signed the first upload at a moment of its
+    own: after the deletion below, so the snapshot held that head, or just before this test's
+    write, which then found nothing newer to sign)."""
+    async with app_services(ward.app).audit_head.paused():
+        assert (await ward.upload(ward.nurse, "before.txt", b"before")).status_code == 201
+        await ward.storage.delete_object(ObjectKey.parse(head.HEAD))
+        read_database = db.consistent_snapshot
 
-    monkeypatch.setattr(db, "consistent_snapshot", then_more_entries)
-    snapshot = tmp_path / "snapshot"
-    await backup(ward.settings, str(snapshot))
+        @contextlib.asynccontextmanager
+        async def then_more_entries(url: str, scratch: Path) -> AsyncIterator[db.SourceSnapshot]:
+            async with read_database(url, scratch) as source:
+                yield source
+            assert (await ward.upload(ward.nurse, "after.txt", b"after T")).status_code == 201
+            assert (await head.write_head(ward.storage)).written is not None
+
+        monkeypatch.setattr(db, "consistent_snapshot", then_more_entries)
+        snapshot = tmp_path / "snapshot"
+        await backup(ward.settings, str(snapshot))
     held = sealed.objects(snapshot, sealed.identity(ward.settings))
     assert head.HEAD not in held
     restored = run_bff(_fresh_target(tmp_path, run_dir, "target"), "restore", str(snapshot))
