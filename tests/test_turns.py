@@ -185,18 +185,20 @@ async def test_a_file_job_waits_while_a_request_is_in_progress(
     database_url: str, run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An upload's text is not claimed while another upload is still arriving (a slow link),
-    and is read once it has ended."""
-    monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
-    monkeypatch.setattr(turns, "QUIET", 0.5)  # room for the test to open the second request
-    monkeypatch.setattr(turns, "LONG_REQUEST", 30.0)
+    and is read once it has ended.
+
+    The slow upload is under way before the first one commits (the job's runner is woken at
+    that commit), and neither the patience nor the slow upload's weight runs out on a loaded
+    machine: the job can only be claimed once the slow upload has ended. (Opened after the
+    first upload ended, the slow one had to arrive within a quiet moment of 0.5 s, or the
+    runner claimed the job first.)"""
+    monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 600.0)
+    monkeypatch.setattr(turns, "LONG_REQUEST", 600.0)
     settings = make_settings(
         database_url, run_dir, storage_url=f"file://{tmp_path}/storage", **JOB_SETTINGS
     )
     async with started_app(settings) as app:
         ward = await Ward(app, settings).setup()
-        assert (
-            await ward.upload(ward.nurse, "notes.txt", b"penicillin allergy")
-        ).status_code == 201
         boundary = "slow-upload"
         headers = {
             **ward.nurse.headers,
@@ -208,7 +210,12 @@ async def test_a_file_job_waits_while_a_request_is_in_progress(
                 'filename="scan.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
             )
             await slow.send(b"x" * 4096)
-            await asyncio.sleep(1.5)
+            while requests_in_progress() == 0:  # noqa: ASYNC110 - a count, no event
+                await asyncio.sleep(0)  # the app takes the slow upload in
+            assert (
+                await ward.upload(ward.nurse, "notes.txt", b"penicillin allergy")
+            ).status_code == 201
+            await asyncio.sleep(1.5)  # the runner's chance to claim it wrongly
             job = await job_of(ward, "notes.txt")
             assert job is not None
             if dialect() == "sqlite":

@@ -43,6 +43,8 @@ class JobRunner:
         self._running: dict[asyncio.Task[str], Claimed] = {}
         self._root: Path | None = None
         self._counted_at = float("-inf")
+        self._ended_count = 0
+        self._next_end: asyncio.Event | None = None
 
     def start(self) -> None:
         """Start in the background (nothing when BFF_JOB_WORKERS is 0)."""
@@ -62,6 +64,26 @@ class JobRunner:
     def running(self) -> int:
         """How many jobs this process runs now."""
         return len(self._running)
+
+    # Whoever waits for a job's outcome (a test) checks it after each job this runner ends,
+    # instead of polling by time: `n = runner.ended`, read the job, `await runner.ended_after(n)`.
+
+    @property
+    def ended(self) -> int:
+        """How many jobs this runner has ended (each one's outcome recorded first)."""
+        return self._ended_count
+
+    async def ended_after(self, count: int) -> None:
+        """Return once more than `count` jobs have ended."""
+        while self._ended_count <= count:
+            if self._next_end is None:
+                self._next_end = asyncio.Event()
+            await self._next_end.wait()
+
+    def runs(self, job_id: int) -> bool:
+        """Whether this process is running job `job_id` now (its outcome may be recorded while
+        its run still ends)."""
+        return any(job.id == job_id for job in self._running.values())
 
     async def _loop(self) -> None:
         assert self._wake is not None
@@ -98,6 +120,10 @@ class JobRunner:
 
     def _ended(self, task: asyncio.Task[str]) -> None:
         self._running.pop(task, None)
+        self._ended_count += 1
+        if self._next_end is not None:
+            self._next_end.set()
+            self._next_end = None
         if not task.cancelled() and (exc := task.exception()) is not None:
             # Recording the outcome failed (the database went away): the claim expires and
             # another attempt follows.

@@ -24,6 +24,7 @@ from bff.files.models import StoredFile
 from bff.jobs.models import KIND_TEXT, FileJob
 from bff.search.models import SearchText
 from bff.search.repository import replace_text
+from bff.services import app_services
 from bff.users.models import Role
 from config.settings import Settings
 from tests.conftest import make_settings, started_app
@@ -122,14 +123,19 @@ async def job_of(ward: Ward, name: str) -> FileJob | None:
     return await FileJob.get_or_none(file_id=row.id, kind=KIND_TEXT)
 
 
-async def settled(ward: Ward, name: str, within: float = 20.0) -> FileJob:
-    """The file's text job once done or failed (waiting for it)."""
+async def settled(ward: Ward, name: str, within: float | None = None) -> FileJob:
+    """The file's text job once done or failed and its run ended, its counts with it. Read
+    again after each job the app's runner ends, never by time: a job's time on a loaded
+    machine has no bound a test could choose (CI's hang guard is pytest-timeout's)."""
+    runner = app_services(ward.app).jobs
+    assert runner is not None
     async with asyncio.timeout(within):
         while True:
+            ended = runner.ended
             job = await job_of(ward, name)
-            if job is not None and job.state in ("done", "failed"):
+            if job is not None and job.state in ("done", "failed") and not runner.runs(job.id):
                 return job
-            await asyncio.sleep(0.05)
+            await runner.ended_after(ended)
 
 
 async def texts_of(ward: Ward, name: str) -> list[tuple[int, str]]:
