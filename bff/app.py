@@ -288,6 +288,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         page_cache=PageCache(settings.preview_cache_mb * 1024 * 1024),
         search=search_guard,
         jobs=jobs,
+        periodic=(sweeper, checkpointer),
     )
     attach_services(app, services)
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT

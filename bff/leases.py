@@ -80,20 +80,32 @@ class Periodic:
         self._steps = tuple(steps)
         self._at_start = at_start
         self._task: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()  # no run in progress, none due at start
+        self._idle.set()
 
     def start(self) -> None:
         """Start in the background."""
+        if self._at_start:
+            self._idle.clear()
         self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def settled(self) -> None:
+        """Wait until no run is in progress (the one at start included): for whoever must not
+        overlap one, such as a test's fixture before it writes the test's data (a run at start
+        late on a loaded machine purged what a test had just aged, or took its lease)."""
+        await self._idle.wait()
 
     async def _run(self) -> None:
         if not self._at_start:
             await asyncio.sleep(self._interval)
         while True:
+            self._idle.clear()
             for name, step in self._steps:
                 try:
                     await step()
                 except Exception:  # keep going; the next run retries
                     log.warning("%s failed; retrying later.", name, exc_info=True)
+            self._idle.set()
             await asyncio.sleep(self._interval)
 
     async def stop(self) -> None:
@@ -103,3 +115,4 @@ class Periodic:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        self._idle.set()

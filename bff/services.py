@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from bff.emergency.service import VerifyThrottle
     from bff.files.viewer import PageCache
     from bff.jobs.runner import JobRunner
+    from bff.leases import Periodic
     from bff.live.server import LiveHub
     from bff.oidc.provider import Provider
     from bff.search.service import SearchGuard
@@ -42,6 +43,8 @@ class AppServices:
     search: SearchGuard  # searches' rate, connections and time budget (bff/search/service.py)
     oidc: Provider | None = None  # the identity provider of single sign-on (bff/oidc/)
     jobs: JobRunner | None = None  # background work on files (bff/jobs/), woken on commit
+    # The upload sweep with the retention purge, and the audit checkpoints (bff/leases.py)
+    periodic: tuple[Periodic, ...] = ()
 
 
 def attach_services(app: Quart, services: AppServices) -> None:

@@ -57,3 +57,24 @@ async def test_a_job_not_run_at_start_waits_one_interval() -> None:
         await asyncio.sleep(0.05)
     await periodic.stop()
     assert ran and ran[0] - started >= 0.3
+
+
+async def test_settled_waits_for_the_run_at_start() -> None:
+    """What a test's fixture waits for before writing the test's data: the run at start."""
+    gate, ran = asyncio.Event(), []
+
+    async def step() -> None:
+        await gate.wait()
+        ran.append("step")
+
+    periodic = Periodic(1000, [("Step", step)], at_start=True)
+    periodic.start()
+    settled = asyncio.ensure_future(periodic.settled())
+    for _ in range(5):
+        await asyncio.sleep(0)  # turns of the loop: the run is under way, held at the gate
+    assert not settled.done()
+    gate.set()
+    await settled
+    assert ran == ["step"]
+    await periodic.stop()
+    await periodic.settled()  # stopped: nothing in progress

@@ -5,6 +5,7 @@ unkeyed chain."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -21,6 +22,7 @@ import pytest
 from quart import Quart
 from tortoise import connections
 
+from bff.audit import head as head_module
 from bff.audit import integrity
 from bff.audit.chain import verify_chain
 from bff.audit.guard import unguard
@@ -312,6 +314,23 @@ async def test_the_head_moves_only_forward_one_process_at_a_time(ledger: Ledger)
     await _sql(f"DELETE FROM leases WHERE name = {_param(1)}", HEAD_LEASE)
     newer = await ledger.signed_head()  # the writer tried again by itself
     assert newer.last_id == ids[0] > head.last_id
+
+
+async def test_a_paused_head_writer_signs_nothing_until_the_pause_ends(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seam tests use to know which heads exist (tests/backup/test_snapshot.py): inside
+    `paused()` the app's writer signs nothing, and what came due is signed after it."""
+    monkeypatch.setattr(head_module, "HEAD_SECONDS", 0.0)  # the writer goes at once when told
+    head = await ledger.signed_head()
+    writer = app_services(ledger.app).audit_head
+    async with writer.paused():
+        ids = (await _write(2))[-2:]
+        for _ in range(20):
+            await asyncio.sleep(0)  # turns of the loop: the writer's task waits for the pause
+            await AuditLog.all().count()  # and the database's (what a head write needs)
+        assert (await read_head(ledger.storage))[0] == head
+    assert (await ledger.signed_head()).last_id == ids[-1]
 
 
 async def test_an_edited_head_is_found(ledger: Ledger, tmp_path: Path) -> None:

@@ -36,6 +36,11 @@ class Ward:
         self.storage: Storage = app_services(app).storage
 
     async def setup(self) -> Ward:
+        # The app's upload sweep and retention purge run at start: over before the ward's data
+        # is written (one late on a loaded machine purged the trash a test had just aged, or
+        # held the lease a test took; the next run is minutes away).
+        for periodic in app_services(self.app).periodic:
+            await periodic.settled()
         self.container: Container = await make_container()
         self.folder: Folder = await make_folder(self.container, "patient-1")
         self.other: Folder = await make_folder(self.container, "patient-2")
