@@ -266,12 +266,19 @@ async def _sweep_one(storage: Storage, pending_id: int, report: SweepReport) -> 
         report.uploads += 1
 
 
-async def sweep(storage: Storage, grace_seconds: float, lease_seconds: float = 60) -> SweepReport:
+async def sweep(
+    storage: Storage,
+    grace_seconds: float,
+    lease_seconds: float = 60,
+    *,
+    now: datetime | None = None,
+) -> SweepReport:
     """Remove what uploads silent for the grace period left without committing; one process
     at a time (the others return ran=False). The lease outlives a process that dies holding it
     by lease_seconds at most; a sweep that outlasts it is still safe beside another (each
-    pending row is claimed under lock), only duplicated."""
-    now = datetime.now(UTC)
+    pending row is claimed under lock), only duplicated. `now` (default: the clock's) is the
+    instant the grace is counted back from: a test names it rather than waiting for it."""
+    now = now or datetime.now(UTC)
     report = SweepReport()
     async with leased(SWEEP_LEASE, lease_seconds) as held:
         if not held:

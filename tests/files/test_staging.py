@@ -141,23 +141,41 @@ async def test_a_failed_upload_leaves_no_staged_object_or_row(any_ward: Ward) ->
 
 
 async def test_a_live_upload_is_never_swept_however_long_it_lasts(
-    any_ward: Ward, database_url: str, run_dir: Path
+    any_ward: Ward, database_url: str, run_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Its heartbeat refreshes it every quarter of the grace; after each beat a sweep at the
+    last instant that beat covers leaves it, and once its process dies a sweep just past the
+    grace takes it. Driven by the beats, with the sweeps' instants named: swept at instants of
+    the clock, a sweep that came after a stall of the loaded machine found the last beat older
+    than the grace (0.4 s) and took the live upload."""
     ward = any_ward
-    grace = 0.4
+    grace = timedelta(seconds=0.4)
     staging.configure_staging(
-        make_settings(database_url, run_dir, upload_staging_grace_seconds=grace)
+        make_settings(database_url, run_dir, upload_staging_grace_seconds=grace.total_seconds())
     )
+    assert staging._heartbeat_seconds == grace.total_seconds() / 4
+    beats: asyncio.Queue[datetime] = asyncio.Queue()
+    touch = pending_repository.touch_pending
+
+    async def touched(ids: list[int], now: datetime) -> None:
+        await touch(ids, now)
+        beats.put_nowait(now)
+
+    monkeypatch.setattr(pending_repository, "touch_pending", touched)
+    seconds = grace.total_seconds()
     try:
         rows = await pending_repository.add_pending(
             ward.container.name, ward.folder.name, [("slow.pdf", "slow")], "x:3", datetime.now(UTC)
         )
-        async with staging.heartbeat(rows):  # streaming for 5 grace periods
-            for _ in range(10):
-                await asyncio.sleep(grace / 2)
-                assert (await staging.sweep(ward.storage, grace)).uploads == 0
-        await asyncio.sleep(grace * 1.5)  # then its process dies: silent past the grace
-        assert (await staging.sweep(ward.storage, grace)).uploads == 1
+        async with staging.heartbeat(rows):  # streaming for 5 grace periods: 20 beats
+            for _ in range(20):
+                beat = await beats.get()
+                swept = await staging.sweep(ward.storage, seconds, now=beat + grace * 0.99)
+                assert swept.uploads == 0
+        # Then its process dies: silent past the grace since its last beat (the one written,
+        # which may be one the end of the heartbeat cut off on its way to the queue).
+        last = (await PendingUpload.get(id=rows[0].id)).alive_at
+        assert (await staging.sweep(ward.storage, seconds, now=last + grace * 1.01)).uploads == 1
     finally:
         staging.configure_staging(ward.settings)
 
