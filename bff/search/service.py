@@ -64,6 +64,7 @@ class SearchGuard:
         await self.readers.aclose()
         await self.rate.aclose()
 
+
 # Which extensions each file type covers.
 EXTENSIONS: dict[FileType, tuple[str, ...]] = {
     FileType.PDF: ("pdf",),
