@@ -165,9 +165,10 @@ def test_the_dashboard_and_the_documented_alerts_use_only_exported_metrics() -> 
     expressions = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
     docs = "".join(page.read_text() for page in (repo / "docs").glob("*.md"))
     used = set(re.findall(r"\bbff_[a-z_]+\b", "\n".join(expressions) + docs))
-    # A database name, the PostgreSQL roles of the audit grants, the emergency cookie and the
-    # text search configurations of search: not metrics.
+    # A database name, the PostgreSQL roles of the audit grants, the emergency and single
+    # sign-on cookies and the text search configurations of search: not metrics.
     used -= {"bff_cluster", "bff_pending_uploads", "bff_app", "bff_owner", "bff_emergency"}
+    used -= {"bff_oidc_browser"}  # single sign-on's browser cookie
     used -= {"bff_simple", "bff_english"}
     assert used - exported == set()
     assert len(dashboard["panels"]) >= 10

@@ -22,6 +22,7 @@ from tests.auth.oidc_support import (
     provider_sign_in,
     running_provider,
 )
+from tests.auth.test_oidc import link
 from tests.conftest import make_settings
 from tests.factories import make_user
 from tests.live.conftest import LiveServer, run_live
@@ -53,6 +54,7 @@ async def test_signing_out_at_the_provider_ends_the_live_session(
     backchannel = live.base + "/api/auth/oidc/backchannel-logout"
     provider.control("/test/configure", {"client": {"backchannel_logout_uri": backchannel}})
     user = await make_user(Role.DOCTOR, username="dr.dana")
+    await link(user, "dr.dana", provider.issuer)  # an admin's binding: never by a claim alone
     client = live.app.test_client()
     async with httpx.AsyncClient(timeout=10) as browser:
         started = await client.get("/api/auth/oidc/start")
