@@ -17,13 +17,15 @@ from bff.app import create_app
 from bff.audit.models import AuditLog
 from bff.auth import stepup
 from bff.auth.models import Session
+from bff.auth.sessions import open_session
 from bff.mfa.models import MfaChallenge, Passkey, RecoveryCode, TotpFactor
+from bff.mfa.signin import IDENTITY_WRONG
 from bff.services import app_services
 from bff.users.models import Role, User
 from config.settings import Settings
 from tests.conftest import make_settings, started_app
 from tests.factories import PASSWORD, make_staff, make_user
-from tests.mfa.helpers import call, code, enrol_totp, login
+from tests.mfa.helpers import call, code, enrol_totp, login, mfa_token_for, second_step
 
 LONG_AGO = timedelta(minutes=16)  # past the default BFF_REAUTH_MINUTES of 15
 
@@ -210,6 +212,42 @@ async def test_wrong_confirmations_are_throttled_and_audited(
     success = await AuditLog.filter(operation="mfa_success").first()
     assert success is not None and success.details == "method=password confirm"
     assert success.user_id == nurse.user.id and success.client_address == "10.0.0.9"
+
+
+async def test_an_authenticator_code_confirms_identity_once(
+    client: Client, settings: Settings
+) -> None:
+    """A code is spent wherever it is accepted: one used at a confirmation, or at sign-in,
+    confirms nothing again, from any session of the user, and is audited as a failure. (Issue
+    48's mutation audit: confirm-identity checking a code without spending its time step, so
+    a code seen over a shoulder or in a log confirmed again within its minute, went unnoticed.)"""
+    nurse, doctor = await make_staff(settings, Role.NURSE), await make_staff(settings, Role.DOCTOR)
+    seeds = {s.user.id: (await enrol_totp(client, s.token))[0] for s in (nurse, doctor)}
+    # The nurse confirms with a code; the doctor signs in with one (enrolment spent the
+    # current step of each: these are the next).
+    await _age(nurse.user)
+    confirmed = code(seeds[nurse.user.id], 1)
+    await _proof(client, nurse.token, code=confirmed)
+    signed_in = code(seeds[doctor.user.id], 1)
+    done = await second_step(
+        client, await mfa_token_for(client, doctor.user.username), code=signed_in
+    )
+    assert done.status_code == 200, await done.get_data()
+    replays = [
+        (nurse.user, nurse.token, confirmed),
+        (nurse.user, await open_session(nurse.user, settings, "127.0.0.1"), confirmed),
+        (doctor.user, doctor.token, signed_in),
+        (doctor.user, (await done.get_json())["token"], signed_in),
+    ]
+    await _age(nurse.user)
+    await _age(doctor.user)
+    for _, token, used in replays:
+        replay = await _confirm(client, token, code=used)
+        assert replay.status_code == 400, await replay.get_data()
+        assert await replay.get_json() == {"message": IDENTITY_WRONG}
+        await _refused(await call(client, "POST", "/api/auth/mfa/recovery-codes", token))
+    failed = await AuditLog.filter(operation="mfa_failed").values_list("user_id", "details")
+    assert sorted(failed) == sorted((user.id, "method=totp confirm") for user, _, _ in replays)
 
 
 async def test_a_confirmation_on_one_instance_counts_on_another(
