@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -9,7 +10,9 @@ import pytest
 
 from bff.audit.models import AuditLog
 from bff.auth import links
+from bff.auth.sessions import open_session
 from tests.conftest import make_settings, started_app
+from tests.factories import StaffMember
 from tests.files.conftest import Ward
 
 CONTENT = bytes(range(256)) * 40  # 10,240 bytes
@@ -63,6 +66,59 @@ async def test_a_link_opens_only_its_own_file(ward: Ward) -> None:
     tampered = url[:-3] + ("AAA" if not url.endswith("AAA") else "BBB")
     assert (await ward.client.get(tampered)).status_code == 403
     assert (await ward.client.get(ward.url("a.txt", "view"))).status_code == 401
+
+
+LINK = re.compile(r"link=(\d+)\.([^.&]+)\.([^&]+)")  # expiry.session.signature
+
+
+def _session_part(url: str) -> str:
+    found = LINK.search(url)
+    assert found is not None, url
+    return found.group(2)
+
+
+def _with_session_part(url: str, session_part: str) -> str:
+    """url with its link's session part replaced, its expiry and signature kept."""
+    return LINK.sub(lambda m: f"link={m.group(1)}.{session_part}.{m.group(3)}", url)
+
+
+async def _viewer_link(ward: Ward, name: str, who: StaffMember) -> str:
+    response = await ward.client.get(ward.url(name, "viewer"), headers=who.headers)
+    assert response.status_code == 200, await response.get_data()
+    url: str = (await response.get_json())["textUrl"]
+    return url
+
+
+async def test_a_link_with_another_live_sessions_part_is_refused(ward: Ward) -> None:
+    """A view link and a viewer link whose session part is replaced by another live session's
+    (the same user's second sign-in, another user who may see the folder): refused as any
+    bad link is (403, nothing served, no entry: there is no signed-in caller to record), while
+    every link as it was minted still opens. The signature covers the session, so a link seen
+    in one session's history opens nothing under another. (Issue 48's mutation audit: a
+    signature over the expiry and path alone went unnoticed.)"""
+    assert (await ward.upload(ward.nurse, "a.txt", b"alpha")).status_code == 201
+    assert (await ward.upload(ward.nurse, "notes.txt", b"Allergy: penicillin")).status_code == 201
+    again = StaffMember(ward.nurse.user, await open_session(ward.nurse.user, ward.settings, "::1"))
+    staff = [ward.nurse, again, ward.assistant, ward.admin]
+    view = [await _link(ward, "a.txt", who) for who in staff]
+    viewer = [await _viewer_link(ward, "notes.txt", who) for who in staff]
+    for minted, content in ((view, b"alpha"), (viewer, b"Allergy: penicillin")):
+        assert len({_session_part(url) for url in minted}) == len(staff)  # four live sessions
+        for url in minted:
+            opened = await ward.client.get(url)
+            assert opened.status_code == 200 and await opened.get_data() == content
+    entries = await AuditLog.all().count()
+    tampered = view[0][:-3] + ("AAA" if not view[0].endswith("AAA") else "BBB")
+    bad = await ward.client.get(tampered)
+    assert bad.status_code == 403 and (await bad.get_json())["message"] == links.LINK_INVALID
+    assert await AuditLog.all().count() == entries  # what a bad link leaves in the log: nothing
+    for minted in (view, viewer):
+        for n, url in enumerate(minted):
+            for other in minted[:n] + minted[n + 1 :]:
+                swapped = await ward.client.get(_with_session_part(url, _session_part(other)))
+                assert swapped.status_code == 403, await swapped.get_data()
+                assert await swapped.get_json() == {"message": links.LINK_INVALID}
+    assert await AuditLog.all().count() == entries
 
 
 async def test_a_link_dies_with_its_session_and_its_time(
