@@ -1,13 +1,13 @@
 """Fixtures for search: a hospital of two wards, files uploaded through the real API and their
-text written with replace_text; and for text extraction (bff/jobs/, bff/search/extract.py) a
-ward whose app reads files' text in the background, and files made here (text and scanned
-PDFs, images, Word documents)."""
+text read by the real text job (run by the test: it decides when); and for text extraction
+(bff/jobs/, bff/search/extract.py) a ward whose app reads files' text in the background, and
+files made here (text and scanned PDFs, images, Word documents)."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -21,11 +21,12 @@ from werkzeug.datastructures import FileStorage
 
 from bff.containers.models import Container, Folder
 from bff.files.models import StoredFile
+from bff.jobs import service as jobs
 from bff.jobs.models import KIND_TEXT, FileJob
 from bff.search.models import SearchText
-from bff.search.repository import replace_text
 from bff.services import app_services
 from bff.users.models import Role
+from bff.workers import WorkerPool
 from config.settings import Settings
 from tests.conftest import make_settings, started_app
 from tests.factories import StaffMember, assign, make_container, make_folder, make_staff
@@ -34,12 +35,15 @@ from tests.files.conftest import Ward
 
 class Hospital:
     """Ward A (folders `a1` assigned to its doctor, nurse and assistant, `a2` to nobody) and
-    ward B (folder `b1` with a nurse of its own), and an admin."""
+    ward B (folder `b1` with a nurse of its own), and an admin. Its app reads no text itself
+    (BFF_JOB_WORKERS=0): `read()` runs the text jobs the uploads recorded, so a test knows
+    whether a file's text has been read when it searches."""
 
     def __init__(self, app: Quart, settings: Settings) -> None:
         self.app = app
         self.settings = settings
         self.client = app.test_client()
+        self.pool: WorkerPool | None = None
 
     async def setup(self) -> Hospital:
         self.ward_a: Container = await make_container("ward-a")
@@ -57,21 +61,49 @@ class Hospital:
         await assign(self.nurse_b.user, self.ward_b, self.b1)
         return self
 
+    async def upload(
+        self,
+        folder: Folder,
+        name: str,
+        *pages: str,
+        content_type: str = "text/plain",
+        overwrite: bool = False,
+    ) -> StoredFile:
+        """Upload a file through the API as the admin, its content holding pages of text: a
+        PDF of a page each (.pdf), an image of the first page's words (.png, read by OCR), else
+        a text file of one page. Its text is not read yet."""
+        container = await Container.get(id=folder.container_id)
+        upload = FileStorage(
+            BytesIO(content_of(name, pages)), filename=name, content_type=content_type
+        )
+        url = f"/api/blobs/{quote(container.name)}/{quote(folder.name)}"
+        response = await self.client.post(
+            url,
+            files={"file": upload},
+            headers=self.admin.headers,
+            query_string={"overwrite": "true"} if overwrite else {},
+        )
+        assert response.status_code == 201, await response.get_data(as_text=True)
+        return await StoredFile.get(folder_id=folder.id, name=name)
+
+    async def read(self) -> None:
+        """Run every due job the uploads recorded (the text job of each file, as the app's job
+        runner would), here and now."""
+        if self.pool is None:
+            self.pool = jobs.job_pool(self.settings)
+        await jobs.run_due(app_services(self.app).storage, self.settings, self.pool, "test:1")
+
     async def add(
         self, folder: Folder, name: str, *pages: str, content_type: str = "text/plain"
     ) -> StoredFile:
-        """Upload a file through the API as the admin, then give it pages of text."""
-        container = await Container.get(id=folder.container_id)
-        upload = FileStorage(
-            BytesIO(b"%PDF-1.4 placeholder"), filename=name, content_type=content_type
-        )
-        url = f"/api/blobs/{quote(container.name)}/{quote(folder.name)}"
-        response = await self.client.post(url, files={"file": upload}, headers=self.admin.headers)
-        assert response.status_code == 201, await response.get_data(as_text=True)
-        stored = await StoredFile.get(folder_id=folder.id, name=name)
-        if pages:
-            await replace_text(stored.id, stored.version_id, list(pages))
-        return stored
+        """Upload a file (`upload`) and read its text: searchable once this returns."""
+        await self.upload(folder, name, *pages, content_type=content_type)
+        await self.read()
+        return await StoredFile.get(folder_id=folder.id, name=name)
+
+    async def close(self) -> None:
+        if self.pool is not None:
+            await self.pool.close()
 
     async def search(self, who: StaffMember, q: str, status: int = 200, /, **args: Any) -> Any:
         """GET /api/search as who; the JSON body (the status checked)."""
@@ -83,10 +115,26 @@ class Hospital:
         return body
 
 
+def content_of(name: str, pages: Sequence[str]) -> bytes:
+    """A file's content that holds pages of text, as its name's type does (Hospital.upload)."""
+    if name.endswith(".pdf"):
+        assert pages, "a PDF without text would be read by OCR"
+        return text_pdf(*pages)
+    if name.endswith(".png"):
+        [words] = pages
+        return png_of(words)
+    assert len(pages) <= 1, "a text file has one page"
+    return "".join(pages).encode()
+
+
 @pytest.fixture
-async def hospital(app: Quart, settings: Settings) -> Hospital:
+async def hospital(app: Quart, settings: Settings) -> AsyncIterator[Hospital]:
     """Two wards, their staff and an admin; no files yet."""
-    return await Hospital(app, settings).setup()
+    built = await Hospital(app, settings).setup()
+    try:
+        yield built
+    finally:
+        await built.close()
 
 
 def names(body: dict[str, Any]) -> list[str]:
@@ -174,7 +222,7 @@ def text_pdf(*pages: str, user_password: str | None = None) -> bytes:
     pdf.set_font("Helvetica", size=14)
     for text in pages:
         pdf.add_page()
-        pdf.cell(text=text)
+        pdf.multi_cell(w=0, text=text)  # wrapped: text past the page's edge is not read
     return bytes(pdf.output())
 
 

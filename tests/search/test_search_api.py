@@ -1,5 +1,6 @@
 """GET /api/search on either database: the scope (a permission matrix), the query syntax,
-paging, filters, the audit entry and readable refusals."""
+paging, filters, the audit entry and readable refusals. Files get their text as in use: uploaded
+through the API and read by the text job (tests/search/conftest.py `Hospital`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 
 from bff.files.models import StoredFile
 from bff.search import repository
-from bff.search.repository import remove_text, replace_text
+from bff.search.models import SearchText
+from bff.search.repository import TIER, Position
 from tests.helpers import audit_entries
 from tests.search.conftest import Hospital, names
 
@@ -72,7 +74,11 @@ async def test_an_emergency_grant_cannot_search(hospital: Hospital) -> None:
 
 async def test_a_snippet_marks_the_matches_in_plain_text(hospital: Hospital) -> None:
     await hospital.add(
-        hospital.a1, "smith.txt", "Intro.\n\n" + LETTER, "Second page: <b>penicillin</b>"
+        hospital.a1,
+        "smith.pdf",
+        "Intro.\n\n" + LETTER,
+        "Second page: <b>penicillin</b>",
+        content_type="application/pdf",
     )
     body = await hospital.search(hospital.nurse, "penicillin")
     [result] = body["results"]
@@ -80,7 +86,7 @@ async def test_a_snippet_marks_the_matches_in_plain_text(hospital: Hospital) -> 
     text = result["snippet"]["text"]
     assert [text[a:b].lower() for a, b in result["snippet"]["highlights"]] == ["penicillin"]
     assert result["folderName"] == "Smith_John" and result["containerName"] == "ward-a"
-    assert result["contentType"] == "text/plain"
+    assert result["contentType"] == "application/pdf"
 
 
 async def test_syntax_phrase_exclusion_prefix_diacritics_stemming(hospital: Hospital) -> None:
@@ -143,8 +149,9 @@ async def test_garbage_is_taken_as_words_never_a_failure(hospital: Hospital) -> 
 
 
 async def test_file_and_folder_names_are_searched(hospital: Hospital) -> None:
-    await hospital.add(hospital.a1, "penicillin_letter.pdf", content_type="application/pdf")
-    await hospital.add(hospital.a2, "scan.pdf", content_type="application/pdf")
+    pdf = "application/pdf"
+    await hospital.add(hospital.a1, "penicillin_letter.pdf", "Referral", content_type=pdf)
+    await hospital.add(hospital.a2, "scan.pdf", "Blood count", content_type=pdf)
     body = await hospital.search(hospital.nurse, "penicillin")
     [result] = body["results"]
     assert result["blobName"] == "penicillin_letter.pdf" and result["page"] is None
@@ -162,23 +169,69 @@ async def test_a_profile_image_is_never_a_result(hospital: Hospital) -> None:
     assert (await hospital.search(hospital.admin, "penicillin"))["total"] == 0
 
 
-async def test_text_is_replaced_and_removed_and_goes_with_its_file(hospital: Hospital) -> None:
+async def test_a_name_matches_only_in_the_callers_folders(hospital: Hospital) -> None:
+    """The file-name part of a search is scoped like its text: a file whose name holds the
+    word, in a folder the caller is not assigned, is neither a result nor counted."""
+    pdf = "application/pdf"
+    await hospital.add(hospital.a1, "penicillin_letter.pdf", "Referral", content_type=pdf)
+    await hospital.add(hospital.a2, "penicillin_history.txt", "Rash in 2019.")
+    await hospital.add(hospital.b1, "penicillin_mueller.txt", "Anaphylaxis.")
+    for q in ("penicillin", "penic*"):
+        for member in (hospital.doctor, hospital.nurse, hospital.assistant):
+            body = await hospital.search(member, q)
+            assert (names(body), body["total"]) == (["penicillin_letter.pdf"], 1), q
+        other = await hospital.search(hospital.nurse_b, q)
+        assert (names(other), other["total"]) == (["penicillin_mueller.txt"], 1), q
+        admin = await hospital.search(hospital.admin, q)
+        assert admin["total"] == 3 and sorted(names(admin)) == [
+            "penicillin_history.txt",
+            "penicillin_letter.pdf",
+            "penicillin_mueller.txt",
+        ]
+    # Narrowed to the caller's one container, the other folder's file is still left out.
+    narrowed = await hospital.search(hospital.nurse, "penicillin", container="ward-a")
+    assert (names(narrowed), narrowed["total"]) == (["penicillin_letter.pdf"], 1)
+
+
+async def test_a_file_matching_by_name_and_on_two_pages_counts_once(hospital: Hospital) -> None:
+    pages = ("Asthma since childhood.", "Asthma inhaler twice a day.")
+    await hospital.add(hospital.a1, "asthma_plan.pdf", *pages, content_type="application/pdf")
+    await hospital.add(hospital.a1, "review.txt", "Asthma under control.")
+    body = await hospital.search(hospital.nurse, "asthma")
+    assert names(body) == ["asthma_plan.pdf", "review.txt"]  # a name match ranks first
+    assert (body["total"], body["totalCapped"], body["nextCursor"]) == (2, False, None)
+    first = await hospital.search(hospital.nurse, "asthma", limit="1")
+    assert (names(first), first["total"]) == (["asthma_plan.pdf"], 2)
+    # A page past the last result counts the same way.
+    past = Position(3 * TIER, datetime.now(UTC), 2**31 - 1).encode()
+    after = await hospital.search(hospital.nurse, "asthma", cursor=past)
+    assert (after["results"], after["total"], after["totalCapped"]) == ([], 2, False)
+
+
+async def test_an_overwritten_file_is_found_by_its_new_text_only(hospital: Hospital) -> None:
+    """Overwritten through the upload API: until the new content's text is read, its earlier
+    content's text (still in the index: the job replaces it) is not found; then only the new
+    one is. Deleted: neither its text nor its name is found."""
     stored = await hospital.add(hospital.a1, "letter.txt", "penicillin")
-    # A new content whose text is not read yet: the earlier content's text is no longer found.
-    await StoredFile.filter(id=stored.id).update(version_id="v2")
-    assert names(await hospital.search(hospital.nurse, "penicillin")) == []
-    await replace_text(stored.id, "v2", ["amoxicillin"])
+    assert names(await hospital.search(hospital.nurse, "penicillin")) == ["letter.txt"]
+    await hospital.upload(hospital.a1, "letter.txt", "amoxicillin", overwrite=True)
+    assert await SearchText.filter(file_id=stored.id, text="penicillin").exists()
+    for q in ("penicillin", "penic*", "amoxicillin"):
+        assert await hospital.search(hospital.nurse, q) == {
+            "results": [],
+            "nextCursor": None,
+            "total": 0,
+            "totalCapped": False,
+        }, q
+    assert names(await hospital.search(hospital.nurse, "letter")) == ["letter.txt"]
+    await hospital.read()
     assert names(await hospital.search(hospital.nurse, "penicillin")) == []
     assert names(await hospital.search(hospital.nurse, "amoxicillin")) == ["letter.txt"]
-    await remove_text(stored.id)
-    assert names(await hospital.search(hospital.nurse, "amoxicillin")) == []
-    await StoredFile.filter(id=stored.id).update(version_id="v3")
-    await replace_text(stored.id, "v3", ["ibuprofen"])
     response = await hospital.client.delete(
         "/api/blobs/ward-a/Smith_John/letter.txt", headers=hospital.admin.headers
     )
     assert response.status_code == 200, await response.get_data(as_text=True)
-    assert names(await hospital.search(hospital.admin, "ibuprofen")) == []
+    assert names(await hospital.search(hospital.admin, "amoxicillin")) == []
     assert names(await hospital.search(hospital.admin, "letter")) == []
 
 
@@ -218,7 +271,7 @@ async def test_ties_are_newest_first(hospital: Hospital) -> None:
 async def test_filters(hospital: Hospital) -> None:
     letter = await hospital.add(hospital.a1, "letter.pdf", "asthma", content_type="application/pdf")
     await hospital.add(hospital.a2, "note.txt", "asthma")
-    await hospital.add(hospital.b1, "scan.png", "asthma", content_type="image/png")
+    await hospital.add(hospital.b1, "scan.png", "asthma", content_type="image/png")  # by OCR
     await StoredFile.filter(id=letter.id).update(
         last_modified=datetime(2024, 3, 10, 23, tzinfo=UTC)
     )

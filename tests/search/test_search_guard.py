@@ -138,15 +138,6 @@ async def test_a_long_text_is_written_in_pieces_with_requests_served_between(
     assert result["snippet"]["highlights"]
 
 
-async def test_the_earlier_contents_text_is_not_found_while_the_new_one_is_read(
-    hospital: Hospital,
-) -> None:
-    stored = await hospital.add(hospital.a1, "letter.txt", "penicillin")
-    assert names(await hospital.search(hospital.nurse, "penicillin")) == ["letter.txt"]
-    await StoredFile.filter(id=stored.id).update(version_id="newer")
-    assert names(await hospital.search(hospital.nurse, "penicillin")) == []
-
-
 # --- The time budget, on the search's own connection ----------------------------------------
 
 
