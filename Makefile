@@ -65,11 +65,11 @@ journeys:
 	cd frontend && npm run e2e
 
 lint: install-dev
-	$(BIN)/ruff check bff storage config tools tests bench
-	$(BIN)/ruff format --check bff storage config tools tests bench
+	$(BIN)/ruff check bff storage config tools tests bench docs/examples
+	$(BIN)/ruff format --check bff storage config tools tests bench docs/examples
 
 typecheck: install-dev
-	$(BIN)/mypy bff storage config tools bench
+	$(BIN)/mypy bff storage config tools bench docs/examples
 
 # The web app is built first: the tests require its pages to be served (no "not built" 503).
 test-sqlite: install-dev nginx tesseract frontend oidc-provider

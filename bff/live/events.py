@@ -31,8 +31,9 @@ reacts by refetching what it shows. Names and payloads:
 - live:resync {}: every connection of a process whose Redis link came back (after an outage,
   or at start): events of other processes may have been lost meanwhile, so refetch everything
 - live:reconnect {reason}: every connection of a process that is stopping (SIGTERM), just
-  before it closes them without ending their session: the client reconnects (to another
-  instance, or to this one restarted) with its usual backoff, and refetches on reconnecting
+  before it drops their transport without ending their session: the client's library
+  reconnects by itself (to another instance, or to this one restarted) with its usual backoff,
+  and the client refetches on reconnecting (bff/live/server.py `LiveHub.drain`)
 session:revoked, users:changed and assignments:changed also make every process forget the
 cached sessions and assignments they name (bff/auth/session_cache.py), this one as soon as the
 change commits.

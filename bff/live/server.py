@@ -91,6 +91,7 @@ SEND_TIMEOUT = 3.0  # seconds an emit may take before it is given up (Redis down
 OUTAGE_CHECK_SECONDS = 1.0  # the session check's period while the Redis link is down
 FENCE_SECONDS = 1.0  # how long a sign-out waits for every other process to confirm it
 CLIENT_MESSAGE_LIMIT = 16 * 1024  # bytes of one message from a client (its token is ~100)
+RESTARTING = "The server is restarting. Please connect again."
 
 
 class LiveHub:
@@ -117,6 +118,7 @@ class LiveHub:
             manager = LocalManager()
         self.settings = settings
         self.session_cache = session_cache
+        self.draining = False  # the process is stopping (`drain`)
         self.sio = socketio.AsyncServer(
             async_mode="asgi",
             client_manager=manager,
@@ -202,6 +204,8 @@ class LiveHub:
                 end()  # a websocket it upgraded to, or tried to: ended now, not when it speaks
 
     async def _connect(self, sid: str, environ: dict[str, Any], auth: Any) -> None:
+        if self.draining:  # stopping: the client retries, and finds an instance that is up
+            raise socketio.exceptions.ConnectionRefusedError(RESTARTING)
         token = auth.get("token") if isinstance(auth, dict) else None
         try:
             principal = await authenticate(
@@ -376,10 +380,20 @@ class LiveHub:
             await manager.aclose()
 
     async def drain(self) -> int:
-        """The process is stopping: tell this process's connections to reconnect, then close
-        their transport (not a Socket.IO disconnect, which a client takes for a refusal and
-        does not retry), so Hypercorn's graceful wait is not held by open websockets. Returns
-        how many were closed."""
+        """The process is stopping: tell this process's connections to reconnect, then drop
+        their transport, so Hypercorn's graceful wait is not held by open websockets and every
+        client reconnects by itself. Returns how many were connected.
+
+        Neither a Socket.IO DISCONNECT nor an Engine.IO CLOSE: python-socketio's client takes
+        either for the server's refusal and never reconnects (its `_handle_eio_disconnect`
+        reconnects only when its Engine.IO state is still "connected", i.e. the transport
+        dropped), while socket.io-client reconnects after a closed transport either way. So each
+        websocket's writer is ended, which closes the websocket (close frame 1000, after what
+        was queued before it: `live:reconnect`), and a long-polling client's waiting poll ends
+        empty and its next one finds the session gone (400): both are a dropped transport to
+        either client. From now on a connection is refused (the client retries), so none made
+        meanwhile holds the graceful wait either."""
+        self.draining = True
         sids = list(self._sessions)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
@@ -387,9 +401,12 @@ class LiveHub:
                 SEND_TIMEOUT,
             )
         engine = self.sio.eio
-        for eio_sid in list(engine.sockets):
+        for eio_sid, socket in list(engine.sockets.items()):
+            engine.sockets.pop(eio_sid, None)
             with contextlib.suppress(Exception):  # the client may be gone already
-                await engine.disconnect(eio_sid)
+                # abort: no CLOSE packet; the server's disconnect handlers run as for any end
+                await socket.close(wait=False, abort=True, reason=engine.reason.SERVER_DISCONNECT)
+                socket.queue.put_nowait(None)  # its writer (or waiting poll) ends
         return len(sids)
 
     async def send(self, event: str, payload: dict[str, Any], rooms: list[str]) -> None:
