@@ -292,6 +292,9 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     )
     attach_services(app, services)
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
+    # The most of a refused request's body received (bff/streaming.py): what nginx lets
+    # through, BFF_MAX_UPLOAD_MB + 1 MB (config/nginx/bff.conf.template).
+    app.config["DISCARD_BODY_LIMIT"] = settings.max_upload_bytes + 1024 * 1024
     QuartSchema(
         app,
         info=Info(title="Patient records BFF", version="0.1.0"),

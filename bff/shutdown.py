@@ -36,8 +36,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bff.errors import ApiError
 from bff.live.server import LiveHub
 from bff.metrics import hypercorn_master_pid
+from bff.streaming import cut_off_streams
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,11 @@ PASS_ON_SECONDS = 1.0
 # on the whole stop (its shutdown_timeout), after which it would drop the rest.
 STEP_SECONDS = 10.0
 SLOW_STEP_SECONDS = 2.0
+# An upload whose body is still arriving this long before the graceful wait ends (or at half
+# of it) is answered 503 RESTARTING, logged and counted like any answer; Hypercorn would cancel
+# it at the end of the wait, and its client would get a bare 500.
+CUT_OFF_MARGIN = 2.0
+RESTARTING = "The server is restarting. Upload the file again."
 
 
 def draining() -> bool:
@@ -69,6 +76,10 @@ async def _drain(hub: LiveHub, master: int | None) -> None:
         return
     _draining = True
     log.info("Stopping: finishing requests in flight, closing live connections")
+    grace = _graceful_timeout()
+    if grace is not None:
+        cut = max(grace - CUT_OFF_MARGIN, grace / 2)
+        asyncio.get_running_loop().call_later(cut, _cut_off_uploads, (grace - cut) / 2)
     passing_on = None
     if master is not None:
         passing_on = asyncio.get_running_loop().create_task(
@@ -78,6 +89,26 @@ async def _drain(hub: LiveHub, master: int | None) -> None:
     log.info("Closed %d live connection(s) with a reconnect hint", closed)
     if passing_on is not None:
         await passing_on
+
+
+def _cut_off_uploads(seconds: float) -> None:
+    """Answer the uploads still arriving (what is left of their bodies received for at most
+    seconds, then their connections close: before Hypercorn cancels them at the end of its
+    graceful wait)."""
+    cut = cut_off_streams(ApiError(503, RESTARTING, {"Retry-After": "5"}), seconds)
+    if cut:
+        log.warning("Stopping: %d upload(s) still arriving answered 503 (upload again)", cut)
+
+
+def _worker_kwargs() -> dict[str, Any]:
+    """The keyword arguments Hypercorn's master spawned this worker with ({} if none)."""
+    return getattr(multiprocessing.current_process(), "_kwargs", None) or {}
+
+
+def _graceful_timeout() -> float | None:
+    """Hypercorn's graceful_timeout as this worker was given it (None: not a worker)."""
+    grace = getattr(_worker_kwargs().get("config"), "graceful_timeout", None)
+    return float(grace) if isinstance(grace, int | float) and grace > 0 else None
 
 
 async def pass_on_sigterm(master: int, event: Any | None, seconds: float = PASS_ON_SECONDS) -> bool:
@@ -99,8 +130,7 @@ async def pass_on_sigterm(master: int, event: Any | None, seconds: float = PASS_
 def _master_stop_event() -> Any | None:
     """The event Hypercorn's master sets when it is told to stop, as this worker was given it
     (the keyword arguments of the spawned worker process; None if Hypercorn changes that)."""
-    kwargs = getattr(multiprocessing.current_process(), "_kwargs", None) or {}
-    event = kwargs.get("shutdown_event")
+    event = _worker_kwargs().get("shutdown_event")
     return event if callable(getattr(event, "is_set", None)) else None
 
 

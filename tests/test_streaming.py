@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from bff.streaming import HIGH_WATER, BffHTTPConnection, BffRequest, FlowBody
+from bff.streaming import HIGH_WATER, BffHTTPConnection, BffRequest, FlowBody, cut_off_streams
 
 CHUNK = 64 * 1024
 
@@ -108,3 +108,55 @@ async def test_blueprints_as_quart_names_them_so_nested_hooks_run() -> None:
     assert (await client.get("/missing")).status_code == 404
     assert seen == [(["outer.inner", "outer"], ["outer.inner", "outer"]), ([], [])]
     assert ran == ["outer", "inner"]
+
+
+async def test_the_rest_of_a_refused_body_is_received_and_thrown_away() -> None:
+    body = FlowBody(None, 1024)
+    receive, state = _sender(200)  # 12.5 MB
+    connection = BffHTTPConnection.__new__(BffHTTPConnection)
+    reader = asyncio.create_task(connection.handle_messages(SimpleNamespace(body=body), receive))  # type: ignore[arg-type]
+    assert await asyncio.wait_for(body.discard_rest(13 * 1024 * 1024, 5), 5)
+    assert body.complete and state["sent"] >= 201  # every chunk received, none kept
+    assert bytes(body._data) == b""
+    reader.cancel()
+
+
+async def test_a_body_past_the_limit_is_given_up_and_stops_being_received() -> None:
+    body = FlowBody(None, 1024)
+    receive, state = _sender(200)
+    connection = BffHTTPConnection.__new__(BffHTTPConnection)
+    reader = asyncio.create_task(connection.handle_messages(SimpleNamespace(body=body), receive))  # type: ignore[arg-type]
+    assert not await asyncio.wait_for(body.discard_rest(1024 * 1024, 5), 5)
+    received = state["sent"]
+    assert received * CHUNK <= 1024 * 1024 + 2 * CHUNK and not body.complete
+    reader.cancel()
+
+
+async def test_a_stalled_body_is_given_up_after_the_idle_time() -> None:
+    body = FlowBody(None, 1024)
+    body.append(b"x" * CHUNK)  # then nothing more arrives
+    assert not await asyncio.wait_for(body.discard_rest(1024 * 1024, 0.05), 5)
+
+
+async def test_a_streamed_body_cut_off_raises_at_its_reader_and_is_discarded_for_a_while() -> None:
+    body = FlowBody(None, 1024)
+    stream = body.stream()
+    body.append(b"x" * CHUNK)
+    assert len(await stream.__anext__()) == CHUNK
+    waiting = asyncio.create_task(stream.__anext__())  # a reader waiting for the next chunk
+    await asyncio.sleep(0)
+    assert cut_off_streams(RuntimeError("stopping"), 0.05) >= 1  # this one among the process's
+    assert await asyncio.wait_for(waiting, 1) == b""  # woken
+    with pytest.raises(RuntimeError, match="stopping"):
+        await stream.__anext__()
+    body.append(b"y" * CHUNK)  # still arriving: thrown away, for the time the cut-off gave
+    assert not await asyncio.wait_for(body.discard_rest(1024 * 1024, 60), 5)
+
+
+async def test_a_body_that_has_all_arrived_is_not_cut_off() -> None:
+    body = FlowBody(None, 1024)
+    body.stream()
+    body.append(b"x")
+    body.set_complete()
+    assert not body.cut_off(RuntimeError("stopping"), 1)
+    assert await body.discard_rest(0, 0)

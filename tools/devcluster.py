@@ -239,20 +239,25 @@ class Cluster:
             kill_group(process)
             self._processes[index] = None
 
+    def stop_instance(self, index: int, seconds: float = 20) -> None:
+        """SIGTERM an instance (its Hypercorn master, which stops its workers gracefully) and
+        wait up to seconds for it to exit; what is left of it then is killed."""
+        process = self._processes[index]
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(timeout=seconds)
+            except subprocess.TimeoutExpired:
+                kill_group(process)
+            self._processes[index] = None
+
     def stop(self) -> None:
         """Stop nginx and every instance."""
         if self._nginx is not None:
             kill_group(self._nginx)
             self._nginx = None
         for index in range(len(self._processes)):
-            process = self._processes[index]
-            if process is not None:
-                process.terminate()
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    kill_group(process)
-                self._processes[index] = None
+            self.stop_instance(index)
 
 
 def create_bucket(endpoint: str, bucket: str) -> None:

@@ -30,12 +30,12 @@ from bff.files.schemas import (
 )
 from bff.request_context import current_actor
 from bff.services import app_services
-from bff.streaming import streamed_body
+from bff.streaming import IDLE_SECONDS, streamed_body
 from bff.users.schemas import Message
 
 bp = Blueprint("files", __name__, url_prefix="/api/blobs")
 
-UPLOAD_IDLE_TIMEOUT = 60.0  # seconds without a byte before a stalled upload is dropped
+UPLOAD_IDLE_TIMEOUT = IDLE_SECONDS  # seconds without a byte before a stalled upload is dropped
 
 
 async def _serve(

@@ -23,7 +23,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 from aiobotocore.session import AioSession
+from prometheus_client import CollectorRegistry
+from prometheus_client.multiprocess import MultiProcessCollector
 
+from bff.shutdown import RESTARTING
 from storage.base import STAGING_DIR
 from tests.conftest import REGION
 from tests.tools.test_entry_points import Started, run, server_env, sign_in
@@ -33,6 +36,7 @@ pytestmark = pytest.mark.database
 
 BOUNDARY = "shutdown-boundary-3f9a"
 MB = 1024 * 1024
+UPLOAD_ROUTE = "/api/blobs/<container>/<folder>"
 SITES = ["local"] if os.environ.get("BFF_TEST_DATABASE") == "postgres" else ["local", "s3"]
 
 
@@ -51,17 +55,36 @@ async def _trickle(name: str) -> AsyncIterator[bytes]:
         yield secrets.token_bytes(64 * 1024)
 
 
-async def _upload(http: aiohttp.ClientSession, url: str, headers: dict[str, str]) -> int:
+async def _upload(
+    http: aiohttp.ClientSession, url: str, headers: dict[str, str]
+) -> tuple[int, str, str | None]:
+    """The answer's status, message and Retry-After (0: no answer)."""
     try:
         async with http.post(
             url,
             data=_trickle("cut-off.bin"),
             headers={**headers, "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"},
         ) as response:
-            await response.read()
-            return response.status
-    except (aiohttp.ClientError, ConnectionError):
-        return 0
+            body = await response.json(content_type=None)
+            return response.status, body.get("message", ""), response.headers.get("Retry-After")
+    except (aiohttp.ClientError, ConnectionError, ValueError) as exc:
+        return 0, repr(exc), None
+
+
+def _requests_counted(var: Path, status: str) -> float:
+    """bff_http_requests_total of uploads with status, summed over the stopped server's
+    workers (prometheus_client's multiprocess files stay after the exit)."""
+    registry = CollectorRegistry()
+    for directory in (var / "metrics").iterdir():
+        MultiProcessCollector(registry, path=str(directory))
+    return sum(
+        sample.value
+        for metric in registry.collect()
+        for sample in metric.samples
+        if sample.name == "bff_http_requests_total"
+        and sample.labels.get("route") == UPLOAD_ROUTE
+        and sample.labels.get("status") == status
+    )
 
 
 @pytest.mark.parametrize("site", SITES)
@@ -132,7 +155,12 @@ async def test_an_upload_cut_off_by_shutdown_leaves_nothing_behind(
             during = await staged()
             os.killpg(server.process.pid, signal.SIGTERM)  # systemd's KillMode, Heroku
             server.wait_gone(60)
-            assert await uploading != 201  # cut off
+            # Answered within the grace, as any refusal is: logged, counted, no traceback.
+            assert await uploading == (503, RESTARTING, "5")
+        log = server.log.read_text()
+        assert f"POST {UPLOAD_ROUTE} 503" in log
+        assert "Traceback" not in log and "CancelledError" not in log, log
+        assert _requests_counted(tmp_path / "var", "503") == 1
         left, rows = await staged(), await pending()
         print(f"\n{site}: staging while uploading {during}; after the exit {left}, {rows} pending")
         assert left == []
