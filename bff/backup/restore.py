@@ -201,9 +201,12 @@ async def _load_database(snapshot: OpenedSnapshot, report: RestoreReport) -> Non
     async with transaction() as conn:
         # The target is empty but for rows its migrations seeded (audit_legacy's boundary):
         # the snapshot's rows replace them, the audit triggers lifted for this one transaction.
+        # One statement at a time (execute_query): sqlite3's executescript() commits whatever
+        # the transaction holds first, so a part found changed later left earlier tables
+        # restored and the triggers dropped.
         await unguard(conn)
         for table in reversed(db.load_order(target[n] for n in counts)):
-            await conn.execute_script(f'DELETE FROM "{table.name}"')  # noqa: S608
+            await conn.execute_query(f'DELETE FROM "{table.name}"')  # noqa: S608
         for table in db.load_order(target[n] for n in counts):
             families = dict(table.columns)
             rows = 0
@@ -239,7 +242,7 @@ async def _load_database(snapshot: OpenedSnapshot, report: RestoreReport) -> Non
         for name in ENDED_BY_RESTORE:
             if name in target:
                 ended = await target_query(f'SELECT COUNT(*) AS n FROM "{name}"', conn=conn)  # noqa: S608
-                await conn.execute_script(f'DELETE FROM "{name}"')  # noqa: S608
+                await conn.execute_query(f'DELETE FROM "{name}"')  # noqa: S608
                 report.ended[name] = int(ended[0]["n"])
         await guard(conn)
 
