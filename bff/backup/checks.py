@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import AsyncIterable, AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -124,10 +124,31 @@ async def open_snapshot(
 def _check_part(name: str, hashed: Hashed, expected: dict[str, Any]) -> None:
     """SnapshotError unless a part's bytes are those the authenticated manifest lists."""
     if hashed.digest != expected["sha256"] or hashed.size != expected["size"]:
-        raise SnapshotError(
-            f"{name} does not match its checksum in the manifest: it was changed or replaced "
-            "after the backup."
-        )
+        raise SnapshotError(_changed(name))
+
+
+def _changed(name: str) -> str:
+    return (
+        f"{name} does not match its checksum in the manifest: it was changed or replaced "
+        "after the backup."
+    )
+
+
+async def kept_aside(snapshot: OpenedSnapshot, name: str, spool: Storage) -> OpenedSnapshot:
+    """A copy of part `name` in spool (a local scratch storage), its SHA-256 checked as it is
+    copied (SnapshotError if it differs: it changed since the check before the restore began),
+    and the snapshot reading its parts from there: what a restore then reads of it is what it
+    checked, whatever happens to the snapshot meanwhile."""
+    expected = snapshot.manifest["parts"].get(name)
+    if expected is None:
+        raise SnapshotError(f"The manifest does not list {name}.")
+    try:
+        await copy_object(snapshot.storage, name, spool, name, expected=expected)
+    except NotFound:
+        raise SnapshotError(f"The snapshot has no {name}.") from None
+    except ObjectMismatch:
+        raise SnapshotError(_changed(name)) from None
+    return replace(snapshot, storage=spool)
 
 
 async def part_lines(snapshot: OpenedSnapshot, name: str) -> AsyncIterator[Any]:
@@ -150,11 +171,15 @@ async def part_lines(snapshot: OpenedSnapshot, name: str) -> AsyncIterator[Any]:
     _check_part(name, hashed, expected)
 
 
-async def load_objects(snapshot: OpenedSnapshot, files: Storage, report: RestoreReport) -> None:
+async def load_objects(
+    snapshot: OpenedSnapshot, listing: OpenedSnapshot, files: Storage, report: RestoreReport
+) -> None:
+    """Copy every object the object list (read from `listing`: `kept_aside`) names from the
+    snapshot into files, each checked as it is written and read back."""
     manifest = snapshot.manifest
 
     async def entries() -> AsyncIterator[dict[str, Any]]:
-        async for entry in part_lines(snapshot, OBJECT_LIST):
+        async for entry in part_lines(listing, OBJECT_LIST):
             yield entry
 
     async def restore_one(entry: dict[str, Any]) -> None:

@@ -15,12 +15,15 @@ this module prepares the target database and loads the rows.
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from bff.backup import database as db
 from bff.backup.checks import (
     OpenedSnapshot,
     RestoreReport,
+    kept_aside,
     load_objects,
     open_snapshot,
     part_lines,
@@ -33,12 +36,14 @@ from bff.backup.copying import (
     product_version,
 )
 from bff.backup.snapshot import (
+    OBJECT_LIST,
     SnapshotError,
     existing_snapshot,
 )
 from config.settings import Settings
 from storage import open_storage
 from storage.base import ObjectKey, Storage
+from storage.local import LocalStorage
 
 INSERT_BATCH = 500
 # Tables whose rows a migration writes (the audit chain's unkeyed boundary): a freshly migrated
@@ -74,21 +79,33 @@ async def restore(
                 f"version ({product_version()}) knows: restore it with version "
                 f"{manifest['productVersion']}."
             )
-        async with open_storage(settings.storage_url) as files:
-            await _prepare_target(settings, files, schema, force, say)
-            from bff.db import close_db, init_db, migrate
+        with tempfile.TemporaryDirectory(prefix="bff-restore-") as scratch:
+            async with (
+                open_storage(settings.storage_url) as files,
+                LocalStorage(Path(scratch)) as spool,
+            ):
+                await _prepare_target(settings, files, schema, force, say)
+                from bff.db import close_db, init_db, migrate
 
-            await init_db(settings)
-            try:
-                say("Restoring the database ...")
-                await _load_database(snapshot, report)
-                say("Restoring stored objects ...")
-                await load_objects(snapshot, files, report)
-                say("Verifying ...")
-                await verify_restored(files, manifest, report)
-            finally:
-                await close_db()
-            await migrate(settings)  # this version's later migrations, on the restored data
+                await init_db(settings)
+                try:
+                    say("Restoring the database ...")
+                    try:
+                        # Every part is checked again as it is read, before anything of it is
+                        # kept: the object list (read while objects are copied, after the
+                        # database's commit) is copied aside and checked first, and each
+                        # table's rows are checked before the one transaction commits.
+                        listing = await kept_aside(snapshot, OBJECT_LIST, spool)
+                        await _load_database(snapshot, report)
+                    except SnapshotError as exc:
+                        raise SnapshotError(f"{exc} Nothing was restored.") from None
+                    say("Restoring stored objects ...")
+                    await load_objects(snapshot, listing, files, report)
+                    say("Verifying ...")
+                    await verify_restored(files, manifest, report)
+                finally:
+                    await close_db()
+                await migrate(settings)  # this version's later migrations, on the restored data
     return report
 
 
@@ -215,6 +232,8 @@ async def _load_database(snapshot: OpenedSnapshot, report: RestoreReport) -> Non
             columns = [c for c, _ in header["columns"]]
             unknown = [c for c in columns if c not in families]
             if unknown:
+                async for _ in lines:  # a part swapped since the check says so at its end
+                    pass
                 raise SnapshotError(f"The target table {table.name} has no column {unknown[0]}.")
             marks = ", ".join(f"${n}" if pg else "?" for n in range(1, len(columns) + 1))
             names = ", ".join(f'"{c}"' for c in columns)
