@@ -6,12 +6,15 @@ Restores run `python -m bff restore` against the same kind of database as the wa
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import hmac
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,13 +24,16 @@ import pytest
 from pyrage import x25519
 
 from bff.backup.crypto import SMALL, canonical
+from bff.backup.restore import SEEDED_BY_MIGRATIONS
 from bff.backup.service import backup
-from bff.users.models import User
+from bff.users.models import Role, User
 from config.settings import SettingsError, load_settings
+from storage import open_storage
 from tests.backup import sealed
-from tests.backup.test_drill import bff_env, run_bff
+from tests.backup.test_drill import bff_env, objects, run_bff, table_rows
+from tests.factories import make_staff
 from tests.files.conftest import Ward
-from tools.devserver import query_database, throwaway_postgres
+from tools.devserver import REPO, query_database, throwaway_postgres
 
 USERS = "database/users.jsonl.gz.age"
 OBJECTS = "objects.jsonl.gz.age"
@@ -128,6 +134,75 @@ async def test_parts_changed_or_swapped_are_refused_before_anything_is_written(
             shutil.copyfile(pristine / part, first / part)
         (first / USERS).unlink()
         await _refused(env, first, f"The snapshot has no {USERS}")
+
+
+def _swapping_restore(
+    env: dict[str, str], snapshot: Path, step: str, part: str, replacement: Path
+) -> subprocess.CompletedProcess[str]:
+    """`restore` with part replaced by replacement when it says a line starting step
+    (tests/backup/swapping_restore.py: after the check of every part, before the step reads)."""
+    return subprocess.run(  # noqa: S603 - our own interpreter, fixed arguments
+        [
+            sys.executable,
+            "-m",
+            "tests.backup.swapping_restore",
+            str(snapshot),
+            step,
+            part,
+            str(replacement),
+        ],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+async def _nothing_restored(env: dict[str, str], scratch: Path) -> None:
+    """No row in the target database but those its migrations seed, no object in its storage."""
+    await asyncio.to_thread(scratch.mkdir)
+    rows = await table_rows(env["BFF_DATABASE_URL"], scratch)
+    filled = {name: found for name, found in rows.items() if found}
+    assert set(filled) <= SEEDED_BY_MIGRATIONS, filled
+    async with open_storage(env["BFF_STORAGE_URL"]) as files:
+        assert await objects(files) == {}
+
+
+@pytest.mark.parametrize("part", [USERS, OBJECTS])
+async def test_a_part_swapped_after_the_check_stops_the_restore_with_nothing_restored(
+    ward: Ward, tmp_path: Path, run_dir: Path, part: str
+) -> None:
+    """A part replaced after the check before the restore began, just before it is read (by
+    the same part of a later snapshot of the deployment, or by another part of the same
+    snapshot: valid age files to the same recipient): the restore finds it as it reads the
+    part (its SHA-256 taken from the bytes it uses) and stops, leaving the target as empty as
+    it found it, so the same restore with the part put back runs without --force. (Issue 48's
+    mutation audit: the part's checksum not taken again as it is read went unnoticed.)"""
+    assert (await ward.upload(ward.nurse, "notes.txt", b"first")).status_code == 201
+    first, later, pristine = tmp_path / "first", tmp_path / "later", tmp_path / "pristine"
+    await backup(ward.settings, str(first))
+    await make_staff(ward.settings, Role.ADMIN)
+    assert (await ward.upload(ward.nurse, "more.txt", b"second")).status_code == 201
+    await backup(ward.settings, str(later))
+    shutil.copytree(first, pristine)
+    other_part = {USERS: "database/files.jsonl.gz.age", OBJECTS: USERS}[part]
+    async with _target(ward, tmp_path, run_dir, "target") as env:
+        for n, replacement in enumerate((later / part, pristine / other_part)):
+            swapped = _swapping_restore(env, first, "Restoring the database", part, replacement)
+            out = swapped.stdout + swapped.stderr
+            assert swapped.returncode == 1, out
+            assert f"(test) {part} replaced" in swapped.stderr  # after the check passed
+            assert f"Restore failed: {part} does not match its checksum in the manifest" in (
+                swapped.stderr
+            ), out
+            assert "Nothing was restored." in swapped.stderr
+            await _nothing_restored(env, tmp_path / f"scratch-{n}")
+            shutil.copyfile(pristine / part, first / part)
+        restored = run_bff(env, "restore", str(first))
+        assert restored.returncode == 0, restored.stdout + restored.stderr
+        assert "Restore verified" in restored.stdout
 
 
 async def test_snapshot_holds_nothing_in_the_clear(ward: Ward, tmp_path: Path) -> None:
