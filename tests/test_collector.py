@@ -29,6 +29,38 @@ def _old_cycle() -> weakref.ref[_Node]:
     return weakref.ref(node)
 
 
+class _Looks:
+    """How often the schedule, its full collection due, has looked for a moment without
+    requests (a spy on the count it asks: bff.collector.requests_in_progress)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        asked = collector.requests_in_progress
+
+        def counted() -> int:
+            self.count += 1
+            return asked()
+
+        monkeypatch.setattr(collector, "requests_in_progress", counted)
+
+
+class _Checks:
+    """How often the schedule has checked the closed connections against CLOSED_LIMIT: the
+    limit is an int that counts the comparisons made with it (`_closed < CLOSED_LIMIT` asks
+    the right operand first, an int subclass: its __gt__)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+        checks = self
+
+        class Limit(int):
+            def __gt__(self, other: object) -> bool:
+                checks.count += 1
+                return int(self) > other  # type: ignore[operator]
+
+        self.count = 0
+        monkeypatch.setattr(collector, "CLOSED_LIMIT", Limit(limit))
+
+
 async def test_serving_app_collects_fully_only_on_schedule_and_between_requests(
     database_url: str, run_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -60,12 +92,16 @@ async def test_serving_app_collects_fully_only_on_schedule_and_between_requests(
         assert young_cycle() is None
 
         old = _old_cycle()
+        looks = _Looks(monkeypatch)
         with RequestInProgress():  # a request in progress: the full collection waits
-            for _ in range(20):
-                gc.collect(0)
-                gc.collect(1)
-                await asyncio.sleep(0.025)
-            assert old() is not None  # 0.5 s: past its time, and not freed meanwhile
+            async with asyncio.timeout(10):
+                while looks.count < 3:  # the schedule's own looks, counted
+                    gc.collect(0)
+                    gc.collect(1)
+                    await asyncio.sleep(collector.QUIET_POLL)
+            # Due (it looks for a moment without requests only once FULL_SECONDS have passed),
+            # it has looked three times and found this request each time: not freed meanwhile.
+            assert old() is not None
         async with asyncio.timeout(10):  # a full collection of a whole test run's heap
             while old() is not None:  # noqa: ASYNC110 - a weak reference has no event
                 await asyncio.sleep(0.01)
@@ -90,14 +126,17 @@ async def test_closed_live_connections_bring_the_full_collection_forward(
 ) -> None:
     monkeypatch.setattr(collector, "FULL_SECONDS", 1000.0)
     monkeypatch.setattr(collector, "CHECK_SECONDS", 0.05)
-    monkeypatch.setattr(collector, "CLOSED_LIMIT", 3)
     async with started_app(make_settings(database_url, run_dir)):
         collector.collect_fully()  # counts from here
         old = _old_cycle()
+        checks = _Checks(monkeypatch, 3)
         collector.connection_closed()
         collector.connection_closed()
-        await asyncio.sleep(0.3)
-        assert old() is not None  # two closed: not yet
+        seen = checks.count
+        async with asyncio.timeout(10):
+            while checks.count < seen + 2:  # noqa: ASYNC110 - the schedule's own checks, counted
+                await asyncio.sleep(collector.CHECK_SECONDS / 5)
+        assert old() is not None  # two closed: checked twice since, and not yet
         collector.connection_closed()
         async with asyncio.timeout(10):  # a full collection of a whole test run's heap
             while old() is not None:  # noqa: ASYNC110 - a weak reference has no event

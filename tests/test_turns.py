@@ -7,7 +7,7 @@ progress."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -41,6 +41,34 @@ def on_sqlite() -> bool:
     return dialect() == "sqlite"
 
 
+class Waits:
+    """When the gate's pieces waited (a spy on bff/turns.py's wait_set, loop times): the
+    marker that a piece has looked at the gate and chosen to wait."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.times: list[float] = []
+        real = turns.wait_set
+
+        async def counted(event: asyncio.Event, seconds: float) -> bool:
+            self.times.append(asyncio.get_running_loop().time())
+            return await real(event, seconds)
+
+        monkeypatch.setattr(turns, "wait_set", counted)
+
+    async def looked_again(self, begun: Callable[[], bool]) -> None:
+        """Once the quiet moment a piece waits for has passed (the gate's own window), wake the
+        waiting piece as a request's end does, without being one, and return once it has
+        looked at the gate again: it waits again, or it has begun (`begun`). So a piece that
+        should not start has had its chance to start wrongly."""
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(turns.QUIET * 2)  # the window passes: time is the behaviour here
+        woken = loop.time()
+        turns._gate().ended.set()
+        async with asyncio.timeout(5):
+            while not begun() and not (self.times and self.times[-1] >= woken):  # noqa: ASYNC110
+                await asyncio.sleep(0)
+
+
 async def _piece(log: list[str], name: str, hold: float = 0.0) -> float:
     """A piece of background work: a transaction; when it began (loop time)."""
     async with background_turn(), transaction():
@@ -57,11 +85,12 @@ async def test_background_work_waits_for_the_request_in_progress(
     monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
     loop = asyncio.get_running_loop()
     log: list[str] = []
+    waits = Waits(monkeypatch)
     with RequestInProgress():
         piece = asyncio.create_task(_piece(log, "job"))
-        await asyncio.sleep(0.3)
+        await waits.looked_again(lambda: bool(log))
         if on_sqlite():
-            assert log == []  # still waiting
+            assert log == []  # looked again after the quiet moment: still waiting
         ended = loop.time()
     began = await asyncio.wait_for(piece, 5)
     if on_sqlite():
@@ -77,9 +106,12 @@ async def test_a_request_goes_before_background_work_already_waiting(
     has its transaction first (in plain Tortoise the piece, asking first, would go first)."""
     monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
     log: list[str] = []
+    waits = Waits(monkeypatch)
     with RequestInProgress():
         piece = asyncio.create_task(_piece(log, "job"))
-        await asyncio.sleep(0.05)
+        async with asyncio.timeout(5):  # the piece has asked and waits at the gate (SQLite)
+            while on_sqlite() and not waits.times:  # noqa: ASYNC110 - the spy's record
+                await asyncio.sleep(0)
         async with transaction():
             log.append("request's transaction")
     await asyncio.wait_for(piece, 5)
@@ -105,7 +137,9 @@ async def test_a_steady_stream_of_requests_slows_background_work_but_never_stops
 
     stream = asyncio.create_task(requests())
     try:
-        await asyncio.sleep(0.05)
+        async with asyncio.timeout(5):  # the stream is flowing: a few requests made
+            while turns._gate().count < 3:  # noqa: ASYNC110 - the gate's count of requests
+                await asyncio.sleep(0.001)
         asked = loop.time()
         began = await asyncio.wait_for(_piece(log, "job"), 5)
     finally:
@@ -125,6 +159,7 @@ async def test_one_piece_at_a_time_and_a_request_between_two(
     first, for requests; a request that begins during the first goes before the second."""
     monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 30.0)
     log: list[str] = []
+    waits = Waits(monkeypatch)
     first = asyncio.create_task(_piece(log, "first", hold=0.2))
     second = asyncio.create_task(_piece(log, "second"))
     async with asyncio.timeout(5):
@@ -133,7 +168,10 @@ async def test_one_piece_at_a_time_and_a_request_between_two(
     with RequestInProgress():
         async with transaction():
             log.append("request's transaction")
-        await asyncio.sleep(0.3)  # the first piece ends meanwhile; the second still waits
+        # The first piece has ended (its transaction went before the request's, on SQLite's
+        # one connection); the second, its turn come, has looked again after the quiet
+        # moment and still waits.
+        await waits.looked_again(lambda: "second began" in log)
         snapshot = list(log)
     await asyncio.wait_for(asyncio.gather(first, second), 5)
     if on_sqlite():
@@ -194,6 +232,7 @@ async def test_a_file_job_waits_while_a_request_is_in_progress(
     runner claimed the job first.)"""
     monkeypatch.setattr(turns, "BACKGROUND_PATIENCE", 600.0)
     monkeypatch.setattr(turns, "LONG_REQUEST", 600.0)
+    waits = Waits(monkeypatch)
     settings = make_settings(
         database_url, run_dir, storage_url=f"file://{tmp_path}/storage", **JOB_SETTINGS
     )
@@ -212,10 +251,15 @@ async def test_a_file_job_waits_while_a_request_is_in_progress(
             await slow.send(b"x" * 4096)
             while requests_in_progress() == 0:  # noqa: ASYNC110 - a count, no event
                 await asyncio.sleep(0)  # the app takes the slow upload in
+            before = len(waits.times)
             assert (
                 await ward.upload(ward.nurse, "notes.txt", b"penicillin allergy")
             ).status_code == 201
-            await asyncio.sleep(1.5)  # the runner's chance to claim it wrongly
+            if dialect() == "sqlite":  # the runner, woken by that commit, waits at the gate
+                async with asyncio.timeout(10):
+                    while len(waits.times) == before:  # noqa: ASYNC110 - the spy's record
+                        await asyncio.sleep(0.001)
+                await waits.looked_again(lambda: False)  # and still waits after its chance
             job = await job_of(ward, "notes.txt")
             assert job is not None
             if dialect() == "sqlite":
