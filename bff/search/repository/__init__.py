@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-from bff.db import as_datetime, dialect, fetch, in_transaction, transaction
+from bff.db import as_datetime, dialect, fetch
 from bff.search.pieces import pieces
 from bff.search.query import Query
 from bff.search.repository import postgres, sqlite
@@ -55,7 +55,6 @@ __all__ = [
     "insert_rows",
     "marked",
     "remove_text",
-    "replace_text",
     "search",
     "text_rows",
 ]
@@ -132,19 +131,6 @@ async def remove_text(
         conn=client,
     )
     return min(int(before[0]["n"]), limit)
-
-
-async def replace_text(file_id: int, version_id: str, pages: list[str]) -> None:
-    """Make pages the file's searchable text, from its content `version_id`, in the caller's
-    transaction (in one of its own when there is none): for a text known to be short (the
-    command line, tests). The text jobs write in bounded pieces instead (bff/search/jobs.py)."""
-    if in_transaction():
-        await remove_text(file_id)
-        await insert_rows(file_id, version_id, text_rows(pages))
-        return
-    async with transaction() as client:
-        await remove_text(file_id, client_conn=client)
-        await insert_rows(file_id, version_id, text_rows(pages), client_conn=client)
 
 
 # --- Queries ------------------------------------------------------------------------------

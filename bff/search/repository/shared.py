@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from bff.auth.sessions import Principal
 
 # Marks around a match in a snippet, as the database writes it (control characters that
-# replace_text removes from extracted text, and names cannot hold).
+# text_rows removes from extracted text, and names cannot hold).
 START, STOP = "\x02", "\x03"
 _SPACE = re.compile(r"\s+")
 
