@@ -136,10 +136,13 @@ async def test_a_stopping_server_drops_the_transport_so_a_stock_client_reconnect
         late = socketio.AsyncClient(reconnection=False)
         refusals: list[object] = []
         late.on("connect_error", lambda data: refusals.append(data))
-        with pytest.raises(socketio.exceptions.ConnectionError):
-            await late.connect(
-                live.base, auth={"token": nurse.token}, transports=["websocket"], wait_timeout=5
-            )
+        try:
+            with pytest.raises(socketio.exceptions.ConnectionError):
+                await late.connect(
+                    live.base, auth={"token": nurse.token}, transports=["websocket"], wait_timeout=5
+                )
+        finally:
+            await late.shutdown()  # taken (a failure): it must not hold the server's stop
         assert refusals == [{"message": RESTARTING}]
 
         hub.draining = False  # as a process started again would take connections
