@@ -32,6 +32,7 @@ MODEL_MODULES = [
     "bff.oidc.models",
     "bff.jobs.models",
     "bff.leases",
+    "bff.throttle",
 ]
 
 

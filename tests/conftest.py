@@ -55,6 +55,7 @@ TABLES = [
     "pending_uploads",
     "pending_removals",
     "leases",
+    "throttle_entries",
     "emergency_grants",
     "smart_tokens",
     "search_texts",

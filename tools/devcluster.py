@@ -117,6 +117,9 @@ class Cluster:
     redis_url: str
     storage_url: str
     instances: int = 2
+    # Hypercorn workers per instance: 1 spares a small machine's cores; the production profile
+    # runs 2 (config/hypercorn.production.toml).
+    workers: int = 1
     port: int = 0
     settings: dict[str, str] = field(default_factory=dict)
     tls: Tls | None = None
@@ -209,7 +212,7 @@ class Cluster:
                 "--bind",
                 f"127.0.0.1:{self._ports[index]}",
                 "--workers",
-                "1",
+                str(self.workers),
             ],
             env=self.env(),
             cwd=REPO,

@@ -13,6 +13,8 @@ pair limit alone: neither the address's limit (a hospital's staff share one outg
 and an attacker there spraying other usernames must not lock them out) nor the username's
 back-off (an attacker elsewhere must not slow them) stops it. Its failures still count against
 the address, so guessing at known accounts brings the address's limit nearer for the others.
+The counts are the database's (a durable `FailureCounter`, bff/throttle.py): every worker of
+every instance shares them, whether Redis is up, down, or came back empty.
 Besides, this process checks at most MAX_CHECKING_PER_USERNAME passwords of one username and
 MAX_CHECKING_PER_ADDRESS of one address at once (known accounts: the first bound only), and
 password checks wait in a bounded queue (`bff/auth/passwords.py`): a burst is refused at once
@@ -84,7 +86,10 @@ class LoginThrottle:
     """Reserves each sign-in attempt, refusing with 429 while a limit is reached."""
 
     def __init__(self, settings: Settings) -> None:
-        self.counter = FailureCounter(settings, "bff-login", settings.login_window_seconds)
+        # Counted in the database: every process shares it, with Redis or without.
+        self.counter = FailureCounter(
+            settings, "bff-login", settings.login_window_seconds, durable=True
+        )
         self._per_pair = settings.login_max_failures
         self._per_address = settings.login_max_failures_per_address
         self._per_username = settings.login_max_failures_per_username

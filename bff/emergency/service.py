@@ -42,10 +42,13 @@ URI_COMPONENT_SAFE = "!'()*"
 
 
 class VerifyThrottle:
-    """Failed verifications per client address and per token."""
+    """Failed verifications per client address and per token, counted in the database (every
+    process shares the count, with Redis or without)."""
 
     def __init__(self, settings: Settings) -> None:
-        self._counter = FailureCounter(settings, "bff-verify", settings.login_window_seconds)
+        self._counter = FailureCounter(
+            settings, "bff-verify", settings.login_window_seconds, durable=True
+        )
         self._per_address = settings.verify_max_failures_per_address
         self._per_token = settings.verify_max_failures_per_token
 
@@ -55,19 +58,16 @@ class VerifyThrottle:
             Limit("token:" + token_id, self._per_token),
         ]
 
-    async def check(self, token_id: str, address: str) -> None:
-        """429 while the address or the token is over its limit."""
-        wait = await self._counter.blocked(self._keys(token_id, address))
+    async def failed(self, token_id: str, address: str) -> None:
+        """Count a failed attempt, checked and counted at once (so concurrent ones cannot all
+        pass): 429, and nothing counted, while the address or the token is at its limit."""
+        _, wait = await self._counter.reserve(self._keys(token_id, address))
         if wait is not None:
             raise ApiError(
                 429,
                 f"Too many attempts. Please wait {minutes_text(wait)} and scan the token again.",
                 {"Retry-After": str(wait)},
             )
-
-    async def failed(self, token_id: str, address: str) -> None:
-        """Count a failed attempt."""
-        await self._counter.failed(self._keys(token_id, address))
 
 
 def _stranger(address: str) -> Actor:
@@ -80,7 +80,6 @@ async def verify(
     """A new grant when a static link is genuine and its token assigned; None (audited)
     otherwise. A SUN tag's token has no static link: its id and signature open nothing."""
     if not signature_matches(settings, token_id, signature):
-        await throttle.check(token_id, address)
         await throttle.failed(token_id, address)
         await _refused(token_id, address, "bad signature")
         return None
@@ -173,7 +172,6 @@ async def _failed(
     throttle: VerifyThrottle, key: str, address: str, reason: str, token_id: str | None = None
 ) -> None:
     """A failure that counts against the address and the tag (429 once over either limit)."""
-    await throttle.check(key, address)
     await throttle.failed(key, address)
     await _refused(token_id or key, address, reason, token_id)
 

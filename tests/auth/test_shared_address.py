@@ -1,13 +1,14 @@
 """Sign-in from an address many people share (issue 30 points 3 and 10a, issue 31 point 4), on
 the real app and database: spraying from it cannot lock out the accounts that sign in there,
 every spelling of a username is one username to the throttle, and a Redis outage leaves the
-throttle counting in this process instead of open."""
+throttle counting (in the database) instead of open."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from quart import Quart
 from quart.testing import QuartClient as Client
 
 from bff import throttle as window
@@ -90,9 +91,12 @@ async def test_every_spelling_of_a_username_is_one_username(client: Client) -> N
         assert (await login(client, spelling, addr=f"10.31.1.{i}")).status_code == 200
 
 
-async def test_the_throttle_itself_keys_every_spelling_as_one(settings: Settings) -> None:
+async def test_the_throttle_itself_keys_every_spelling_as_one(
+    app: Quart, settings: Settings
+) -> None:
     """The mechanism, whoever calls it (sign-in, second step, identity checks): attempts under
-    every spelling count under one key, and a known address is known under every spelling."""
+    every spelling count under one key, and a known address is known under every spelling
+    (the app started: the counts are the database's)."""
     throttle = LoginThrottle(settings)
     try:
         for spelling in SPELLINGS:  # five failures: nothing given back
@@ -115,9 +119,9 @@ async def test_with_redis_down_the_throttle_counts_in_this_process(
     database_url: str, run_dir: Path, redis: RedisProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Redis (a redis-server of this test's own) stops after one wrong password: the next
-    wrong passwords are counted in this process, with the one before the outage, so the fifth
-    in all is the last checked; the right password elsewhere still signs in. When Redis is
-    back (empty), this process's count still holds: stricter, never open."""
+    wrong passwords are counted with the one before the outage (the database's count), so the
+    fifth in all is the last checked; the right password elsewhere still signs in. When Redis
+    is back (empty), the count still holds (several processes: test_sign_in_outage.py)."""
     monkeypatch.setattr(window, "REDIS_RETRY_SECONDS", 0)  # ask Redis again at once
     settings = make_settings(database_url, run_dir, redis_url=redis.url)
     async with started_app(settings) as app:

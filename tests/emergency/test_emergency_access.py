@@ -3,6 +3,7 @@ everything else gets one neutral answer; guessing is throttled; revocation bites
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -16,6 +17,8 @@ from quart.testing import QuartClient as Client
 from bff.audit.models import AuditLog
 from bff.containers.models import Folder
 from bff.emergency.models import EmergencyGrant
+from bff.emergency.service import VerifyThrottle, verify
+from bff.errors import ApiError
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id, sign
@@ -408,3 +411,26 @@ async def test_over_http_the_grant_cookie_keeps_its_plain_name(scene: Scene) -> 
     """A developer's http://127.0.0.1 cannot set a __Host- cookie (it must be Secure)."""
     cookie = (await scene.scan()).headers["Set-Cookie"]
     assert cookie.startswith("bff_emergency=") and "Secure" not in cookie
+
+
+async def test_guesses_count_once_across_processes_without_redis(scene: Scene) -> None:
+    """Another process's verification throttle (its own process counts, no Redis) shares the
+    app's count (issue 48, item 2): 12 forged links at once, half through each, get the
+    address's 3 neutral refusals in all, the rest 429; then the app refuses at once."""
+    other = VerifyThrottle(scene.settings)
+    forged = "0123ABCD-0123ABCD-0123ABCD-0123ABCD"
+    token_id = scene.token.token_id
+    ours = app_services(scene.app).verify_throttle
+
+    async def guess(throttle: VerifyThrottle) -> int:
+        try:
+            grant = await verify(token_id, forged, "198.51.100.7", scene.settings, throttle)
+        except ApiError as refused:
+            return refused.status
+        assert grant is None
+        return 303
+
+    statuses = await asyncio.gather(*(guess(t) for t in (ours, other) for _ in range(6)))
+    assert sorted(statuses) == [303] * 3 + [429] * 9
+    assert await AuditLog.filter(operation="emergency_refused").count() == 3
+    assert (await scene.scan(scene.link(signature=forged), "198.51.100.7")).status_code == 429
