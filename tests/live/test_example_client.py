@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -32,6 +34,7 @@ from tests.tools.test_operator_files import procfile
 from tools.devserver import REPO, free_port, kill_group
 
 EXAMPLE = REPO / "docs" / "examples" / "live_client.py"
+WEB_CLIENT = Path(__file__).with_name("web_client_probe.mjs")
 CONTAINER, FOLDER = "north-clinic", "patient-001"  # from `python -m bff demo`
 
 
@@ -149,3 +152,49 @@ async def test_a_stopping_server_drops_the_transport_so_a_stock_client_reconnect
         await until(lambda: client.connected, 30, "the client did not reconnect by itself")
     finally:
         await client.shutdown()
+
+
+async def test_the_web_apps_client_is_dropped_at_once_by_a_sigterm(tmp_path: Path) -> None:
+    """socket.io-client, the web app's library (run by Node, set up as the web app does), ignores
+    an Engine.IO CLOSE on a websocket: before, its connection stayed open after `live:reconnect`
+    until the server exited at graceful_timeout (20 s; it held the stop that long), and only
+    then did the web app reconnect. Now it is dropped at once and the server stops promptly."""
+    port = free_port()
+    env = server_env(tmp_path, PORT=str(port))
+    run(procfile()["release"], env)
+    server = await asyncio.to_thread(Started, procfile()["web"], env, port, tmp_path / "web.log")
+    try:
+        async with aiohttp.ClientSession() as http:
+            token = await example_client().sign_in(http, server.base, "admin", ADMIN_PASSWORD)
+        node = await asyncio.create_subprocess_exec(
+            "node",
+            str(WEB_CLIENT),
+            str(REPO / "frontend"),
+            server.base,
+            token,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert node.stdout is not None and node.stdin is not None
+        heard: list[str] = []
+
+        async def line() -> str:
+            heard.append((await asyncio.wait_for(node.stdout.readline(), 30)).decode().strip())
+            return heard[-1]
+
+        try:
+            assert await line() == "connect", heard
+            signalled = time.monotonic()
+            os.killpg(server.process.pid, signal.SIGTERM)  # every process, as systemd does
+            while await line() != "disconnect transport close":
+                pass
+            dropped = time.monotonic() - signalled
+            assert dropped < 10, (dropped, heard)  # not when the server exits
+            assert heard == ["connect", "live:reconnect", "disconnect transport close"]
+            await asyncio.to_thread(server.wait_gone, 30)
+            assert time.monotonic() - signalled < 10  # not held until graceful_timeout (20 s)
+        finally:
+            node.stdin.close()
+            await node.wait()
+    finally:
+        kill_group(server.process)
