@@ -3,9 +3,11 @@ database, a Redis of our own (so it can be stopped) and the moto S3 server."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -35,6 +37,40 @@ def cluster_db() -> Iterator[str]:
         subprocess.run(["dropdb", *pg, "--force", name], check=False)  # noqa: S603, S607
 
 
+@contextlib.contextmanager
+def started_cluster(
+    root: Path,
+    database_url: str,
+    redis: RedisProcess,
+    s3_endpoint: str,
+    settings: dict[str, str],
+    *,
+    bucket: str | None = None,
+    workers: int = 1,
+) -> Iterator[Cluster]:
+    """A cluster on a bucket of its own (bucket: one the caller made), stopped at the end."""
+    if bucket is None:
+        import boto3
+
+        bucket = "cluster-" + secrets.token_hex(4)
+        boto3.client("s3", endpoint_url=s3_endpoint, region_name=REGION).create_bucket(
+            Bucket=bucket
+        )
+    running = Cluster(
+        root=root,
+        database_url=database_url,
+        redis_url=redis.url,
+        storage_url=f"s3://{bucket}/records?endpoint_url={s3_endpoint}&region={REGION}",
+        workers=workers,
+        settings={"admin_password": ADMIN_PASSWORD, **settings},
+    )
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
 @pytest.fixture(scope="module")
 def cluster(
     tmp_path_factory: pytest.TempPathFactory,
@@ -42,28 +78,16 @@ def cluster(
     redis: RedisProcess,
     s3_endpoint: str,
 ) -> Iterator[Cluster]:
-    import boto3
-
-    bucket = "cluster-" + secrets.token_hex(4)
-    boto3.client("s3", endpoint_url=s3_endpoint, region_name=REGION).create_bucket(Bucket=bucket)
-    running = Cluster(
-        root=tmp_path_factory.mktemp("cluster"),
-        database_url=cluster_db,
-        redis_url=redis.url,
-        storage_url=f"s3://{bucket}/records?endpoint_url={s3_endpoint}&region={REGION}",
-        settings={
-            "admin_password": ADMIN_PASSWORD,
-            "login_max_failures": "3",
-            # What a killed instance's uploads left is swept within seconds, not minutes.
-            "upload_staging_grace_seconds": "2",
-            "upload_sweep_seconds": "0.5",
-        },
-    )
-    running.start()
-    try:
+    settings = {
+        "login_max_failures": "3",
+        # What a killed instance's uploads left is swept within seconds, not minutes.
+        "upload_staging_grace_seconds": "2",
+        "upload_sweep_seconds": "0.5",
+    }
+    with started_cluster(
+        tmp_path_factory.mktemp("cluster"), cluster_db, redis, s3_endpoint, settings
+    ) as running:
         yield running
-    finally:
-        running.stop()
 
 
 async def call(

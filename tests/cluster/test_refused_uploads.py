@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from bff.shutdown import RESTARTING
-from tests.cluster.conftest import ADMIN_PASSWORD
+from tests.cluster.conftest import ADMIN_PASSWORD, started_cluster
 from tests.conftest import REGION
 from tools.devcluster import Cluster
 from tools.devserver import RedisProcess
@@ -44,18 +44,10 @@ def refusing(
     s3_endpoint: str,
     bucket: str,
 ) -> Iterator[Cluster]:
-    running = Cluster(
-        root=tmp_path_factory.mktemp("refusals"),
-        database_url=cluster_db,
-        redis_url=redis.url,
-        storage_url=f"s3://{bucket}/records?endpoint_url={s3_endpoint}&region={REGION}",
-        settings={"admin_password": ADMIN_PASSWORD, "max_upload_mb": str(LIMIT_MB)},
-    )
-    running.start()
-    try:
+    root = tmp_path_factory.mktemp("refusals")
+    settings = {"max_upload_mb": str(LIMIT_MB)}
+    with started_cluster(root, cluster_db, redis, s3_endpoint, settings, bucket=bucket) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def _form(size: int) -> tuple[bytes, str]:

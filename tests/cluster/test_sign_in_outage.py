@@ -18,8 +18,7 @@ import aiohttp
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from tests.cluster.conftest import ADMIN_PASSWORD, call, sign_in
-from tests.conftest import REGION
+from tests.cluster.conftest import ADMIN_PASSWORD, call, sign_in, started_cluster
 from tools.devcluster import Cluster
 from tools.devserver import RedisProcess
 
@@ -32,23 +31,9 @@ PASSWORD = "cluster-staff-" + secrets.token_hex(8)
 def production(
     tmp_path_factory: pytest.TempPathFactory, cluster_db: str, redis: RedisProcess, s3_endpoint: str
 ) -> Iterator[Cluster]:
-    import boto3
-
-    bucket = "outage-" + secrets.token_hex(4)
-    boto3.client("s3", endpoint_url=s3_endpoint, region_name=REGION).create_bucket(Bucket=bucket)
-    running = Cluster(
-        root=tmp_path_factory.mktemp("outage"),
-        database_url=cluster_db,
-        redis_url=redis.url,
-        storage_url=f"s3://{bucket}/records?endpoint_url={s3_endpoint}&region={REGION}",
-        workers=2,
-        settings={"admin_password": ADMIN_PASSWORD},
-    )
-    running.start()
-    try:
+    root = tmp_path_factory.mktemp("outage")
+    with started_cluster(root, cluster_db, redis, s3_endpoint, {}, workers=2) as running:
         yield running
-    finally:
-        running.stop()
 
 
 class Attacker:
