@@ -40,8 +40,13 @@ TRANSIENT = {"pending_uploads", "leases", "sessions"}
 
 def run_bff(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     """`python -m bff ARGS` with env; its output."""
+    return run_module(env, "bff", *args)
+
+
+def run_module(env: dict[str, str], module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m MODULE ARGS` with env, from the repository; its output."""
     return subprocess.run(  # noqa: S603 - our own interpreter, fixed arguments
-        [sys.executable, "-m", "bff", *args],
+        [sys.executable, "-m", module, *args],
         env=env,
         cwd=REPO,
         capture_output=True,

@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -30,10 +29,10 @@ from bff.users.models import Role, User
 from config.settings import SettingsError, load_settings
 from storage import open_storage
 from tests.backup import sealed
-from tests.backup.test_drill import bff_env, objects, run_bff, table_rows
+from tests.backup.test_drill import bff_env, objects, run_bff, run_module, table_rows
 from tests.factories import make_staff
 from tests.files.conftest import Ward
-from tools.devserver import REPO, query_database, throwaway_postgres
+from tools.devserver import query_database, throwaway_postgres
 
 USERS = "database/users.jsonl.gz.age"
 OBJECTS = "objects.jsonl.gz.age"
@@ -141,22 +140,8 @@ def _swapping_restore(
 ) -> subprocess.CompletedProcess[str]:
     """`restore` with part replaced by replacement when it says a line starting step
     (tests/backup/swapping_restore.py: after the check of every part, before the step reads)."""
-    return subprocess.run(  # noqa: S603 - our own interpreter, fixed arguments
-        [
-            sys.executable,
-            "-m",
-            "tests.backup.swapping_restore",
-            str(snapshot),
-            step,
-            part,
-            str(replacement),
-        ],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    return run_module(
+        env, "tests.backup.swapping_restore", str(snapshot), step, part, str(replacement)
     )
 
 
