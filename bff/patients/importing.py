@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
 from bff.containers import repository
 from bff.db import transaction
@@ -24,6 +25,9 @@ from bff.patients import rules
 from bff.patients.rules import Demographics
 from bff.patients.service import save_patient
 from bff.users.bootstrap import SYSTEM
+
+if TYPE_CHECKING:
+    from _csv import Reader
 
 COLUMNS = ("container", "folder", "name", "date of birth", "record number")
 MAX_ROWS = 100_000
@@ -61,8 +65,26 @@ def _column(title: str) -> str:
 
 def read_rows(lines: Iterable[str]) -> tuple[list[Row], list[tuple[int, str]]]:
     """The rows of a CSV text and the bad ones (line number, why); ImportFileError when the
-    header lacks a column or the file is too long."""
+    header lacks a column, the file is too long, or a line cannot be read as CSV at all."""
     reader = csv.reader(lines)
+    try:
+        return _read_rows(reader)
+    except csv.Error as exc:
+        # The csv module stops at the first line it cannot read (a cell over its field limit,
+        # 131,072 characters): the rest of the file cannot be told apart, so it is refused whole.
+        line = reader.line_num
+        raise ImportFileError(f"Line {line} is not readable as CSV: {_why(exc)}.") from None
+
+
+def _why(exc: csv.Error) -> str:
+    """What the csv module found, in words an admin can act on."""
+    found = re.fullmatch(r"field larger than field limit \((\d+)\)", str(exc))
+    if found:
+        return f"a cell is longer than {int(found.group(1)):,} characters (a quote left open?)"
+    return str(exc)
+
+
+def _read_rows(reader: Reader) -> tuple[list[Row], list[tuple[int, str]]]:
     try:
         header = next(reader)
     except StopIteration:

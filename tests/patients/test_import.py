@@ -173,6 +173,29 @@ def test_a_header_without_a_column_is_refused_whole() -> None:
         read_rows([])
 
 
+async def test_a_cell_over_the_csv_modules_limit_is_refused_with_its_line(
+    app: Quart, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One cell of 140,000 characters, over the csv module's field limit (131,072), which
+    stops reading the file there: refused whole with the line and why (exit status 2, like an
+    unreadable header), not a traceback; nothing changed."""
+    ward = await make_container("ward-1")
+    await make_folder(ward, "patient-1")
+    csv_file = tmp_path / "patients.csv"
+    csv_file.write_text(
+        HEADER + "ward-1,patient-1,Ann,,\n" + f"ward-1,patient-1,{'x' * 140_000},,\n",
+        encoding="utf-8",
+    )
+    result = await folders_import_command(monkeypatch, csv_file)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "Line 3 is not readable as CSV: a cell is longer than 131,072 characters "
+        "(a quote left open?).\n"
+    )
+    assert (await Folder.get(name="patient-1")).patient_name is None
+
+
 async def test_an_escape_sequence_in_a_cell_is_printed_escaped(
     app: Quart, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
