@@ -229,7 +229,9 @@ class Provider:
             header = json.loads(base64.urlsafe_b64decode(_padded(token.split(".")[0])))
         except (ValueError, IndexError):
             raise InvalidToken("malformed") from None
-        if not isinstance(header, dict) or header.get("alg") not in ASYMMETRIC:
+        if not isinstance(header, dict):  # `null`, a list, a number: anyone can post one
+            raise InvalidToken("malformed header")
+        if header.get("alg") not in ASYMMETRIC:
             raise InvalidToken(f"algorithm {str(header.get('alg'))[:20]!r} refused")
         kid = header.get("kid")
         keys = await self.keys_with(str(kid)[:200]) if kid is not None else await self.keys()

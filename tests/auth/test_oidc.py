@@ -6,6 +6,7 @@ tests/auth/test_oidc_linking.py."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ from tests.auth.oidc_support import (
     ForgingIssuer,
     OidcProvider,
     account,
+    b64,
     path_of,
     provider_sign_in,
     query_of,
@@ -374,6 +376,64 @@ async def test_backchannel_logout_tokens_are_checked(database_url: str, run_dir:
         assert await post(token) == 200
         assert (await call(client, "GET", "/api/auth/me", body["token"])).status_code == 401
         assert await post(token) == 400  # its jti was used
+
+
+def hostile_tokens(kid: str) -> list[str]:
+    """Tokens of every shape anyone can post: headers that are JSON but not an object (`null`,
+    a list, a number, text), odd `alg` and `kid` values, payloads that are not objects, parts
+    that are not base64 or not UTF-8, too few or too many parts."""
+    headers: list[Any] = [
+        None,
+        ["a"],
+        1,
+        "RS256",
+        True,
+        {},
+        {"alg": ["RS256"]},
+        {"alg": {"RS256": 1}},
+        {"alg": "RS256", "kid": {}},
+        {"alg": "RS256", "kid": [kid]},
+        {"alg": "RS256", "kid": kid, "crit": "exp"},
+        {"alg": "RS256", "kid": kid, "b64": False, "crit": ["b64"]},
+    ]
+    payloads = ["e30", "bnVsbA", "WyJhIl0"]  # {}, null, ["a"]
+    tokens = [f"{b64(json.dumps(h).encode())}.{p}.AA" for h in headers for p in payloads]
+    return [
+        *tokens,
+        "bnVsbA.e30.AA",  # the review's: a header of `null`
+        "WyJhIl0.e30.AA",  # and of a list
+        ".",
+        "..",
+        "e30",
+        "e30.e30",
+        "a.b.c.d.e",
+        "!!.e30.AA",
+        b64(b"\xff\xfe") + ".e30.AA",
+        "\u00e9.e30.AA",
+    ]
+
+
+async def test_tokens_of_any_shape_are_refused_never_a_500(
+    database_url: str, run_dir: Path
+) -> None:
+    """The back-channel logout is public: a logout token whose header is JSON but not an object
+    answered 500 with a traceback (the refusal's message read the header's `alg`). Every
+    hostile shape is a 400 there, and, as an ID token from the token endpoint, `invalid_token`."""
+    forging = ForgingIssuer()
+    settings = forging.settings(login_max_failures=1000, login_max_failures_per_address=1000)
+    async with forging as issuer, sso_app(database_url, run_dir, **settings) as app:
+        client = app.test_client()
+        tokens = hostile_tokens(issuer.key.kid)
+        for token in tokens:
+            response = await client.post(
+                "/api/auth/oidc/backchannel-logout", form={"logout_token": token}
+            )
+            assert response.status_code == 400, (token, await response.get_data())
+        for token in tokens:
+            state = query_of(await start(client))["state"]
+            issuer.id_token = token
+            location = await callback(client, f"/api/auth/oidc/callback?code=c&state={state}")
+            assert location == "/login?sso=invalid_token", token
 
 
 async def test_refusals_are_throttled_like_password_sign_ins(
