@@ -1,5 +1,6 @@
 """What the command-line commands share: settings, a migrated database, storage, passwords,
-and printing what came from outside (`echo`, `fail`).
+printing what came from outside (`echo`, `fail`), and reading a file named on the command line
+(`TextFile`, `read_text_file`).
 
 Imports of the ORM, the services and the settings stay inside the functions, so that `--help`
 answers without loading them.
@@ -32,6 +33,55 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print message on stderr (`echo`) and end the command with exit status code."""
     echo(message, err=True)
     sys.exit(code)
+
+
+# The largest file a command reads (a CSV of patients, a batch of SmartTokens, a list of
+# usernames): far above any real one, so that a wrong file (a disk image, /dev/zero) is refused
+# rather than read into memory.
+TEXT_FILE_LIMIT = 64 * 1024 * 1024
+
+
+def read_text_file(name: str, *, save_as: str = "UTF-8", limit: int = TEXT_FILE_LIMIT) -> str:
+    """The text of the file `name` given on the command line ('-': standard input), read as
+    UTF-8 (a byte order mark, as Excel writes one, dropped). A file that cannot be read, is
+    larger than limit, is not UTF-8 (save_as: what to save it as) or holds a NUL character (not
+    a text file) ends the command with one line naming it and the line at fault, and exit
+    status 2 (`fail`), never a traceback."""
+    label = "Standard input" if name == "-" else name
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(name, "rb") as source:
+                data = source.read(limit + 1)
+    except OSError as exc:
+        fail(f"Cannot read {label}: {exc.strerror or type(exc).__name__}.")
+    if len(data) > limit:
+        fail(f"{label} is larger than {limit // (1024 * 1024)} MB: not a file this command reads.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        fail(f"{label} is not UTF-8 text (line {line}): save it as {save_as} and try again.")
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        fail(f"{label} is not a text file: it holds a NUL character (line {line}).")
+    return text
+
+
+class TextFile(click.ParamType[str, str]):
+    """A file of UTF-8 text named on the command line ('-': standard input), handed to the
+    command as its text (`read_text_file`): `type=TextFile()` where `click.File("r")` would
+    end in a UnicodeDecodeError's traceback on a file that is not UTF-8."""
+
+    name = "file"
+
+    def __init__(self, save_as: str = "UTF-8") -> None:
+        self.save_as = save_as
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        return read_text_file(str(value), save_as=self.save_as)
 
 
 def load_settings_or_fail() -> Settings:

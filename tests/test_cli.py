@@ -7,12 +7,16 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from bff.cli import cli
+from bff.cli_support import TextFile
 from bff.users.cli import ROLES
 from bff.users.models import Role
 from tools.devserver import REPO, local_env
@@ -132,6 +136,65 @@ def test_every_command_fails_with_one_line_for_a_bad_setting(
     assert len(lines) == 1
     assert lines[0].startswith("Invalid setting BFF_PORT: ")
     assert not (tmp_path / "bff.sqlite3").exists()
+
+
+# Each command reading a file named on its command line, and what it says to save one as.
+FILE_READERS = [
+    pytest.param(("tokens", "register", "--chip", "C", "--sun-csv"), "UTF-8", id="tokens"),
+    pytest.param(("folders", "import"), "CSV UTF-8", id="folders"),
+]
+
+
+@pytest.mark.parametrize(("command", "save_as"), FILE_READERS)
+def test_a_file_that_is_not_text_is_refused_with_one_line(
+    command: tuple[str, ...], save_as: str, tmp_path: Path
+) -> None:
+    """Not UTF-8 (Latin-1 on line 2), a NUL character, a directory, a missing file, and the
+    same on standard input ('-'): one line naming the file and the line at fault, exit status
+    2, never a traceback; nothing else ran."""
+    env = local_env(tmp_path)
+    latin = tmp_path / "latin-1.csv"
+    latin.write_bytes(b"uid\nM\xfcller\n")
+    nul = tmp_path / "nul.csv"
+    nul.write_bytes(b"uid\n\n04\x00AB\n")
+    missing = tmp_path / "missing.csv"
+    refusals = {
+        str(latin): f"{latin} is not UTF-8 text (line 2): save it as {save_as} and try again.",
+        str(nul): f"{nul} is not a text file: it holds a NUL character (line 3).",
+        str(tmp_path): f"Cannot read {tmp_path}: Is a directory.",
+        str(missing): f"Cannot read {missing}: No such file or directory.",
+    }
+    for name, refusal in refusals.items():
+        result = CliRunner(env=env).invoke(cli, [*command, name], prog_name=PROG)
+        assert not isinstance(result.exception, UnicodeError), result.exception
+        assert (result.exit_code, result.stdout, result.stderr) == (2, "", refusal + "\n")
+    piped = CliRunner(env=env).invoke(
+        cli, [*command, "-"], input=latin.read_bytes(), prog_name=PROG
+    )
+    assert (piped.exit_code, piped.stderr) == (
+        2,
+        f"Standard input is not UTF-8 text (line 2): save it as {save_as} and try again.\n",
+    )
+    assert not (tmp_path / "bff.sqlite3").exists()
+
+
+def _parameters(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _parameters(command, (*path, name))
+        else:
+            for param in command.params:
+                yield " ".join((*path, name, param.name or "")), param.type
+
+
+def test_every_file_a_command_reads_is_read_as_checked_text() -> None:
+    """No command reads a file through click.File, whose reading ends in a UnicodeDecodeError's
+    traceback on a file that is not UTF-8: TextFile (bff/cli_support.py) instead. (users
+    expect-sso's --file is being moved to it.)"""
+    readers = {name for name, kind in _parameters(cli) if isinstance(kind, click.File)}
+    assert readers <= {"users expect-sso listing"}
+    text_files = {name for name, kind in _parameters(cli) if isinstance(kind, TextFile)}
+    assert text_files >= {"tokens register sun_csv", "folders import text"}
 
 
 def test_reset_password_generates_one_or_names_a_missing_user(tmp_path: Path) -> None:

@@ -82,9 +82,11 @@ def recipient(settings: Settings) -> x25519.Recipient:
 def load_identity(path: Path) -> x25519.Identity:
     """The age identity in an identity file (as `age-keygen` writes it: comments allowed)."""
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise CipherError(f"Cannot read the backup identity {path}: {exc.strerror}.") from None
+    except UnicodeDecodeError:  # another file given by mistake (the snapshot's, a binary key)
+        raise CipherError(f"{path} holds no age identity: it is not text.") from None
     keys = [line.strip() for line in text.splitlines() if line.startswith("AGE-SECRET-KEY-")]
     if len(keys) != 1:
         raise CipherError(f"{path} holds no age identity (one AGE-SECRET-KEY-1... line).")

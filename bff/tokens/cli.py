@@ -3,11 +3,9 @@ line (static links, or NTAG 424 DNA SUN tags with their personalisation data as 
 
 from __future__ import annotations
 
-from typing import TextIO
-
 import click
 
-from bff.cli_support import echo, fail, load_settings_or_fail, run, with_db
+from bff.cli_support import TextFile, echo, fail, load_settings_or_fail, run, with_db
 
 SUN_COLUMNS = "smartTokenId,secureChipId,uid,fileReadKey,urlTemplate,piccDataOffset,macOffset"
 
@@ -18,14 +16,15 @@ def tokens() -> None:
 
 
 def _sun_tags(
-    sun_uid: str | None, file_read_key: str | None, sun_csv: TextIO | None
+    sun_uid: str | None, file_read_key: str | None, sun_csv: str | None
 ) -> list[tuple[str, str | None]]:
     """(uid, key or None) of each SUN tag asked for: one from the options, or a CSV batch
-    (one UID per line, optionally UID,KEY; blank lines and a header line are skipped)."""
+    (sun_csv: the file's text; one UID per line, optionally UID,KEY; blank lines and a header
+    line are skipped)."""
     if sun_csv is None:
         return [(sun_uid, file_read_key)] if sun_uid else []
     tags: list[tuple[str, str | None]] = []
-    for number, line in enumerate(sun_csv, start=1):
+    for number, line in enumerate(sun_csv.splitlines(), start=1):
         cells = [cell.strip() for cell in line.split(",")]
         if not cells[0] or (number == 1 and cells[0].lower() == "uid"):
             continue
@@ -46,7 +45,7 @@ def _sun_tags(
 )
 @click.option(
     "--sun-csv",
-    type=click.File("r"),
+    type=TextFile(),
     help="a batch of SUN tags: a file with one UID (or UID,KEY) per line; chips ID-0001 ...",
 )
 def register_tokens(
@@ -54,7 +53,7 @@ def register_tokens(
     count: int,
     sun_uid: str | None,
     file_read_key: str | None,
-    sun_csv: TextIO | None,
+    sun_csv: str | None,
 ) -> None:
     """Register devices as unclaimed tokens; prints CSV: static links with their URLs, SUN tags
     with the personalisation data to write to each tag (a generated key appears only here)."""

@@ -22,7 +22,7 @@ import pyrage
 import pytest
 from pyrage import x25519
 
-from bff.backup.crypto import SMALL, canonical
+from bff.backup.crypto import SMALL, CipherError, canonical, load_identity
 from bff.backup.restore import SEEDED_BY_MIGRATIONS
 from bff.backup.service import backup
 from bff.users.models import Role, User
@@ -263,3 +263,12 @@ def test_recipient_setting_is_checked() -> None:
         load_settings(backup_recipient="age1notakey")
     with pytest.raises(SettingsError, match=r"BFF_BACKUP_KEY: .*32 bytes"):
         load_settings(backup_key="short")
+
+
+def test_an_identity_file_that_is_not_text_is_refused_with_a_reason(tmp_path: Path) -> None:
+    """`restore --identity` given a binary file by mistake (the snapshot's own, a key in another
+    format): a CipherError that says so (restore prints it and stops), not a traceback."""
+    given = tmp_path / "objects.age"
+    given.write_bytes(b"age-encryption.org/v1\n\xff\xfe\x00binary")
+    with pytest.raises(CipherError, match=r"objects\.age holds no age identity: it is not text"):
+        load_identity(given)

@@ -231,6 +231,6 @@ async def test_the_file_name_is_printed_escaped(
     assert result.exit_code == 2
     assert "\x1b" not in result.output
     assert result.stderr == (
-        f"{tmp_path}/export\\x1b]0;pwned\\x07.csv is not UTF-8 text: save it as CSV UTF-8 "
-        "and try again.\n"
+        f"{tmp_path}/export\\x1b]0;pwned\\x07.csv is not UTF-8 text (line 1): save it as "
+        "CSV UTF-8 and try again.\n"
     )
