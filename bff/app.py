@@ -66,7 +66,7 @@ from bff.users.routes import bp as users_bp
 from bff.web import bp as web_bp
 from bff.workers import WorkerPool
 from config.filemodes import private_files
-from config.logs import configure_logging
+from config.logs import configure_logging, shown
 from config.settings import Settings, load_settings
 from storage import open_storage
 
@@ -362,9 +362,9 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
             created = await ensure_admin(settings)
             if created:
                 username, password = created
-                shown = password if password else "(from BFF_ADMIN_PASSWORD)"
+                given = password if password else "(from BFF_ADMIN_PASSWORD)"
                 print(
-                    f"Created the first admin - username: {username}  password: {shown}",
+                    shown(f"Created the first admin - username: {username}  password: {given}"),
                     file=sys.stderr,
                     flush=True,
                 )

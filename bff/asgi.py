@@ -11,11 +11,12 @@ private_files()  # before the app's imports create var/metrics: owner-only files
 from bff.app import create_app  # noqa: E402
 from bff.live.server import asgi_app  # noqa: E402
 from bff.live.transport import accept_in_turns  # noqa: E402
+from config.logs import shown  # noqa: E402
 from config.settings import SettingsError  # noqa: E402
 
 accept_in_turns()  # before Hypercorn's worker makes its event loop
 try:
     app = asgi_app(create_app())
 except SettingsError as exc:
-    print(exc, file=sys.stderr)
+    print(shown(exc), file=sys.stderr)  # before logging is configured: `shown` by hand
     raise SystemExit(2) from None

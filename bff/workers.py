@@ -9,6 +9,11 @@ nor memory. Workers start on first use (`python -m bff.workers`, at low priority
 and are replaced after a job that timed out, crashed or was abandoned by its request. Jobs are
 pickled module-level functions and arguments; frames are length-prefixed pickles over the
 worker's stdin and stdout (the worker is our own code: its answers are trusted).
+
+What a worker writes to its standard error (a library's warning: Pillow's, pdfium's; a stray
+print; a program it runs) is read by the server and logged, a line a record, through the
+server's log formatter (config/logs.py: control characters `shown`, JSON when configured), not
+written past it to the server's own standard error (`_log_stderr`).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import logging
 import os
 import pickle
 import resource
@@ -31,6 +37,12 @@ _READY = b"ready"
 WORKER_NICENESS = 10  # below the server's priority: the server answers first
 START_SECONDS = 30.0  # a worker's own start-up (interpreter and imports), not part of a job
 _MEMORY_ARG = "--memory="
+# Bytes of one line of a worker's standard error that are logged (the rest of the line is cut,
+# never held), and read at a time.
+STDERR_LINE_LIMIT = 2000
+_STDERR_CHUNK = 4096
+
+log = logging.getLogger(__name__)
 
 
 def process_alive(pid: int) -> bool:
@@ -70,11 +82,47 @@ def limit_memory(max_bytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (max_bytes, hard))
 
 
+async def _log_stderr(stream: asyncio.StreamReader, pid: int) -> None:
+    """Log what a worker writes to its standard error until it ends: each line one warning
+    (`bff.workers`, the formatter shows its control characters escaped), at most
+    STDERR_LINE_LIMIT bytes of it (the rest dropped as it arrives, so nothing grows with a
+    line that never ends), blank lines skipped."""
+    line = bytearray()
+    cut = False
+
+    def take(part: bytes) -> None:
+        nonlocal cut
+        room = STDERR_LINE_LIMIT - len(line)
+        line.extend(part[:room])
+        cut = cut or len(part) > room
+
+    def say() -> None:
+        nonlocal cut
+        text = line.decode("utf-8", "replace").rstrip()
+        if text:
+            log.warning("Worker process %d: %s%s", pid, text, " [cut]" if cut else "")
+        line.clear()
+        cut = False
+
+    while chunk := await stream.read(_STDERR_CHUNK):
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            take(chunk[start:end])
+            say()
+            start = end + 1
+        take(chunk[start:])
+    say()
+
+
 class _Worker:
-    """One worker process and its pipes."""
+    """One worker process, its pipes, and the task logging its standard error."""
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
+        assert process.stderr is not None
+        self.stderr = asyncio.get_running_loop().create_task(
+            _log_stderr(process.stderr, process.pid)
+        )
 
     @classmethod
     async def start(cls, preload: Iterable[str], memory: int | None) -> _Worker:
@@ -87,6 +135,7 @@ class _Worker:
             *preload,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
         )
         worker = cls(process)
         try:
@@ -126,10 +175,11 @@ class _Worker:
         return value
 
     async def kill(self) -> None:
-        """Kill the process and reap it."""
+        """Kill the process and reap it (what it wrote to its standard error logged)."""
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
         await self.process.wait()
+        await self._logged()
 
     async def close(self) -> None:
         """Ask the process to end (end of its input), killing it if it does not at once."""
@@ -139,6 +189,14 @@ class _Worker:
             await asyncio.wait_for(self.process.wait(), 2)
         except TimeoutError:
             await self.kill()
+        else:
+            await self._logged()
+
+    async def _logged(self) -> None:
+        """Once the process has ended: its standard error's last lines logged (at once: its
+        pipe is closed), or given up after a second (a program it started still holds it)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(self.stderr), 1)
 
 
 class Reservation:

@@ -160,10 +160,10 @@ class JsonFormatter(logging.Formatter):
 
 
 class TextFormatter(logging.Formatter):
-    """A readable line: time, level, logger, [request id], message."""
+    """A readable line: time, level, logger, [request id], message (or what `fmt` says)."""
 
-    def __init__(self) -> None:
-        super().__init__("%(asctime)s %(levelname)s %(name)s%(rid)s %(message)s")
+    def __init__(self, fmt: str = "%(asctime)s %(levelname)s %(name)s%(rid)s %(message)s") -> None:
+        super().__init__(fmt)
         self._seconds = _Seconds(self.default_time_format, self.converter)
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
@@ -193,6 +193,19 @@ class TextFormatter(logging.Formatter):
 
     def formatStack(self, stack_info: str) -> str:
         return _shown_lines(stack_info)
+
+
+def configure_command_logging() -> None:
+    """The command line's logging (`python -m bff`): the warnings and errors of the code a
+    command runs (a storage error, a job that failed) on standard error as Python's last-resort
+    handler writes them, the message then any traceback, but `shown`: its message may quote a
+    file's name or a cell. (`serve` replaces it with `configure_logging`'s.)"""
+    root = logging.getLogger()
+    if not any(getattr(handler, "bff", False) for handler in root.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.bff = True  # type: ignore[attr-defined]
+        handler.setFormatter(TextFormatter("%(message)s"))
+        root.addHandler(handler)
 
 
 def configure_logging(settings: Settings) -> None:

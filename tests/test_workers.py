@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bff.workers import (
+    STDERR_LINE_LIMIT,
     WORKER_NICENESS,
     WorkerBusy,
     WorkerFailed,
@@ -19,6 +21,7 @@ from bff.workers import (
     WorkerPool,
     WorkerTimeout,
 )
+from config.logs import JsonFormatter, TextFormatter
 
 MB = 1024 * 1024
 
@@ -163,3 +166,35 @@ async def test_a_job_over_the_pools_memory_is_ended_and_its_worker_replaced() ->
         assert pool.pids and pool.pids != {first}
     finally:
         await pool.close()
+
+
+async def test_what_a_worker_writes_to_its_stderr_is_logged_escaped(
+    caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A worker's standard error (written below Python, as pdfium or tesseract would) never
+    reaches the server's own: each line is a warning through the log formatter, an escape
+    sequence that would retitle a terminal shown escaped, a line without end cut at the limit,
+    and the last line, unended, logged when the worker ends."""
+    pool = WorkerPool(1, 0, 30)
+    with caplog.at_level(logging.WARNING, logger="bff.workers"):
+        try:
+            await pool.run(os.write, 2, b"pdfium: bad xref\x1b]0;pwned\x07\x1b[2J\n\n")
+            await pool.run(os.write, 2, "reversed \u202e text\n".encode())
+            await pool.run(os.write, 2, b"x" * (STDERR_LINE_LIMIT * 3) + b"\n")
+            await pool.run(os.write, 2, b"no line end")
+            (pid,) = pool.pids
+        finally:
+            await pool.close()
+    records = [r for r in caplog.records if r.name == "bff.workers"]
+    assert [r.getMessage() for r in records] == [
+        f"Worker process {pid}: pdfium: bad xref\x1b]0;pwned\x07\x1b[2J",
+        f"Worker process {pid}: reversed \u202e text",
+        f"Worker process {pid}: {'x' * STDERR_LINE_LIMIT} [cut]",
+        f"Worker process {pid}: no line end",
+    ]
+    for formatter in (TextFormatter(), JsonFormatter()):
+        first, second = (formatter.format(record) for record in records[:2])
+        assert "\x1b" not in first and "\u202e" not in second
+        assert "bad xref\\x1b]0;pwned\\x07\\x1b[2J" in first.replace("\\\\", "\\")
+        assert "reversed \\u202e text" in second.replace("\\\\", "\\")
+    assert "pdfium" not in capfd.readouterr().err  # not past the formatter
