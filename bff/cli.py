@@ -12,7 +12,7 @@ import click
 
 from bff.audit.cli import audit
 from bff.backup.cli import backup, restore
-from bff.cli_support import load_settings_or_fail, run, with_storage
+from bff.cli_support import echo, load_settings_or_fail, run, with_storage
 from bff.files.cli import storage
 from bff.patients.cli import folders
 from bff.search.cli import search
@@ -48,7 +48,7 @@ def serve() -> None:
     asyncio.run(migrate(settings))
     config = Config.from_toml(HYPERCORN_CONFIG)
     config.bind = [f"{settings.host}:{settings.port}"]
-    click.echo(f"Patient records portal: {settings.public_url}", err=True)
+    echo(f"Patient records portal: {settings.public_url}", err=True)
     asyncio.run(serve(asgi_app(create_app(settings)), config))
 
 
