@@ -9,12 +9,15 @@ import asyncio
 import contextlib
 import itertools
 import os
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tortoise import Tortoise
+from tortoise import Tortoise, connections
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 
 from bff.audit.models import AuditLog
@@ -210,6 +213,117 @@ async def test_a_search_that_cannot_start_within_its_budget_is_answered_503(
         body = await hospital.search(hospital.nurse, "penicillin", 503)
         assert body["message"] == TOO_SLOW
     assert names(await hospital.search(hospital.nurse, "penicillin")) == ["letter.txt"]
+
+
+# --- PostgreSQL: the search's pooled connection ---------------------------------------------
+
+POOL = 3  # connections of the pool in these tests
+
+
+@pytest.fixture
+async def small_pool(database_url: str) -> AsyncIterator[str]:
+    """Tortoise on the test's PostgreSQL database with a pool of POOL connections, and no app
+    (nothing else takes a connection while a test counts them)."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL's connection pool")
+    url = database_url + ("&" if "?" in database_url else "?") + f"maxsize={POOL}"
+    await Tortoise.init(config=tortoise_config(url), _enable_global_fallback=True)
+    try:
+        yield url
+    finally:
+        await Tortoise.close_connections()
+
+
+async def _asyncpg_pool() -> Any:
+    client: Any = connections.get("default")
+    async with client.acquire_connection():  # Tortoise makes its pool at the first use
+        pass
+    return client._pool
+
+
+def _free(pool: Any) -> int:
+    """The pool's places no one holds: a place is checked out by acquire and given back by
+    release, or by the end of a connection asyncpg closed. (Not the queue's length: asyncpg's
+    own upkeep takes a place from it for a moment to open a connection.)"""
+    return sum(1 for holder in pool._holders if holder._in_use is None)
+
+
+def _stage(pool: Any) -> str:
+    """Where the one search on the pool is, from the state of what it holds: taking a
+    connection (or connecting one), its BEGIN sent, its transaction open (statements), or
+    ending it."""
+    [*holders] = (h for h in pool._holders if h._in_use is not None)
+    if not holders:
+        return "acquire"
+    [holder] = holders
+    transaction = holder._con._top_xact
+    if transaction is None:
+        return "end"
+    return "begin" if transaction._state.name == "NEW" else "statement"
+
+
+async def test_a_search_cancelled_at_any_await_gives_its_pooled_connection_back(
+    small_pool: str,
+) -> None:
+    """A request that goes away cancels its search wherever it is: taking a pooled connection
+    (a new one connecting), its BEGIN, its statements. Each time the pool has every place
+    back. (Tortoise's in_transaction, cancelled during its BEGIN, kept the connection.)"""
+    readers = Readers(small_pool, at_once=POOL)
+    pool = await _asyncpg_pool()
+    seen: Counter[str] = Counter()
+    for round_ in range(3):
+        steps = 0
+        while True:
+            if steps % 4 == 0:
+                await pool.expire_connections()  # the next acquire connects anew
+            search = asyncio.create_task(_read(readers, "SELECT 1 AS x", 60))
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            if search.done():
+                assert search.result() == [{"x": 1}]
+                break
+            seen[_stage(pool)] += 1
+            search.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await search
+            assert _free(pool) == POOL, (round_, steps, seen)
+            steps += 1
+    assert {"acquire", "begin", "statement"} <= set(seen), seen
+    # The same with the statement running in the server, cancelled at moments of its own.
+    for delay in (0, 0.001, 0.003, 0.01, 0.05):
+        search = asyncio.create_task(_read(readers, SLOW_POSTGRES, 60))
+        await asyncio.sleep(delay)
+        search.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await search
+        assert _free(pool) == POOL, delay
+    assert await _running_sleeps() == 0
+    # Every place is a connection that works.
+    held = [await pool.acquire(timeout=5) for _ in range(POOL)]
+    try:
+        assert [await c.fetchval("SELECT 1") for c in held] == [1] * POOL
+    finally:
+        for c in held:
+            await pool.release(c)
+
+
+async def test_waiting_for_a_pooled_connection_counts_against_the_budget(small_pool: str) -> None:
+    """Every connection of the pool held by others: the search is TooSlow (503) at its budget,
+    not whenever one comes back, and holds nothing after."""
+    readers = Readers(small_pool, at_once=POOL)
+    pool = await _asyncpg_pool()
+    held = [await pool.acquire(timeout=5) for _ in range(POOL)]
+    try:
+        started = time.monotonic()
+        with pytest.raises(TooSlow):
+            await asyncio.wait_for(_read(readers, "SELECT 1 AS x", 0.3), 30)
+        took = time.monotonic() - started
+        assert 0.3 <= took < 1.5, took
+    finally:
+        for c in held:
+            await pool.release(c)
+    assert _free(pool) == POOL
+    assert await _read(readers, "SELECT 1 AS x", 5) == [{"x": 1}]
 
 
 # --- Each user's rate, and the syntax that costs --------------------------------------------

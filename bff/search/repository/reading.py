@@ -7,11 +7,17 @@ process; a search past its budget, or whose client went away, is stopped in the 
   the writer it), read-only, each with a progress handler that stops the running statement
   once the search's deadline has passed or its request was cancelled (the statement also gets
   `interrupt()`, and its connection is closed rather than reused).
-- PostgreSQL: a pooled connection for the search's one transaction, each statement under
-  `SET LOCAL statement_timeout` of what is left of the budget (the server cancels it); a
-  cancelled request cancels its statement too (asyncpg sends the server a cancel request).
+- PostgreSQL: a connection of Tortoise's pool, taken from asyncpg's pool directly within the
+  deadline, for the search's one read-only transaction, each statement under `SET LOCAL
+  statement_timeout` of what is left of the budget (the server cancels it); a cancelled request
+  cancels its statement too (asyncpg sends the server a cancel request). The connection goes
+  back to the pool however the search ends, a cancellation at any of its awaits included.
+  (Not Tortoise's `in_transaction`: cancelled during its BEGIN, after it took the connection,
+  it never gave it back: TransactionContextPooled.__aenter__ acquires, then awaits BEGIN, and
+  its __aexit__ does not run when __aenter__ raises.)
 
-Waiting for a turn counts against the budget. Past it: `TooSlow`, and nothing is held.
+Waiting for a turn and for a pooled connection counts against the budget. Past it: `TooSlow`,
+and nothing is held.
 """
 
 from __future__ import annotations
@@ -28,9 +34,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 import asyncpg  # type: ignore[import-untyped]
-from tortoise.transactions import in_transaction
-
-from bff.db import fetch
+from tortoise import connections
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +42,14 @@ log = logging.getLogger(__name__)
 # pool's, which requests need too), and a search past these waits its turn within its budget.
 SEARCHES_AT_ONCE = 2
 # SQLite virtual machine instructions between two looks at the deadline (a look costs a
-# Python call: about a microsecond; 1,000 instructions take some tens of microseconds).
+# Python call: about a microsecond; 1,000 instructions take some tens of microseconds). FTS5's
+# own work counts too (it reads its index through statements and blob handles of its own): a
+# MATCH of four 3-letter prefixes over 2 million words looked every 30-130 ms.
 PROGRESS_STEPS = 1000
+# Seconds a pooled PostgreSQL connection may take to go back (its cancelled statement's cancel
+# request answered, its transaction rolled back); past them asyncpg closes it, and the pool
+# opens a new one when needed.
+RELEASE_SECONDS = 10.0
 
 
 class TooSlow(Exception):
@@ -74,12 +84,17 @@ class _SqliteConnection:
     @classmethod
     async def open(cls, path: str) -> _SqliteConnection:
         # A reader waits at most a moment for a lock (WAL: only while the log is reset).
+        # (Cancelled while connecting, aiosqlite stops its thread itself.)
         connection = await aiosqlite.connect(path, timeout=1.0)
-        connection.row_factory = sqlite3.Row
-        deadline = _Deadline()
-        await connection.execute("PRAGMA query_only = 1")
-        await connection.set_progress_handler(deadline.passed, PROGRESS_STEPS)
-        return cls(connection, deadline)
+        opened = cls(connection, _Deadline())
+        try:
+            connection.row_factory = sqlite3.Row
+            await connection.execute("PRAGMA query_only = 1")
+            await connection.set_progress_handler(opened.deadline.passed, PROGRESS_STEPS)
+        except BaseException:  # a request that went away meanwhile: nothing left open
+            await asyncio.shield(opened.close())
+            raise
+        return opened
 
     async def close(self) -> None:
         with contextlib.suppress(Exception):  # a connection already broken
@@ -120,12 +135,41 @@ class _PostgresReading:
         left = self.deadline - asyncio.get_running_loop().time()
         if left <= 0:
             raise TooSlow
-        # A number, never a value a client gave: SET takes no placeholder.
-        await self.conn.execute_script(f"SET LOCAL statement_timeout = {max(1, int(left * 1000))}")
+        # A number, never a value a client gave: SET takes no placeholder. A search's best plan
+        # depends on its values: planned for them every time (asyncpg prepares each statement,
+        # and after five runs PostgreSQL may keep one plan for any values; measured with
+        # bench/search_bench.py: 10 ms with the values, 60 ms and more without). `SET LOCAL`
+        # holds for this transaction only: the pooled connection keeps no state (bff/db.py
+        # keep_session_state). Both in one round trip.
+        await self.conn.execute(
+            f"SET LOCAL statement_timeout = {max(1, int(left * 1000))}; "
+            "SET LOCAL plan_cache_mode = force_custom_plan"
+        )
+        parts = sql.split("?")
+        numbered = "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
         try:
-            return await fetch(sql, *params, conn=self.conn)
+            rows = await self.conn.fetch(numbered, *params)
         except asyncpg.QueryCanceledError:
             raise TooSlow from None
+        return [dict(row) for row in rows]
+
+
+async def _release(pool: Any, conn: Any) -> None:
+    """Give a search's connection back to the pool, however its search ended. asyncpg shields
+    the release (it runs to its end even if this task is cancelled again), rolls back a
+    transaction left open (a BEGIN that was cancelled), and closes a connection it cannot
+    reset: either way the pool has the connection's place back."""
+    with contextlib.suppress(Exception):
+        await pool.release(conn, timeout=RELEASE_SECONDS)
+
+
+async def _pool() -> Any:
+    """The asyncpg pool of Tortoise's default connection (created at its first use)."""
+    client: Any = connections.get("default")
+    client = getattr(client, "_parent", client)  # inside a transaction: the pool's owner
+    if client._pool is None:
+        await client.acquire_connection().ensure_connection()
+    return client._pool
 
 
 class Readers:
@@ -188,16 +232,23 @@ class Readers:
 
     @asynccontextmanager
     async def _postgres_reading(self, deadline: float) -> AsyncIterator[Reading]:
-        # No time limit around taking the pooled connection: Tortoise's transaction cancelled
-        # between taking it and BEGIN would keep it from the pool. The search's own turn is
-        # already taken (at most SEARCHES_AT_ONCE of the pool's connections are searches').
-        async with in_transaction("default") as conn:
-            # A search's best plan depends on its values: planned for them every time (asyncpg
-            # prepares each statement, and after five runs PostgreSQL may keep one plan for any
-            # values; measured with bench/search_bench.py: 10 ms with the values, 60 ms and more
-            # without). `SET LOCAL` holds for this transaction only: the pooled connection
-            # keeps no state (bff/db.py keep_session_state).
-            await conn.execute_script("SET LOCAL plan_cache_mode = force_custom_plan")
+        pool = await _pool()
+        try:
+            # asyncpg's acquire gives the connection back when it is cancelled (by the deadline
+            # or the request's end), whichever await it was at.
+            async with asyncio.timeout_at(deadline):
+                conn = await pool.acquire()
+        except TimeoutError:
+            raise TooSlow from None
+        async with contextlib.AsyncExitStack() as held:
+            held.push_async_callback(_release, pool, conn)
+            try:
+                async with asyncio.timeout_at(deadline):
+                    # Read only. Its end (commit, or rollback on any exception) waits for a
+                    # cancelled statement's cancel request to be answered.
+                    await held.enter_async_context(conn.transaction(readonly=True))
+            except TimeoutError:
+                raise TooSlow from None
             yield _PostgresReading(conn, deadline)
 
     async def aclose(self) -> None:
