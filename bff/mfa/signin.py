@@ -71,6 +71,7 @@ NO_PASSKEYS = "No passkey is set up for this account."
 IDENTITY_REQUIRED = "Enter a current code from your authenticator, or your password."
 IDENTITY_WRONG = "That code or password is not right."
 LINKED_MEANWHILE = "This account or sign-in was linked meanwhile. Please sign in again."
+LINK_CODE_GONE = "The link code was used, replaced or withdrawn meanwhile. Ask an administrator."
 
 
 def utc_now() -> datetime:
@@ -125,13 +126,15 @@ async def methods_of(user_id: int) -> list[str]:
 class ProviderSignIn:
     """A sign-in through the identity provider (bff/oidc/) that waits for the local second
     step: the session it opens is recorded as the provider's (its sign-out and back-channel
-    logout reach it). `link`: the person proved the account's password to link it to the
+    logout reach it). `link`: the person proved the account's password, or entered the link
+    code an admin issued for it (`link_code`: the code's hash, used up then), to link it to the
     provider's subject, and the link is made once the factor is proved too."""
 
     issuer: str
     subject: str
     provider_sid: str
     link: bool = False
+    link_code: str = ""
 
 
 async def start_second_step(
@@ -263,9 +266,13 @@ async def complete_login(
             if origin is None:
                 await record(conn, actor, "login")
             else:
-                if origin.link:  # bff/oidc/service.py's link_by_password, its factor proved
+                if origin.link:  # bff/oidc/service.py's link_by_password or _by_code
+                    code = origin.link_code
+                    if code and not await oidc_sessions.take_code(conn, user.id, code, utc_now()):
+                        raise ApiError(400, LINK_CODE_GONE)  # nothing of this sign-in stays
                     await oidc_sessions.link(conn, user.id, origin.issuer, origin.subject)
-                    changed = f"user={user.username} changed=sso-linked by=password"
+                    by = "code" if code else "password"
+                    changed = f"user={user.username} changed=sso-linked by={by}"
                     subject = f"subject={origin.subject[:200]}"
                     await record(conn, actor, "user_update", details=f"{changed} {subject}")
                     publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])

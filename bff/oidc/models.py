@@ -1,4 +1,4 @@
-"""Single sign-on: accounts linked to an OpenID Provider's subjects, links an admin expects, the
+"""Single sign-on: accounts linked to an OpenID Provider's subjects, link codes an admin issued, the
 provider's sessions behind ours, one-use marks, sign-in hand-overs, offers to link an account
 and the subjects seen without a link."""
 
@@ -96,13 +96,15 @@ class OidcLinkOffer(Model):
 
 
 class OidcExpected(Model):
-    """An admin's "link at next sign-in": until it expires, the next sign-in through the
-    provider whose username claim is this user's username links them (once)."""
+    """An admin's "link at next sign-in": a one-time link code the admin handed to the person
+    (stored by its hash), which links the subject of a provider sign-in linked to no account to
+    this user, once, until it expires. One per user (a new code replaces it)."""
 
     user: fields.OneToOneRelation[User] = fields.OneToOneField(
         "bff.User", related_name="oidc_expected", on_delete=fields.CASCADE, primary_key=True
     )
     user_id: int
+    code_hash = fields.CharField(max_length=64, db_index=True, default="")
     expires_at = fields.DatetimeField()
     created_at = fields.DatetimeField(auto_now_add=True)
 

@@ -1,4 +1,4 @@
-"""Reads and writes of single sign-on: links, expected links, the provider's sessions, one-use
+"""Reads and writes of single sign-on: links, link codes, the provider's sessions, one-use
 marks, hand-overs, offers to link and the subjects seen without a link."""
 
 from __future__ import annotations
@@ -106,10 +106,11 @@ async def expected_until(user_id: int) -> datetime | None:
     return row.expires_at if row else None
 
 
-async def expect(conn: BaseDBAsyncClient, user_id: int, until: datetime) -> None:
-    """Set (or renew) a user's "link at next sign-in" until `until`."""
+async def expect(conn: BaseDBAsyncClient, user_id: int, code_hash: str, until: datetime) -> None:
+    """Set a user's "link at next sign-in" (its link code's hash) until `until`, replacing the
+    one they had."""
     await OidcExpected.filter(user_id=user_id).using_db(conn).delete()
-    await OidcExpected.create(user_id=user_id, expires_at=until, using_db=conn)
+    await OidcExpected.create(user_id=user_id, code_hash=code_hash, expires_at=until, using_db=conn)
 
 
 async def drop_expected(conn: BaseDBAsyncClient, user_id: int) -> int:
@@ -117,10 +118,18 @@ async def drop_expected(conn: BaseDBAsyncClient, user_id: int) -> int:
     return int(await OidcExpected.filter(user_id=user_id).using_db(conn).delete())
 
 
-async def take_expected(conn: BaseDBAsyncClient, user_id: int, now: datetime) -> bool:
-    """Use a user's live "link at next sign-in" up (True), or False when there is none."""
-    live = OidcExpected.filter(user_id=user_id, expires_at__gt=now).using_db(conn)
-    return int(await live.delete()) == 1
+async def expected_by_code(code_hash: str, now: datetime) -> OidcExpected | None:
+    """The live "link at next sign-in" whose link code has this hash, or None."""
+    if not code_hash:
+        return None
+    return await OidcExpected.get_or_none(code_hash=code_hash, expires_at__gt=now)
+
+
+async def take_code(conn: BaseDBAsyncClient, user_id: int, code_hash: str, now: datetime) -> bool:
+    """Use a user's live link code up (True); False when it was used, replaced, withdrawn or
+    expired meanwhile (one use, however many race for it)."""
+    live = OidcExpected.filter(user_id=user_id, code_hash=code_hash, expires_at__gt=now)
+    return int(await live.using_db(conn).delete()) == 1
 
 
 async def saw(

@@ -18,6 +18,7 @@ from bff.oidc.schemas import (
     BindRequest,
     CompleteRequest,
     ExpectResponse,
+    LinkCodeRequest,
     LinkRequest,
     SsoConfig,
     UserSso,
@@ -179,6 +180,29 @@ async def sso_link(data: LinkRequest) -> LoginResult:
     return LoginResult(root=result)
 
 
+@bp.post("/auth/oidc/link-code")
+@public
+@validate_request(LinkCodeRequest)
+@validate_response(LoginResult)
+async def sso_link_code(data: LinkCodeRequest) -> LoginResult:
+    """Link the provider's sign-in (`#sso-link=` code, 5 minutes, this browser) to the account
+    an administrator issued the link code for (once; a second factor follows if the account has
+    one, whatever the provider did), and sign in: what POST /api/auth/login answers. A wrong
+    code counts as a failed sign-in. Not for admin accounts."""
+    services = app_services()
+    _provider()
+    await _counted()
+    result = await service.link_by_code(
+        data.code,
+        data.linkCode,
+        request.cookies.get(BROWSER_COOKIE),
+        client_address(),
+        services.settings,
+        services.login_throttle,
+    )
+    return LoginResult(root=result)
+
+
 @bp.post("/auth/oidc/backchannel-logout")
 @public
 @validate_response(BackchannelResponse)
@@ -230,12 +254,14 @@ async def sso_unlink(user_id: int) -> Message:
 @allow(ADMIN, recent_auth=True)
 @validate_response(ExpectResponse)
 async def sso_expect(user_id: int) -> ExpectResponse:
-    """Link the user at their next sign-in through the provider (once, within a week, by the
-    username claim; never an admin account), audited; a step-up change."""
+    """Issue a one-time link code for the user (a week; a new one replaces theirs; never an
+    admin account), shown in this answer only: the person enters it after signing in through
+    the provider, which links that sign-in to the account. Audited; a step-up change."""
     provider = _provider()
-    until = await service.expect(user_id, current_actor(), provider.issuer)
+    code, until = await service.expect(user_id, current_actor(), provider.issuer)
     return ExpectResponse(
-        message="The user is linked at their next sign-in through the identity provider.",
+        message="Link code issued. Give it to the person privately: it is shown only now.",
+        linkCode=code,
         expectedUntil=until,
     )
 

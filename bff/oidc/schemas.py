@@ -37,6 +37,15 @@ class LinkRequest(BaseModel):
     password: Annotated[str, StringConstraints(min_length=1, max_length=PASSWORD_MAX_LENGTH)]
 
 
+class LinkCodeRequest(BaseModel):
+    """POST /api/auth/oidc/link-code: the offer's one-time code (`#sso-link=` in the URL's
+    fragment) and the link code an administrator issued for the person's account ("link at
+    next sign-in"; case, spaces and dashes do not matter)."""
+
+    code: Code
+    linkCode: Annotated[str, StringConstraints(min_length=1, max_length=100)]
+
+
 class BackchannelResponse(BaseModel):
     """POST /api/auth/oidc/backchannel-logout."""
 
@@ -61,7 +70,7 @@ class UserSso(BaseModel):
     admin: bool  # an admin account: linked by its subject only, never "at next sign-in"
     subject: str | None = None  # the provider's subject the user is linked to
     linkedAt: datetime | None = None
-    expectedUntil: datetime | None = None  # a pending "link at next sign-in"
+    expectedUntil: datetime | None = None  # a pending "link at next sign-in" (its link code)
     seen: list[SeenSubject]
 
 
@@ -72,7 +81,9 @@ class BindRequest(BaseModel):
 
 
 class ExpectResponse(BaseModel):
-    """PUT /api/users/{id}/sso-expected."""
+    """PUT /api/users/{id}/sso-expected: the new link code, shown this once (only its hash is
+    kept), for the admin to hand to the person privately, and when it expires."""
 
     message: str
+    linkCode: str
     expectedUntil: datetime

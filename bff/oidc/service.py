@@ -7,13 +7,13 @@ state is accepted once), trades the code for the ID token and checks it in full
 (bff/oidc/provider.py). Then the subject (`sub`) decides, never a claim on its own:
 - linked to an account: that account, its role and name set from the claims (a role change
   ends its sessions), except an admin account, which claims never change;
-- not linked, but an admin issued "link at next sign-in" (`expect`) for the account whose
-  username the username claim names: linked now (once, until it expires; never an admin);
 - not linked, provisioning on, and the username claim (naming.py's rule) names no account: a
   new account (a claim that breaks the rule gets a generated username);
-- otherwise no sign-in: the browser gets an offer to link an account by proving it (its
-  password, and its second factor if it has one: `link_by_password`), and the page says to
-  ask an administrator, who can pick the subject from those seen (`sso_account`, `bind`).
+- otherwise no sign-in: the browser gets an offer to link an account, by the one-time link
+  code an admin issued for it ("link at next sign-in": `expect`, `link_by_code`) or by proving
+  it (its password, and its second factor if it has one: `link_by_password`), and the page
+  says to ask an administrator, who can also pick the subject from those seen (`sso_account`,
+  `bind`).
 A sign-in is left for the web app under a one-time code in the URL's fragment (never sent to a
 server, never logged), which only the browser that started it can trade (its cookie's hash is
 stored with the code) with POST /api/auth/oidc/complete for what a password sign-in answers: a
@@ -74,6 +74,10 @@ HANDOFF_SECONDS = 60  # the web app takes the sign-in up at once
 OFFER_SECONDS = 300  # a person not linked has 5 minutes to prove their account
 BROWSER_SECONDS = 30 * 24 * 3600  # the browser cookie: as long as the throttle knows a browser
 EXPECT_DAYS = 7  # an admin's "link at next sign-in" holds this long (the command line: --days)
+# A link code: 16 characters without look-alikes (no 0 O 1 I), 80 bits, read in groups of 4
+LINK_CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+LINK_CODE_LENGTH = 16
+LINK_CODE_GROUP = 4
 SEEN_DAYS = 7  # subjects seen without a link are offered to admins this long
 SEEN_SHOWN = 20  # at most this many of them
 STATE_AUDIENCE = "bff-oidc-state"
@@ -83,6 +87,10 @@ NOT_CONFIGURED = "Single sign-on is not configured."
 NOT_LINKED = "This user is not linked to the identity provider."
 ASK_ADMIN = "Ask an administrator to link your account."
 NOT_EXPECTED = "No link at next sign-in is pending for this user."
+BAD_LINK_CODE = (
+    "This link code is not valid: it may be mistyped, used or expired, or replaced by a newer "
+    "one. Check it, or ask an administrator for a new one."
+)
 ROLE_ORDER = ("admin", "doctor", "nurse", "assistant")  # the first mapped role wins
 UNUSABLE_PASSWORD = "!sso"  # noqa: S105 - no password matches it (bff/auth/passwords.py refuses the hash)
 BROWSER_VALUE = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(32)
@@ -120,6 +128,23 @@ class Answer:
 
 def _hash(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()
+
+
+def new_link_code() -> str:
+    """A fresh link code as the admin hands it on: 16 characters of LINK_CODE_ALPHABET (80 bits)
+    in groups of 4, e.g. `7KQM-X3VB-9RTD-HW2C`."""
+    chars = "".join(secrets.choice(LINK_CODE_ALPHABET) for _ in range(LINK_CODE_LENGTH))
+    groups = range(0, LINK_CODE_LENGTH, LINK_CODE_GROUP)
+    return "-".join(chars[i : i + LINK_CODE_GROUP] for i in groups)
+
+
+def link_code_hash(typed: str) -> str:
+    """The stored hash of a link code as a person typed it (case, spaces and dashes as they
+    come: `7kqm x3vb-9rtd hw2c` is the same code); "" for text that cannot be a link code."""
+    spelled = "".join(unicodedata.normalize("NFKC", typed).upper().split()).replace("-", "")
+    if len(spelled) != LINK_CODE_LENGTH or any(c not in LINK_CODE_ALPHABET for c in spelled):
+        return ""
+    return _hash("link-code:" + spelled)
 
 
 def browser_value(cookie: str | None) -> str | None:
@@ -263,31 +288,6 @@ async def _provision(
     return user
 
 
-async def _expected(
-    conn: Any, claims: dict[str, Any], settings: Settings, issuer: str, address: str
-) -> User | None:
-    """The account an admin's "link at next sign-in" names by the username claim, linked to
-    the subject now (the expectation used up), or None."""
-    spelling = username_spelling(_claim_text(claims, settings.oidc_username_claim, 100))
-    if username_error(spelling) is not None:
-        return None
-    user = await users.user_by_username(spelling)
-    if user is None or user.role == Role.ADMIN or await repository.is_linked(user.id, issuer):
-        return None
-    if not await repository.take_expected(conn, user.id, datetime.now(UTC)):
-        return None
-    subject = claims["sub"]
-    await repository.link(conn, user.id, issuer, subject)
-    await record(
-        conn,
-        Actor(None, SYSTEM.name, "", address),
-        "user_update",
-        details=f"user={user.username} changed=sso-linked by=expected subject={subject[:200]}",
-    )
-    publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
-    return user
-
-
 async def _apply_claims(conn: Any, user: User, roles: set[Role], name: str) -> None:
     """Set a linked account's role and name from the claims (a role change ends its
     sessions). An admin account is never changed by claims: it signs in only while they
@@ -312,8 +312,8 @@ async def _apply_claims(conn: Any, user: User, roles: set[Role], name: str) -> N
 async def _account(
     claims: dict[str, Any], settings: Settings, issuer: str, address: str
 ) -> User | None:
-    """The account of the token's subject (linked, linked now as an admin expected, or
-    created), with role and name updated from the claims; None when none is linked."""
+    """The account of the token's subject (linked, or created), with role and name updated
+    from the claims; None when none is linked (no claim picks an account)."""
     subject = claims["sub"]
     roles = mapped_roles(claims, settings)
     if not roles:
@@ -324,8 +324,8 @@ async def _account(
         if user_id is not None:
             user: User | None = await find_user(user_id)
         else:
-            user = await _expected(conn, claims, settings, issuer, address)
-            if user is None and settings.oidc_provision == "on":
+            user = None
+            if settings.oidc_provision == "on":
                 role = _highest(roles)
                 assert role is not None
                 user = await _provision(conn, claims, role, settings, issuer)
@@ -526,6 +526,18 @@ async def complete(
         return await _signed_in(user, origin, handoff.mfa, address, settings, conn)
 
 
+async def _offer_here(code: str, browser: str | None, address: str, how: str) -> OidcLinkOffer:
+    """The live offer to link stored under code, if this is the browser that started its
+    sign-in: 401 otherwise (expired, used, or another browser's, audited)."""
+    offer = await repository.live_offer(_hash(code), datetime.now(UTC))
+    if offer is None:
+        raise ApiError(401, HANDOFF_EXPIRED)
+    if not _same_browser(offer.browser, browser):
+        await _refused(offer.subject, address, "other_browser", how)
+        raise ApiError(401, OTHER_BROWSER)
+    return offer
+
+
 async def link_by_password(
     code: str,
     username: str,
@@ -539,12 +551,7 @@ async def link_by_password(
     local account (its password, counted as a sign-in attempt, then its second factor if it
     has one: the second step) and so links it, and is signed in. Never an admin account, nor
     one whose password may not sign in (BFF_OIDC_LOCAL_PASSWORDS), nor one linked already."""
-    offer = await repository.live_offer(_hash(code), datetime.now(UTC))
-    if offer is None:
-        raise ApiError(401, HANDOFF_EXPIRED)
-    if not _same_browser(offer.browser, browser):
-        await _refused(offer.subject, address, "other_browser", "link")
-        raise ApiError(401, OTHER_BROWSER)
+    offer = await _offer_here(code, browser, address, "link")
     async with passwords.checked_password(
         username, password, address, throttle, method="oidc-link"
     ) as (user, attempt, second_step):
@@ -586,6 +593,70 @@ async def link_by_password(
             )
             publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
             return await _signed_in(user, origin, offer.mfa, address, settings, conn)
+    except IntegrityError:  # the subject was linked meanwhile
+        raise ApiError(409, mfa.LINKED_MEANWHILE) from None
+
+
+async def link_by_code(
+    code: str,
+    link_code: str,
+    browser: str | None,
+    address: str,
+    settings: Settings,
+    throttle: LoginThrottle,
+) -> LoginResponse | MfaRequiredResponse:
+    """A person the provider vouched for, whose subject is linked to no account, enters the
+    link code an admin issued for their account (`expect`), then its second factor if it has
+    one (whatever the provider's amr or acr says: this sign-in links); then the subject is
+    linked to that account (the code used up, audited) and they are signed in. A code taken on
+    its way to its person is not enough for an account with a factor. A wrong, used or
+    expired code is a failed attempt of the subject, counted as a wrong password is
+    (bff/auth/throttle.py). Never an admin account."""
+    offer = await _offer_here(code, browser, address, "link-code")
+    code_hash = link_code_hash(link_code)
+    now = datetime.now(UTC)
+    async with throttle.attempt(_throttle_key("subject", offer.subject), address) as attempt:
+        expected = await repository.expected_by_code(code_hash, now)
+        if expected is None:  # the reservation stays: counted as a failure
+            await _refused(offer.subject, address, "link_code", f"subject={offer.subject[:200]}")
+            raise ApiError(400, BAD_LINK_CODE)
+        user = await find_user(expected.user_id)
+        refusal = None
+        if user.role == Role.ADMIN:  # made an admin since the code was issued
+            refusal = ApiError(403, "This account cannot be linked this way. " + ASK_ADMIN)
+        elif await repository.is_linked(user.id, offer.issuer):
+            refusal = ApiError(409, "This account is linked to another sign-in. " + ASK_ADMIN)
+        if refusal is not None:
+            await throttle.release(attempt)  # the code was right
+        else:
+            await attempt.succeeded()
+    if refusal is not None:
+        await _refused(offer.subject, address, "link_refused", f"user={user.username} by=code")
+        raise refusal
+    if not await repository.take_offer(offer.id):
+        raise ApiError(401, HANDOFF_EXPIRED)  # used by a simultaneous request
+    origin = mfa.ProviderSignIn(
+        offer.issuer, offer.subject, offer.provider_sid, link=True, link_code=code_hash
+    )
+    if await mfa.has_factor(user.id):  # linked once the factor is proved (bff/mfa/signin.py)
+        mfa_token, methods = await mfa.start_second_step(user, origin)
+        return MfaRequiredResponse(mfaRequired=True, mfaToken=mfa_token, methods=methods)
+    try:
+        async with transaction() as conn:
+            if not await repository.take_code(conn, user.id, code_hash, now):
+                raise ApiError(400, mfa.LINK_CODE_GONE)
+            await repository.link(conn, user.id, offer.issuer, offer.subject)
+            await record(
+                conn,
+                Actor(user.id, user.name, user.role.value, address),
+                "user_update",
+                details=(
+                    f"user={user.username} changed=sso-linked by=code subject={offer.subject[:200]}"
+                ),
+            )
+            publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
+            # The provider's amr or acr is not trusted at the sign-in that links.
+            return await _signed_in(user, origin, False, address, settings, conn)
     except IntegrityError:  # the subject was linked meanwhile
         raise ApiError(409, mfa.LINKED_MEANWHILE) from None
 
@@ -695,11 +766,15 @@ async def bind(user_id: int, subject: str, actor: Actor, issuer: str) -> None:
         raise ApiError(409, "That subject was linked meanwhile.") from None
 
 
-async def expect(user_id: int, actor: Actor, issuer: str, days: int = EXPECT_DAYS) -> datetime:
-    """An admin's "link at next sign-in" for a user (audited): until it expires (days), the
-    next sign-in through the provider whose username claim is the user's username links the
-    account, once. Not for admin accounts (linked by their subject only) nor a linked user.
-    Returns when it expires."""
+async def expect(
+    user_id: int, actor: Actor, issuer: str, days: int = EXPECT_DAYS
+) -> tuple[str, datetime]:
+    """An admin's "link at next sign-in" for a user (audited): a new one-time link code (any
+    earlier one of the user's stops working), for the admin to hand to that person privately.
+    Until it expires (days), the person enters it after a sign-in through the provider that is
+    linked to no account, and that sign-in's subject is linked to this user, once. Not for
+    admin accounts (linked by their subject only) nor a linked user. Returns the code (only
+    its hash is kept: shown this once) and when it expires."""
     user = await find_user(user_id)
     if user.role == Role.ADMIN:
         raise ApiError(
@@ -707,9 +782,10 @@ async def expect(user_id: int, actor: Actor, issuer: str, days: int = EXPECT_DAY
         )
     if await repository.is_linked(user.id, issuer):
         raise ApiError(409, "This user is linked already.")
+    code = new_link_code()
     until = datetime.now(UTC) + timedelta(days=days)
     async with transaction() as conn:
-        await repository.expect(conn, user.id, until)
+        await repository.expect(conn, user.id, link_code_hash(code), until)
         await record(
             conn,
             actor,
@@ -717,7 +793,7 @@ async def expect(user_id: int, actor: Actor, issuer: str, days: int = EXPECT_DAY
             details=f"user={user.username} changed=sso-expected until={until:%Y-%m-%dT%H:%MZ}",
         )
         publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
-    return until
+    return code, until
 
 
 async def cancel_expected(user_id: int, actor: Actor) -> None:

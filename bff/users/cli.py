@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 # (tests/test_cli.py checks that they match).
 ROLES = ("admin", "doctor", "nurse", "assistant")
 SHOWN_ONCE = "generated and shown once when omitted"
+HAND_ON = (
+    "username, link code, expiry: hand each code to its person privately (shown only now); "
+    "they enter it once after signing in through the identity provider"
+)
 
 
 @click.group()
@@ -111,12 +115,15 @@ def reset_password(username: str, password: str | None) -> None:
     type=click.IntRange(1, 90),
     default=7,
     show_default=True,
-    help="how long each link at next sign-in holds",
+    help="how long each link code holds",
 )
 def expect_sso(usernames: tuple[str, ...], listing: TextIO | None, days: int) -> None:
-    """Link these users at their next sign-in through the identity provider (each once, by the
-    username claim, within --days; audited). For rolling single sign-on out to existing
-    staff: docs/single-sign-on.md. Never an admin account (an admin links those by subject)."""
+    """Issue each user a one-time link code for their next sign-in through the identity
+    provider (within --days; a new code replaces their earlier one; audited). Prints one line a
+    user: username, code, expiry. Hand each code to its person privately: after signing in
+    through the provider they enter it once, which links their account. For rolling single
+    sign-on out to existing staff: docs/single-sign-on.md. Never an admin account (an admin
+    links those by subject)."""
     settings = load_settings_or_fail()
     if not settings.oidc_enabled:
         fail("Single sign-on is not configured (BFF_OIDC_ISSUER).")
@@ -133,7 +140,7 @@ def expect_sso(usernames: tuple[str, ...], listing: TextIO | None, days: int) ->
         from bff.users.bootstrap import SYSTEM
         from bff.users.repository import user_by_username
 
-        failed = 0
+        failed = issued = 0
         for name in names:
             user = await user_by_username(username_spelling(name))
             if user is None:
@@ -141,12 +148,15 @@ def expect_sso(usernames: tuple[str, ...], listing: TextIO | None, days: int) ->
                 failed += 1
                 continue
             try:
-                until = await expect(user.id, SYSTEM, settings.oidc_issuer, days)
+                code, until = await expect(user.id, SYSTEM, settings.oidc_issuer, days)
             except ApiError as exc:
                 echo(f"{user.username}: {exc.message}", err=True)
                 failed += 1
                 continue
-            echo(f"{user.username}: linked at their next sign-in until {until:%Y-%m-%d %H:%M} UTC")
+            if not issued:
+                echo(f"# {HAND_ON}")
+            issued += 1
+            echo(f"{user.username}  {code}  {until:%Y-%m-%d %H:%M} UTC")
         return 1 if failed else 0
 
     run(with_db(settings, work))

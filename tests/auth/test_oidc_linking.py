@@ -1,12 +1,14 @@
 """Single sign-on after the third review (issue 47, items 2 to 6), each attack replayed against
 the real OpenID Provider (npm oidc-provider on 127.0.0.1): a username claim never takes over an
-account (an admin links by subject or "at next sign-in", or the owner by their password and
-factor), the one-time code works only in the browser that started the sign-in, made-up codes do
-not lock an address out, unknown key ids and repeated refusals cost little, and provisioned
-usernames follow naming.py's rule."""
+account (an admin links by subject or by a one-time link code for "link at next sign-in", or
+the owner by their password and factor), the one-time code works only in the browser that
+started the sign-in, made-up codes do not lock an address out, unknown key ids and repeated
+refusals cost little, and provisioned usernames follow naming.py's rule."""
 
 from __future__ import annotations
 
+import re
+import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -38,6 +40,7 @@ from tests.auth.oidc_support import (
 from tests.auth.test_oidc import audit, callback, complete, link, sign_in, sso_app, start
 from tests.factories import PASSWORD, make_staff, make_user
 from tests.mfa.helpers import ADDR, call, enrol_totp, login, second_step
+from tests.mfa.helpers import code as totp
 from tools.devserver import REPO, local_env
 
 pytestmark = pytest.mark.database
@@ -225,37 +228,198 @@ async def test_an_admin_links_a_subject_picked_from_those_seen(client: Client, a
     assert stale.status_code == 403 and (await stale.get_json())["reauth"] is True
 
 
-async def test_link_at_next_sign_in_links_once_never_an_admin_and_expires(
+async def issue_code(client: Client, admin: Any, user_id: int) -> str:
+    """An admin's "Link at next sign-in": the link code, from the one answer that shows it."""
+    issued = await call(client, "PUT", f"/api/users/{user_id}/sso-expected", admin.token)
+    assert issued.status_code == 200, await issued.get_data()
+    code = (await issued.get_json())["linkCode"]
+    assert re.fullmatch(r"([2-9A-HJ-NP-Z]{4}-){3}[2-9A-HJ-NP-Z]{4}", code), code
+    return str(code)
+
+
+async def link_by_code(client: Client, offer: str, link_code: str, addr: str = ADDR) -> Any:
+    body = {"code": offer, "linkCode": link_code}
+    return await call(client, "POST", "/api/auth/oidc/link-code", json=body, addr=addr)
+
+
+async def test_a_username_claim_never_uses_an_admins_link_at_next_sign_in(
+    client: Client, app: Quart
+) -> None:
+    """The hostile review's replay: an admin issued "link at next sign-in" for dr.dave, who has
+    TOTP; a different provider user whose username claim is DR.DAVE signs in with amr=otp. Not
+    linked, no session, nothing of dr.dave changed: the refusal page (the offer to link). Not
+    even the provider user whose claim is dr.dave exactly: only the code links."""
+    settings = app.extensions["bff"].settings
+    admin = await make_staff(settings, Role.ADMIN)
+    dave = await make_staff(settings, Role.DOCTOR, username="dr.dave", name="Dr Dave Local")
+    await enrol_totp(client, dave.token)
+    url = f"/api/users/{dave.user.id}/sso-expected"
+    assert (await call(client, "PUT", url, admin.token)).status_code == 200
+    sessions = await Session.filter(user_id=dave.user.id).count()
+    for who in ("dave.twin", "dr.dave"):
+        offer_of(await tried(client, who, mfa=True))  # the refusal page, not a sign-in
+    assert not await OidcLink.exists()
+    after = await User.get(id=dave.user.id)
+    assert (after.role, after.name, after.username) == (Role.DOCTOR, "Dr Dave Local", "dr.dave")
+    assert (await call(client, "GET", "/api/auth/me", dave.token)).status_code == 200
+    assert await Session.filter(user_id=dave.user.id).count() == sessions
+    assert not any("sso-linked" in e.details for e in await audit("user_update"))
+    sso = await (
+        await call(client, "GET", f"/api/users/{dave.user.id}/sso", admin.token)
+    ).get_json()
+    assert sso["expectedUntil"] is not None  # the code still waits for its person
+
+
+async def test_a_link_code_links_once_and_asks_the_factor_whatever_the_provider_says(
+    client: Client, app: Quart
+) -> None:
+    """The code is shown once (audited, never stored or shown again), links the subject of the
+    sign-in it is entered in once the account's own factor is proved (the provider's amr=otp
+    is not trusted at that sign-in), and is used up then."""
+    settings = app.extensions["bff"].settings
+    admin = await make_staff(settings, Role.ADMIN)
+    dave = await make_staff(settings, Role.DOCTOR, username="dr.dave")
+    secret, _, _ = await enrol_totp(client, dave.token)
+    code = await issue_code(client, admin, dave.user.id)
+    [issued] = [e.details for e in await audit("user_update") if "sso-expected" in e.details]
+    assert issued.startswith("user=dr.dave changed=sso-expected until=")
+    shown = await call(client, "GET", f"/api/users/{dave.user.id}/sso", admin.token)
+    sso = await shown.get_json()
+    until = datetime.fromisoformat(sso["expectedUntil"])
+    assert timedelta(days=6, hours=23) < until - datetime.now(UTC) <= timedelta(days=7)
+    stored = await OidcExpected.get(user_id=dave.user.id)
+    assert code.replace("-", "") not in (await shown.get_data(as_text=True)) + stored.code_hash
+    # dr.dave signs in at the provider with its own MFA and enters the code, typed loosely.
+    offer = offer_of(await tried(client, "dr.dave", mfa=True))
+    typed = code.lower().replace("-", " ")
+    asked = await link_by_code(client, offer, typed)
+    assert asked.status_code == 200, await asked.get_data()
+    body = await asked.get_json()
+    assert body["mfaRequired"] is True and "token" not in body
+    assert not await OidcLink.exists()  # not before the factor
+    done = await second_step(client, body["mfaToken"], code=totp(secret, 1))
+    assert done.status_code == 200, await done.get_data()
+    assert (await OidcLink.get(user_id=dave.user.id)).subject == "dr.dave"
+    linked = [e.details for e in await audit("user_update") if "sso-linked" in e.details]
+    assert linked == ["user=dr.dave changed=sso-linked by=code subject=dr.dave"]
+    assert not await OidcExpected.exists(user_id=dave.user.id)  # used up
+    # Once only: the same code in another provider user's sign-in links nothing.
+    again = await link_by_code(client, offer_of(await tried(client, "dave.twin")), code)
+    assert again.status_code == 400
+    assert (await again.get_json())["message"] == oidc.BAD_LINK_CODE
+    assert await OidcLink.filter(user_id=dave.user.id).count() == 1
+    # From now on dr.dave signs in through the provider (as a linked account does).
+    assert (await sign_in(client, "dr.dave"))["mfaRequired"] is True
+
+
+async def test_a_link_code_without_a_factor_signs_in_as_a_password_would(
+    database_url: str, run_dir: Path, provider: OidcProvider
+) -> None:
+    """An account without a factor is linked at once; its role's factor rule applies as at a
+    password sign-in (a nurse must enrol one), even though the provider said amr=otp."""
+    settings = provider.settings(mfa_required_roles="nurse")
+    async with sso_app(database_url, run_dir, **settings) as app:
+        client = app.test_client()
+        admin = await make_staff(app.extensions["bff"].settings, Role.ADMIN)
+        carol = await make_user(Role.NURSE, username="carol")
+        code = await issue_code(client, admin, carol.id)
+        offer = offer_of(await tried(client, "nurse.carol", mfa=True))
+        linked = await link_by_code(client, offer, code)
+        assert linked.status_code == 200, await linked.get_data()
+        body = await linked.get_json()
+        assert body["user"]["id"] == carol.id and body["mfaEnrolmentRequired"] is True
+        assert (await OidcLink.get(user_id=carol.id)).subject == "nurse.carol"
+        [entry] = await audit("login")
+        assert entry.user_id == carol.id and entry.details.endswith("mfa=False")
+
+
+async def test_a_link_code_is_replaced_withdrawn_expires_and_never_links_an_admin(
     client: Client, app: Quart
 ) -> None:
     admin = await make_staff(app.extensions["bff"].settings, Role.ADMIN)
-    dave = await make_user(Role.DOCTOR, username="dr.dave")
-    expected = await call(client, "PUT", f"/api/users/{dave.id}/sso-expected", admin.token)
-    assert expected.status_code == 200, await expected.get_data()
-    assert any("changed=sso-expected" in e.details for e in await audit("user_update"))
-    body = await sign_in(client, "dr.dave")
-    assert body["user"]["id"] == dave.id
-    assert (await OidcLink.get(user_id=dave.id)).subject == "dr.dave"
-    assert any("by=expected subject=dr.dave" in e.details for e in await audit("user_update"))
-    # Used up: another provider user claiming the same username is not linked.
-    offer_of(await tried(client, "dave.twin"))
-    # Never for an admin account (linked by its subject only).
-    chief = await make_user(Role.ADMIN)
-    refused = await call(client, "PUT", f"/api/users/{chief.id}/sso-expected", admin.token)
-    assert refused.status_code == 400
-    # Withdrawn, or expired: not linked.
-    carol = await make_user(Role.NURSE, username="nurse.carol")
+    carol = await make_user(Role.NURSE, username="carol")
     url = f"/api/users/{carol.id}/sso-expected"
-    assert (await call(client, "PUT", url, admin.token)).status_code == 200
+
+    async def refused(code: str) -> None:
+        response = await link_by_code(client, offer_of(await tried(client, "nurse.carol")), code)
+        assert response.status_code == 400, await response.get_data()
+        assert (await response.get_json())["message"] == oidc.BAD_LINK_CODE
+
+    first = await issue_code(client, admin, carol.id)
+    second = await issue_code(client, admin, carol.id)  # one live code a user: replaced
+    await refused(first)
     assert (await call(client, "DELETE", url, admin.token)).status_code == 200
     assert (await call(client, "DELETE", url, admin.token)).status_code == 404
-    offer_of(await tried(client, "nurse.carol"))
-    assert (await call(client, "PUT", url, admin.token)).status_code == 200
+    await refused(second)  # withdrawn
+    third = await issue_code(client, admin, carol.id)
     await OidcExpected.filter(user_id=carol.id).update(
         expires_at=datetime.now(UTC) - timedelta(minutes=1)
     )
-    offer_of(await tried(client, "nurse.carol"))
-    assert not await OidcLink.exists(user_id=carol.id)
+    await refused(third)  # expired
+    for made_up in ("", "x" * 16, "2222-2222-2222-222"):
+        await refused(made_up or " ")
+    assert not await OidcLink.exists()
+    # Never for an admin account: not issued, and not used once its user became one.
+    chief = await make_user(Role.ADMIN)
+    denied = await call(client, "PUT", f"/api/users/{chief.id}/sso-expected", admin.token)
+    assert denied.status_code == 400
+    fourth = await issue_code(client, admin, carol.id)
+    await User.filter(id=carol.id).update(role=Role.ADMIN)
+    offer = offer_of(await tried(client, "nurse.carol"))
+    promoted = await link_by_code(client, offer, fourth)
+    assert promoted.status_code == 403
+    assert (await promoted.get_json())["message"].endswith(oidc.ASK_ADMIN)
+    assert not await OidcLink.exists()
+    # Only in the browser that started the sign-in (the offer's cookie rules).
+    await User.filter(id=carol.id).update(role=Role.NURSE)
+    offer = offer_of(await tried(client, "nurse.carol"))
+    elsewhere = await link_by_code(app.test_client(), offer, fourth)
+    assert elsewhere.status_code == 401
+    assert (await elsewhere.get_json())["message"] == oidc.OTHER_BROWSER
+    assert (await link_by_code(client, offer, fourth)).status_code == 200
+    assert (await OidcLink.get(user_id=carol.id)).subject == "nurse.carol"
+    # A step-up change: an admin who signed in long ago confirms first.
+    await Session.filter(user_id=admin.user.id).update(
+        authenticated_at=datetime.now(UTC) - timedelta(days=1)
+    )
+    other = await make_user(Role.NURSE)
+    stale = await call(client, "PUT", f"/api/users/{other.id}/sso-expected", admin.token)
+    assert stale.status_code == 403 and (await stale.get_json())["reauth"] is True
+
+
+async def test_wrong_link_codes_are_throttled_like_wrong_passwords(
+    database_url: str, run_dir: Path, provider: OidcProvider
+) -> None:
+    """Guessing codes: each wrong one is a failed sign-in of the provider user guessing (429
+    with Retry-After past BFF_LOGIN_MAX_FAILURES, then even the right code waits), audited;
+    someone else at the address keeps their way in."""
+    settings = provider.settings(login_max_failures=3)
+    async with sso_app(database_url, run_dir, **settings) as app:
+        client = app.test_client()
+        admin = await make_staff(app.extensions["bff"].settings, Role.ADMIN)
+        carol = await make_user(Role.NURSE, username="carol")
+        erin = await make_user(Role.NURSE, username="erin")
+        carols, erins = (
+            await issue_code(client, admin, carol.id),
+            await issue_code(client, admin, erin.id),
+        )
+        offer = offer_of(await tried(client, "dave.twin"))
+        statuses = [
+            (await link_by_code(client, offer, f"2222-2222-2222-{n}{n}{n}{n}")).status_code
+            for n in range(2, 5)
+        ]
+        assert statuses == [400, 400, 400]
+        held = await link_by_code(client, offer, carols)
+        assert held.status_code == 429 and int(held.headers["Retry-After"]) >= 1
+        assert not await OidcLink.exists()
+        reasons = [e.details for e in await audit("login_failed")]
+        assert any("reason=link_code subject=dave.twin" in r for r in reasons), reasons
+        # The provider user held is the guesser; carol's code still waits for carol.
+        assert await OidcExpected.exists(user_id=carol.id)
+        other = app.test_client()
+        linked = await link_by_code(other, offer_of(await tried(other, "nurse.erin")), erins)
+        assert linked.status_code == 200, await linked.get_data()
+        assert (await OidcLink.get(user_id=erin.id)).subject == "nurse.erin"
 
 
 async def test_claims_never_make_or_change_an_admin(client: Client, provider: OidcProvider) -> None:
@@ -465,6 +629,7 @@ async def test_the_public_endpoints_are_limited_per_address(
         for path, data in (
             ("/api/auth/oidc/complete", {"json": {"code": "x"}}),
             ("/api/auth/oidc/link", {"json": {"code": "x", "username": "u", "password": "p"}}),
+            ("/api/auth/oidc/link-code", {"json": {"code": "x", "linkCode": "y"}}),
         ):
             refused = await call(client, "POST", path, **data)
             assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
@@ -510,9 +675,27 @@ def test_expect_sso_for_listed_users_from_the_command_line(tmp_path: Path) -> No
     listing.write_text("# ward 3\nBOB\n")
     done = bff("users", "expect-sso", "ann", "root", "nobody\x1b]0;x\x07", "--file", str(listing))
     assert done.returncode == 1
-    lines = done.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["ann", "bob"]
-    assert all("linked at their next sign-in until" in line for line in lines)
+    hint, *lines = done.stdout.splitlines()
+    assert hint.startswith("# username, link code, expiry: hand each code to its person privately")
+    rows = [line.split("  ") for line in lines]
+    assert [row[0] for row in rows] == ["ann", "bob"]
+    codes = [row[1] for row in rows]
+    assert all(re.fullmatch(r"([2-9A-HJ-NP-Z]{4}-){3}[2-9A-HJ-NP-Z]{4}", c) for c in codes), codes
+    assert len(set(codes)) == 2
+    week = datetime.now(UTC) + timedelta(days=7)
+    for row in rows:
+        until = datetime.strptime(row[2], "%Y-%m-%d %H:%M UTC").replace(tzinfo=UTC)
+        assert timedelta(0) <= week - until < timedelta(minutes=5)
+    # Only each code's hash is stored, with its user.
+    database = env["BFF_DATABASE_URL"].removeprefix("sqlite://")
+    with sqlite3.connect(database) as db:
+        stored = db.execute(
+            "SELECT u.username, e.code_hash FROM oidc_expected e JOIN users u ON u.id = e.user_id"
+        ).fetchall()
+    assert sorted(stored) == [
+        ("ann", oidc.link_code_hash(codes[0])),
+        ("bob", oidc.link_code_hash(codes[1])),
+    ]
     assert done.stderr.splitlines() == [
         "root: An admin account is linked by its subject only: enter or pick the subject.",
         "nobody\\x1b]0;x\\x07: no user has this username",

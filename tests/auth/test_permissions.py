@@ -95,6 +95,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/api/auth/oidc/callback"): (PUBLIC, None),
     ("POST", "/api/auth/oidc/complete"): (PUBLIC, None),
     ("POST", "/api/auth/oidc/link"): (PUBLIC, None),
+    ("POST", "/api/auth/oidc/link-code"): (PUBLIC, None),
     ("POST", "/api/auth/oidc/backchannel-logout"): (PUBLIC, None),
     ("GET", "/api/users"): (ADMIN, None),
     ("GET", "/api/users/with-assignments"): (ADMIN, None),
@@ -271,6 +272,10 @@ def _body(
             "username": username,
             "password": PASSWORD,
         },
+        ("POST", "/api/auth/oidc/link-code"): lambda: {
+            "code": "not-a-code",
+            "linkCode": "2222-2222-2222-2222",
+        },
         ("PUT", "/api/users/<int:user_id>/sso-link"): lambda: {"subject": "a-subject"},
         ("POST", "/api/auth/register"): lambda: {
             "name": "New Nurse",
@@ -412,6 +417,7 @@ PUBLIC_SHAPES: dict[tuple[str, str], Callable[[Call], None]] = {
     ("GET", "/api/auth/oidc/callback"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
     ("POST", "/api/auth/oidc/complete"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
     ("POST", "/api/auth/oidc/link"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
+    ("POST", "/api/auth/oidc/link-code"): lambda call: _equal(call.json(), {"message": SSO_OFF}),
     ("POST", "/api/auth/oidc/backchannel-logout"): lambda call: _equal(
         call.json(), {"message": SSO_OFF}
     ),
@@ -523,6 +529,7 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
     ("GET", "/api/auth/oidc/callback"): (404, NOT_CONFIGURED),
     ("POST", "/api/auth/oidc/complete"): (404, NOT_CONFIGURED),
     ("POST", "/api/auth/oidc/link"): (404, NOT_CONFIGURED),
+    ("POST", "/api/auth/oidc/link-code"): (404, NOT_CONFIGURED),
     ("POST", "/api/auth/oidc/backchannel-logout"): (404, NOT_CONFIGURED),
     ("DELETE", "/api/users/<int:user_id>/sso-link"): (404, NOT_LINKED),
     ("PUT", "/api/users/<int:user_id>/sso-link"): (404, NOT_CONFIGURED),
