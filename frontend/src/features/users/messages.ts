@@ -19,7 +19,10 @@ export const SSO_MSG = {
   subjectHint: 'Exactly as the identity provider sends it (its sub claim), or pick one of the sign-ins below after checking who it is.',
   adminBySubject: 'An administrator account is linked by its subject only.',
   unlink: { title: 'Unlink from the identity provider?', confirm: 'Unlink', busy: 'Unlinking…', failed: 'Failed to unlink the user' },
-  expect: { title: 'Link at next sign-in?', confirm: 'Link at next sign-in', busy: 'Saving…', failed: 'Failed to set the link at next sign-in' },
-  withdraw: { title: 'Withdraw the link at next sign-in?', confirm: 'Withdraw', busy: 'Withdrawing…', failed: 'Failed to withdraw it' },
+  expect: { title: 'Link at next sign-in?', confirm: 'Issue a link code', busy: 'Issuing…', failed: 'Failed to issue a link code' },
+  withdraw: { title: 'Withdraw the link code?', confirm: 'Withdraw', busy: 'Withdrawing…', failed: 'Failed to withdraw it' },
+  codeLabel: 'Link code',
+  codeHidden: 'Hide the code',
+  copyFailed: 'Could not copy: select the code and copy it by hand.',
   bind: { title: 'Link to this subject?', confirm: 'Link', busy: 'Linking…', failed: 'Failed to link the user' },
 } as const;

@@ -536,6 +536,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/oidc/link-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link the provider's sign-in (`#sso-link=` code, 5 minutes, this browser) to the account
+         * @description an administrator issued the link code for (once; a second factor follows if the account has
+         *     one, whatever the provider did), and sign in: what POST /api/auth/login answers. A wrong
+         *     code counts as a failed sign-in. Not for admin accounts.
+         */
+        post: operations["post_sso_link_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/oidc/start": {
         parameters: {
             query?: never;
@@ -1165,8 +1187,9 @@ export interface paths {
         };
         get?: never;
         /**
-         * Link the user at their next sign-in through the provider (once, within a week, by the
-         * @description username claim; never an admin account), audited; a step-up change.
+         * Issue a one-time link code for the user (a week; a new one replaces theirs; never an
+         * @description admin account), shown in this answer only: the person enters it after signing in through
+         *     the provider, which links that sign-in to the account. Audited; a step-up change.
          */
         put: operations["put_sso_expect"];
         post?: never;
@@ -2968,6 +2991,35 @@ export interface operations {
             };
         };
     };
+    post_sso_link_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Code */
+                    code: string;
+                    /** Linkcode */
+                    linkCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description POST /api/auth/login: a session, a restricted session, or the second step's token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrolmentLoginResponse"] | components["schemas"]["LoginResponse"] | components["schemas"]["MfaRequiredResponse"];
+                };
+            };
+        };
+    };
     get_sso_start: {
         parameters: {
             query?: never;
@@ -4067,7 +4119,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description PUT /api/users/{id}/sso-expected. */
+            /**
+             * @description PUT /api/users/{id}/sso-expected: the new link code, shown this once (only its hash is
+             *     kept), for the admin to hand to the person privately, and when it expires.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4079,6 +4134,8 @@ export interface operations {
                          * Format: date-time
                          */
                         expectedUntil: string;
+                        /** Linkcode */
+                        linkCode: string;
                         /** Message */
                         message: string;
                     };

@@ -64,6 +64,7 @@ export type SsoConfig = ResponseOf<'get_sso_config'>;
 export type SsoCompleteRequest = RequestOf<'post_sso_complete'>;
 export type SsoUnlinkResponse = ResponseOf<'delete_sso_unlink'>;
 export type SsoLinkRequest = RequestOf<'post_sso_link'>;
+export type SsoLinkCodeRequest = RequestOf<'post_sso_link_code'>;
 /** A user's single sign-on on the admin's user page: the subject linked, a pending "link at next sign-in", the subjects seen without a link. */
 export type UserSso = ResponseOf<'get_sso_account'>;
 export type SeenSubject = UserSso['seen'][number];

@@ -1,7 +1,7 @@
-/** Single sign-on: GET /api/auth/oidc/config (the login page's button), POST /api/auth/oidc/complete (the callback's one-time code traded for a sign-in), POST /api/auth/oidc/link (an account not linked yet, proved by its password), and the mark of the tab that started a sign-in. */
+/** Single sign-on: GET /api/auth/oidc/config (the login page's button), POST /api/auth/oidc/complete (the callback's one-time code traded for a sign-in), POST /api/auth/oidc/link and /link-code (an account not linked yet, proved by its password or by the link code an administrator issued), and the mark of the tab that started a sign-in. */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api/client';
-import type { LoginResponse, SsoCompleteRequest, SsoConfig, SsoLinkRequest } from '../../../lib/api/types';
+import type { LoginResponse, SsoCompleteRequest, SsoConfig, SsoLinkCodeRequest, SsoLinkRequest } from '../../../lib/api/types';
 import { ssoKeys } from '../../../lib/queryKeys';
 import { setToken } from '../../../lib/session';
 
@@ -27,9 +27,10 @@ export function useCompleteSso() {
   });
 }
 
-/** The same answers as a password sign-in, for an account linked by its password now. */
-export function linkSso(body: SsoLinkRequest): Promise<LoginResponse> {
-  return apiRequest<LoginResponse>('/auth/oidc/link', { method: 'POST', body });
+/** The same answers as a password sign-in, for an account linked now by its password, or by an administrator's link code. */
+export function linkSso(body: SsoLinkRequest | SsoLinkCodeRequest): Promise<LoginResponse> {
+  const path = 'linkCode' in body ? '/auth/oidc/link-code' : '/auth/oidc/link';
+  return apiRequest<LoginResponse>(path, { method: 'POST', body });
 }
 
 export function useLinkSso() {

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeToken, mockApi, NURSE, renderApp } from '../../../test/utils';
 import { markSsoStarted } from '../api/sso';
@@ -155,12 +155,43 @@ describe('/login', () => {
       window.history.pushState({}, '', '/');
     });
 
-    it('with no passwords in use, an account not linked yet can only ask an administrator', async () => {
+    it('an account not linked yet: enter the link code an administrator gave, then its second step', async () => {
+      let tries = 0;
+      const api = mockApi({
+        ...config('all'),
+        'POST /api/auth/oidc/link-code': () =>
+          ++tries === 1
+            ? { status: 400, body: { message: 'This link code is not valid.' } }
+            : { body: { mfaRequired: true, mfaToken: 'mfa-token', methods: ['totp'] } },
+      });
+      markSsoStarted();
+      window.history.pushState({}, '', '/login#sso-link=offer-code');
+      renderApp('/login');
+      const form = within(await screen.findByRole('form', { name: 'I have a link code' }));
+      await userEvent.click(form.getByRole('button', { name: 'Link with the code and sign in' }));
+      expect(screen.getByText('Please enter the link code.')).toBeInTheDocument();
+      await userEvent.type(form.getByLabelText('Link code'), 'k7qm-x3vb-9rtd-hw2c');
+      await userEvent.click(form.getByRole('button', { name: 'Link with the code and sign in' }));
+      expect(await screen.findByText('This link code is not valid.')).toBeInTheDocument();
+      await userEvent.click(form.getByRole('button', { name: 'Link with the code and sign in' }));
+      // The account's own factor is asked for, whatever the provider did.
+      expect(await screen.findByText('Enter the 6-digit code from your authenticator app.')).toBeInTheDocument();
+      const links = api.calls.filter((call) => call.path === '/api/auth/oidc/link-code');
+      expect(links.map((call) => call.body)).toEqual([
+        { code: 'offer-code', linkCode: 'k7qm-x3vb-9rtd-hw2c' },
+        { code: 'offer-code', linkCode: 'k7qm-x3vb-9rtd-hw2c' },
+      ]);
+      expect(api.calls.filter((call) => call.path === '/api/auth/oidc/link')).toHaveLength(0);
+      window.history.pushState({}, '', '/');
+    });
+
+    it('with no passwords in use, an account not linked yet asks an administrator, for a link code', async () => {
       mockApi(config('none'));
       markSsoStarted();
       window.history.pushState({}, '', '/login#sso-link=offer-code');
       renderApp('/login');
       expect(await screen.findByText('Ask an administrator to link your account.')).toBeInTheDocument();
+      expect(screen.getByLabelText('Link code')).toBeInTheDocument();
       await waitFor(() => expect(screen.queryByLabelText('Password')).not.toBeInTheDocument());
       window.history.pushState({}, '', '/');
     });

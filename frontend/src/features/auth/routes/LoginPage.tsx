@@ -1,4 +1,4 @@
-/** /login: username and password and/or "Sign in with {provider}" (single sign-on, per BFF_OIDC_LOCAL_PASSWORDS); the expired-session notice; server message or fallbacks; the provider's refusals (`?sso=<reason>`); the provider's sign-in taken up from `#sso=<code>`, or an account not linked yet (`#sso-link=<code>`: ask an administrator, or prove the account's password once), only in the tab that started it; then, for a user with a second factor, the second step. */
+/** /login: username and password and/or "Sign in with {provider}" (single sign-on, per BFF_OIDC_LOCAL_PASSWORDS); the expired-session notice; server message or fallbacks; the provider's refusals (`?sso=<reason>`); the provider's sign-in taken up from `#sso=<code>`, or an account not linked yet (`#sso-link=<code>`: ask an administrator, then enter the link code they gave, or prove the account's password once), only in the tab that started it; then, for a user with a second factor, the second step. */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../../lib/sessionContext';
@@ -51,6 +51,7 @@ export default function LoginPage() {
   const ssoReason = params.get('sso');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [linkCode, setLinkCode] = useState('');
   // Back from the provider: what the callback left in the address, and whether this tab asked for it
   // (a link to /login#sso=... made by someone else must not sign this browser in as them; the server
   // also refuses a code in any browser but the one that started the sign-in).
@@ -83,6 +84,14 @@ export default function LoginPage() {
 
   if (user && !login.isPending && !complete.isPending && !linkAccount.isPending) return <Navigate to="/dashboard" replace />;
 
+  const linked = {
+    onSuccess: (data: LoginResponse) => {
+      setLinkOffer(null);
+      signedIn(data);
+    },
+    onError: (err: unknown) => setError(loginError(err)),
+  };
+
   const submitLink = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
@@ -90,16 +99,17 @@ export default function LoginPage() {
       setError(MSG.required);
       return;
     }
-    linkAccount.mutate(
-      { code: linkOffer, username: username.trim(), password },
-      {
-        onSuccess: (data) => {
-          setLinkOffer(null);
-          signedIn(data);
-        },
-        onError: (err) => setError(loginError(err)),
-      },
-    );
+    linkAccount.mutate({ code: linkOffer, username: username.trim(), password }, linked);
+  };
+
+  const submitLinkCode = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!linkCode.trim() || linkOffer === null) {
+      setError(SSO_MSG.codeRequired);
+      return;
+    }
+    linkAccount.mutate({ code: linkOffer, linkCode: linkCode.trim() }, linked);
   };
 
   const submit = (event: FormEvent) => {
@@ -144,10 +154,29 @@ export default function LoginPage() {
             <p>
               <strong>{SSO_MSG.askAdmin}</strong>
             </p>
+            <form onSubmit={submitLinkCode} noValidate aria-labelledby="sso-code-heading">
+              <h3 id="sso-code-heading">{SSO_MSG.codeHeading}</h3>
+              <p className="muted">{SSO_MSG.codeIntro}</p>
+              <Field
+                id="link-code"
+                label={SSO_MSG.codeLabel}
+                name="link-code"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                value={linkCode}
+                onValue={setLinkCode}
+                autoFocus
+              />
+              <button type="submit" className="btn btn-primary btn-block" disabled={linkAccount.isPending}>
+                {linkAccount.isPending ? SSO_MSG.linking : SSO_MSG.codeButton}
+              </button>
+            </form>
             {sso?.localPasswords === 'none' ? null : (
-              <form onSubmit={submitLink} noValidate>
+              <form onSubmit={submitLink} noValidate aria-labelledby="sso-password-heading">
+                <h3 id="sso-password-heading">{SSO_MSG.passwordHeading}</h3>
                 <p className="muted">{SSO_MSG.proveIntro}</p>
-                <Field id="link-username" label="Username" name="username" autoComplete="username" value={username} onValue={setUsername} autoFocus />
+                <Field id="link-username" label="Username" name="username" autoComplete="username" value={username} onValue={setUsername} />
                 <Field
                   id="link-password"
                   label="Password"
@@ -157,7 +186,7 @@ export default function LoginPage() {
                   value={password}
                   onValue={setPassword}
                 />
-                <button type="submit" className="btn btn-primary btn-block" disabled={linkAccount.isPending}>
+                <button type="submit" className="btn btn-block" disabled={linkAccount.isPending}>
                   {linkAccount.isPending ? SSO_MSG.linking : SSO_MSG.linkButton}
                 </button>
               </form>

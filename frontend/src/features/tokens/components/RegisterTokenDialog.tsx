@@ -4,6 +4,7 @@
  * static link (its verification URL shown once, with Copy and a QR code).
  */
 import { useState } from 'react';
+import { CopyField } from '../../../components/CopyField';
 import { Dialog } from '../../../components/Dialog';
 import { Field } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
@@ -17,32 +18,6 @@ import { useTokenForm } from '../useTokenForm';
 
 type Kind = 'sun' | 'static';
 const HEX = /^[0-9A-Fa-f]*$/;
-
-/** A read-only value with a Copy button and its own copied/failed status. */
-function CopyField({ id, label, value, autoFocus = false }: { id: string; label: string; value: string; autoFocus?: boolean }) {
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const copyValue = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopy('copied');
-    } catch {
-      setCopy('failed');
-    }
-  };
-  return (
-    <>
-      <Field id={id} label={label} readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
-      <div className="copy-row">
-        <button type="button" className="btn" onClick={() => void copyValue()} aria-label={`Copy ${label}`} data-autofocus={autoFocus || undefined}>
-          Copy
-        </button>
-        <span className="muted small" role="status">
-          {copy === 'copied' ? `${label} copied` : copy === 'failed' ? TOKEN_MSG.copyFailed : ''}
-        </span>
-      </div>
-    </>
-  );
-}
 
 function Registered({ result, onClose }: { result: RegisterTokenResponse; onClose: () => void }) {
   const sun = result.sun;
@@ -71,18 +46,18 @@ function Registered({ result, onClose }: { result: RegisterTokenResponse; onClos
       {sun ? (
         <>
           <p className="warning-text">{sun.fileReadKey ? TOKEN_MSG.keyOnce : TOKEN_MSG.templateOnce}</p>
-          <CopyField id="url-template" label="NDEF URL template" value={sun.urlTemplate} autoFocus />
+          <CopyField id="url-template" label="NDEF URL template" value={sun.urlTemplate} autoFocus failed={TOKEN_MSG.copyFailed} />
           <p className="muted small">
             PICCData offset <strong data-testid="picc-offset">{sun.piccDataOffset}</strong>, SDMMAC offset (and MAC input offset){' '}
             <strong data-testid="mac-offset">{sun.macOffset}</strong>: bytes into the NDEF file, the URL written whole as one URI record
             (identifier code 0x00). Mirror the UID and counter encrypted with the deployment&apos;s meta-read key.
           </p>
-          {sun.fileReadKey ? <CopyField id="file-read-key" label="SDM file-read key" value={sun.fileReadKey} /> : null}
+          {sun.fileReadKey ? <CopyField id="file-read-key" label="SDM file-read key" value={sun.fileReadKey} failed={TOKEN_MSG.copyFailed} /> : null}
         </>
       ) : (
         <>
           <p className="warning-text">{TOKEN_MSG.urlOnce}</p>
-          <CopyField id="verification-url" label="Verification URL" value={result.verificationUrl} autoFocus />
+          <CopyField id="verification-url" label="Verification URL" value={result.verificationUrl} autoFocus failed={TOKEN_MSG.copyFailed} />
           <div className="qr-wrap">
             <QrCode value={result.verificationUrl} label="QR code of the verification URL" />
           </div>

@@ -52,15 +52,27 @@ describe('the user page’s single sign-on card', () => {
         body: sso({ seen: [{ subject: 'sub-dana-2', username: 'dana', name: 'Dana D.', seenAt: '2026-12-01T08:00:00Z' }] }),
       },
       'PUT /api/users/5/sso-expected': {
-        body: { message: 'The user is linked at their next sign-in through the identity provider.', expectedUntil: '2026-12-08T08:00:00Z' },
+        body: {
+          message: 'Link code issued. Give it to the person privately: it is shown only now.',
+          linkCode: 'K7QM-X3VB-9RTD-HW2C',
+          expectedUntil: '2026-12-08T08:00:00Z',
+        },
       },
       'PUT /api/users/5/sso-link': { body: { message: 'The user is linked to the identity provider.' } },
     });
     renderApp('/users/edit/5');
     const section = await card();
     await userEvent.click(section.getByRole('button', { name: 'Link at next sign-in' }));
-    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Link at next sign-in' }));
-    expect(await section.findByText('The user is linked at their next sign-in through the identity provider.')).toBeInTheDocument();
+    const asked = within(screen.getByRole('alertdialog', { name: 'Link at next sign-in?' }));
+    expect(asked.getByText(/one-time link code to give Dana Doctor privately/)).toBeInTheDocument();
+    await userEvent.click(asked.getByRole('button', { name: 'Issue a link code' }));
+    // Shown this once, with how to hand it on and until when it works.
+    expect(await section.findByLabelText('Link code')).toHaveValue('K7QM-X3VB-9RTD-HW2C');
+    expect(section.getByRole('button', { name: 'Copy Link code' })).toBeInTheDocument();
+    expect(section.getByText('Give this code to Dana Doctor privately')).toBeInTheDocument();
+    expect(section.getByText(/It works once, until .*2026/)).toBeInTheDocument();
+    await userEvent.click(section.getByRole('button', { name: 'Hide the code' }));
+    expect(section.queryByLabelText('Link code')).not.toBeInTheDocument();
     await userEvent.click(section.getByRole('button', { name: 'Link to this subject' }));
     expect(section.getByText('Enter the subject, or pick one of the sign-ins below.')).toBeInTheDocument();
     await userEvent.click(section.getByRole('button', { name: 'Pick sub-dana-2' }));
@@ -94,7 +106,9 @@ describe('the user page’s single sign-on card', () => {
     });
     renderApp('/users/edit/5');
     const section = await card();
-    expect(section.getByText(/Linked at their next sign-in through St Mary IdP as/)).toBeInTheDocument();
+    expect(section.getByText(/is waiting to be used, until/)).toBeInTheDocument();
+    expect(section.queryByLabelText('Link code')).not.toBeInTheDocument(); // never shown again
+    expect(section.getByRole('button', { name: 'Issue a new code' })).toBeInTheDocument();
     await userEvent.click(section.getByRole('button', { name: 'Withdraw' }));
     await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Withdraw' }));
     expect(await section.findByText('The link at next sign-in is withdrawn.')).toBeInTheDocument();

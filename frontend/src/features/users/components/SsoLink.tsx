@@ -1,12 +1,13 @@
-/** The edit page's "Single sign-on" (shown when it is configured): the identity provider's subject the user is linked to and its unlink; otherwise an admin's ways to link them: "link at next sign-in" (not for admins), or a subject entered or picked from the sign-ins seen without a link. Each change is confirmed (and the server asks "confirm it's you" for a link). */
+/** The edit page's "Single sign-on" (shown when it is configured): the identity provider's subject the user is linked to and its unlink; otherwise an admin's ways to link them: "link at next sign-in" (not for admins: a one-time link code, shown once here, for the admin to hand to the person), or a subject entered or picked from the sign-ins seen without a link. Each change is confirmed (and the server asks "confirm it's you" for a link). */
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/Banner';
 import { ConfirmMutation } from '../../../components/ConfirmMutation';
+import { CopyField } from '../../../components/CopyField';
 import { Field } from '../../../components/Field';
 import { RowButton } from '../../../components/RowButton';
 import { Table } from '../../../components/Table';
 import { errorMessage } from '../../../lib/api/client';
-import type { UserResponse, UserSso } from '../../../lib/api/types';
+import type { SsoExpectResponse, UserResponse, UserSso } from '../../../lib/api/types';
 import { formatDateTime } from '../../../lib/format';
 import { useUserSso } from '../api/get-user-sso';
 import { useBindSso } from '../api/sso-bind';
@@ -34,6 +35,8 @@ export function SsoLink({ user }: { user: User }) {
 function SsoCard({ user, sso }: { user: User; sso: UserSso }) {
   const [asking, setAsking] = useState<Asking>(null);
   const [done, setDone] = useState<string | null>(null);
+  // The link code just issued: the server keeps only its hash, so this is the one time it is shown.
+  const [issued, setIssued] = useState<SsoExpectResponse | null>(null);
   const [subject, setSubject] = useState('');
   const [subjectError, setSubjectError] = useState<string | null>(null);
   const unlink = useUnlinkSso();
@@ -70,11 +73,26 @@ function SsoCard({ user, sso }: { user: User; sso: UserSso }) {
       ) : (
         <>
           <p className="muted">Not linked to an account at {provider}.</p>
-          {sso.expectedUntil ? (
+          {issued ? (
+            <div className="sso-link-code">
+              <CopyField id="sso-link-code" label={SSO_MSG.codeLabel} value={issued.linkCode} failed={SSO_MSG.copyFailed} />
+              <p>
+                <strong>Give this code to {user.name} privately</strong> (in person or by phone, not in a shared mailbox or chat): it is shown only now.
+                It works once, until {formatDateTime(issued.expectedUntil)}: after signing in through {provider}, they choose &ldquo;I have a link
+                code&rdquo; on the login page and enter it.
+              </p>
+              <button type="button" className="btn" onClick={() => setIssued(null)}>
+                {SSO_MSG.codeHidden}
+              </button>
+            </div>
+          ) : sso.expectedUntil ? (
             <p>
-              Linked at their next sign-in through {provider} as <strong>{user.username}</strong>, until {formatDateTime(sso.expectedUntil)}.{' '}
+              A link code for <strong>{user.username}</strong> is waiting to be used, until {formatDateTime(sso.expectedUntil)}.{' '}
               <button type="button" className="btn" onClick={() => setAsking('withdraw')}>
                 Withdraw
+              </button>{' '}
+              <button type="button" className="btn" onClick={() => setAsking('expect')}>
+                Issue a new code
               </button>
             </p>
           ) : sso.admin ? (
@@ -134,16 +152,26 @@ function SsoCard({ user, sso }: { user: User; sso: UserSso }) {
         </ConfirmMutation>
       ) : null}
       {asking === 'expect' ? (
-        <ConfirmMutation texts={SSO_MSG.expect} mutation={expect} variables={user.id} onCancel={() => setAsking(null)} onSuccess={finished}>
+        <ConfirmMutation
+          texts={SSO_MSG.expect}
+          mutation={expect}
+          variables={user.id}
+          onCancel={() => setAsking(null)}
+          onSuccess={(data) => {
+            setAsking(null);
+            setDone(null);
+            setIssued(data);
+          }}
+        >
           <p>
-            The next sign-in through {provider} whose username is {user.username} links it to {user.name}&apos;s account, once, within a week. Use it when
-            you know that person signs in next.
+            You get a one-time link code to give {user.name} privately. After signing in through {provider}, they enter it once, within a week, and
+            their {provider} account is linked to {user.username}. {sso.expectedUntil ? 'The code issued before stops working.' : ''}
           </p>
         </ConfirmMutation>
       ) : null}
       {asking === 'withdraw' ? (
         <ConfirmMutation texts={SSO_MSG.withdraw} mutation={withdraw} variables={user.id} onCancel={() => setAsking(null)} onSuccess={finished}>
-          <p>{user.name} will not be linked at their next sign-in.</p>
+          <p>The link code issued for {user.name} stops working.</p>
         </ConfirmMutation>
       ) : null}
       {asking === 'bind' ? (
