@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import random
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -214,6 +215,82 @@ async def test_a_search_that_cannot_start_within_its_budget_is_answered_503(
         body = await hospital.search(hospital.nurse, "penicillin", 503)
         assert body["message"] == TOO_SLOW
     assert names(await hospital.search(hospital.nurse, "penicillin")) == ["letter.txt"]
+
+
+# --- The budget inside FTS5's own work: the costliest query allowed -------------------------
+
+# Four prefixes of three letters, the most a search may have: FTS5 reads every posting of every
+# word they start (all of them here) before the first match is found.
+PREFIXES = "pat* rev* blo* con*"
+
+
+async def _seed_prefix_words(folder_id: int, rows: int, words: int) -> None:
+    """`rows` pieces of `words` made-up words each, every word starting with one of PREFIXES'
+    stems (a vocabulary of tens of thousands), for files of folder_id: written as the text jobs
+    write them (search_texts, whose triggers fill FTS5), without extracting anything."""
+    rng = random.Random(47)
+    stems = [p.rstrip("*") for p in PREFIXES.split()]
+    letters = "abcdefghijklmnop"
+    now = datetime.now(UTC)
+    files = [
+        await StoredFile.create(
+            folder_id=folder_id,
+            name=f"notes-{n}.txt",
+            content_type="text/plain",
+            size=1,
+            last_modified=now,
+            extension="txt",
+            version_id=f"v{n}",
+        )
+        for n in range(max(1, rows // 50))
+    ]
+    values = []
+    for n in range(rows):
+        text = " ".join(
+            rng.choice(stems) + "".join(rng.choices(letters, k=rng.randint(2, 5)))
+            for _ in range(words)
+        )
+        row = files[n % len(files)]
+        values.append((row.id, row.version_id, 1 + n // len(files), 1, text))
+    client: Any = connections.get("default")
+    await client.execute_many(
+        "INSERT INTO search_texts (file_id, version_id, page, piece, text) VALUES (?, ?, ?, ?, ?)",
+        values,
+    )
+
+
+async def test_the_budget_stops_a_costly_fts_match(hospital: Hospital) -> None:
+    """The costliest query the syntax allows, over a large index: answered when the budget
+    allows it, and with a budget far under its cost a 503 well before it would have ended,
+    nothing held (the turns, the search's connection and the app's answer at once). On SQLite
+    the progress handler fires inside FTS5's own reads (its segments are read by statements of
+    its own), so no timer is needed. (PostgreSQL answers this query from its GIN index in a
+    tenth of a second; its budget is the server's statement_timeout, shown above.)"""
+    if dialect() == "postgres":
+        pytest.skip("SQLite's progress handler")
+    await _seed_prefix_words(hospital.a1.id, rows=400, words=2000)
+    guard = app_services(hospital.app).search
+    guard.per_minute = 100
+    started = time.monotonic()
+    body = await hospital.search(hospital.nurse, PREFIXES)
+    full = time.monotonic() - started
+    assert body["total"] > 0
+    guard.seconds = 0.05
+    started = time.monotonic()
+    body = await hospital.search(hospital.nurse, PREFIXES, 503)
+    stopped = time.monotonic() - started
+    print(f"\n{PREFIXES}: {full:.3f} s answered, stopped after {stopped:.3f} s at 0.05 s")
+    assert body["message"] == TOO_SLOW
+    assert full > 0.4, f"the index is too small to show the budget: {full:.3f} s"
+    assert stopped < full / 2, (stopped, full)
+    # Nothing held: every turn is free, and each answers a search at once.
+    guard.seconds = 5
+    readers = guard.readers
+    async with contextlib.AsyncExitStack() as turns:
+        for _ in range(2):
+            reading = await turns.enter_async_context(readers.reading(1))
+            assert await reading.fetch("SELECT 1 AS x", []) == [{"x": 1}]
+    assert names(await hospital.search(hospital.nurse, "patient")) == []
 
 
 # --- PostgreSQL: the search's pooled connection ---------------------------------------------
