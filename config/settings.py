@@ -27,6 +27,7 @@ from config.checks import (
     RoleMap,
     Roles,
     StorageUrl,
+    Username,
     ViewOffload,
 )
 from config.generated import age_recipient_of, persistent_secret
@@ -133,7 +134,7 @@ class Settings(BaseSettings):
     oidc_local_passwords: Literal["all", "admins", "none"] = "all"
     oidc_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 10
     oidc_requests_per_minute: Annotated[int, Field(ge=1)] = 300
-    admin_username: str = "admin"
+    admin_username: Username = "admin"
     admin_password: str = ""
     # New passwords (bff/auth/password_rule.py): at least this many characters (after NFKC);
     # no composition rules, common and guessable passwords refused.

@@ -1,7 +1,8 @@
 /* global window */
 // Browser journeys of single sign-on through the real OpenID Provider's own login page (npm
-// oidc-provider, tests/auth/oidc_provider): an admin links a doctor at their next sign-in, who
-// signs in and out through the provider (issue 35, linking of issue 47); a sign-in link made in
+// oidc-provider, tests/auth/oidc_provider): an admin issues a doctor a link code ("link at next
+// sign-in"), who signs in through the provider, enters it, and signs out again (issue 35,
+// linking of issue 47: no username claim links an account); a sign-in link made in
 // another browser signs nobody in (login CSRF, issue 47 item 3); and an account the provider
 // signs in but nobody linked is told to ask an administrator, or links itself by its password.
 import assert from 'node:assert/strict';
@@ -14,6 +15,8 @@ const provider_account = (name, username, groups) => ({ password: 'provider-pass
 const ACCOUNTS = {
   'dr.erin': provider_account('Erin Doctor', 'dr.erin', ['Doctors']),
   mal: provider_account('Mal Attacker', 'nurse.mal', ['Nurses']),
+  // Claims dr.erin's username: never linked by it (issue 47, item 2).
+  'erin.twin': provider_account('Not Erin', 'DR.ERIN', ['Doctors']),
   fay: provider_account('Fay at the provider', 'fay.elsewhere', ['Doctors']),
 };
 
@@ -56,12 +59,12 @@ async function throughProvider(page, who) {
   await page.getByRole('button', { name: 'Sign in to provider' }).click();
 }
 
-test('An admin links a doctor at their next sign-in; the doctor signs in through the provider’s login page and out again', async () => {
+test('An admin issues a doctor a link code; the doctor signs in through the provider’s login page, enters it, and signs out again', async () => {
   await configureProvider();
   const admin = await adminApi();
   const erin = await register(admin.token, 'dr.erin', 'Erin (unlinked)', 'doctor');
   await admin.logout();
-  // The admin, on Erin's page: "Link at next sign-in", confirmed.
+  // The admin, on Erin's page: "Link at next sign-in", confirmed: the code, shown this once.
   const desk = await newPage();
   await signIn(desk.page, ADMIN);
   await desk.page.goto(`/users/edit/${erin.id}`);
@@ -69,26 +72,52 @@ test('An admin links a doctor at their next sign-in; the doctor signs in through
   await card.getByText('Not linked to an account at Test Hospital.').waitFor();
   await assertAccessible(desk.page, 'the user page’s single sign-on card');
   await card.getByRole('button', { name: 'Link at next sign-in' }).click();
-  await desk.page.getByRole('alertdialog', { name: 'Link at next sign-in?' }).getByRole('button', { name: 'Link at next sign-in' }).click();
-  await card.getByText('The user is linked at their next sign-in through the identity provider.').waitFor();
-  await card.getByText(/Linked at their next sign-in through Test Hospital as/).waitFor();
+  await desk.page.getByRole('alertdialog', { name: 'Link at next sign-in?' }).getByRole('button', { name: 'Issue a link code' }).click();
+  const shown = card.getByRole('textbox', { name: 'Link code' });
+  await shown.waitFor();
+  const code = await shown.inputValue();
+  assert.match(code, /^([2-9A-HJ-NP-Z]{4}-){3}[2-9A-HJ-NP-Z]{4}$/);
+  await card.getByText('Give this code to Erin (unlinked) privately').waitFor();
+  await assertAccessible(desk.page, 'a link code shown once');
+  await card.getByRole('button', { name: 'Hide the code' }).click();
+  await card.getByText(/is waiting to be used, until/).waitFor();
+  await desk.page.reload();
+  await card.getByText(/is waiting to be used, until/).waitFor();
+  assert.equal(await card.getByRole('textbox', { name: 'Link code' }).count(), 0, 'the code is shown only once');
   await desk.context.close();
-  // Erin, in a browser of her own.
+  // Someone else at the provider whose username claim is DR.ERIN: not linked, just the offer.
+  const twin = await newPage();
+  await throughProvider(twin.page, 'erin.twin');
+  await twin.page.getByRole('heading', { name: 'Your Test Hospital account is not linked to a Patient Records account yet.' }).waitFor();
+  assert.equal(await twin.page.evaluate(() => window.localStorage.getItem('token')), null);
+  await twin.context.close();
+  // Erin, in a browser of her own: the provider, then the code from her administrator.
   const { page, problems } = await newPage();
   await page.goto('/login');
   await page.getByRole('link', { name: 'Sign in with Test Hospital' }).waitFor();
   await assertAccessible(page, 'login with single sign-on');
   await throughProvider(page, 'dr.erin');
+  const offer = page.getByRole('form', { name: 'I have a link code' });
+  await offer.getByRole('textbox', { name: 'Link code' }).fill(code.toLowerCase());
+  await offer.getByRole('button', { name: 'Link with the code and sign in' }).click();
   await page.waitForURL('**/dashboard');
   assert.equal(new URL(page.url()).hash, '', 'the one-time code is left in the address');
-  await page.getByText('Erin Doctor').first().waitFor();
+  await page.getByText('Erin (unlinked)').first().waitFor();
   // Out: the portal's session ends, then the provider's end-session page, then back to /login.
-  await page.getByRole('button', { name: 'Logout', exact: true }).click();
-  await page.waitForURL(`${provider.issuer}/session/end**`);
-  await page.getByRole('button', { name: /yes/i }).click();
-  await page.waitForURL(`${journey.server.base}/login`);
-  await page.getByRole('link', { name: 'Sign in with Test Hospital' }).waitFor();
-  assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
+  const signOut = async () => {
+    await page.getByRole('button', { name: 'Logout', exact: true }).click();
+    await page.waitForURL(`${provider.issuer}/session/end**`);
+    await page.getByRole('button', { name: /yes/i }).click();
+    await page.waitForURL(`${journey.server.base}/login`);
+    await page.getByRole('link', { name: 'Sign in with Test Hospital' }).waitFor();
+    assert.equal(await page.evaluate(() => window.localStorage.getItem('token')), null);
+  };
+  await signOut();
+  // Linked now: the provider alone signs her in (her name from its claims), with no code.
+  await throughProvider(page, 'dr.erin');
+  await page.waitForURL('**/dashboard');
+  await page.getByText('Erin Doctor').first().waitFor();
+  await signOut();
   assert.deepEqual(problems.filter((p) => !/401|Failed to load resource/.test(p)), []);
 });
 
@@ -140,8 +169,8 @@ test('A provider account nobody linked is told to ask an administrator, and link
   await page.getByText('Ask an administrator to link your account.').waitFor();
   assert.equal(new URL(page.url()).hash, '', 'the one-time code is left in the address');
   await assertAccessible(page, 'an account not linked yet');
-  await page.getByLabel('Username').fill('dr.fay');
-  await page.getByLabel('Password').fill('doctor-password-1');
+  await page.getByLabel('Username', { exact: true }).fill('dr.fay');
+  await page.getByLabel('Password', { exact: true }).fill('doctor-password-1');
   await page.getByRole('button', { name: 'Link and sign in' }).click();
   await page.waitForURL('**/dashboard');
   await page.getByText('Fay Doctor').first().waitFor();
