@@ -72,6 +72,17 @@ def _role_map(value: str) -> str:
     return value
 
 
+def _username(value: str) -> str:
+    # naming.py holds the one spelling and rule of usernames (imported here, when a value is
+    # checked: config/ is loaded before bff/).
+    from bff.naming import username_error, username_spelling
+
+    spelling = username_spelling(value)
+    if error := username_error(spelling):
+        raise ValueError(f"{value!a} cannot be a username. {error}")
+    return spelling
+
+
 def _age_recipient(value: str) -> str:
     from pyrage import x25519
 
@@ -109,6 +120,7 @@ Key = Annotated[str, AfterValidator(_key)]  # empty, or at least 32 bytes
 Roles = Annotated[str, AfterValidator(_roles)]  # staff roles, comma-separated, lower case
 Issuer = Annotated[str, AfterValidator(_issuer)]  # an OpenID Provider's URL, no trailing /
 RoleMap = Annotated[str, AfterValidator(_role_map)]  # role=claim value, comma-separated
+Username = Annotated[str, AfterValidator(_username)]  # naming.py's rule, in its one spelling
 AgeRecipient = Annotated[str, AfterValidator(_age_recipient)]
 OcrLanguages = Annotated[str, AfterValidator(_ocr_languages)]
 AesKeyHex = Annotated[str, AfterValidator(_aes_key_hex)]  # empty, or 32 hex digits (upper case)

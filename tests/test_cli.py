@@ -17,8 +17,10 @@ from click.testing import CliRunner
 
 from bff.cli import cli
 from bff.cli_support import TextFile
+from bff.naming import USERNAME_RULE
 from bff.users.cli import ROLES
 from bff.users.models import Role
+from config.settings import load_settings
 from tools.devserver import REPO, local_env
 
 PROG = "python -m bff"
@@ -211,6 +213,38 @@ def test_reset_password_generates_one_or_names_a_missing_user(tmp_path: Path) ->
     verified = bff(tmp_path, "audit", "verify")  # the creation and the reset, chained
     assert verified.returncode == 0, verified.stdout
     assert verified.stdout.startswith("Audit log intact: 2 entries verified.\n")
+
+
+def test_users_create_follows_the_username_rule(tmp_path: Path) -> None:
+    """The review made admins named with a Cyrillic a, with a zero-width space and as markup
+    from the command line: each is refused with one line naming it (look-alikes written out),
+    status 2, no traceback, nothing created; the Kelvin sign is the username's one spelling."""
+    for username in ("\u0430dmin", "dr.demo\u200b", "<img src=x onerror=alert(1)>", "ab"):
+        refused = bff(tmp_path, "users", "create", "--username", username, "--name", "Mallory",
+                      "--role", "admin", "--password", "first-password-words")  # fmt: skip
+        assert (refused.returncode, refused.stdout) == (2, ""), refused.stderr
+        assert refused.stderr == f"{username!a} cannot be a username. {USERNAME_RULE}\n"
+    made = bff(tmp_path, "users", "create", "--username", "\u212aATE", "--name", "Kate",
+               "--role", "admin", "--password", "first-password-words")  # fmt: skip
+    assert (made.returncode, made.stdout) == (0, "Created admin kate\n"), made.stderr
+    verified = bff(tmp_path, "audit", "verify")  # kate's creation alone
+    assert verified.stdout.startswith("Audit log intact: 1 entries verified.\n"), verified.stdout
+
+
+def test_a_first_admin_username_that_breaks_the_rule_stops_the_start(tmp_path: Path) -> None:
+    """BFF_ADMIN_USERNAME is checked with the settings: one line naming it, before anything
+    starts (the first start would have created that admin)."""
+    env = {**local_env(tmp_path), "BFF_ADMIN_USERNAME": "\u0430dmin"}
+    for args in (["migrate"], ["demo"], ["users", "create", "--username", "u", "--name", "N",
+                                       "--role", "nurse"]):  # fmt: skip
+        result = CliRunner(env=env).invoke(cli, args, prog_name=PROG)
+        assert result.exit_code == 2, result.output
+        assert result.output == (
+            "Invalid setting BFF_ADMIN_USERNAME: Value error, '\\u0430dmin' cannot be a "
+            f"username. {USERNAME_RULE}\n"
+        )
+        assert not (tmp_path / "bff.sqlite3").exists()
+    assert load_settings(admin_username=" \uff23hief ").admin_username == "chief"
 
 
 def test_the_demo_loads_once_and_its_files_are_indexed(tmp_path: Path) -> None:

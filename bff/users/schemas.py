@@ -4,22 +4,25 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
 from bff.assignments.schemas import ContainerAssignmentOut, FolderAssignmentOut
 from bff.auth.password_rule import MAX_LENGTH as PASSWORD_MAX_LENGTH
+from bff.naming import username_error, username_spelling
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
-Username = Annotated[
-    str,
-    StringConstraints(
-        strip_whitespace=True,
-        to_lower=True,
-        min_length=3,
-        max_length=50,
-        pattern=r"^[A-Za-z0-9._-]+$",
-    ),
-]
+
+
+def _username(value: str) -> str:
+    spelling = username_spelling(value)
+    if error := username_error(spelling):
+        raise ValueError(error)
+    return spelling
+
+
+# naming.py's one spelling and rule, as everywhere a username is made (bff/users/bootstrap.py,
+# BFF_ADMIN_USERNAME, single sign-on's provisioning) and looked up at sign-in.
+Username = Annotated[str, Field(max_length=200), AfterValidator(_username)]
 # The rest of the password rule (the minimum length is a setting) is bff/auth/password_rule.py.
 Password = Annotated[str, StringConstraints(min_length=1, max_length=PASSWORD_MAX_LENGTH)]
 StaffRole = Literal["doctor", "nurse", "assistant"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from quart.testing import QuartClient as Client
 
+from bff.naming import USERNAME_RULE
 from bff.users.models import Role, User
 from config.settings import Settings
 from tests.factories import make_user
@@ -97,6 +98,41 @@ async def test_register_validation(client: Client, settings: Settings) -> None:
         assert field in message, (body, message)
     assert await User.all().count() == 1
     assert await audit_entries("user_create") == []
+
+
+async def test_usernames_follow_naming_rule_in_the_one_spelling(
+    client: Client, settings: Settings
+) -> None:
+    """One mechanism for every username made (naming.py, as the command line, the first admin
+    and single sign-on's provisioning use it): the spelling sign-in looks a username up in
+    (full-width letters and the Kelvin sign are their plain letters), and the rule's refusal
+    for look-alike letters of another script, invisible characters and markup."""
+    admin = await make_admin(settings)
+    h = admin.headers
+    nurse = await make_user(Role.NURSE, username="nurse.nina")
+    for bad in ("\u0430dmin", "dr.demo\u200b", "<img src=x onerror=alert(1)>", "x" * 51):
+        created = await client.post(
+            "/api/auth/register", headers=h, json=user_payload(username=bad)
+        )
+        assert USERNAME_RULE in await error_message(created, 400), bad
+        changed = await client.put(
+            f"/api/users/{nurse.id}",
+            headers=h,
+            json={"name": "Nina", "username": bad, "role": "nurse"},
+        )
+        assert USERNAME_RULE in await error_message(changed, 400), bad
+    assert await User.all().count() == 2
+    assert (await User.get(id=nurse.id)).username == "nurse.nina"
+    full_width = user_payload(username=" \uff24\uff33cully ")  # full-width D and S
+    response = await client.post("/api/auth/register", headers=h, json=full_width)
+    assert (await json_body(response))["user"]["username"] == "dscully"
+    again = await client.post(
+        "/api/auth/register", headers=h, json=user_payload(username="DSCULLY")
+    )
+    assert await error_message(again, 409) == "The username 'dscully' is already taken."
+    kelvin = {"name": "Kate", "username": "\u212aate", "role": "nurse"}
+    response = await client.put(f"/api/users/{nurse.id}", headers=h, json=kelvin)
+    assert (await json_body(response))["user"]["username"] == "kate"
 
 
 async def test_register_bad_bodies_are_json_400(client: Client, settings: Settings) -> None:
