@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 import os
 import random
 import time
@@ -25,6 +26,10 @@ from bff.audit.models import AuditLog
 from bff.audit.service import flush
 from bff.db import dialect, fetch, tortoise_config
 from bff.files.models import StoredFile
+from bff.jobs.repository import Claimed
+from bff.jobs.service import held_turn
+from bff.search import jobs as search_jobs
+from bff.search.jobs import REMOVE_ROWS, WRITE_ROWS
 from bff.search.pieces import PIECE_CHARS, SNIPPET_WORDS, pieces, window
 from bff.search.repository import Readers, TooSlow
 from bff.search.service import (
@@ -36,7 +41,7 @@ from bff.search.service import (
 from bff.services import app_services
 from tests.factories import make_container, make_folder
 from tests.files.conftest import Ward
-from tests.search.conftest import Hospital, names, settled
+from tests.search.conftest import Hospital, names, settled, text_pdf, texts_of
 from tools.devserver import throwaway_postgres
 
 # A common word filling the largest text a file's page holds (bff/search/extract.py reads at
@@ -141,6 +146,95 @@ async def test_a_long_text_is_written_in_pieces_with_requests_served_between(
     assert result["blobName"] == "long.txt"
     assert len(result["snippet"]["text"].split()) <= SNIPPET_WORDS
     assert result["snippet"]["highlights"]
+
+
+class _Pieces:
+    """What a text job's pieces of work did, seen from the job's own steps: before each piece
+    (each `held_turn`) the rows committed and the health check's status, and each piece's rows
+    written or removed."""
+
+    def __init__(self, ward: Ward, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.before: list[tuple[int, int]] = []  # (rows committed, health status)
+        self.written: list[int] = []
+        self.removed: list[int] = []
+        insert, remove, turn = search_jobs.insert_rows, search_jobs.remove_text, held_turn
+
+        async def counted_insert(file_id: int, version_id: str, rows: Any, **kw: Any) -> None:
+            self.written.append(len(rows))
+            await insert(file_id, version_id, rows, **kw)
+
+        async def counted_remove(file_id: int, limit: int | None = None, **kw: Any) -> int:
+            gone = await remove(file_id, limit, **kw)
+            self.removed.append(gone)
+            return gone
+
+        @contextlib.asynccontextmanager
+        async def probed_turn(job: Claimed) -> AsyncIterator[Any]:
+            health = await ward.client.get("/api/health")
+            self.before.append((await _rows_of(job.file_id), health.status_code))
+            async with turn(job) as conn:
+                yield conn
+
+        monkeypatch.setattr(search_jobs, "insert_rows", counted_insert)
+        monkeypatch.setattr(search_jobs, "remove_text", counted_remove)
+        monkeypatch.setattr(search_jobs, "held_turn", probed_turn)
+
+
+async def test_many_short_pages_are_written_at_most_write_rows_a_transaction(
+    reading_ward: Ward, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PDF of 300 short pages (the review's 5,000-page PDF, smaller: its text is far under
+    WRITE_CHARS, so the row cap is what bounds a piece) is written by the real job in pieces of
+    at most WRITE_ROWS rows, and between them the health check answers 200 with part of the
+    rows committed. (With only the character cap the 300 rows go in one transaction.)"""
+    ward = reading_ward
+    pages = [f"Page {n}: patient review, blood pressure normal." for n in range(1, 301)]
+    seen = _Pieces(ward, monkeypatch)
+    response = await ward.upload(
+        ward.nurse, "long.pdf", text_pdf(*pages), content_type="application/pdf"
+    )
+    assert response.status_code == 201, await response.get_data(as_text=True)
+    job = await settled(ward, "long.pdf", within=120)
+    assert job.state == "done", job.reason
+    stored = await StoredFile.get(folder_id=ward.folder.id, name="long.pdf")
+    assert await _rows_of(stored.id) == 300
+    assert sum(seen.written) == 300
+    assert max(seen.written) == WRITE_ROWS, seen.written
+    assert len(seen.written) == math.ceil(300 / WRITE_ROWS)
+    partial = sorted({rows for rows, _ in seen.before if 0 < rows < 300})
+    assert partial == list(range(WRITE_ROWS, 300, WRITE_ROWS)), seen.before
+    assert {status for _, status in seen.before} == {200}
+
+
+async def test_an_overwrite_removes_a_long_texts_rows_a_few_at_a_time(
+    reading_ward: Ward, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long text's rows (one per piece) are removed by its overwrite's job REMOVE_ROWS at a
+    time, each removal a transaction of its own with the health check answered 200 between
+    them, before the new text is written. (Removed at once, one transaction holds them all.)"""
+    ward = reading_ward
+    text = COMMON * 100_000  # 800,000 characters: some fifty pieces
+    response = await ward.upload(ward.nurse, "long.txt", text.encode(), content_type="text/plain")
+    assert response.status_code == 201, await response.get_data(as_text=True)
+    assert (await settled(ward, "long.txt", within=120)).state == "done"
+    stored = await StoredFile.get(folder_id=ward.folder.id, name="long.txt")
+    old = await _rows_of(stored.id)
+    assert old == len(pieces(text)) > 3 * REMOVE_ROWS
+    seen = _Pieces(ward, monkeypatch)
+    response = await ward.upload(
+        ward.nurse, "long.txt", b"zebra", content_type="text/plain", query={"overwrite": "true"}
+    )
+    assert response.status_code == 201, await response.get_data(as_text=True)
+    job = await settled(ward, "long.txt", within=120)
+    assert job.state == "done", job.reason
+    assert await texts_of(ward, "long.txt") == [(1, "zebra")]
+    assert sum(seen.removed) == old
+    assert max(seen.removed) == REMOVE_ROWS, seen.removed
+    assert len(seen.removed) == old // REMOVE_ROWS + 1  # the last finds fewer: done
+    # Before each removal, what the ones before it left: old, old - 16, old - 32, ...
+    left = [rows for rows, _ in seen.before[: len(seen.removed)]]
+    assert left == [old - n * REMOVE_ROWS for n in range(len(seen.removed))], seen.before
+    assert {status for _, status in seen.before} == {200}
 
 
 # --- The time budget, on the search's own connection ----------------------------------------
