@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import importlib
 import logging
 import os
 import pickle
 import resource
+import signal
 import struct
 import sys
 from collections.abc import Callable, Iterable
@@ -112,6 +114,13 @@ async def _log_stderr(stream: asyncio.StreamReader, pid: int) -> None:
             start = end + 1
         take(chunk[start:])
     say()
+
+
+def die_with_worker() -> None:
+    """In a program a job starts, before it runs (`preexec_fn`): killed when the worker that
+    started it dies, as the pool kills a worker past its time limit (Linux's PR_SET_PDEATHSIG)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
 
 
 class _Worker:

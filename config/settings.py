@@ -88,6 +88,11 @@ class Settings(BaseSettings):
     preview_max_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     preview_cache_mb: Annotated[int, Field(ge=0, le=4096)] = 64
     preview_link_seconds: Annotated[int, Field(ge=60, le=3600)] = 600
+    # The viewer's reduced copy of an image too large for the browser is streamed by libvips's
+    # vipsthumbnail (Debian's libvips-tools: `make vips`), in the same worker pool and limits;
+    # a name looked up on PATH or a path. Empty or not installed: Pillow reduces images up to
+    # 100 megapixels, and a larger one is shown as a card whose original is a download.
+    vipsthumbnail: str = "vipsthumbnail"
     # Largest RTF converted to text (about 0.5 s of CPU per MB); larger RTFs are refused (413).
     rtf_max_mb: Annotated[int, Field(ge=1, le=10_000)] = 20
     view_link_seconds: Annotated[int, Field(ge=10, le=3600)] = 300

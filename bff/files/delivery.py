@@ -13,8 +13,11 @@ or one of the product's own objects such as an old version) and whoever sends th
   Content-Disposition and Cache-Control (docs/operations.md: what the sandboxing CSP becomes there).
 
 The headers (disposition, sandboxing CSP, no caching) are decided here for all three, so an
-offloaded view is exactly as safe as a streamed one. Deciding who may see what stays in the
-route's `@allow` policy and the service's audit entry, before this runs.
+offloaded view is exactly as safe as a streamed one. An image is inline only when its header
+says a browser may decode it (bff/files/pixels.py: at most the thumbnail's 12 megapixels; its
+first bytes read here, by hand, nothing decoded); an image bomb, or an image whose header does
+not say, is a download, whatever asked for it. Deciding who may see what stays in the route's
+`@allow` policy and the service's audit entry, before this runs.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from urllib.parse import quote
 from quart import Response
 
 from bff import metrics
+from bff.files.pixels import HEAD_BYTES, read_head, within_budget
 from bff.files.service import ViewSource
 from storage.base import ObjectKey, ReadStream, Storage
 
@@ -53,10 +57,26 @@ VIEW_CACHE_CONTROL = "private, no-store"
 Offload = Literal["none", "nginx", "s3"]
 
 
+def _base(content_type: str) -> str:
+    return content_type.split(";")[0].strip().lower()
+
+
 def is_inline(content_type: str) -> bool:
     """Whether the browser may show this type itself (else it is downloaded)."""
-    base = content_type.split(";")[0].strip().lower()
+    base = _base(content_type)
     return base in INLINE_TYPES or base.startswith(("audio/", "video/"))
+
+
+async def may_show(source: ViewSource) -> bool:
+    """Whether source may be shown by the browser (inline): a type it shows, and for an image,
+    a header that says at most the pixels a browser is given to decode."""
+    if not is_inline(source.content_type):
+        return False
+    if not _base(source.content_type).startswith("image/"):
+        return True
+    if source.size <= 0:
+        return False
+    return within_budget(await read_head(await source.open(0, min(HEAD_BYTES, source.size))))
 
 
 def content_disposition(kind: str, name: str) -> str:
@@ -65,12 +85,12 @@ def content_disposition(kind: str, name: str) -> str:
     return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
-def view_headers(source: ViewSource) -> dict[str, str]:
-    """The headers every view carries, whoever sends its bytes."""
+def view_headers(source: ViewSource, *, inline: bool) -> dict[str, str]:
+    """The headers every view carries, whoever sends its bytes (inline: `may_show`)."""
     content_type = source.content_type
     return {
         "Content-Disposition": content_disposition(
-            "inline" if is_inline(content_type) else "attachment", source.name
+            "inline" if inline else "attachment", source.name
         ),
         "Content-Security-Policy": VIEW_CSP
         if content_type.startswith("application/pdf")
@@ -112,7 +132,7 @@ async def send_view(
     source: ViewSource, offload: Offload, storage: Storage, seconds: int
 ) -> Response:
     """The response that delivers source's bytes: streamed, through nginx, or from S3."""
-    headers = view_headers(source)
+    headers = view_headers(source, inline=await may_show(source))
     if offload == "nginx":
         headers["X-Accel-Redirect"] = accel_path(source.key)
         return Response(b"", status=200, headers=headers, content_type=source.content_type)

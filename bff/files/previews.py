@@ -3,7 +3,9 @@ a thumbnail (WebP, THUMBNAIL_SIZE px on the long side) of a PDF's first page or 
 and a PDF page at a requested width for the in-app viewer, and a PDF's page count; for the
 viewer too, whether an image may reach the browser as it is (`image_display`: within the
 thumbnail's decompression budget) and, for one that may not, a reduced copy (`reduced_image`,
-REDUCED_SIZE px on its long side).
+REDUCED_SIZE px on its long side): made by libvips's `vipsthumbnail` (BFF_VIPSTHUMBNAIL), which
+streams the image through its shrink instead of decoding it whole, up to MAX_STREAMED_PIXELS;
+without it by Pillow, up to its guard (MAX_SOURCE_PIXELS).
 
 Pure functions of the file's bytes (pickled to the worker); each refusal is PreviewRefused with
 a reason a person can read. PDFs are opened with pypdfium2 (not thread-safe: one document at a
@@ -11,25 +13,51 @@ time in a worker process, which runs one job at a time); images with Pillow unde
 profile images have (bff/files/images.py: header checked before decoding, JPEGs decoded scaled
 down, pixel and memory bounds), so a decompression bomb is refused before it costs memory.
 A rendered page never exceeds MAX_RENDER_PIXELS, whatever size the PDF says its page is.
+vipsthumbnail runs as a child of the worker: under the worker's address-space limit (inherited),
+killed before the worker's time limit ends and with the worker, with libvips's untrusted loaders
+blocked and one thread.
 """
 
 from __future__ import annotations
 
 import io
+import os
+import shutil
+import subprocess
+import tempfile
 import threading
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pypdfium2 as pdfium
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from bff.files.images import TOO_MANY_PIXELS, InvalidImage, check_header, check_kind, over_budget
+from bff.files.images import (
+    MAX_SOURCE_PIXELS,
+    TOO_MANY_PIXELS,
+    InvalidImage,
+    check_header,
+    check_kind,
+    over_budget,
+)
+from bff.files.pixels import HEAD_BYTES, Size, image_size
 from bff.jobs.work import Unreadable
+from bff.workers import die_with_worker
 
 THUMBNAIL_SIZE = 256
 # The long side of the picture the viewer shows of an image too large to hand to the browser.
 REDUCED_SIZE = 2000
+# The most pixels a reduced copy is streamed from (a gigapixel: the review's 900-megapixel PNG
+# takes 2-6 s and 80-190 MB here); beyond it refused from the header, nothing decoded.
+MAX_STREAMED_PIXELS = 1_000_000_000
+# What vipsthumbnail is given: formats the viewer shows (libvips's own loaders for them; BMP has
+# none that is not "untrusted"), and its environment: no other loaders, one thread, one malloc
+# arena (each thread's arena reserves 64 MB of address space, which the limit counts).
+STREAMED_FORMATS = frozenset({"PNG", "JPEG", "GIF", "WEBP"})
+VIPS_ENVIRONMENT = {"VIPS_BLOCK_UNTRUSTED": "1", "VIPS_CONCURRENCY": "1", "MALLOC_ARENA_MAX": "1"}
 # The widths a page is rendered at: a requested width is snapped up to the next one, so that a
 # few renderings of a page serve every screen (and their caches are shared).
 PAGE_WIDTHS = (320, 480, 640, 800, 1024, 1280, 1600, 2000)
@@ -56,6 +84,28 @@ PAGE_OUTSIDE = "Page not found"
 NOT_PREVIEWABLE = "There is no preview for this type of file."
 TOO_LARGE = "This file is too large for a preview."
 IMAGE_TOO_LARGE = "This image has too many pixels to show here, even reduced."
+IMAGE_NOT_REDUCED = (
+    "This image has too many pixels to show here, and this server cannot make a reduced copy "
+    "of one so large."
+)
+IMAGE_TOO_SLOW = "This image took too long to reduce for showing here."
+IMAGE_TOO_MUCH_MEMORY = "This image needs more memory to reduce than the server allows."
+
+
+@dataclass(frozen=True)
+class Reducer:
+    """How reduced copies are streamed: `command`, the vipsthumbnail program (a name looked up
+    on PATH, or a path; empty: none), given at most `seconds`."""
+
+    command: str = ""
+    seconds: float = 20.0
+
+    def program(self) -> str | None:
+        """The program's path, or None when it is not installed (or not configured)."""
+        return shutil.which(self.command) if self.command else None
+
+
+NO_REDUCER = Reducer()
 
 
 class PreviewRefused(ValueError):
@@ -178,12 +228,34 @@ def _image_thumbnail(source: bytes | str) -> bytes:
     return _image_picture(source, THUMBNAIL_SIZE, check_header, TOO_MANY_PIXELS)
 
 
-def image_display(source: bytes | str) -> bool:
+def _head(source: bytes | str) -> bytes:
+    if isinstance(source, bytes):
+        return source[:HEAD_BYTES]
+    with open(source, "rb") as handle:
+        return handle.read(HEAD_BYTES)
+
+
+def _streamable(size: Size, reducer: Reducer) -> str:
+    """The vipsthumbnail program that may reduce an image of this size, or PreviewRefused."""
+    program = reducer.program()
+    if size.pixels > MAX_STREAMED_PIXELS or (program and size.format not in STREAMED_FORMATS):
+        raise PreviewRefused(IMAGE_TOO_LARGE)
+    if program is None:
+        raise PreviewRefused(IMAGE_NOT_REDUCED)
+    return program
+
+
+def image_display(source: bytes | str, reducer: Reducer = NO_REDUCER) -> bool:
     """Whether the viewer may hand this image to the browser as it is: its header read here
     (nothing decoded) says an accepted format and pixel format within the thumbnail's
     decompression budget (bff/files/images.py `over_budget`, on its full size). False: only a
     reduced copy is shown (`reduced_image`). PreviewRefused when not even that can be made:
-    more pixels than Pillow's guard (MAX_SOURCE_PIXELS), not an image, a damaged header."""
+    beyond Pillow's guard (MAX_SOURCE_PIXELS) without the reducer, or beyond what it streams
+    (MAX_STREAMED_PIXELS); not an image; a damaged header."""
+    size = image_size(_head(source))
+    if size is not None and size.pixels > MAX_SOURCE_PIXELS:
+        _streamable(size, reducer)
+        return False
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
@@ -198,10 +270,59 @@ def image_display(source: bytes | str) -> bool:
             raise PreviewRefused(IMAGE_DAMAGED) from None
 
 
-def reduced_image(source: bytes | str) -> bytes:
-    """An image too large for the browser, decoded here (a JPEG scaled down as it is decoded;
-    the worker's memory and time limits bound the rest) and reduced to REDUCED_SIZE px on its
-    long side, as WebP; PreviewRefused as `image_display` refuses."""
+def _streamed(path: str, program: str, seconds: float) -> bytes:
+    """The image at path reduced by vipsthumbnail to REDUCED_SIZE px on its long side, as WebP
+    (its metadata stripped): killed after most of `seconds`, so that the worker answers first."""
+    with tempfile.TemporaryDirectory(prefix="bff-reduced-") as folder:
+        out = Path(folder) / "reduced.webp"
+        command = [
+            program,
+            path,
+            "--size",
+            f"{REDUCED_SIZE}x{REDUCED_SIZE}>",  # ">": only ever smaller
+            "--output",
+            f"{out}[Q={WEBP_QUALITY},strip]",
+        ]
+        try:
+            done = subprocess.run(  # noqa: S603 - our own arguments, no shell
+                command,
+                capture_output=True,
+                env={"PATH": os.environ.get("PATH", ""), **VIPS_ENVIRONMENT},
+                timeout=max(seconds * 0.9, 1.0),
+                check=False,
+                preexec_fn=die_with_worker,
+            )
+        except subprocess.TimeoutExpired:
+            raise PreviewRefused(IMAGE_TOO_SLOW) from None
+        except OSError:
+            raise PreviewRefused(IMAGE_DAMAGED) from None
+        # Out of address space libvips warns, then often crashes (a signal) or gives up.
+        if done.returncode < 0 or b"out of memory" in done.stderr:
+            raise PreviewRefused(IMAGE_TOO_MUCH_MEMORY)
+        picture = out.read_bytes() if done.returncode == 0 and out.is_file() else b""
+        if not (picture.startswith(b"RIFF") and picture[8:12] == b"WEBP"):
+            raise PreviewRefused(IMAGE_DAMAGED)
+        return picture
+
+
+def reduced_image(source: bytes | str, reducer: Reducer = NO_REDUCER) -> bytes:
+    """An image too large for the browser reduced to REDUCED_SIZE px on its long side, as WebP:
+    streamed by the reducer when it is installed (PNG, JPEG, GIF, WebP up to
+    MAX_STREAMED_PIXELS, within the worker's memory limit: it never holds the whole image),
+    else decoded here by Pillow (a JPEG scaled down as it is decoded; the worker's memory and
+    time limits bound the rest); PreviewRefused as `image_display` refuses."""
+    size = image_size(_head(source))
+    if size is not None and (
+        size.pixels > MAX_SOURCE_PIXELS
+        or (size.format in STREAMED_FORMATS and reducer.program() is not None)
+    ):
+        program = _streamable(size, reducer)
+        if isinstance(source, str):
+            return _streamed(source, program, reducer.seconds)
+        with tempfile.NamedTemporaryFile(prefix="bff-image-") as copy:
+            copy.write(source)
+            copy.flush()
+            return _streamed(copy.name, program, reducer.seconds)
     return _image_picture(source, REDUCED_SIZE, check_kind, IMAGE_TOO_LARGE)
 
 

@@ -303,6 +303,7 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         pageWidths=list(viewer.PAGE_WIDTHS),
         imageUrl=opened.content_url if opened.kind == "image" else None,
         imageReduced=opened.reduced,
+        originalDownload=opened.original_download,
         textUrl=opened.content_url if opened.kind == "text" else None,
         reason=opened.reason,
         expiresAt=opened.expires_at,

@@ -211,8 +211,14 @@ class ViewerOpen(BaseModel):
     imageReduced: bool = Field(
         False,
         description="The image has more pixels than the viewer hands to a browser: imageUrl is "
-        "a reduced copy the server rendered (WebP, at most 2000 px on its long side); Open "
-        "original shows every pixel",
+        "a reduced copy the server rendered (WebP, at most 2000 px on its long side); the "
+        "original, every pixel, is a download (originalDownload)",
+    )
+    originalDownload: bool = Field(
+        False,
+        description="An image whose header says more pixels than a browser is given to decode "
+        "(12 megapixels), or does not say: the view routes send its original only as a "
+        "download (Content-Disposition: attachment), never shown in a tab",
     )
     textUrl: str | None = None
     reason: str | None = None

@@ -8,11 +8,14 @@ session and this content version (BFF_PREVIEW_LINK_SECONDS), each with the purpo
 route it opens (bff/auth/policy.py `link_purpose`): pictures the server renders (a page
 template with `{page}` and `{width}`, or an image's reduced copy) under VIEWER_LINK, an
 original's bytes under VIEWER_CONTENT_LINK, signed only for a text or an image whose header
-(read in the worker pool) is within the thumbnail's decompression budget. So no PDF and no
-image bomb reaches the browser from the viewer: a PDF's pages and a large image's reduced copy
+(read in the worker pool, and by hand here: bff/files/pixels.py) is within the thumbnail's
+decompression budget. So no PDF and no image bomb reaches the browser from the viewer: a PDF's
+pages and a large image's reduced copy (streamed by libvips when installed, up to a gigapixel)
 are rendered in the worker pool (bff/files/previews.py: its time and memory limits) and kept
 in a bounded in-memory cache per process (`PageCache`), so a picture seen again is served at
-once; the content route refuses PDFs whatever link it is given.
+once; the content route refuses PDFs whatever link it is given. An image over the budget is
+answered with `original_download`: the view routes send its original only as a download
+(bff/files/delivery.py), and the web app offers it so.
 """
 
 from __future__ import annotations
@@ -36,12 +39,16 @@ from bff.auth.links import sign_link
 from bff.containers.models import Folder
 from bff.errors import ApiError
 from bff.files import preview_repository
+from bff.files.pixels import HEAD_BYTES, read_head, within_budget
 from bff.files.previews import (
+    IMAGE_TOO_MUCH_MEMORY,
+    IMAGE_TOO_SLOW,
     PAGE_OUTSIDE,
     PAGE_WIDTHS,
     REDUCED_SIZE,
     TOO_LARGE,
     PreviewRefused,
+    Reducer,
     base_type,
     image_display,
     pdf_page,
@@ -76,10 +83,6 @@ PAGE_TOO_MUCH_MEMORY = (
     "This page needs more memory to show than the server allows. Please open the original instead."
 )
 IMAGE_FAILED = "This image could not be shown. Please open the original instead."
-IMAGE_TOO_SLOW = "This image took too long to show. Please open the original instead."
-IMAGE_TOO_MUCH_MEMORY = (
-    "This image needs more memory to show than the server allows. Please open the original instead."
-)
 NOT_AN_IMAGE = "This file is not an image."
 NO_CONTENT = (
     "The viewer shows this file's pages, not the file itself. "
@@ -113,6 +116,7 @@ class ViewerSession:
     content_url: str | None = None
     reason: str | None = None
     reduced: bool = False  # an image's content_url is its reduced copy, not the original
+    original_download: bool = False  # an image whose original the view routes only download
 
 
 PageKey = tuple[str, str, str, str, int, int]  # container, folder, name, version, page, width
@@ -198,19 +202,36 @@ async def _at_opening(
     workers: WorkerPool | None,
     folder: Folder,
     name: str,
-    func: Callable[[str], T],
     failed: str,
+    func: Callable[..., T],
+    *args: Any,
 ) -> T:
-    """func(a copy of the file) in the worker pool as the viewer opens it (a PDF's page count,
-    how an image may be shown): 503 when the pool is full; PreviewRefused(failed) when the work
-    ran out of time or memory or its worker died (the viewer then offers the original)."""
+    """func(a copy of the file, *args) in the worker pool as the viewer opens it (a PDF's page
+    count, how an image may be shown): 503 when the pool is full; PreviewRefused(failed) when
+    the work ran out of time or memory or its worker died (the viewer then offers the original)."""
     where = (folder.container.name, folder.name, name)
     try:
-        return await _rendered(workers, settings, storage, where, func)
+        return await _rendered(workers, settings, storage, where, func, *args)
     except WorkerBusy:
         raise ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS}) from None
     except (WorkerTimeout, WorkerFailed):
         raise PreviewRefused(failed) from None
+
+
+def reducer(settings: Settings) -> Reducer:
+    """How reduced copies are streamed (BFF_VIPSTHUMBNAIL), within a rendering's time."""
+    return Reducer(settings.vipsthumbnail, settings.preview_seconds)
+
+
+async def _within_budget(storage: Storage, where: tuple[str, str, str], size: int) -> bool:
+    """Whether the file's header says an image the browser may decode (bff/files/pixels.py):
+    what the view routes decide its original's disposition by."""
+    if size <= 0:
+        return False
+    stream = await storage.open_object(
+        ObjectKey.file(*where), offset=0, length=min(HEAD_BYTES, size)
+    )
+    return within_budget(await read_head(stream))
 
 
 async def open_viewer(
@@ -232,7 +253,10 @@ async def open_viewer(
     kind = kind_of(row.content_type, row.size, max_bytes)
     reason = TOO_LARGE if kind == "other" and row.size > max_bytes else None
     page_count = None
-    reduced = False
+    reduced = original_download = False
+    if base_type(row.content_type) in IMAGE_TYPES:
+        where = (container, folder.name, name)
+        original_download = not await _within_budget(storage, where, row.size)
     if kind == "pdf":
         preview = await preview_repository.current_content(container, folder.name, name)
         if preview and preview["preview_version"] == version_id and preview["page_count"]:
@@ -240,17 +264,26 @@ async def open_viewer(
         else:
             try:
                 page_count = await _at_opening(
-                    storage, settings, workers, folder, name, pdf_page_count, PAGE_FAILED
+                    storage, settings, workers, folder, name, PAGE_FAILED, pdf_page_count
                 )
             except PreviewRefused as exc:
                 kind, reason = "other", str(exc)
     elif kind == "image":
         # The browser decodes what it is given, in the app's tab: an image beyond the budget
-        # the server keeps for itself (a PNG bomb) is shown as a reduced copy, or not at all.
+        # the server keeps for itself (a PNG bomb) is shown as a reduced copy, or not at all;
+        # so is one whose header the view routes cannot read (their original is a download).
         try:
-            reduced = not await _at_opening(
-                storage, settings, workers, folder, name, image_display, IMAGE_FAILED
+            display = await _at_opening(
+                storage,
+                settings,
+                workers,
+                folder,
+                name,
+                IMAGE_FAILED,
+                image_display,
+                reducer(settings),
             )
+            reduced = original_download or not display
         except PreviewRefused as exc:
             kind, reason = "other", str(exc)
     await record_alone(
@@ -279,10 +312,14 @@ async def open_viewer(
         )
     if reduced:
         url = f"{base}/image?link={link}"
-        return ViewerSession("image", version_id, expires, content_url=url, reduced=True)
+        return ViewerSession(
+            "image", version_id, expires, content_url=url, reduced=True, original_download=True
+        )
     if kind in ("image", "text"):
         return ViewerSession(kind, version_id, expires, content_url=f"{base}/content?link={link}")
-    return ViewerSession("other", version_id, expires, reason=reason)
+    return ViewerSession(
+        "other", version_id, expires, reason=reason, original_download=original_download
+    )
 
 
 async def current_or_404(container: str, folder: str, name: str, version_id: str) -> dict[str, Any]:
@@ -378,8 +415,8 @@ async def reduced_picture(
     cache: PageCache,
 ) -> bytes:
     """The reduced copy (WebP, REDUCED_SIZE px on its long side) of an image's current content
-    (the version the viewer opened), rendered in the worker pool; from the cache when it was
-    rendered before."""
+    (the version the viewer opened), rendered in the worker pool (streamed by libvips when
+    installed); from the cache when it was rendered before."""
     key: PageKey = (container, folder, name, version_id, 0, REDUCED_SIZE)
     cached = cache.get(key)
     found = await current_or_404(container, folder, name, version_id)
@@ -391,7 +428,8 @@ async def reduced_picture(
         raise ApiError(422, TOO_LARGE)
 
     def render() -> Awaitable[bytes]:
-        return _rendered(workers, settings, storage, (container, folder, name), reduced_image)
+        where = (container, folder, name)
+        return _rendered(workers, settings, storage, where, reduced_image, reducer(settings))
 
     try:
         return await cache.get_or_render(key, render)

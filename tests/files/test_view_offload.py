@@ -21,6 +21,7 @@ from config.settings import SettingsError
 from storage.base import InvalidName, ObjectKey
 from tests.conftest import REGION, make_settings, started_app
 from tests.files.conftest import Ward
+from tests.files.test_previews import png_bomb
 
 CONTENT = bytes(range(256)) * 400  # 102,400 bytes
 NAME = "Résultat final; v2 #1?.pdf"
@@ -107,6 +108,19 @@ async def test_s3_offload_keeps_downloads_as_downloads_and_profile_images_on_our
     assert image.status_code == 200
     assert image.headers["Content-Type"] == "image/jpeg"
     assert (await image.get_data())[:2] == b"\xff\xd8"
+
+
+async def test_s3_offload_signs_an_image_bombs_original_as_a_download(s3_ward: Ward) -> None:
+    """An image whose header says more pixels than a browser is given (the review's 900
+    megapixels) is a download from the bucket too: the signed disposition says so."""
+    ward = s3_ward
+    assert (await ward.upload(ward.nurse, "bomb.png", png_bomb(30_000, 30_000))).status_code == 201
+    response = await ward.client.get(ward.url("bomb.png", "view"), headers=ward.nurse.headers)
+    assert response.status_code == 302
+    async with aiohttp.ClientSession() as http, http.get(response.headers["Location"]) as bomb:
+        assert bomb.status == 200
+        assert bomb.headers["Content-Disposition"].startswith("attachment;")
+        assert bomb.headers["Content-Type"] == "image/png"
 
 
 async def test_nginx_offload_hands_nginx_the_objects_path(

@@ -3387,7 +3387,7 @@ export interface operations {
                         expiresAt: string;
                         /**
                          * Imagereduced
-                         * @description The image has more pixels than the viewer hands to a browser: imageUrl is a reduced copy the server rendered (WebP, at most 2000 px on its long side); Open original shows every pixel
+                         * @description The image has more pixels than the viewer hands to a browser: imageUrl is a reduced copy the server rendered (WebP, at most 2000 px on its long side); the original, every pixel, is a download (originalDownload)
                          * @default false
                          */
                         imageReduced: boolean;
@@ -3404,6 +3404,12 @@ export interface operations {
                         kind: "image" | "pdf" | "text" | "other";
                         /** Name */
                         name: string;
+                        /**
+                         * Originaldownload
+                         * @description An image whose header says more pixels than a browser is given to decode (12 megapixels), or does not say: the view routes send its original only as a download (Content-Disposition: attachment), never shown in a tab
+                         * @default false
+                         */
+                        originalDownload: boolean;
                         /**
                          * Pagecount
                          * @default null
