@@ -43,6 +43,7 @@ export const FILE_MSG = {
   iosFailed: "Unable to open file. This may be due to Safari's security restrictions.",
   openFailed: 'Failed to open file',
   opened: 'File opened in new tab',
+  downloading: 'Download started',
   openingIos: 'Opening file... You may need to use the back button to return.',
   // Search: whether a file's text could be read (issue 32)
   notSearchable: (problem: string | null | undefined) => (problem ? `Not searchable: ${problem}` : 'Not searchable'),
@@ -86,10 +87,14 @@ export function openErrorMessage(error: unknown, iosSafari: boolean): string {
 export const VIEWER_MSG = {
   loading: 'Loading file…',
   openOriginal: 'Open original',
+  downloadOriginal: 'Download original',
   notShown: 'This type of file cannot be shown here. Open the original to see it.',
   openIt: 'Open the original to see it.',
   imageFailed: 'The image could not be shown. Open the original to see it.',
-  imageReduced: 'This image is too large to show at full size here, so a smaller copy is shown. Open the original to see every detail.',
+  imageReduced:
+    'This image is too large to show at full size here, so a smaller copy is shown. Download the original to see every detail on your device.',
+  // An image over the pixels a browser is given to decode: the server sends its original only as a download.
+  downloadIt: 'Its original is too large to open in the browser: Download original saves it to your device.',
   pageFailed: 'This page could not be shown. Open the original to see it.',
   textCut: 'Only the beginning of this text is shown here. Open the original to see all of it.',
   filePosition: (n: number, total: number) => `File ${n} of ${total}`,

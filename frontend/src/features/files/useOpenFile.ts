@@ -1,7 +1,9 @@
 /**
  * Opening a file in a new tab through the server's short-lived signed link. The window opens
  * synchronously in the click (so popup blockers allow it), then goes to the link once known.
- * iOS Safari navigates this tab instead. The session token never appears in a URL.
+ * iOS Safari navigates this tab instead. The session token never appears in a URL. A file the
+ * server sends only as a download (an image over the browser's pixel budget) is downloaded
+ * through the same link, with no tab.
  */
 import { useCallback, useMemo } from 'react';
 import { useNotify } from '../../components/Notifications';
@@ -77,15 +79,40 @@ export function useFileOpener() {
     [ios, notify],
   );
 
-  return { openFile, ios };
+  /** The file saved to the device by its signed link (the server answers it as an attachment). */
+  const downloadFile = useCallback(
+    (container: string, folder: string, blob: string) => {
+      if (!getToken()) {
+        notify('error', FILE_MSG.noToken, OPEN_ERROR_MS);
+        return;
+      }
+      getViewLink(container, folder, blob).then(
+        ({ url }) => {
+          const link = document.createElement('a');
+          link.href = serverUrl(url);
+          link.download = blob;
+          link.rel = 'noopener';
+          document.body.appendChild(link);
+          link.click();
+          link.remove();
+          notify('success', FILE_MSG.downloading, OPENED_MS);
+        },
+        (error: unknown) => notify('error', openErrorMessage(error, ios), OPEN_ERROR_MS),
+      );
+    },
+    [ios, notify],
+  );
+
+  return { openFile, downloadFile, ios };
 }
 
 /** Opening a file of one folder, or an earlier version of it (versionId): the same signed-link way. */
 export function useOpenFile(container: string, folder: string) {
-  const { openFile, ios } = useFileOpener();
+  const { openFile, downloadFile, ios } = useFileOpener();
   const open = useCallback(
     (blob: string, versionId?: string) => openFile(container, folder, blob, { versionId }),
     [openFile, container, folder],
   );
-  return { open, ios };
+  const download = useCallback((blob: string) => downloadFile(container, folder, blob), [downloadFile, container, folder]);
+  return { open, download, ios };
 }

@@ -112,7 +112,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
   const isAdmin = role === 'admin';
   const canUpload = role !== undefined && UPLOADERS.includes(role);
   const files = useFiles(container, folder);
-  const { open, ios } = useOpenFile(container, folder);
+  const { open, download, ios } = useOpenFile(container, folder);
   const { viewing, openViewer, switchTo, close } = useViewerParam();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const trash = useTrash(container, folder, isAdmin);
@@ -259,6 +259,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
             onNavigate={switchTo}
             onClose={close}
             onOpenOriginal={open}
+            onDownloadOriginal={download}
             ios={ios}
           />
         </Suspense>

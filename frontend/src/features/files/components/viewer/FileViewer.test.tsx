@@ -33,6 +33,8 @@ const answer = (name: string, over: Record<string, unknown>) => ({
     pageUrl: null,
     pageWidths: [320, 480, 640, 800, 1024, 1280, 1600, 2000],
     imageUrl: null,
+    imageReduced: false,
+    originalDownload: false,
     textUrl: null,
     reason: null,
     expiresAt: LATER,
@@ -200,34 +202,59 @@ describe('the viewer: each kind', () => {
     expect(within(dialog).getByRole('button', { name: 'Zoom out' })).toBeDisabled();
   });
 
-  it('shows an image too large to hand to the browser as the copy the server reduced, and says so', async () => {
+  it('shows an image too large to hand to the browser as the copy the server reduced, says so, and offers its original as a download', async () => {
     const reduced = `${base('a-photo.png')}/image?link=r`;
-    setUp({ [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'image', imageReduced: true, imageUrl: reduced }) });
+    const open = vi.spyOn(window, 'open');
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    setUp({
+      [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'image', imageReduced: true, originalDownload: true, imageUrl: reduced }),
+      'GET /api/blobs/ward%20a/p-1/a-photo.png/url': { body: { url: '/api/blobs/ward%20a/p-1/a-photo.png/view?link=o', expiresAt: LATER } },
+    });
     renderApp(`${PAGE}?view=a-photo.png`);
     const dialog = await viewerOf('a-photo.png');
     const image = await within(dialog).findByRole('img', { name: 'a-photo.png' });
     expect(image.getAttribute('src')).toBe(reduced);
     expect(dialog.querySelector('img[src*="/content"]')).toBeNull();
     expect(within(dialog).getByRole('status')).toHaveTextContent(
-      'This image is too large to show at full size here, so a smaller copy is shown. Open the original to see every detail.',
+      'This image is too large to show at full size here, so a smaller copy is shown. Download the original to see every detail on your device.',
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Zoom in' }));
     expect(within(dialog).getByText('150%')).toBeInTheDocument();
+    // Its original is never opened in a tab: Download original saves it by its signed link.
+    expect(within(dialog).queryByRole('button', { name: 'Open original' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Download original' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]!.getAttribute('href')).toBe('/api/blobs/ward%20a/p-1/a-photo.png/view?link=o');
+    expect(clicked[0]!.download).toBe('a-photo.png');
+    expect(open).not.toHaveBeenCalled();
+    expect(await screen.findByText('Download started')).toBeInTheDocument();
   });
 
-  it('shows no picture of an image bomb: the server says it is too large, and the original is offered', async () => {
-    const viewer = { location: { href: '' }, close: vi.fn(), closed: false, opener: window };
-    vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
+  it('shows no picture of an image the server cannot reduce: it says why, and the original is a download, never a tab', async () => {
+    const open = vi.spyOn(window, 'open');
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    const reason = 'This image has too many pixels to show here, and this server cannot make a reduced copy of one so large.';
     setUp({
-      [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'other', reason: 'This image has too many pixels to show here, even reduced.' }),
+      [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'other', reason, originalDownload: true }),
       'GET /api/blobs/ward%20a/p-1/a-photo.png/url': { body: { url: '/api/blobs/ward%20a/p-1/a-photo.png/view?link=o', expiresAt: LATER } },
     });
     renderApp(`${PAGE}?view=a-photo.png`);
     const dialog = await viewerOf('a-photo.png');
-    const why = await within(dialog).findByText('This image has too many pixels to show here, even reduced. Open the original to see it.');
+    const why = await within(dialog).findByText(
+      `${reason} Its original is too large to open in the browser: Download original saves it to your device.`,
+    );
     expect(within(dialog).queryByRole('img')).toBeNull();
-    await userEvent.click(within(why.closest('.viewer-card') as HTMLElement).getByRole('button', { name: 'Open original' }));
-    await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/a-photo.png/view?link=o'));
+    expect(within(dialog).queryByRole('button', { name: 'Open original' })).toBeNull();
+    await userEvent.click(within(why.closest('.viewer-card') as HTMLElement).getByRole('button', { name: 'Download original' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]!.getAttribute('href')).toBe('/api/blobs/ward%20a/p-1/a-photo.png/view?link=o');
+    expect(open).not.toHaveBeenCalled();
   });
 
   it('shows a text as text, never as markup', async () => {
@@ -305,10 +332,10 @@ describe('the viewer: errors', () => {
     expect(within(dialog).getByRole('img', { name: 'Page 1 of 3' })).toBeInTheDocument();
   });
 
-  it("shows the server's words and offers the original when a reduced copy cannot be rendered", async () => {
-    const message = 'This image needs more memory to show than the server allows. Please open the original instead.';
+  it("shows the server's words and offers the original's download when a reduced copy cannot be rendered", async () => {
+    const message = 'This image needs more memory to reduce than the server allows.';
     setUp({
-      [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'image', imageReduced: true, imageUrl: `${base('a-photo.png')}/image?link=r` }),
+      [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'image', imageReduced: true, originalDownload: true, imageUrl: `${base('a-photo.png')}/image?link=r` }),
       [`GET ${base('a-photo.png')}/image`]: { status: 422, body: { message } },
     });
     renderApp(`${PAGE}?view=a-photo.png`);
@@ -316,7 +343,8 @@ describe('the viewer: errors', () => {
     fireEvent.error(await within(dialog).findByRole('img', { name: 'a-photo.png' }));
     await alertSays(dialog, message);
     const card = within(dialog).getByRole('alert').closest('.viewer-card') as HTMLElement;
-    expect(within(card).getByRole('button', { name: 'Open original' })).toBeEnabled();
+    expect(within(card).getByRole('button', { name: 'Download original' })).toBeEnabled();
+    expect(within(card).queryByRole('button', { name: 'Open original' })).toBeNull();
     expect(within(card).getByRole('button', { name: 'Try again' })).toBeEnabled();
   });
 

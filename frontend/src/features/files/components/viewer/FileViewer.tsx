@@ -2,9 +2,11 @@
  * The in-app viewer (issue 33), loaded on first use: one file of the folder in a dialog with its
  * own URL (the folder page's `?view=`): images fitted to the screen with zoom, PDFs a page at a
  * time as images the server renders at the screen's width (the next page fetched ahead), an image
- * too large to hand to the browser as the reduced copy the server rendered (with a note; none at
- * all for an image bomb: the server says why), texts as text, anything else a card with "Open
- * original". Previous and next file (buttons, arrow
+ * too large to hand to the browser as the reduced copy the server rendered (with a note; the
+ * review's 900-megapixel bomb too, streamed by libvips; none at all when the server cannot make
+ * one: it says why), texts as text, anything else a card with "Open original". An image over the
+ * browser's budget is never opened in a tab: its original is "Download original" (the server
+ * sends it only as an attachment: `originalDownload`). Previous and next file (buttons, arrow
  * keys, a swipe on a phone), Escape closes, focus stays inside and goes back to the file's row.
  * No PDF is read by a script here: pages arrive as images through signed short-lived links.
  */
@@ -31,6 +33,8 @@ export interface FileViewerProps {
   onClose: () => void;
   /** Opens the original the way the file list always has: a sandboxed tab (this tab on iOS). */
   onOpenOriginal: (name: string) => void;
+  /** Saves the original to the device: an image the server sends only as a download. */
+  onDownloadOriginal: (name: string) => void;
   ios: boolean;
 }
 
@@ -42,7 +46,7 @@ function rowOf(name: string): HTMLElement | null {
 const typing = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
 
-export default function FileViewer({ container, folder, files, name, onNavigate, onClose, onOpenOriginal, ios }: FileViewerProps) {
+export default function FileViewer({ container, folder, files, name, onNavigate, onClose, onOpenOriginal, onDownloadOriginal, ios }: FileViewerProps) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const index = files.findIndex((file) => file.name === name);
@@ -55,6 +59,10 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const [zoom, setZoom] = useState(1);
   const [page, setPage] = useState(1);
   const pageCount = kind === 'pdf' ? Math.max(1, viewer.data?.pageCount ?? 1) : 1;
+  // The original of an image over the browser's budget is a download, never a tab.
+  const original: Original = viewer.data?.originalDownload
+    ? { label: VIEWER_MSG.downloadOriginal, onClick: () => onDownloadOriginal(name) }
+    : { label: VIEWER_MSG.openOriginal, onClick: () => onOpenOriginal(name) };
 
   // Another file starts unzoomed at its first page.
   const [shown, setShown] = useState(name);
@@ -162,8 +170,8 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
                 </button>
               </span>
             ) : null}
-            <button type="button" className="btn btn-small" onClick={() => onOpenOriginal(name)} title={ios ? 'Tap to Open' : undefined}>
-              {VIEWER_MSG.openOriginal}
+            <button type="button" className="btn btn-small" onClick={original.onClick} title={ios && !viewer.data?.originalDownload ? 'Tap to Open' : undefined}>
+              {original.label}
             </button>
             <button type="button" className="btn btn-small" onClick={onClose} aria-label="Close viewer">
               Close
@@ -193,7 +201,7 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
                 pageCount={pageCount}
                 onTurn={turn}
                 onExpired={() => void viewer.refetch()}
-                onOpenOriginal={() => onOpenOriginal(name)}
+                original={original}
               />
             )}
           </div>
@@ -207,7 +215,13 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   );
 }
 
-function ViewerProblem({ message, onRetry, onOpenOriginal }: { message: string; onRetry?: () => void; onOpenOriginal?: () => void }) {
+/** The way to the file's original: a sandboxed tab, or a download. */
+interface Original {
+  label: string;
+  onClick: () => void;
+}
+
+function ViewerProblem({ message, onRetry, original }: { message: string; onRetry?: () => void; original?: Original }) {
   return (
     <div className="viewer-card">
       <Banner kind="error">{message}</Banner>
@@ -216,9 +230,9 @@ function ViewerProblem({ message, onRetry, onOpenOriginal }: { message: string; 
           Try again
         </button>
       ) : null}
-      {onOpenOriginal ? (
-        <button type="button" className="btn btn-primary" onClick={onOpenOriginal}>
-          {VIEWER_MSG.openOriginal}
+      {original ? (
+        <button type="button" className="btn btn-primary" onClick={original.onClick}>
+          {original.label}
         </button>
       ) : null}
     </div>
@@ -236,13 +250,13 @@ interface ContentProps {
   /** The links have expired (or a picture failed and Try again was pressed): ask for the file
    * again, a new opening with new links. */
   onExpired: () => void;
-  onOpenOriginal: () => void;
+  original: Original;
 }
 
-function Content({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, onOpenOriginal }: ContentProps) {
+function Content({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original }: ContentProps) {
   const expired = () => Date.parse(answer.expiresAt) <= Date.now();
   if (answer.kind === 'image' && answer.imageUrl) {
-    const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} onOpenOriginal={onOpenOriginal} />;
+    const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} original={original} />;
     // Beyond what the server hands a browser to decode, the picture is its reduced copy.
     if (!answer.imageReduced) return image;
     return (
@@ -258,7 +272,7 @@ function Content({ answer, file, name, zoom, page, pageCount, onTurn, onExpired,
     );
   }
   if (answer.kind === 'text' && answer.textUrl) return <TextView url={answer.textUrl} name={name} />;
-  return <OtherCard answer={answer} file={file} onOpenOriginal={onOpenOriginal} />;
+  return <OtherCard answer={answer} file={file} original={original} />;
 }
 
 /**
@@ -291,10 +305,10 @@ interface ImageViewProps {
   zoom: number;
   expired: () => boolean;
   onExpired: () => void;
-  onOpenOriginal: () => void;
+  original: Original;
 }
 
-function ImageView({ url, name, zoom, expired, onExpired, onOpenOriginal }: ImageViewProps) {
+function ImageView({ url, name, zoom, expired, onExpired, original }: ImageViewProps) {
   const frame = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
   const [box, setBox] = useState<{ w: number; h: number } | null>(null);
@@ -313,7 +327,7 @@ function ImageView({ url, name, zoom, expired, onExpired, onOpenOriginal }: Imag
   // Fitted: as large as the screen allows, never enlarged beyond its own size; then zoomed.
   const fit = natural && box && box.w > 0 && box.h > 0 ? Math.min(1, box.w / natural.w, box.h / natural.h) : null;
   const size = fit !== null && natural ? { width: Math.round(natural.w * fit * zoom), height: Math.round(natural.h * fit * zoom) } : undefined;
-  if (failed) return <ViewerProblem message={message ?? VIEWER_MSG.imageFailed} onRetry={onExpired} onOpenOriginal={onOpenOriginal} />;
+  if (failed) return <ViewerProblem message={message ?? VIEWER_MSG.imageFailed} onRetry={onExpired} original={original} />;
   return (
     <div ref={frame} className={`viewer-scroll viewer-image${zoom > 1 ? ' zoomed' : ''}`} tabIndex={0} role="region" aria-label={VIEWER_MSG.imageRegion(name)}>
       <img
@@ -455,19 +469,21 @@ function TextView({ url, name }: { url: string; name: string }) {
   );
 }
 
-function OtherCard({ answer, file, onOpenOriginal }: { answer: ViewerResponse; file: StoredFile | undefined; onOpenOriginal: () => void }) {
+function OtherCard({ answer, file, original }: { answer: ViewerResponse; file: StoredFile | undefined; original: Original }) {
+  // Why the viewer cannot show it when the server says (a damaged PDF, a file too large), and
+  // for an image over the browser's budget that its original is a download.
+  const next = answer.originalDownload ? VIEWER_MSG.downloadIt : VIEWER_MSG.openIt;
   return (
     <div className="viewer-card">
       <p className="viewer-icon" aria-hidden="true">
         {fileTypeBadge(file ?? { name: answer.name, contentType: answer.contentType })}
       </p>
-      {/* Why the viewer cannot show it when the server says (a damaged PDF, a file too large). */}
-      <p>{answer.reason ? `${answer.reason} ${VIEWER_MSG.openIt}` : VIEWER_MSG.notShown}</p>
+      <p>{answer.reason ? `${answer.reason} ${next}` : VIEWER_MSG.notShown}</p>
       <p className="muted small">
         {answer.contentType} · {formatFileSize(answer.contentLength)}
       </p>
-      <button type="button" className="btn btn-primary" onClick={onOpenOriginal}>
-        {VIEWER_MSG.openOriginal}
+      <button type="button" className="btn btn-primary" onClick={original.onClick}>
+        {original.label}
       </button>
     </div>
   );
