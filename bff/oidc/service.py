@@ -621,13 +621,14 @@ async def link_by_code(
             await _refused(offer.subject, address, "link_code", f"subject={offer.subject[:200]}")
             raise ApiError(400, BAD_LINK_CODE)
         user = await find_user(expected.user_id)
+        second_step = await mfa.has_factor(user.id)
         refusal = None
         if user.role == Role.ADMIN:  # made an admin since the code was issued
             refusal = ApiError(403, "This account cannot be linked this way. " + ASK_ADMIN)
         elif await repository.is_linked(user.id, offer.issuer):
             refusal = ApiError(409, "This account is linked to another sign-in. " + ASK_ADMIN)
-        if refusal is not None:
-            await throttle.release(attempt)  # the code was right
+        if refusal is not None or second_step:
+            await throttle.release(attempt)  # the code was right; a factor may follow
         else:
             await attempt.succeeded()
     if refusal is not None:
@@ -638,7 +639,7 @@ async def link_by_code(
     origin = mfa.ProviderSignIn(
         offer.issuer, offer.subject, offer.provider_sid, link=True, link_code=code_hash
     )
-    if await mfa.has_factor(user.id):  # linked once the factor is proved (bff/mfa/signin.py)
+    if second_step:  # linked once the factor is proved (bff/mfa/signin.py)
         mfa_token, methods = await mfa.start_second_step(user, origin)
         return MfaRequiredResponse(mfaRequired=True, mfaToken=mfa_token, methods=methods)
     try:
