@@ -319,22 +319,33 @@ async def _account(
     if not roles:
         raise Refused("no_role", f"subject={subject[:80]}")
     name = _display_name(claims, settings)
-    user_id = await repository.linked_user_id(issuer, subject)
-    async with transaction() as conn:
-        if user_id is not None:
-            user: User | None = await find_user(user_id)
-        else:
-            user = None
-            if settings.oidc_provision == "on":
-                role = _highest(roles)
-                assert role is not None
-                user = await _provision(conn, claims, role, settings, issuer)
-                if user is not None:
-                    return user  # created with the claims' role and name
-        if user is None:
-            return None
-        await _apply_claims(conn, user, roles, name)
-    return user
+    for again in (False, True):
+        try:
+            async with transaction() as conn:
+                # Looked up inside the transaction (SQLite: behind its write lock), and again
+                # when the username claim turns out taken: a first sign-in of this subject
+                # committed meanwhile (two tabs) has linked it.
+                user_id = await repository.linked_user_id(issuer, subject)
+                if user_id is None and settings.oidc_provision == "on":
+                    # Never an admin account from claims: that takes an admin's action.
+                    role = _highest(roles - {Role.ADMIN})
+                    if role is None:
+                        raise Refused("admin_role", f"subject={subject[:80]} claims admin only")
+                    created = await _provision(conn, claims, role, settings, issuer)
+                    if created is not None:
+                        return created  # with the claims' role and name
+                    user_id = await repository.linked_user_id(issuer, subject)
+                if user_id is None:
+                    return None  # the offer to link (the username is someone else's)
+                user = await find_user(user_id)
+                await _apply_claims(conn, user, roles, name)
+                return user
+        except IntegrityError:
+            # Two first sign-ins at once: the other created this username or linked this
+            # subject after this one looked. Look again, seeing what it committed.
+            if again:
+                raise Refused("busy", f"subject={subject[:80]} created meanwhile") from None
+    raise AssertionError  # unreachable: the second round returns or raises
 
 
 async def _before_exchange(

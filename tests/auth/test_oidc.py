@@ -6,8 +6,10 @@ tests/auth/test_oidc_linking.py."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from bff.audit.models import AuditLog
 from bff.audit.service import flush
 from bff.auth.sessions import session_id_of
 from bff.oidc.models import OidcLink, OidcSession
+from bff.users import repository as users_repository
 from bff.users.models import Role, User
 from tests.auth.oidc_support import (
     ForgingIssuer,
@@ -43,6 +46,13 @@ ACCOUNTS = {
     "nurse.bob": account("Bob Nurse", ["Nurses"], "nurse.bob"),
     "visitor": account("Vera Visitor", ["Visitors"], "visitor"),
     "switcher": account("Sam Switch", ["Doctors"], "switcher"),
+    # Provisioning: the admin group alone, and beside another role.
+    "it.chief": account("IT Chief", ["Portal-Admins"], "it.chief"),
+    "it.deputy": account("IT Deputy", ["Portal-Admins", "Nurses"], "it.deputy"),
+    # Two provider users whose username claims are one username; one signing in in two tabs.
+    "twin.one": account("Twin One", ["Nurses"], "nurse.twin"),
+    "twin.two": account("Twin Two", ["Nurses"], "nurse.twin"),
+    "two.tabs": account("Two Tabs", ["Doctors"], "dr.tabs"),
 }
 
 
@@ -185,6 +195,74 @@ async def test_provisioning_on_creates_then_a_role_change_ends_the_other_session
         assert (await call(client, "GET", "/api/auth/me", first["token"])).status_code == 401
         assert (await call(client, "GET", "/api/auth/me", second["token"])).status_code == 200
         assert await OidcLink.filter(user_id=user.id).count() == 1
+
+
+async def test_provisioning_never_makes_an_admin(
+    database_url: str, run_dir: Path, provider: OidcProvider
+) -> None:
+    """With BFF_OIDC_PROVISION=on a provider user in the admin group became a new full admin.
+    An admin account is made by an admin only: a first sign-in takes the highest role short of
+    admin, and a subject mapped to admin alone is refused (`admin_role`), nothing created."""
+    async with sso_app(database_url, run_dir, **provider.settings(oidc_provision="on")) as app:
+        client = app.test_client()
+        url = await provider_sign_in(await start(client), "it.chief")
+        assert await callback(client, url) == "/login?sso=admin_role"
+        assert not await User.exists(username="it.chief")
+        [refused] = await audit("login_failed")
+        assert "reason=admin_role" in refused.details and "subject=it.chief" in refused.details
+        for _ in range(2):  # created, then signed in again: a nurse both times
+            assert (await sign_in(client, "it.deputy"))["user"]["role"] == "nurse"
+        assert (await User.get(username="it.deputy")).role == Role.NURSE
+        assert not await User.exists(role=Role.ADMIN)
+
+
+async def test_two_first_sign_ins_at_once_with_one_username(
+    database_url: str, run_dir: Path, provider: OidcProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two first sign-ins at once whose username claims are one username: the second insert
+    of that username answered 500 (IntegrityError). On PostgreSQL both look here before either
+    creates (each look waits for the other's; SQLite's write lock puts them one after the
+    other). The loser ends as if it came second: another subject gets the offer to link, never
+    merged into the account; the same subject in two tabs signs in to its one account."""
+    async with sso_app(database_url, run_dir, **provider.settings(oidc_provision="on")) as app:
+        if not app.extensions["bff"].settings.is_sqlite:
+            looked = Counter[str]()
+            together = asyncio.Barrier(2)
+            look = users_repository.username_taken
+
+            async def look_together(username: str, except_id: int | None = None) -> bool:
+                taken = await look(username, except_id)
+                looked[username] += 1
+                if looked[username] <= 2:  # the first two looks at a username: at once
+                    await asyncio.wait_for(together.wait(), 10)
+                return taken
+
+            monkeypatch.setattr(users_repository, "username_taken", look_together)
+
+        async def at_once(*who: str) -> list[tuple[Client, str]]:
+            """Each provider user signs in at the provider in a browser of their own, then
+            the portal's callbacks run at once: each browser and where it is sent."""
+            browsers = [app.test_client() for _ in who]
+            urls = [
+                await provider_sign_in(await start(b), w)
+                for b, w in zip(browsers, who, strict=True)
+            ]
+            back = await asyncio.gather(
+                *(callback(b, u) for b, u in zip(browsers, urls, strict=True))
+            )
+            return list(zip(browsers, back, strict=True))
+
+        answers = await at_once("twin.one", "twin.two")
+        [(winner, signed_in)] = [a for a in answers if a[1].startswith("/login#sso=")]
+        assert [a for a in answers if a[1].startswith("/login#sso-link=")], answers
+        assert (await complete(winner, signed_in))["user"]["username"] == "nurse.twin"
+        twin = await User.get(username="nurse.twin")
+        assert await OidcLink.filter(user_id=twin.id).count() == 1
+        for browser, location in await at_once("two.tabs", "two.tabs"):
+            assert (await complete(browser, location))["user"]["username"] == "dr.tabs"
+        tabs = await User.get(username="dr.tabs")
+        assert [link.subject for link in await OidcLink.filter(user_id=tabs.id)] == ["two.tabs"]
+        assert await User.filter(username__startswith="sso-").count() == 0
 
 
 async def test_no_mapped_role_no_access(
