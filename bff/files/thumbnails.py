@@ -6,9 +6,13 @@ made by a durable background job per file version and shown in the folder listin
   never in the server process; a refusal (a damaged PDF, an image bomb, a file over
   BFF_PREVIEW_MAX_MB) fails the job at once with its reason, kept in `file_previews`.
 - The picture is stored at `{container}/{folder}/.bff-previews/{file}/{versionId}.webp`
-  (storage's reserved prefix: never listed, never indexed as a file) and recorded in
-  `file_previews`, both in the transaction that checked the content is still current; a
-  thumbnail made for a content replaced meanwhile is dropped.
+  (storage's reserved prefix: never listed, never indexed as a file) before any transaction
+  (a storage write inside one held SQLite's one connection as long as it took), then recorded
+  in `file_previews` by the transaction that checks the content is still current. Until then
+  the object is garbage, and recorded as such first (bff/files/removals.py): that transaction
+  forgets the record; a thumbnail made for a content replaced meanwhile is removed at once
+  (`drop`), or by the sweep after a process died in between. Nothing serves an object no
+  `file_previews` row names.
 - Only a file's current content has one: an overwrite, a version restore and a delete to the
   trash record the old thumbnail for removal in their own transaction (bff/files/removals.py),
   so it goes with the content it belongs to; a restore brings a new job.
@@ -31,15 +35,18 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.auth.links import sign_link
 from bff.containers.models import Folder
+from bff.db import transaction
 from bff.errors import ApiError
-from bff.files import preview_repository
+from bff.files import preview_repository, removals
 from bff.files.models import StoredFile
 from bff.files.names import preview_key
+from bff.files.pending_repository import delete_removals, removals_where
 from bff.files.previews import has_preview, thumbnail_job
+from bff.files.repository import folder_by_id
 from bff.files.service import FILE_NOT_FOUND, announce_in
 from bff.jobs.models import KIND_THUMBNAIL
 from bff.jobs.repository import Claimed
-from bff.jobs.service import Kind, register
+from bff.jobs.service import Kind, held_turn, register
 from bff.live.events import FILE_PREVIEW
 from bff.workers import WorkerPool
 from config.settings import Settings
@@ -93,14 +100,35 @@ def _key(job: Claimed) -> ObjectKey:
 
 
 async def keep(storage: Storage, job: Claimed, result: tuple[bytes, int | None]) -> None:
-    """Store the thumbnail (inside the transaction that checked the content is current)."""
-    await storage.write_object(_key(job), _once(result[0]), content_type=WEBP)
+    """Store the thumbnail, outside any transaction: recorded for removal first (in a short
+    turn of the job's own, which also checks the content is still current), so that it never
+    outlives a job that does not record it (`store` forgets the record)."""
+    key = _key(job)
+    async with held_turn(job) as conn:
+        await removals.defer(conn, job.folder_id, [key])
+    await storage.write_object(key, _once(result[0]), content_type=WEBP)
+
+
+async def _recorded(conn: BaseDBAsyncClient, job: Claimed) -> list[int]:
+    """The removals recorded for the job's thumbnail (by keep, this attempt or a dead one's)."""
+    path = "/".join(_key(job).inner)
+    return [row.id for row in await removals_where(conn, folder_id=job.folder_id, path=path)]
+
+
+async def drop(storage: Storage, job: Claimed) -> None:
+    """The job was superseded after keep: remove its thumbnail now, unless the file's current
+    content is still the job's (another process's claim of the same content)."""
+    async with transaction() as conn:
+        ids = await _recorded(conn, job)
+    await removals.carry_out(storage, await folder_by_id(job.folder_id), ids)
 
 
 async def store(
     conn: BaseDBAsyncClient, job: Claimed, result: tuple[bytes, int | None], seconds: float
 ) -> None:
-    """Record the file's thumbnail (and a PDF's page count) and tell the folder's room."""
+    """Record the file's thumbnail (and a PDF's page count), no longer to be removed, and
+    tell the folder's room."""
+    await delete_removals(conn, await _recorded(conn, job))
     await preview_repository.put_preview(
         conn,
         job.file_id,
@@ -143,6 +171,7 @@ register(
         wants=wants,
         work=thumbnail_job,
         keep=keep,
+        drop=drop,
         store=store,
         failed=failed,
         forget=forget,

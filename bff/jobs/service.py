@@ -95,8 +95,15 @@ class Kind:
       in bounded pieces, each inside `held_turn(job)` (the search text of a long document);
       what it writes must be harmless until store commits (searched only while the file's
       current content is the job's);
-    - keep(storage, job, result): in the same transaction, before store: put what the result
-      holds in storage (a thumbnail, bff/files/thumbnails.py);
+    - keep(storage, job, result): before that transaction, outside any: put what the result
+      holds in storage (a thumbnail, bff/files/thumbnails.py). A storage write inside the
+      transaction held SQLite's one connection for its whole length (seconds on a slow S3), so
+      what keep writes is garbage until store's transaction commits a row naming it: keep
+      records it for removal first (in a transaction of its own) and store forgets that record,
+      so a job superseded meanwhile (`drop`) or a process that dies in between (the sweep)
+      leaves nothing behind;
+    - drop(storage, job): after keep, when the job was superseded before store committed:
+      remove what keep wrote (best effort; its recorded removal is the sweep's otherwise);
     - failed(conn, job, reason): likewise when the job fails for good;
     - forget(conn, file_id, follows): drop the result of an earlier content, in the transaction
       that records the new one (follows: a job for the new content is recorded and will
@@ -111,6 +118,7 @@ class Kind:
     store: Callable[[BaseDBAsyncClient, Claimed, Any, float], Awaitable[None]]
     prepare: Callable[[Claimed, Any], Awaitable[None]] | None = None
     keep: Callable[[Storage, Claimed, Any], Awaitable[None]] | None = None
+    drop: Callable[[Storage, Claimed], Awaitable[None]] | None = None
     failed: Callable[[BaseDBAsyncClient, Claimed, str], Awaitable[None]] | None = None
     forget: Callable[[BaseDBAsyncClient, int, bool], Awaitable[None]] | None = None
     options: Callable[[Settings], Any] = field(default=lambda settings: None)
@@ -324,15 +332,19 @@ async def held_turn(job: Claimed) -> AsyncIterator[BaseDBAsyncClient]:
 
 
 async def _done(job: Claimed, kind: Kind, result: Any, seconds: float, storage: Storage) -> str:
+    kept = False
     try:
         if kind.prepare is not None:
             await kind.prepare(job, result)
+        if kind.keep is not None:
+            await kind.keep(storage, job, result)  # outside any transaction (Kind.keep)
+            kept = True
         async with held_turn(job) as conn:
-            if kind.keep is not None:
-                await kind.keep(storage, job, result)
             await kind.store(conn, job, result, seconds)
             await repository.finish(conn, job.id, job.claim, DONE, datetime.now(UTC))
     except Superseded:
+        if kept and kind.drop is not None:
+            await kind.drop(storage, job)
         return "superseded"
     metrics.job_finished(job.kind, "done")
     return "done"
