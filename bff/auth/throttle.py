@@ -26,8 +26,11 @@ and the same in full-width letters are counted as one username, the one sign-in 
 
 Single sign-on (bff/oidc/service.py) uses the same rules with the browser in the username's
 place until the provider's token names a subject (the browser is the one its `/start` cookie
-names), then the subject: see `attempt`'s `probation` and `by_address`. Its public endpoints are
-also limited per address (`sso_request`, BFF_OIDC_REQUESTS_PER_MINUTE).
+names), then the subject, neither held by nor counted against the address (`by_address=False`):
+a code the provider refuses guessed nothing anyone else holds, so it spends its browser's budget
+alone. Its public endpoints are limited per address (`sso_request`,
+BFF_OIDC_REQUESTS_PER_MINUTE), except for a browser that signed in from that address before,
+counted on its own.
 """
 
 from __future__ import annotations
@@ -71,8 +74,6 @@ class Attempt:
         self.address = address
         self.reservation: str | None = None
         self.known = False  # the user signed in from this address before
-        # Past the address's limit, let through until the account is known (`probation=True`)
-        self.probation = False
 
     async def succeeded(self) -> None:
         """The password was right: the attempt does not count, the pair starts afresh and the
@@ -131,18 +132,14 @@ class LoginThrottle:
 
     @asynccontextmanager
     async def attempt(
-        self, username: str, address: str, *, probation: bool = False, by_address: bool = True
+        self, username: str, address: str, *, by_address: bool = True
     ) -> AsyncIterator[Attempt]:
         """Reserve one attempt (429 when a limit is reached or too many are being checked);
         the body checks the password and calls `succeeded` when it was right.
 
-        `probation`: an attempt the address's limit alone holds back goes on with
-        `attempt.probation` set, for a caller that learns whose attempt it is only from the
-        check itself (single sign-on: the browser's attempt, until the provider's token names
-        the subject, whose own attempt then passes only if known at the address).
-        `by_address=False`: neither held by the address's limit nor counted against it (the
-        subject's attempt after the provider vouched for it, unless the browser's was on
-        probation)."""
+        `by_address=False`: neither held by the address's limit nor counted against it (single
+        sign-on's attempts: a browser's, whose code the provider checks, and a subject's, once
+        the provider vouched for it)."""
         username = normal_username(username)
         known = await self.counter.marked(self.known_key(username, address))
         held = by_address and not known  # held by the address's limit and bounds
@@ -162,13 +159,6 @@ class LoginThrottle:
             attempt.reservation, wait = await self.counter.reserve(
                 self._limits(username, address, known, by_address)
             )
-            if wait is not None and probation and held:
-                # Held back by the address's limit alone (the browser's own limits allow it)?
-                attempt.reservation, own_wait = await self.counter.reserve(
-                    self._limits(username, address, known, by_address=False)
-                )
-                attempt.probation = own_wait is None
-                wait = own_wait
             if wait is not None:
                 raise _too_many(wait)
             try:
@@ -177,9 +167,9 @@ class LoginThrottle:
                 await self.release(attempt)  # never checked: it does not count
                 raise ApiError(429, BUSY, {"Retry-After": "1"}) from None
             finally:
-                # A failure the address's limit did not hold back (a known account's, or one
-                # on probation) still counts against the address.
-                failed = attempt.reservation is not None and (known or attempt.probation)
+                # A failure the address's limit did not hold back (a known account's) still
+                # counts against the address.
+                failed = attempt.reservation is not None and known
                 if failed and by_address:
                     await self.counter.failed([Limit(self.address_key(address), 1)])
         finally:
@@ -188,12 +178,19 @@ class LoginThrottle:
                 if counter[key] <= 0:
                     del counter[key]
 
-    async def sso_request(self, address: str) -> None:
+    async def sso_request(self, address: str, browser: str | None = None) -> None:
         """Count one request to a public single sign-on endpoint from address, good or bad
         (each does the database's or the provider's work for anyone who asks): 429 with
-        Retry-After beyond BFF_OIDC_REQUESTS_PER_MINUTE in a minute."""
-        limit = Limit(self.address_key(address), self._sso_per_address)
-        _, wait = await self.sso_requests.reserve([limit])
+        Retry-After beyond BFF_OIDC_REQUESTS_PER_MINUTE in a minute. A browser known at the
+        address (`browser`: its attempts' key, as single sign-on's `attempt` counts them; it
+        signed in from there before) is counted on its own and not against the address, so
+        requests from anyone else there never lock it out."""
+        key = self.address_key(address)
+        if browser is not None:
+            browser = normal_username(browser)
+            if await self.counter.marked(self.known_key(browser, address)):
+                key = self.pair_key(browser, address)
+        _, wait = await self.sso_requests.reserve([Limit(key, self._sso_per_address)])
         if wait is not None:
             raise ApiError(
                 429,

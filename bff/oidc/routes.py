@@ -43,8 +43,11 @@ def _provider() -> Provider:
 
 
 async def _counted() -> None:
-    """Count this request to a public endpoint against its address (429 beyond the limit)."""
-    await app_services().login_throttle.sso_request(client_address())
+    """Count this request to a public endpoint against its address, or against its browser
+    if that signed in from this address before (429 beyond the limit)."""
+    browser = service.browser_value(request.cookies.get(BROWSER_COOKIE))
+    key = service.browser_key(browser) if browser else None
+    await app_services().login_throttle.sso_request(client_address(), key)
 
 
 def _redirect(location: str) -> Response:

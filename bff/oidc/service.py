@@ -158,6 +158,11 @@ def _throttle_key(kind: str, value: str) -> str:
     return f"oidc-{kind}:{_hash(value)[:32]}"
 
 
+def browser_key(browser: str) -> str:
+    """The throttle's key of a browser (the value of its `/start` cookie, `browser_value`)."""
+    return _throttle_key("browser", browser)
+
+
 async def start(settings: Settings, provider: Provider, browser: str | None) -> Started:
     """Begin a sign-in: new state, nonce and PKCE verifier; the provider's authorization URL;
     the browser's cookie kept (or a new one)."""
@@ -392,13 +397,12 @@ async def callback(
             raise Refused("bad_state", "no browser cookie")
         # The browser's attempt, counted as an account's would be (bff/auth/throttle.py):
         # what only its code's check can tell (a code the provider refuses, a token that fails)
-        # counts against it and the address's broad limit, never a key every browser of the
-        # address shares. Refusals decided before the provider is asked (its own error, a
-        # state used before or forged: a browser's Back or reload) are given back, and so is a
-        # provider's outage. Past the address's limit, a browser goes on "on probation": its
-        # subject's attempt below then passes only if it signed in from this address before.
-        first_key = _throttle_key("browser", browser)
-        async with throttle.attempt(first_key, address, probation=True) as first:
+        # counts against that browser alone, never the address: such a code guessed nothing
+        # anyone else holds, and must not spend the budget of everyone behind the address.
+        # Refusals decided before the provider is asked (its own error, a state used before or
+        # forged: a browser's Back or reload) are given back, and so is a provider's outage.
+        first_key = browser_key(browser)
+        async with throttle.attempt(first_key, address, by_address=False) as first:
             try:
                 pending, code = await _before_exchange(params, cookie, settings)
             except Refused:
@@ -417,7 +421,7 @@ async def callback(
         # The subject's attempt: a refusal after the provider vouched for the person (no role,
         # no link) guessed nothing and is given back.
         second_key = _throttle_key("subject", subject)
-        async with throttle.attempt(second_key, address, by_address=first.probation) as second:
+        async with throttle.attempt(second_key, address, by_address=False) as second:
             try:
                 user = await _account(claims, settings, provider.issuer, address)
             except Refused:

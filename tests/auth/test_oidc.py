@@ -517,9 +517,10 @@ async def test_tokens_of_any_shape_are_refused_never_a_500(
 async def test_refusals_are_throttled_like_password_sign_ins(
     database_url: str, run_dir: Path, provider: OidcProvider
 ) -> None:
-    """Codes the provider refuses are counted per address like wrong passwords (429 "busy"
-    beyond the limit); a state used before or forged (a reload, the Back button) is refused and
-    audited but not counted, so staff behind one address never lock each other out that way."""
+    """Codes the provider refuses are counted per browser like wrong passwords (429 "busy"
+    beyond the limit, a browser that signed in here before included); a state used before or
+    forged (a reload, the Back button) is refused and audited but not counted, so staff behind
+    one address never lock each other out that way."""
     async with sso_app(database_url, run_dir, **provider.settings(login_max_failures=3)) as app:
         client = app.test_client()
         bad = "/api/auth/oidc/callback?code=c&state=forged"

@@ -527,9 +527,11 @@ async def made_up_code(client: Client) -> str:
 async def test_made_up_codes_do_not_lock_the_address_out(
     database_url: str, run_dir: Path, provider: OidcProvider
 ) -> None:
-    """The password sign-in's rules: codes the provider refuses count against their browser
-    (the /start cookie) and the address's broad limit; a browser that signed in here before, and
-    a subject that did (on a new browser), keep their way in past it."""
+    """The password sign-in's rules: a code the provider refuses counts against its browser
+    (the /start cookie) alone, never the address's budget. The attacker's browser waits past its
+    own limit; however many fresh browsers spend theirs (the review: 30 made-up codes, then
+    every subject new at the address refused for 15 minutes), a browser and a subject new at
+    the address still sign in."""
     settings = provider.settings(login_max_failures=3, login_max_failures_per_address=6)
     async with sso_app(database_url, run_dir, **settings) as app:
         for who in ("nurse.erin", "nurse.carol", "dr.dave"):
@@ -542,16 +544,53 @@ async def test_made_up_codes_do_not_lock_the_address_out(
         ] * 3 + ["/login?sso=busy"]
         # Someone else at the address is not held by the attacker's browser's count.
         assert (await sign_in(app.test_client(), "nurse.carol"))["token"]
-        # Fresh browsers fill the address's limit (6 refused codes in all).
-        another = app.test_client()
-        assert [await made_up_code(another) for _ in range(3)] == ["/login?sso=invalid_token"] * 3
-        # Past it: a browser and a subject new here wait, like an account new to the address...
-        assert await tried(app.test_client(), "dr.dave") == "/login?sso=busy"
-        # ...the browser that signed in here before does not; nor, on a new browser, the
-        # subjects that did (nurse.carol just now, on another browser).
+        # Fresh browsers, each to its own limit: 12 refused codes, twice the address's limit.
+        for _ in range(4):
+            another = app.test_client()
+            refused = [await made_up_code(another) for _ in range(3)]
+            assert refused == ["/login?sso=invalid_token"] * 3
+        # A browser and a subject new at the address sign in, and so do the others.
+        assert (await sign_in(app.test_client(), "dr.dave"))["token"]
         assert (await sign_in(known, "nurse.erin"))["token"]
         assert (await sign_in(app.test_client(), "nurse.carol"))["token"]
-        assert (await sign_in(known, "dr.dave"))["token"]
+        assert await made_up_code(attacker) == "/login?sso=busy"  # still its own wait
+
+
+async def test_requests_from_others_at_the_address_never_lock_out_a_known_browser(
+    database_url: str, run_dir: Path, provider: OidcProvider
+) -> None:
+    """BFF_OIDC_REQUESTS_PER_MINUTE per address is a load limit anyone there can fill: the
+    review's 20 junk POSTs to /complete against a limit of 20 made /start and /callback answer
+    `sso=busy` for everyone there, a browser that signed in from the address before included.
+    Such a browser is counted on its own (the same limit, per browser); the address's count
+    holds the browsers new there."""
+    async with sso_app(
+        database_url, run_dir, **provider.settings(oidc_requests_per_minute=8)
+    ) as app:
+        await link(
+            await make_user(Role.NURSE, username="nurse.erin"), "nurse.erin", provider.issuer
+        )
+        known = app.test_client()
+        # /start and /callback count against the address (2 of 8); /complete, once the
+        # browser signed in here, against the browser.
+        assert (await sign_in(known, "nurse.erin"))["token"]
+
+        async def junk(client: Client) -> int:
+            answer = await call(client, "POST", "/api/auth/oidc/complete", json={"code": "junk"})
+            return int(answer.status_code)
+
+        attacker = app.test_client()
+        flood = [await junk(attacker)]
+        while flood[-1] != 429 and len(flood) < 8:
+            flood.append(await junk(attacker))
+        busy = await call(app.test_client(), "GET", "/api/auth/oidc/start")
+        assert busy.headers["location"] == "/login?sso=busy"  # a browser new here waits
+        assert (await sign_in(known, "nurse.erin"))["token"]  # 4 of the browser's own 8
+        assert flood == [401] * 6 + [429]  # the address's 8 less nurse.erin's /start, /callback
+        assert [await junk(known) for _ in range(5)] == [401] * 4 + [429]
+        # Known at this address only: elsewhere it is counted by that address.
+        elsewhere = await call(known, "GET", "/api/auth/oidc/start", addr="10.9.9.9")
+        assert elsewhere.headers["location"].startswith(provider.issuer)
 
 
 # --- Item 5: unknown key ids, refusals and floods cost little --------------------------------
