@@ -73,6 +73,8 @@ from bff.live.events import (
 from bff.live.managers import LiveEventDropped, LocalManager, RedisManager, deliver
 from bff.live.transport import (
     CROWDED,
+    POLLING_PLACE,
+    SOCKETIO_PATH,
     HandshakeGate,
     Unconnected,
     client_address,
@@ -151,13 +153,14 @@ class LiveHub:
 
     async def _eio_connect(self, eio_sid: str, environ: dict[str, Any]) -> Any:
         """A new Engine.IO session (python-socketio's own handler, after): a long-polling one is
-        `Unconnected` until it connects at Socket.IO, refused when its address has too many
-        (engineio answers 401 with the message), closed if its time runs out. (A websocket's are
-        HandshakeGate's.)"""
+        `Unconnected` until it connects at Socket.IO, closed if its time runs out. Its place was
+        taken by HandshakeGate, which refused it (429, Retry-After) when its address had too
+        many; served without the gate, it is taken here (refused: engineio answers 401 with the
+        message). (A websocket's are HandshakeGate's.)"""
         scope = environ.get("asgi.scope") or {}
         if scope.get("type") == "http":
             address = client_address(scope)
-            if not self.unconnected.admit(address):
+            if scope.pop(POLLING_PLACE, None) is None and not self.unconnected.admit(address):
                 return {"message": CROWDED}
             loop = asyncio.get_running_loop()
             timer = loop.call_later(self.unconnected.seconds, self._polling_late, eio_sid)
@@ -448,7 +451,7 @@ def asgi_app(app: Quart) -> Any:
     lighter_engineio_sockets()
     hub = app_services(app).live
     combined: Any = HandshakeGate(
-        socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path="socket.io"),
+        socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path=SOCKETIO_PATH),
         hub.unconnected,
     )
     hops = hub.settings.trusted_proxy_hops

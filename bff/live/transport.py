@@ -70,6 +70,10 @@ WIRE = "bff.wire"  # the scope's key for a websocket's Wire (HandshakeGate sets 
 # The scope's key for ending a websocket that upgrades a long-polling session (HandshakeGate
 # sets it; `_upgrade_with_wire` keeps it on the session, bff/live/server.py calls it).
 END_UPGRADE = "bff.end_upgrade"
+SOCKETIO_PATH = "socket.io"  # where Socket.IO is served (bff/live/server.py's `asgi_app`)
+# The scope's key for a new long-polling session's place among its address's `Unconnected`,
+# taken by HandshakeGate before Engine.IO sees the request and handed to bff/live/server.py.
+POLLING_PLACE = "bff.polling_place"
 CONNECT = "40"  # Engine.IO's message (4) carrying Socket.IO's CONNECT (0), any namespace
 CONNECT_ANSWERS = ("40", "44")  # the server's answer to it: CONNECT (connected), or CONNECT_ERROR
 UPGRADE = "5"  # Engine.IO's UPGRADE: a long-polling session's websocket takes over
@@ -341,20 +345,34 @@ def client_address(scope: dict[str, Any]) -> str:
 
 
 async def _refuse_crowded(scope: dict[str, Any], receive: Any, send: Any, retry_after: str) -> None:
-    """Answer a websocket's upgrade request with 429 and a readable message (a server without
-    ASGI's websocket HTTP response: with its own refusal, a 403)."""
-    await receive()  # websocket.connect
-    if "websocket.http.response" not in scope.get("extensions", {}):
-        await send({"type": "websocket.close", "code": CLOSE_UNCONNECTED})
-        return
+    """Answer a new live connection with 429, Retry-After and a readable message: a websocket's
+    upgrade request (a server without ASGI's websocket HTTP response: with its own refusal, a
+    403), or a long-polling session's first request."""
     body = json.dumps({"message": CROWDED}).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
         (b"retry-after", retry_after.encode()),
     ]
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        return
+    await receive()  # websocket.connect
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close", "code": CLOSE_UNCONNECTED})
+        return
     await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
     await send({"type": "websocket.http.response.body", "body": body})
+
+
+def _opens_polling(scope: dict[str, Any]) -> bool:
+    """Whether an HTTP request asks Engine.IO for a new long-polling session (a GET under the
+    Socket.IO path naming no session; Engine.IO answers any other with what it has)."""
+    path = scope.get("path", "")
+    if scope.get("method") != "GET" or not (path + "/").startswith(f"/{SOCKETIO_PATH}/"):
+        return False
+    return not _upgrading(scope)
 
 
 class HandshakeGate:
@@ -380,7 +398,9 @@ class HandshakeGate:
     `Unconnected.seconds` after its accept: a receive waiting past then is answered as if the
     client had gone (the connection's own tasks end it, nothing of it left behind), and the
     close sent says why (1008). A CONNECT being answered has no limit meanwhile; refused, the
-    limit is back (at once if past)."""
+    limit is back (at once if past). A new long-polling session's first request is refused the
+    same way (429, Retry-After) before Engine.IO sees it; admitted, its place is handed to
+    bff/live/server.py (`POLLING_PLACE`), which keeps it until the session connects or ends."""
 
     def __init__(self, app: Any, unconnected: Unconnected) -> None:
         self.app = app
@@ -389,7 +409,10 @@ class HandshakeGate:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "websocket":
-            await self.app(scope, receive, send)
+            if scope["type"] == "http" and _opens_polling(scope):
+                await self._polling(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
             return
         wire = scope[WIRE] = Wire.of(send)
         try:
@@ -406,6 +429,21 @@ class HandshakeGate:
             scope.pop(END_UPGRADE, None)
             if wire is not None:
                 wire.release()
+
+    async def _polling(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """A request for a new long-polling session: refused as a websocket is when its address
+        has too many connections `Unconnected`; else its place is held for Engine.IO's session
+        (given back here unless bff/live/server.py took it: the request made no session)."""
+        waiting = _Waiting(self._unconnected, client_address(scope))
+        if not waiting.admit():
+            await _refuse_crowded(scope, receive, send, self._unconnected.retry_after())
+            return
+        scope[POLLING_PLACE] = waiting
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            if scope.pop(POLLING_PLACE, None) is not None:
+                waiting.release()
 
     async def _upgrade(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """A websocket upgrading a long-polling session: no turn (`_upgrading`), `Unconnected`

@@ -225,7 +225,9 @@ async def test_a_long_polling_session_that_never_connects_is_closed_and_counted(
     live: LiveServer,
 ) -> None:
     """The same rules for Engine.IO's long-polling: PER_ADDRESS sessions from one address, the
-    next refused with the message; each closed when its time is up (its sid then unknown)."""
+    next refused as a websocket is (429, the message, Retry-After), and a request that makes no
+    session (a bad one) gives its place back; each closed when its time is up (its sid then
+    unknown)."""
     headers = {"X-Forwarded-For": ATTACKER}
     sockets = app_services(live.app).live.sio.eio.sockets
     async with httpx.AsyncClient(headers=headers) as http:
@@ -235,8 +237,14 @@ async def test_a_long_polling_session_that_never_connects_is_closed_and_counted(
             assert opened.status_code == 200
             sids.append(json.loads(opened.text[1:])["sid"])
         refused = await http.get(_url(live, "polling"))
-        assert refused.status_code == 401
+        assert refused.status_code == 429
+        assert refused.headers["Retry-After"] == "1"
         assert refused.json() == {"message": transport.CROWDED}
+        assert _unconnected(live, ATTACKER) == PER_ADDRESS
+        async with httpx.AsyncClient(headers={"X-Forwarded-For": WARD}) as ward:
+            bad = await ward.get(_url(live, "polling").replace("EIO=4", "EIO=3"))
+            assert bad.status_code == 400  # no session made: its place given back
+            await _settled(live, WARD, 0)
         await _settled(live, ATTACKER, 0)  # each closed at its time
         assert not set(sids) & set(sockets)
         late = await http.get(f"{_url(live, 'polling')}&sid={sids[0]}")
