@@ -14,6 +14,8 @@ connection is created). Printed per run, with the load average:
   many failed within STORM_LIMIT (target: 5,000 within 15 s, none failed), of them how many the
   server refused for their address (every client is 127.0.0.1, as a site behind one NAT:
   BFF_LIVE_UNCONNECTED_PER_ADDRESS) or closed before they connected (BFF_LIVE_CONNECT_SECONDS);
+  with `--retry` a client that fails tries again as the web app's do (socket.io-client's
+  reconnection, with the web app's delays), and the line says how many needed to;
 - memory: the Hypercorn worker's resident memory (/proc/PID/status VmRSS, the process holding
   the sockets; with two instances both workers) with the connections minus before, over the
   connections (target: under 50 KB);
@@ -42,7 +44,7 @@ connection is created). Printed per run, with the load average:
 Usage:
     .venv/bin/python bench/live_bench.py [--clients 2000 5000] [--setups one two]
         [--processes 2] [--sessions 50] [--uploads 10] [--spacing 1.0] [--batch 16]
-        [--no-reconnect] [--database-delay MS]
+        [--no-reconnect] [--retry] [--database-delay MS]
 
 `--database-delay` puts bench/delay_proxy.py between the server and its database, holding each
 chunk MS ms each way (a database on another machine, or a busy one); with `--sessions` near
@@ -218,7 +220,9 @@ async def run_one(
         )
         storm_cpu = cpu_of(workers)
         go = time.time()
-        connected, failed, last, errors = await connect_all(nodes, base, tokens, clients, args)
+        connected, failed, last, errors, retried = await connect_all(
+            nodes, base, tokens, clients, args
+        )
         storm_cpu = cpu_of(workers) - storm_cpu
         storm = last - go
         me_storm = probe.window(go, max(last, go + 1))
@@ -230,7 +234,8 @@ async def run_one(
             label,
             f"connect storm: {connected} connected in {storm:.1f} s, {failed} failed"
             f"{' ' + str(errors) if errors else ''} ({unsigned['crowded']:.0f} refused as"
-            f" crowded, {unsigned['late']:.0f} closed late), worker CPU"
+            f" crowded, {unsigned['late']:.0f} closed late"
+            f"{f'; {retried} clients tried again' if args.retry else ''}), worker CPU"
             f" {storm_cpu * 1e6 / max(1, connected):.0f} us per connection"
             f" (target {target:.0f} s, none failed)"
             f"  [{mark(storm <= target and not failed)}]",
@@ -334,7 +339,7 @@ async def run_one(
             for node in nodes:
                 await node.start()
             go = time.time()
-            again, failed, last, errors = await connect_all(nodes, base, tokens, clients, args)
+            again, failed, last, errors, _ = await connect_all(nodes, base, tokens, clients, args)
             await asyncio.sleep(5)  # as after the first storm
             grown = sum(rss(pid) for pid in workers) - after
             say(
@@ -434,9 +439,10 @@ async def delayed(database: str, ms: float) -> tuple[asyncio.subprocess.Process,
 
 async def connect_all(
     nodes: list[NodeClients], base: str, tokens: list[str], clients: int, args: Any
-) -> tuple[int, int, float, dict[str, int]]:
+) -> tuple[int, int, float, dict[str, int], int]:
     """A connect storm of `clients`, shared among the node processes: connected, failed, when
-    the last connected (epoch seconds), and the failures by reason."""
+    the last connected (epoch seconds), the failures by reason, and how many clients tried
+    again (`--retry`)."""
     share = -(-clients // len(nodes))
     go = time.time()
     answers = await asyncio.gather(
@@ -451,6 +457,7 @@ async def connect_all(
                     ],
                     "limit": STORM_LIMIT,
                     "batch": args.batch,
+                    "retry": args.retry,
                 },
                 STORM_LIMIT + 30,
             )
@@ -462,7 +469,8 @@ async def connect_all(
         for reason, count in answer["errors"].items():
             errors[reason] = errors.get(reason, 0) + count
     last = max((a["lastMs"] / 1000 for a in answers if a["ok"]), default=go)
-    return sum(a["ok"] for a in answers), sum(a["failed"] for a in answers), last, errors
+    retried = sum(a.get("retried", 0) for a in answers)
+    return sum(a["ok"] for a in answers), sum(a["failed"] for a in answers), last, errors, retried
 
 
 async def quiet_again(workers: list[int], idle: float, limit: float) -> float:
@@ -518,6 +526,11 @@ def main() -> None:
         dest="reconnect",
         action="store_false",
         help="skip the reconnect storm after the mass disconnect",
+    )
+    parser.add_argument(
+        "--retry",
+        action="store_true",
+        help="clients that fail to connect try again as the web app's do (reconnection)",
     )
     parser.add_argument("--spacing", type=float, default=1.0, help="seconds between uploads")
     parser.add_argument(

@@ -4,8 +4,11 @@
 // per connection as one per browser tab.
 //
 // Commands arrive on stdin and answers leave on stdout, one JSON object a line:
-//   {"cmd": "connect", "url": URL, "tokens": [...], "limit": seconds, "batch": n}
-//     -> {"type": "connected", "ok": n, "failed": n, "firstMs": t, "lastMs": t, "errors": {...}}
+//   {"cmd": "connect", "url": URL, "tokens": [...], "limit": seconds, "batch": n, "retry": bool}
+//     -> {"type": "connected", "ok": n, "failed": n, "firstMs": t, "lastMs": t, "errors": {...},
+//         "retried": n}
+//     (retry: a connection that fails is tried again as the web app's are, reconnection with
+//     its delays and jitter, within the limit; retried: the clients that needed it)
 //   {"cmd": "report"}  -> {"type": "report", "arrivals": {name: [t, ...]}, "events": n, "open": n}
 //     (arrivals: of `file:uploaded`; events: every event received, file:indexed too, since
 //     the last report)
@@ -25,16 +28,21 @@ const sockets = [];
 let arrivals = {};
 let events = 0;
 
-function connectOne(url, token, limitMs) {
+// frontend/src/app/live/LiveProvider.tsx's RECONNECT_DELAY_MS, RECONNECT_DELAY_MAX_MS, jitter.
+const RETRY = { reconnection: true, reconnectionDelay: 500, reconnectionDelayMax: 10_000, randomizationFactor: 0.5 };
+
+function connectOne(url, token, limitMs, retry) {
   return new Promise((resolve) => {
     const socket = io(url, {
       path: '/socket.io',
       transports: ['websocket'],
       auth: { token },
       reconnection: false,
+      ...(retry ? RETRY : {}),
       forceNew: true,
       timeout: limitMs,
     });
+    let failures = 0;
     sockets.push(socket);
     socket.onAny(() => {
       events += 1;
@@ -44,14 +52,19 @@ function connectOne(url, token, limitMs) {
       const name = data && typeof data.name === 'string' ? data.name : '';
       (arrivals[name] ??= []).push(at);
     });
-    const timer = setTimeout(() => resolve({ error: 'time limit' }), limitMs);
+    const timer = setTimeout(() => {
+      socket.io.reconnection(false);
+      resolve({ error: 'time limit', failures });
+    }, limitMs);
     socket.once('connect', () => {
       clearTimeout(timer);
-      resolve({ at: now() });
+      resolve({ at: now(), failures });
     });
-    socket.once('connect_error', (error) => {
+    socket.on('connect_error', (error) => {
+      failures += 1;
+      if (retry && socket.active) return; // the manager tries again after its delay
       clearTimeout(timer);
-      resolve({ error: String(error && error.message ? error.message : error) });
+      resolve({ error: String(error && error.message ? error.message : error), failures });
     });
   });
 }
@@ -61,10 +74,10 @@ function connectOne(url, token, limitMs) {
 // would hold every upgrade request back until the last is created, and then send them all at
 // once (1,700 connections the server had accepted became readable together, 2.5 s into a
 // 5,000 storm). So it lets its event loop run after each `batch` created (0: all in one go).
-async function connectAll({ url, tokens, limit, batch }) {
+async function connectAll({ url, tokens, limit, batch, retry }) {
   const pending = [];
   for (const [n, token] of tokens.entries()) {
-    pending.push(connectOne(url, token, limit * 1000));
+    pending.push(connectOne(url, token, limit * 1000, Boolean(retry)));
     if (batch > 0 && n % batch === batch - 1) await new Promise((next) => setImmediate(next));
   }
   const results = await Promise.all(pending);
@@ -78,6 +91,7 @@ async function connectAll({ url, tokens, limit, batch }) {
     firstMs: times.length ? Math.min(...times) : 0,
     lastMs: times.length ? Math.max(...times) : 0,
     errors,
+    retried: results.filter((r) => r.failures > 0).length,
   });
 }
 

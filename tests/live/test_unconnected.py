@@ -23,6 +23,7 @@ import pytest
 from bff.live import transport
 from bff.services import app_services
 from bff.users.models import Role
+from config.settings import Settings
 from tests.conftest import make_settings
 from tests.factories import make_staff
 from tests.live.conftest import Listener, LiveServer, marker, run_live
@@ -185,6 +186,67 @@ async def test_one_more_unconnected_websocket_from_an_address_is_refused_not_ano
         for ws in held:
             await ws.close()
     await _settled(live, ATTACKER, 0)
+
+
+# The review's replay: websockets opened from one address and left silent.
+REPLAY = 1000
+SHIPPED = Settings.model_fields["live_unconnected_per_address"].default
+
+
+@pytest.fixture
+async def shipped(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterator[LiveServer]:
+    """A server with the limit per address as shipped, no proxy (every client is 127.0.0.1),
+    and a minute to connect (so none is closed for its time while a test runs)."""
+    settings = make_settings(
+        database_url,
+        run_dir,
+        storage_url=f"file://{tmp_path}/storage",
+        live_connect_seconds=60,
+        live_unconnected_per_address=SHIPPED,
+    )
+    async for server in run_live(settings):
+        yield server
+
+
+async def _silent(
+    http: aiohttp.ClientSession,
+    live: LiveServer,
+    held: list[aiohttp.ClientWebSocketResponse],
+    refused: list[int],
+) -> None:
+    """One websocket opened and left silent (held), or its refusal's status."""
+    try:
+        ws = await http.ws_connect(_url(live))
+    except aiohttp.WSServerHandshakeError as refusal:
+        refused.append(refusal.status)
+        return
+    held.append(ws)
+    assert (await ws.receive_str()).startswith('0{"sid"')
+
+
+async def test_the_shipped_limit_refuses_the_reviews_replay(shipped: LiveServer) -> None:
+    """The review's attack against the limit as shipped: 1,000 websockets from one address,
+    each opened and left silent. At most the shipped number are held, a fifth of the attack's
+    size at most; every other is refused at its upgrade (429); once they have gone, the
+    address may open one again."""
+    held: list[aiohttp.ClientWebSocketResponse] = []
+    refused: list[int] = []
+    # Its own connector without aiohttp's 100 connections at once: each websocket holds one.
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+        try:
+            async with asyncio.timeout(120):
+                for _ in range(0, REPLAY, 50):  # 50 at a time, as fast as they are answered
+                    opening = (_silent(http, shipped, held, refused) for _ in range(50))
+                    await asyncio.gather(*opening)
+            assert len(held) == SHIPPED == _unconnected(shipped, "127.0.0.1")
+            assert refused == [429] * (REPLAY - SHIPPED)
+            assert len(refused) >= REPLAY * 4 // 5  # the replay refused: a fifth held at most
+        finally:
+            for ws in held:
+                await ws.close()
+        await _settled(shipped, "127.0.0.1", 0)
+        again = await _opened(http, shipped, "127.0.0.1")
+        await again.close()
 
 
 async def test_a_connected_client_stays_past_the_time_and_hears_events(live: LiveServer) -> None:
