@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -40,9 +41,13 @@ from tools.devserver import (
 
 NGINX_TEMPLATE = REPO / "config" / "nginx" / "bff.conf.template"
 HYPERCORN_CONFIG = REPO / "config" / "hypercorn.production.toml"
-# The template's LIVE_PER_ADDRESS here: every client of a local cluster is 127.0.0.1, and
-# bench/live_bench.py opens up to 5,000 live connections from it.
+# The template's LIVE_PER_ADDRESS here (its own default, 2000, is for an operator's site):
+# every client of a local cluster is 127.0.0.1, and bench/live_bench.py opens up to 5,000 live
+# connections from it.
 LIVE_PER_ADDRESS = 10_000
+# A placeholder of the template, {{NAME}}, or {{NAME=DEFAULT}} with the value it takes when
+# not filled in.
+_PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)(?:=([^}]*))?\}\}")
 # How often `make cluster` looks for an instance that died: a restart waits for nothing else
 # before it starts the instance (polling two processes costs nothing; it was 0.5 s).
 RESTART_POLL_SECONDS = 0.05
@@ -79,10 +84,11 @@ def render_nginx(
     prefix: Path,
     storage_url: str = "",
     tls: Tls | None = None,
-    live_per_address: int = LIVE_PER_ADDRESS,
+    live_per_address: int | None = LIVE_PER_ADDRESS,
 ) -> str:
     """The nginx site for these instances, from config/nginx/bff.conf.template (its "#tls "
-    lines switched on with tls, as the template tells an operator to)."""
+    lines switched on with tls, as the template tells an operator to); live_per_address None:
+    the template's default. ValueError if a placeholder is left without a value."""
     # Local storage: nginx's internal location sends offloaded views from that directory.
     local = storage_url.removeprefix("file://") if storage_url.startswith("file://") else ""
     storage_root = str((REPO / local).resolve()) if local else str(prefix / "no-local-storage")
@@ -90,21 +96,42 @@ def render_nginx(
         f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in ports
     )
     template = NGINX_TEMPLATE.read_text()
+    values = {
+        "UPSTREAMS": upstreams,
+        "MAX_BODY_MB": str(max_upload_mb + 1),
+        "PREFIX": str(prefix),
+        "STORAGE_ROOT": storage_root,
+    }
+    if live_per_address is not None:
+        values["LIVE_PER_ADDRESS"] = str(live_per_address)
     if tls is not None:
-        template = (
-            template.replace("#tls ", "")
-            .replace("{{HTTP_LISTEN}}", tls.http_listen)
-            .replace("{{TLS_CERTIFICATE}}", str(tls.certificate))
-            .replace("{{TLS_CERTIFICATE_KEY}}", str(tls.key))
-        )
+        template = template.replace("#tls ", "")
+        values |= {
+            "HTTP_LISTEN": tls.http_listen,
+            "TLS_CERTIFICATE": str(tls.certificate),
+            "TLS_CERTIFICATE_KEY": str(tls.key),
+        }
         listen += " ssl"
-    return (
-        template.replace("{{LISTEN}}", listen)
-        .replace("{{UPSTREAMS}}", upstreams)
-        .replace("{{MAX_BODY_MB}}", str(max_upload_mb + 1))
-        .replace("{{PREFIX}}", str(prefix))
-        .replace("{{STORAGE_ROOT}}", storage_root)
-        .replace("{{LIVE_PER_ADDRESS}}", str(live_per_address))
+    values["LISTEN"] = listen
+    return fill_placeholders(template, values)
+
+
+def fill_placeholders(template: str, values: dict[str, str]) -> str:
+    """template with each placeholder outside comments given its value, or its default
+    ({{NAME=DEFAULT}}) when values has none (ValueError if it has no default either), as the
+    template tells an operator to."""
+
+    def value(found: re.Match[str]) -> str:
+        name, default = found.group(1), found.group(2)
+        if name in values:
+            return values[name]
+        if default is None:
+            raise ValueError(f"No value for the template's placeholder {name}")
+        return default
+
+    return "".join(
+        line if line.lstrip().startswith("#") else _PLACEHOLDER.sub(value, line)
+        for line in template.splitlines(keepends=True)
     )
 
 

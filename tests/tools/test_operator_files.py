@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tools.devcluster import NGINX_TEMPLATE, nginx_binary, render_nginx
 from tools.devserver import REPO, free_port, kill_group, wait_for_port
 
 UNIT = REPO / "config" / "systemd" / "bff.service"
@@ -70,6 +71,47 @@ def test_the_units_and_the_dockerfile_run_the_procfiles_commands() -> None:
     cmd = re.search(r"^CMD (.+)$", (REPO / "Dockerfile").read_text(), re.MULTILINE)
     assert cmd is not None
     assert shell_command(shlex.join(json.loads(cmd.group(1)))) == commands["web"]
+
+
+# The live connections per address the nginx template allows when LIVE_PER_ADDRESS is not filled
+# in (docs/operations.md, docs/capacity.md).
+LIVE_PER_ADDRESS_DEFAULT = 2000
+
+
+def test_the_nginx_template_filled_by_hand_takes_its_live_limits_default(tmp_path: Path) -> None:
+    """The template as an operator fills it, following its header: the placeholders without a
+    default by hand, then the header's own sed command, which writes LIVE_PER_ADDRESS's default.
+    nginx accepts the result, with the documented limit on /socket.io/; tools/devcluster.py
+    renders the same default when given none."""
+    template = NGINX_TEMPLATE.read_text()
+    (sed,) = re.findall(r"`(sed -E '[^`]+')`", template)
+    filled = template
+    for name, value in {
+        "LISTEN": f"127.0.0.1:{free_port()}",
+        "UPSTREAMS": "server 127.0.0.1:9;",
+        "MAX_BODY_MB": "51",
+        "PREFIX": str(tmp_path),
+        "STORAGE_ROOT": str(tmp_path / "storage"),
+    }.items():
+        filled = filled.replace("{{" + name + "}}", value)
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(
+        subprocess.run(  # noqa: S603 - the template's own command line
+            shlex.split(sed), input=filled, capture_output=True, text=True, check=True, timeout=30
+        ).stdout
+    )
+    active = [line for line in conf.read_text().splitlines() if not line.lstrip().startswith("#")]
+    assert not [line for line in active if "{{" in line]
+    assert f"            limit_conn bff_live {LIVE_PER_ADDRESS_DEFAULT};" in active
+    checked = subprocess.run(  # noqa: S603 - nginx's own check of the file
+        [nginx_binary(), "-t", "-p", str(tmp_path), "-c", str(conf)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert checked.returncode == 0, checked.stderr
+    rendered = render_nginx("127.0.0.1:8080", [9], 50, tmp_path, live_per_address=None)
+    assert f"limit_conn bff_live {LIVE_PER_ADDRESS_DEFAULT};" in rendered
 
 
 def environment_file(path: Path) -> dict[str, str]:
