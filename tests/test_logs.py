@@ -161,9 +161,14 @@ async def test_the_first_admin_is_printed_escaped(
         return f"chief{TITLE}", None
 
     monkeypatch.setattr(bff.app, "ensure_admin", created)
+    root = logging.getLogger()
+    handlers = list(root.handlers)
     app: Quart = create_app(make_settings(database_url, run_dir))
-    async with app.test_app():
-        pass
+    try:
+        async with app.test_app():
+            pass
+    finally:  # not the app's handler, on this test's captured stream, for the tests after
+        root.handlers[:] = handlers
     assert (
         f"Created the first admin - username: chief{ESCAPED}  password: (from BFF_ADMIN_PASSWORD)\n"
         in capsys.readouterr().err

@@ -197,4 +197,7 @@ async def test_what_a_worker_writes_to_its_stderr_is_logged_escaped(
         assert "\x1b" not in first and "\u202e" not in second
         assert "bad xref\\x1b]0;pwned\\x07\\x1b[2J" in first.replace("\\\\", "\\")
         assert "reversed \\u202e text" in second.replace("\\\\", "\\")
-    assert "pdfium" not in capfd.readouterr().err  # not past the formatter
+    # Not past the formatter: the line as the worker wrote it is nowhere on this process's
+    # standard error (an earlier test's handler, left on a closed stream, may report the
+    # record there, quoted).
+    assert "bad xref\x1b]0;pwned\x07\x1b[2J\n" not in capfd.readouterr().err
