@@ -161,6 +161,20 @@ REDIS_LINK = Gauge(
     multiprocess_mode="min",
 )
 
+SEARCHES_RUNNING = Gauge(
+    "bff_searches_running",
+    "Searches holding one of their process's turns now (at most 2 each: "
+    "bff/search/repository/reading.py), reading the database or about to.",
+    multiprocess_mode="livesum",
+)
+SEARCH_CONNECTIONS = Gauge(
+    "bff_search_connections",
+    "SQLite: the searches' own connections open now, idle ones kept for the next search "
+    "included. A search cut off (its client gone) closes its connection, which ends only once "
+    "the statement it ran has stopped.",
+    multiprocess_mode="livesum",
+)
+
 JOB_BACKLOG = Gauge(
     "bff_file_jobs_backlog",
     "Background jobs on files (text for search, ...) not finished yet (pending or running), "
@@ -200,6 +214,16 @@ def request_done(route: str, method: str, status: int, seconds: float) -> None:
     children[1].observe(seconds)
     if status == 429:
         THROTTLED.labels(route).inc()
+
+
+def searches_running(change: int) -> None:
+    """A search took a turn (+1) or gave it back (-1)."""
+    SEARCHES_RUNNING.inc(change)
+
+
+def search_connections(change: int) -> None:
+    """A search connection (SQLite) opened (+1) or has closed (-1)."""
+    SEARCH_CONNECTIONS.inc(change)
 
 
 def live_connections(change: int) -> None:

@@ -36,6 +36,8 @@ import aiosqlite
 import asyncpg  # type: ignore[import-untyped]
 from tortoise import connections
 
+from bff import metrics
+
 log = logging.getLogger(__name__)
 
 # Searches running at once in one process: each holds a connection (PostgreSQL: one of the
@@ -80,6 +82,8 @@ class _SqliteConnection:
     def __init__(self, connection: aiosqlite.Connection, deadline: _Deadline) -> None:
         self.connection = connection
         self.deadline = deadline
+        self.is_open = True
+        metrics.search_connections(1)
 
     @classmethod
     async def open(cls, path: str) -> _SqliteConnection:
@@ -97,8 +101,16 @@ class _SqliteConnection:
         return opened
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):  # a connection already broken
-            await self.connection.close()
+        """Close the connection: once the statement its thread runs has ended (aiosqlite runs
+        the close after it, in that thread)."""
+        if not self.is_open:
+            return
+        self.is_open = False
+        try:
+            with contextlib.suppress(Exception):  # a connection already broken
+                await self.connection.close()
+        finally:
+            metrics.search_connections(-1)
 
 
 class _SqliteReading:
@@ -204,6 +216,7 @@ class Readers:
                 await turns.acquire()
         except TimeoutError:
             raise TooSlow from None
+        metrics.searches_running(1)
         try:
             if self._sqlite is not None:
                 async with self._sqlite_reading(deadline) as reading:
@@ -213,6 +226,7 @@ class Readers:
                     yield reading
         finally:
             turns.release()
+            metrics.searches_running(-1)
 
     @asynccontextmanager
     async def _sqlite_reading(self, deadline: float) -> AsyncIterator[Reading]:
