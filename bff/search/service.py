@@ -2,7 +2,8 @@
 of results and its audit entry (`search`, with the query text and the number of results).
 
 What bounds a search (`SearchGuard`, one per app): each user's searches per minute (429 with
-Retry-After past them, counted through Redis when configured), the syntax that costs (short or
+Retry-After past them, counted in the database, so every process and instance shares the count
+with or without Redis: the sign-in's durable throttle), the syntax that costs (short or
 many prefixes: 400), and its time on the database (BFF_SEARCH_SECONDS, waiting for a turn
 included: 503 past it, the statement stopped in the database: bff/search/repository/reading.py).
 A container or folder filter the caller may not read is refused and audited `access_denied`,
@@ -49,7 +50,9 @@ class SearchGuard:
 
     def __init__(self, settings: Settings) -> None:
         self.readers = repository.Readers(settings.database_url)
-        self.rate = FailureCounter(settings, "bff-search", 60)
+        # Durable: counted in the database (bff/throttle.py). Counted in each process when
+        # Redis was not configured or not answering, a user had the limit once per worker.
+        self.rate = FailureCounter(settings, "bff-search", 60, durable=True)
         self.per_minute = settings.searches_per_minute
         self.seconds = settings.search_seconds
 

@@ -1,4 +1,4 @@
-"""Search bounds on real servers (issue 47 review, item 2): Hypercorn serving the app as
+"""Search bounds on real servers (issue 47 review, items 2 and 6): Hypercorn serving the app as
 the Procfile does (`tests/search/slow_search_asgi.py`: the same app, whose searches of
 `slowpoke` first run, through their own reading, a statement that lasts minutes unless
 stopped), on SQLite and, with
@@ -8,6 +8,8 @@ BFF_TEST_DATABASE=postgres, on PostgreSQL.
   leaves pg_stat_activity; SQLite: the search's own connection to the file is closed, which
   aiosqlite does only once the statement its thread runs has ended), its turn is free again,
   and the health check and a sign-in answer at once meanwhile and after.
+- Each user's searches per minute hold across two instances on one database without Redis
+  (they were counted in each process: the limit once per worker).
 """
 
 from __future__ import annotations
@@ -179,3 +181,24 @@ async def test_a_client_that_goes_away_ends_its_search(tmp_path: Path) -> None:
                     assert response.status == 200, await response.text()
         log = server.log.read_text()
         assert "Traceback" not in log, log
+
+
+async def test_the_search_limit_holds_across_two_instances_without_redis(
+    tmp_path: Path,
+) -> None:
+    """Searches of one user alternating between two instances on one database, neither with
+    Redis: 4 a minute in all, then 429 with Retry-After on either."""
+    async with servers(tmp_path, 2, BFF_SEARCHES_PER_MINUTE="4") as at:
+        first, second = (s.base for s in at.started)
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as http:
+            headers = await sign_in(http, first)
+            statuses = []
+            for n in range(10):
+                base = first if n % 2 == 0 else second
+                async with http.get(
+                    f"{base}/api/search", params={"q": "zebra"}, headers=headers
+                ) as response:
+                    statuses.append(response.status)
+                    if response.status == 429:
+                        assert 1 <= int(response.headers["Retry-After"]) <= 60
+            assert statuses == [200] * 4 + [429] * 6
