@@ -17,8 +17,18 @@ on the local PostgreSQL), an assistant assigned to one folder, then prints, in o
 Before the fix (the review, same volume): one 2 MB text's search 99 s and another user's sign-in
 99.8 s; twenty of them held the database 12 minutes; the PDF's job made health answer 503.
 
+With --looping SCALE, instead: the review's looping-prefix case. search_bench.py's records at
+that fraction of the issue's volume (1: 30,000 texts of 1-20 KB in 5,000 folders, a nurse
+assigned 300 of them) are written into the server's database first; then an admin's listing of
+one folder (20 files) is timed every 20 ms with nothing else running, and again while the nurse
+searches the costliest query the syntax allows (the four 3-letter prefixes most frequent in the
+text: their matches cover the most postings) over and over, each search sent when the last one
+answered: once with the shipped BFF_SEARCHES_PER_MINUTE (30), once with it lifted (10,000), in
+one run, printed side by side (the review: 11 ms idle, 3.6 s median while looping).
+
     .venv/bin/python bench/search_guard_bench.py [--postgres] [--files 20] [--pdf-pages 5000]
         [--searches 20] [--seconds 10]
+    .venv/bin/python bench/search_guard_bench.py --looping 0.2 [--postgres] [--seconds 20]
 """
 
 from __future__ import annotations
@@ -269,6 +279,137 @@ async def bench(args: argparse.Namespace, root: Path, database_url: str | None) 
         server.stop()
 
 
+# --- The looping-prefix case (--looping) ------------------------------------------------------
+
+NURSE_PASSWORD = "bench-nurse-password"
+LIFTED = "10000"  # searches per minute: the limit out of the way, the database's cost alone
+
+
+async def seed(database_url: str, var: Path, scale: float) -> tuple[str, str, str]:
+    """search_bench.py's records, written into the server's database before it starts; the
+    admin and the nurse given passwords; (container, folder) of a folder of 20 files, and the
+    costliest query the syntax allows on this text."""
+    from bench.search_bench import fill
+    from bff.auth.passwords import hash_password
+    from bff.db import close_db, fetch, init_db, migrate
+    from bff.search.query import MAX_PREFIXES, MIN_PREFIX
+    from bff.users.models import User
+    from config.settings import load_settings
+
+    settings = load_settings(database_url=database_url, var_dir=var)
+    await migrate(settings)
+    await init_db(settings)
+    try:
+        started = time.monotonic()
+        await fill(scale, 32)
+        print(f"filled in {time.monotonic() - started:.0f} s", flush=True)
+        for username, password in (("admin", ADMIN_PASSWORD), ("nurse", NURSE_PASSWORD)):
+            hashed = await hash_password(password)
+            await User.filter(username=username).update(password_hash=hashed)
+        [row] = await fetch(
+            "SELECT c.name AS container, d.name AS folder FROM folders d "
+            "JOIN containers c ON c.id = d.container_id WHERE d.id = 1"
+        )
+        # The 3-letter starts covering the most words of the text (a sample of 500 pieces):
+        # a prefix's cost is the postings of every word it starts.
+        counts: Counter[str] = Counter()
+        for sample in await fetch("SELECT text FROM search_texts ORDER BY id LIMIT 500"):
+            for word in str(sample["text"]).lower().split():
+                word = word.strip(".,")
+                if len(word) >= MIN_PREFIX and word.isalpha():
+                    counts[word[:MIN_PREFIX]] += 1
+        query = " ".join(f"{start}*" for start, _ in counts.most_common(MAX_PREFIXES))
+        return str(row["container"]), str(row["folder"]), query
+    finally:
+        await close_db()
+
+
+async def listing_while(
+    http: aiohttp.ClientSession,
+    base: str,
+    admin: str,
+    where: str,
+    seconds: float,
+    nurse: str | None,
+    query: str,
+) -> tuple[list[float], Counter[int], list[float]]:
+    """The admin's listing of `where` timed every PROBE_EVERY for `seconds`, while the nurse
+    (if given) searches `query` again and again: (listing ms, search statuses, search ms)."""
+    listing: list[float] = []
+    statuses: Counter[int] = Counter()
+    searched: list[float] = []
+
+    async def list_folder() -> None:
+        while True:
+            started = time.perf_counter()
+            async with http.get(f"{base}/api/blobs/{where}", headers={"x-auth-token": admin}) as r:
+                await r.read()
+                if r.status != 200:
+                    raise SystemExit(f"listing -> {r.status}")
+            listing.append((time.perf_counter() - started) * 1000)
+            await asyncio.sleep(max(0.0, PROBE_EVERY - (time.perf_counter() - started)))
+
+    async def loop_searches(token: str) -> None:
+        while True:
+            status, ms, _ = await search(http, base, token, query)
+            statuses[status] += 1
+            if status == 200:
+                searched.append(ms)
+
+    tasks = [asyncio.create_task(list_folder())]
+    if nurse is not None:
+        tasks.append(asyncio.create_task(loop_searches(nurse)))
+    await asyncio.sleep(seconds)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return listing, statuses, searched
+
+
+async def looping(args: argparse.Namespace, root: Path, database_url: str | None) -> None:
+    url = database_url or f"sqlite://{root}/bff.sqlite3"
+    container, folder, query = await seed(url, root / "var", args.looping)
+    where = f"{container}/{folder}"
+    print(f"the nurse's query: {query!r}; the admin lists {where}")
+    rows = []
+    for per_minute in ("30", LIFTED):
+        settings = {
+            "admin_password": ADMIN_PASSWORD,
+            "database_url": url,
+            "searches_per_minute": per_minute,
+            "job_workers": "0",
+        }
+        env = local_env(root, **settings)
+        server = ServerProcess(env, log=root / f"server-{per_minute}.log")
+        try:
+            timeout = aiohttp.ClientTimeout(total=120)
+            async with aiohttp.ClientSession(timeout=timeout) as http:
+                base = server.base
+                admin = await sign_in(http, base, "admin", ADMIN_PASSWORD)
+                nurse = await sign_in(http, base, "nurse", NURSE_PASSWORD)
+                status, ms, said = await search(http, base, nurse, query)  # warm, and counted
+                print(f"one search of it: {status} in {ms:.0f} ms ({said})", flush=True)
+                idle, _, _ = await listing_while(http, base, admin, where, args.seconds, None, "")
+                looped, statuses, times = await listing_while(
+                    http, base, admin, where, args.seconds, nurse, query
+                )
+            rows.append((per_minute, idle, looped, statuses, times))
+        finally:
+            server.stop()
+    print(
+        f"\nthe admin's listing of one folder, p50 / p99 ms, {args.seconds:g} s each "
+        f"(load {load()}):"
+    )
+    for per_minute, idle, looped, statuses, times in rows:
+        answered = f"{percentile(times, 0.5):.0f} ms p50" if times else "none answered"
+        print(
+            f"  {per_minute:>5} searches a minute: idle {percentile(idle, 0.5):6.1f} / "
+            f"{percentile(idle, 0.99):6.1f}   while the nurse loops {percentile(looped, 0.5):6.1f} "
+            f"/ {percentile(looped, 0.99):6.1f}   ({len(idle)} and {len(looped)} listings; the "
+            f"nurse's searches {dict(statuses)}, {answered})"
+        )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", action="store_true")
@@ -276,15 +417,22 @@ async def main() -> None:
     parser.add_argument("--pdf-pages", type=int, default=5000)
     parser.add_argument("--searches", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--looping",
+        type=float,
+        metavar="SCALE",
+        help="the looping-prefix case instead, on search_bench.py's records at this scale",
+    )
     args = parser.parse_args()
     print(f"load average at start: {load()}")
+    run = bench if args.looping is None else looping
     with tempfile.TemporaryDirectory(prefix="bff-search-guard-") as folder:
         root = Path(folder)
         if args.postgres:
             async with throwaway_postgres("bff_search_guard") as url:
-                await bench(args, root, url)
+                await run(args, root, url)
         else:
-            await bench(args, root, None)
+            await run(args, root, None)
 
 
 if __name__ == "__main__":
