@@ -289,7 +289,8 @@ async def seed(database_url: str, var: Path, scale: float) -> tuple[str, str, st
     """search_bench.py's records, written into the server's database before it starts; the
     admin and the nurse given passwords; (container, folder) of a folder of 20 files, and the
     costliest query the syntax allows on this text."""
-    from bench.search_bench import fill
+    from search_bench import fill  # beside this file (the script's folder is on sys.path)
+
     from bff.auth.passwords import hash_password
     from bff.db import close_db, fetch, init_db, migrate
     from bff.search.query import MAX_PREFIXES, MIN_PREFIX
