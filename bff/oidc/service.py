@@ -626,11 +626,14 @@ async def link_by_code(
     linked to that account (the code used up, audited) and they are signed in. A code taken on
     its way to its person is not enough for an account with a factor. A wrong, used or
     expired code is a failed attempt of the subject, counted as a wrong password is
-    (bff/auth/throttle.py). Never an admin account."""
+    (bff/auth/throttle.py), and never against the address: the provider vouched for the
+    subject, a code has 80 bits, and colleagues behind one address keep their way in. Never
+    an admin account."""
     offer = await _offer_here(code, browser, address, "link-code")
     code_hash = link_code_hash(link_code)
     now = datetime.now(UTC)
-    async with throttle.attempt(_throttle_key("subject", offer.subject), address) as attempt:
+    subject_key = _throttle_key("subject", offer.subject)
+    async with throttle.attempt(subject_key, address, by_address=False) as attempt:
         expected = await repository.expected_by_code(code_hash, now)
         if expected is None:  # the reservation stays: counted as a failure
             await _refused(offer.subject, address, "link_code", f"subject={offer.subject[:200]}")

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import getpass
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 import click
 
 from bff.auth.password_rule import generated_password
-from bff.cli_support import check_password, echo, fail, load_settings_or_fail, run, with_db
+from bff.cli_support import (
+    TextFile,
+    check_password,
+    echo,
+    fail,
+    load_settings_or_fail,
+    run,
+    with_db,
+)
 
 if TYPE_CHECKING:
     from config.settings import Settings
@@ -107,7 +115,7 @@ def reset_password(username: str, password: str | None) -> None:
 @click.option(
     "--file",
     "listing",
-    type=click.File("r"),
+    type=TextFile(),
     help="a file of usernames, one a line ('-': standard input)",
 )
 @click.option(
@@ -117,7 +125,7 @@ def reset_password(username: str, password: str | None) -> None:
     show_default=True,
     help="how long each link code holds",
 )
-def expect_sso(usernames: tuple[str, ...], listing: TextIO | None, days: int) -> None:
+def expect_sso(usernames: tuple[str, ...], listing: str | None, days: int) -> None:
     """Issue each user a one-time link code for their next sign-in through the identity
     provider (within --days; a new code replaces their earlier one; audited). Prints one line a
     user: username, code, expiry. Hand each code to its person privately: after signing in
@@ -129,7 +137,11 @@ def expect_sso(usernames: tuple[str, ...], listing: TextIO | None, days: int) ->
         fail("Single sign-on is not configured (BFF_OIDC_ISSUER).")
     names = list(usernames)
     if listing is not None:
-        names += [line.strip() for line in listing if line.strip() and not line.startswith("#")]
+        names += [
+            line.strip()
+            for line in listing.splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
     if not names:
         fail("Give the usernames as arguments or in --file.")
 

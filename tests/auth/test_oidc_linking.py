@@ -392,8 +392,8 @@ async def test_wrong_link_codes_are_throttled_like_wrong_passwords(
 ) -> None:
     """Guessing codes: each wrong one is a failed sign-in of the provider user guessing (429
     with Retry-After past BFF_LOGIN_MAX_FAILURES, then even the right code waits), audited;
-    someone else at the address keeps their way in."""
-    settings = provider.settings(login_max_failures=3)
+    never against the address: someone else there keeps their way in, by code or password."""
+    settings = provider.settings(login_max_failures=3, login_max_failures_per_address=2)
     async with sso_app(database_url, run_dir, **settings) as app:
         client = app.test_client()
         admin = await make_staff(app.extensions["bff"].settings, Role.ADMIN)
@@ -420,6 +420,8 @@ async def test_wrong_link_codes_are_throttled_like_wrong_passwords(
         linked = await link_by_code(other, offer_of(await tried(other, "nurse.erin")), erins)
         assert linked.status_code == 200, await linked.get_data()
         assert (await OidcLink.get(user_id=erin.id)).subject == "nurse.erin"
+        # Three wrong codes from the address, its limit two: a password there still signs in.
+        assert (await login(app.test_client(), carol.username)).status_code == 200
 
 
 async def test_claims_never_make_or_change_an_admin(client: Client, provider: OidcProvider) -> None:
