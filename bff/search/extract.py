@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import ctypes
 import os
-import signal
 import subprocess
 import time
 import warnings
@@ -32,6 +30,7 @@ from typing import Any
 from PIL import Image, UnidentifiedImageError
 
 from bff.jobs.work import Unavailable, Unreadable
+from bff.workers import die_with_worker
 
 TEXT_EXTENSIONS = frozenset(
     {"txt", "text", "md", "markdown", "csv", "tsv", "json", "xml", "html", "htm", "log", "ini"}
@@ -287,13 +286,6 @@ def _image(path: Path, options: TextOptions, result: Extracted) -> None:
                 break
 
 
-def _die_with_parent() -> None:
-    """In tesseract's process before it starts: killed when the worker that started it dies
-    (the worker pool kills a worker past its time limit)."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
 def ocr(image_path: Path, options: TextOptions) -> str:
     """The text tesseract reads in an image file, in BFF_OCR_LANGUAGES."""
     command = ["tesseract", str(image_path), "stdout", "-l", options.languages, "--psm", "3"]
@@ -306,7 +298,7 @@ def ocr(image_path: Path, options: TextOptions) -> str:
             env=env,
             timeout=options.ocr_timeout,
             check=False,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_worker,  # tesseract dies with its worker
         )
     except FileNotFoundError:
         raise Unavailable(NO_OCR) from None
