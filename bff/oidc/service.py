@@ -553,6 +553,62 @@ async def _offer_here(code: str, browser: str | None, address: str, how: str) ->
     return offer
 
 
+def _link_refusal(user: User, refused: bool, linked: bool) -> ApiError | None:
+    """Why user's account cannot be linked to the provider's subject (refused: an admin's, or
+    one this way may not link; linked: it has a subject of this provider already), or None."""
+    if user.role == Role.ADMIN or refused:
+        return ApiError(403, "This account cannot be linked this way. " + ASK_ADMIN)
+    if linked:
+        return ApiError(409, "This account is linked to another sign-in. " + ASK_ADMIN)
+    return None
+
+
+async def _link_and_sign_in(
+    user: User,
+    offer: OidcLinkOffer,
+    second_step: bool,
+    by: str,
+    address: str,
+    settings: Settings,
+    code: tuple[str, datetime] | None = None,
+) -> LoginResponse | MfaRequiredResponse:
+    """The offer used up, link its subject to user's account (by: how the account was proved;
+    code: the link code's hash and the time it was checked at, used up in the same
+    transaction) and sign in; or, second_step, ask for the account's factor first (linked once
+    it is proved: bff/mfa/signin.py). The provider's amr or acr is trusted at the sign-in that
+    links only when a password proved the account."""
+    if not await repository.take_offer(offer.id):
+        raise ApiError(401, HANDOFF_EXPIRED)  # used by a simultaneous request
+    origin = mfa.ProviderSignIn(
+        offer.issuer,
+        offer.subject,
+        offer.provider_sid,
+        link=True,
+        link_code="" if code is None else code[0],
+    )
+    if second_step:
+        mfa_token, methods = await mfa.start_second_step(user, origin)
+        return MfaRequiredResponse(mfaRequired=True, mfaToken=mfa_token, methods=methods)
+    try:
+        async with transaction() as conn:
+            if code is not None and not await repository.take_code(conn, user.id, *code):
+                raise ApiError(400, mfa.LINK_CODE_GONE)
+            await repository.link(conn, user.id, offer.issuer, offer.subject)
+            await record(
+                conn,
+                Actor(user.id, user.name, user.role.value, address),
+                "user_update",
+                details=(
+                    f"user={user.username} changed=sso-linked by={by} subject={offer.subject[:200]}"
+                ),
+            )
+            publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
+            provider_mfa = offer.mfa and code is None
+            return await _signed_in(user, origin, provider_mfa, address, settings, conn)
+    except IntegrityError:  # the subject was linked meanwhile
+        raise ApiError(409, mfa.LINKED_MEANWHILE) from None
+
+
 async def link_by_password(
     code: str,
     username: str,
@@ -570,11 +626,11 @@ async def link_by_password(
     async with passwords.checked_password(
         username, password, address, throttle, method="oidc-link"
     ) as (user, attempt, second_step):
-        refusal = None
-        if user.role == Role.ADMIN or passwords.password_refused(user.role.value, settings):
-            refusal = ApiError(403, "This account cannot be linked this way. " + ASK_ADMIN)
-        elif await repository.is_linked(user.id, offer.issuer):
-            refusal = ApiError(409, "This account is linked to another sign-in. " + ASK_ADMIN)
+        refusal = _link_refusal(
+            user,
+            passwords.password_refused(user.role.value, settings) is not None,
+            await repository.is_linked(user.id, offer.issuer),
+        )
         if refusal is not None or second_step:
             await throttle.release(attempt)  # the password was right; a code may follow
         else:
@@ -588,28 +644,7 @@ async def link_by_password(
             details=f"method=oidc-link reason=link_refused subject={offer.subject[:200]}",
         )
         raise refusal
-    if not await repository.take_offer(offer.id):
-        raise ApiError(401, HANDOFF_EXPIRED)  # used by a simultaneous request
-    origin = mfa.ProviderSignIn(offer.issuer, offer.subject, offer.provider_sid, link=True)
-    if second_step:  # linked once the factor is proved too (bff/mfa/signin.py)
-        mfa_token, methods = await mfa.start_second_step(user, origin)
-        return MfaRequiredResponse(mfaRequired=True, mfaToken=mfa_token, methods=methods)
-    try:
-        async with transaction() as conn:
-            await repository.link(conn, user.id, offer.issuer, offer.subject)
-            await record(
-                conn,
-                Actor(user.id, user.name, user.role.value, address),
-                "user_update",
-                details=(
-                    f"user={user.username} changed=sso-linked by=password "
-                    f"subject={offer.subject[:200]}"
-                ),
-            )
-            publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
-            return await _signed_in(user, origin, offer.mfa, address, settings, conn)
-    except IntegrityError:  # the subject was linked meanwhile
-        raise ApiError(409, mfa.LINKED_MEANWHILE) from None
+    return await _link_and_sign_in(user, offer, second_step, "password", address, settings)
 
 
 async def link_by_code(
@@ -640,11 +675,8 @@ async def link_by_code(
             raise ApiError(400, BAD_LINK_CODE)
         user = await find_user(expected.user_id)
         second_step = await mfa.has_factor(user.id)
-        refusal = None
-        if user.role == Role.ADMIN:  # made an admin since the code was issued
-            refusal = ApiError(403, "This account cannot be linked this way. " + ASK_ADMIN)
-        elif await repository.is_linked(user.id, offer.issuer):
-            refusal = ApiError(409, "This account is linked to another sign-in. " + ASK_ADMIN)
+        # made an admin since the code was issued: refused
+        refusal = _link_refusal(user, False, await repository.is_linked(user.id, offer.issuer))
         if refusal is not None or second_step:
             await throttle.release(attempt)  # the code was right; a factor may follow
         else:
@@ -652,32 +684,9 @@ async def link_by_code(
     if refusal is not None:
         await _refused(offer.subject, address, "link_refused", f"user={user.username} by=code")
         raise refusal
-    if not await repository.take_offer(offer.id):
-        raise ApiError(401, HANDOFF_EXPIRED)  # used by a simultaneous request
-    origin = mfa.ProviderSignIn(
-        offer.issuer, offer.subject, offer.provider_sid, link=True, link_code=code_hash
+    return await _link_and_sign_in(
+        user, offer, second_step, "code", address, settings, (code_hash, now)
     )
-    if second_step:  # linked once the factor is proved (bff/mfa/signin.py)
-        mfa_token, methods = await mfa.start_second_step(user, origin)
-        return MfaRequiredResponse(mfaRequired=True, mfaToken=mfa_token, methods=methods)
-    try:
-        async with transaction() as conn:
-            if not await repository.take_code(conn, user.id, code_hash, now):
-                raise ApiError(400, mfa.LINK_CODE_GONE)
-            await repository.link(conn, user.id, offer.issuer, offer.subject)
-            await record(
-                conn,
-                Actor(user.id, user.name, user.role.value, address),
-                "user_update",
-                details=(
-                    f"user={user.username} changed=sso-linked by=code subject={offer.subject[:200]}"
-                ),
-            )
-            publish(USERS_CHANGED, {"userId": user.id}, [ADMINS])
-            # The provider's amr or acr is not trusted at the sign-in that links.
-            return await _signed_in(user, origin, False, address, settings, conn)
-    except IntegrityError:  # the subject was linked meanwhile
-        raise ApiError(409, mfa.LINKED_MEANWHILE) from None
 
 
 async def backchannel_logout(logout_token: str, address: str, provider: Provider) -> int:

@@ -52,15 +52,17 @@ function textPdf(pages) {
   return Buffer.from(out, 'latin1');
 }
 
+/** One PNG chunk: its length, kind, data and CRC. */
+function chunk(kind, data) {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(kind), data])));
+  return Buffer.concat([head, Buffer.from(kind), data, crc]);
+}
+
 /** A PNG of width x height pixels of one colour. */
 function png(width, height) {
-  const chunk = (kind, data) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(kind), data])));
-    return Buffer.concat([head, Buffer.from(kind), data, crc]);
-  };
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -76,13 +78,6 @@ function png(width, height) {
  * (which resets the compressor) make a block that repeats; the zlib stream's checksum is counted
  * over the rows it stands for. */
 function pngBomb(side) {
-  const chunk = (kind, data) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(kind), data])));
-    return Buffer.concat([head, Buffer.from(kind), data, crc]);
-  };
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
   header.writeUInt32BE(side, 4);
