@@ -29,6 +29,7 @@ from bff.files.names import (
     original_rtf_key,
     text_name_for,
 )
+from bff.files.screening import Screened, Screening
 from bff.files.service import announce
 from bff.jobs import service as jobs
 from bff.live.events import FILE_UPLOADED, PROFILE_CHANGED
@@ -56,6 +57,7 @@ async def _index(
     actor: Actor,
     operation: str,
     may_replace: bool,
+    screened: Screened,
 ) -> tuple[StoredFile, bool]:
     """Move the staged objects to their names and index the file, in one transaction (audited
     and announced); then drop the kept original of a converted RTF it replaced. Returns the
@@ -85,6 +87,7 @@ async def _index(
                 "version_id": new_id(now),
                 "uploaded_by_name": actor.name,
                 "uploaded_by_role": actor.role,
+                **screened.values(),
             }
             stale_original = previous.original_rtf_name if previous else None
             leftovers: list[ObjectKey] = []
@@ -128,23 +131,33 @@ async def _stage_and_index(
     actor: Actor,
     operation: str,
     may_replace: Callable[[], bool],
+    screening: Screening,
 ) -> tuple[StoredFile, bool]:
     """Write objects (name, bytes, content type) to the staging area under a pending upload,
-    then index them; whatever fails before the commit leaves nothing (bff/files/staging.py).
-    may_replace is asked once the bytes are in (the form may say so after the file)."""
+    the first one screened on its way (bff/files/screening.py), then index them; whatever fails
+    before the commit leaves nothing (bff/files/staging.py). may_replace is asked once the
+    bytes are in (the form may say so after the file)."""
     pending = await staging.begin(folder.container.name, folder.name, [o[0] for o in objects])
     committed = False
     async with staging.tracked(pending):  # a shutdown abandons it too (staging.settle)
         try:
             async with staging.heartbeat(pending):
-                for row, (_, chunks, content_type) in zip(pending, objects, strict=True):
+                for index, (row, (_, chunks, content_type)) in enumerate(
+                    zip(pending, objects, strict=True)
+                ):
+                    if index == 0:
+                        chunks = screening.watch(chunks)
                     await storage.write_staged(
                         row.staging_key, staging.watched(chunks), content_type=content_type
                     )
+                screened = await screening.verdict(storage, pending[0].staging_key, folder, actor)
             staging.crash_point("after_write")
-            result = await _index(folder, stored, pending, storage, actor, operation, may_replace())
+            result = await _index(
+                folder, stored, pending, storage, actor, operation, may_replace(), screened
+            )
             committed = True
         finally:
+            await screening.close()
             if not committed:
                 await staging.abandon(storage, pending)
     return result
@@ -192,8 +205,9 @@ async def store_plain(
     content_type = content_type_for(name, declared_type)
     stored = _Stored(name, content_type)
     objects = [(name, chunks, content_type)]
+    screening = Screening(name, content_type)
     return await _stage_and_index(
-        folder, objects, stored, storage, actor, "file_upload", may_replace
+        folder, objects, stored, storage, actor, "file_upload", may_replace, screening
     )
 
 
@@ -204,8 +218,9 @@ async def store_profile(
     jpeg = await converting.profile_jpeg(data)
     stored = _Stored(PROFILE_IMAGE_NAME, "image/jpeg", is_profile_image=True)
     objects = [(PROFILE_IMAGE_NAME, _once(jpeg), "image/jpeg")]
+    screening = Screening(PROFILE_IMAGE_NAME, "image/jpeg", checked=False)  # the portal's JPEG
     return await _stage_and_index(
-        folder, objects, stored, storage, actor, "profile_upload", _always
+        folder, objects, stored, storage, actor, "profile_upload", _always, screening
     )
 
 
@@ -227,8 +242,9 @@ async def store_rtf(
         (target, _once(text.encode()), TEXT_CONTENT_TYPE),
     ]
     stored = _Stored(target, TEXT_CONTENT_TYPE, original_rtf_name=name)
+    screening = Screening(name, "application/rtf")  # the RTF's original, as it came
     return await _stage_and_index(
-        folder, objects, stored, storage, actor, "file_upload", lambda: may_replace
+        folder, objects, stored, storage, actor, "file_upload", lambda: may_replace, screening
     )
 
 

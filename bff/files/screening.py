@@ -1,0 +1,58 @@
+"""Every new content's screening on its way in, at the one chokepoint every way in passes
+(bff/files/storing.py's `_stage_and_index`: uploads, new versions, the demo, and every future
+way in): its bytes watched as they are staged (`Screening.watch`), then a verdict once they are
+all in (`Screening.verdict`), before anything is indexed. A refusal raises `ApiError`; the
+staged bytes are then abandoned as every failure before the commit abandons them (an infected
+file's kept in quarantine first). What screening found and let in (`Screened`) is stored with
+the file's row.
+
+Two parts fill it (issue 49): the malware scan by clamd (bff/scan/) and the content checks
+(the type from the bytes, empty and damaged files, a PDF's active content: content.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from bff.audit.service import Actor
+from bff.containers.models import Folder
+from storage.base import Storage
+
+
+@dataclass
+class Screened:
+    """What screening found in content it let in: the file's row's columns (`values`)."""
+
+    def values(self) -> dict[str, Any]:
+        """The columns of the file's row this sets."""
+        return {}
+
+
+class Screening:
+    """One content's screening: `watch` its chunks on their way to staging, then `verdict`.
+
+    name: the name it is stored under (the RTF's own name for a converted RTF's original);
+    declared_type: the content type it is stored with; checked: whether the content checks
+    apply (not to content the portal made itself, such as a profile image's JPEG)."""
+
+    def __init__(self, name: str, declared_type: str, *, checked: bool = True) -> None:
+        self.name = name
+        self.declared_type = declared_type
+        self.checked = checked
+
+    async def watch(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """The chunks as they pass to staging, seen on their way."""
+        async for chunk in chunks:
+            yield chunk
+
+    async def verdict(
+        self, storage: Storage, staging_key: str, folder: Folder, actor: Actor
+    ) -> Screened:
+        """Once every chunk is staged (under staging_key): what was found, or a refusal
+        (`ApiError`)."""
+        return Screened()
+
+    async def close(self) -> None:
+        """Let go of what watching held (a scanner's connection), whatever happened."""
