@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract vips
+.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract vips clamav
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,14 @@ vips:
 		(DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 			libvips-tools >/dev/null)
 
+# Debian's clamav-daemon: the malware scanner every new content passes (bff/scan/, BFF_CLAMD),
+# installed without starting its service. The tests run their own clamd with a signature
+# database they write (tools/testclamd.py); production runs clamd and freshclam (docs/operations.md).
+clamav:
+	@test -x /usr/sbin/clamd || \
+		(DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+			clamav-daemon >/dev/null)
+
 # Two BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server (moto):
 # http://127.0.0.1:8080 until Ctrl-C or SIGTERM; an instance that dies is restarted. See tools/devcluster.py.
 cluster: install-dev frontend nginx
@@ -63,7 +71,7 @@ frontend:
 
 # Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys
 # (the cluster journey needs the dev tools too: moto for its S3-protocol server).
-test-frontend: install-dev nginx tesseract vips frontend oidc-provider
+test-frontend: install-dev nginx tesseract vips clamav frontend oidc-provider
 	$(MAKE) --no-print-directory web-checks journeys
 
 .PHONY: web-checks journeys
@@ -80,10 +88,10 @@ typecheck: install-dev
 	$(BIN)/mypy bff storage config tools bench docs/examples
 
 # The web app is built first: the tests require its pages to be served (no "not built" 503).
-test-sqlite: install-dev nginx tesseract vips frontend oidc-provider
+test-sqlite: install-dev nginx tesseract vips clamav frontend oidc-provider
 	$(PYTEST_SQLITE)
 
-test-postgres: install-dev nginx tesseract vips frontend oidc-provider
+test-postgres: install-dev nginx tesseract vips clamav frontend oidc-provider
 	$(PYTEST_POSTGRES)
 
 PYTEST_SQLITE = $(BIN)/pytest -q --durations=10
@@ -96,7 +104,7 @@ PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --durations=10 --i
 # databases, their own temporary folders, free ports and redis-servers, and of the local Redis
 # only database 11 with random names (database 12 is used in SQLite's phase alone). Each phase's
 # output is printed whole when it ends.
-test-databases: install-dev nginx tesseract vips frontend oidc-provider
+test-databases: install-dev nginx tesseract vips clamav frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
 
 .PHONY: test-databases test-all pytest-sqlite pytest-postgres postgres-then-web-checks
@@ -109,7 +117,7 @@ pytest-postgres:
 postgres-then-web-checks:
 	$(PYTEST_POSTGRES)
 	$(MAKE) --no-print-directory web-checks
-test-all: install-dev nginx tesseract vips frontend oidc-provider
+test-all: install-dev nginx tesseract vips clamav frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite postgres-then-web-checks
 	$(MAKE) --no-print-directory journeys
 
