@@ -29,6 +29,7 @@ MODEL_MODULES = [
     "bff.emergency.models",
     "bff.mfa.models",
     "bff.search.models",
+    "bff.scan.models",
     "bff.oidc.models",
     "bff.jobs.models",
     "bff.leases",

@@ -29,6 +29,13 @@ class StoredFile(Model):
     version_id = fields.CharField(max_length=40, default="", db_default="")
     uploaded_by_name = fields.CharField(max_length=255, default="", db_default="")
     uploaded_by_role = fields.CharField(max_length=32, default="", db_default="")
+    # The malware scan (bff/scan/): "unscanned" (no scanner configured, or stored before),
+    # "clean", or "held" (stored while the scanner was unavailable, BFF_SCAN_UNAVAILABLE=hold:
+    # shown to admins only until a scan lets it out); when it was last scanned.
+    scan_state = fields.CharField(
+        max_length=16, default="unscanned", db_default="unscanned", db_index=True
+    )
+    scanned_at = fields.DatetimeField(null=True)
     folder_id: int
 
     class Meta:
