@@ -29,6 +29,11 @@ class StoredFile(Model):
     version_id = fields.CharField(max_length=40, default="", db_default="")
     uploaded_by_name = fields.CharField(max_length=255, default="", db_default="")
     uploaded_by_role = fields.CharField(max_length=32, default="", db_default="")
+    # What the content checks found (bff/files/content.py): a PDF's active content, named
+    # ("JavaScript, embedded files"; "" for none), and whether the viewer can show it (false: a
+    # damaged PDF kept by BFF_DAMAGED_PDF=keep). Versions and trash entries keep them too.
+    active_content = fields.TextField(default="", db_default="")
+    displayable = fields.BooleanField(default=True, db_default=True)
     # The malware scan (bff/scan/): "unscanned" (no scanner configured, or stored before),
     # "clean", or "held" (stored while the scanner was unavailable, BFF_SCAN_UNAVAILABLE=hold:
     # shown to admins only until a scan lets it out); when it was last scanned.
@@ -63,6 +68,9 @@ class FileVersion(Model):
     uploaded_by_role = fields.CharField(max_length=32, default="")
     # The kept RTF original versioned with the text (its bytes at `{version_id}.rtf-original`).
     original_rtf_name = fields.CharField(max_length=255, null=True)
+    # What the content checks found in this content (as StoredFile's).
+    active_content = fields.TextField(default="", db_default="")
+    displayable = fields.BooleanField(default=True, db_default=True)
     # When this content stopped being current: BFF_VERSION_DAYS counts from here.
     replaced_at = fields.DatetimeField(db_index=True)
     folder_id: int
@@ -90,6 +98,9 @@ class TrashedFile(Model):
     version_id = fields.CharField(max_length=40, default="")
     uploaded_by_name = fields.CharField(max_length=255, default="")
     uploaded_by_role = fields.CharField(max_length=32, default="")
+    # What the content checks found in the deleted content (as StoredFile's).
+    active_content = fields.TextField(default="", db_default="")
+    displayable = fields.BooleanField(default=True, db_default=True)
     deleted_at = fields.DatetimeField(db_index=True)
     deleted_by_name = fields.CharField(max_length=255, default="")
     deleted_by_role = fields.CharField(max_length=32, default="")

@@ -306,6 +306,8 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         originalDownload=opened.original_download,
         textUrl=opened.content_url if opened.kind == "text" else None,
         reason=opened.reason,
+        activeContent=row.active_content,
+        displayable=row.displayable,
         expiresAt=opened.expires_at,
     )
 

@@ -43,6 +43,16 @@ class Blob(BaseModel):
     textProblem: str | None = Field(
         None, description="Why the file's text could not be read (textState failed)"
     )
+    activeContent: str = Field(
+        "",
+        description="A PDF's active content the content checks found, named and comma-separated "
+        '("JavaScript, launch actions, embedded files"); "" when none (BFF_PDF_ACTIVE_CONTENT)',
+    )
+    displayable: bool = Field(
+        True,
+        description="false for a damaged PDF kept by BFF_DAMAGED_PDF=keep: it cannot be "
+        "displayed (no viewer, no thumbnail), only downloaded",
+    )
 
 
 class BlobList(BaseModel):
@@ -109,6 +119,8 @@ class VersionOut(BaseModel):
     lastModified: datetime
     uploadedBy: Uploader
     current: bool
+    activeContent: str = Field("", description="As the file's Blob: this content's")
+    displayable: bool = Field(True, description="As the file's Blob: this content's")
 
 
 class VersionList(BaseModel):
@@ -222,6 +234,14 @@ class ViewerOpen(BaseModel):
     )
     textUrl: str | None = None
     reason: str | None = None
+    activeContent: str = Field(
+        "",
+        description="As the Blob's: the PDF's active content, named, for the viewer's warning; "
+        '"" when none',
+    )
+    displayable: bool = Field(
+        True, description="As the Blob's: false for a damaged file kept (kind other, reason says)"
+    )
     expiresAt: datetime
 
 

@@ -13,7 +13,7 @@ Two parts fill it (issue 49): the malware scan by clamd (bff/scan/) and the cont
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bff.audit.service import Actor
@@ -23,11 +23,17 @@ from storage.base import Storage
 
 @dataclass
 class Screened:
-    """What screening found in content it let in: the file's row's columns (`values`)."""
+    """What screening found in content it let in: the file's row's columns (`values`).
+
+    active_content: a PDF's active content, named ("JavaScript, embedded files"; "" for none);
+    displayable: false for a damaged PDF kept by BFF_DAMAGED_PDF=keep (content.py)."""
+
+    active_content: str = field(default="")
+    displayable: bool = field(default=True)
 
     def values(self) -> dict[str, Any]:
         """The columns of the file's row this sets."""
-        return {}
+        return {"active_content": self.active_content, "displayable": self.displayable}
 
 
 class Screening:

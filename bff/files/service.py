@@ -63,6 +63,8 @@ def blob_out(
         previewState=jobs.shown(states.get(KIND_THUMBNAIL))[0],
         textState=text_state,
         textProblem=text_problem,
+        activeContent=row.active_content,
+        displayable=row.displayable,
     )
 
 

@@ -88,6 +88,8 @@ async def trash_file(folder: Folder, name: str, actor: Actor, storage: Storage) 
                 "version_id": row.version_id,
                 "uploaded_by_name": row.uploaded_by_name,
                 "uploaded_by_role": row.uploaded_by_role,
+                "active_content": row.active_content,
+                "displayable": row.displayable,
                 "deleted_at": now,
                 "deleted_by_name": actor.name,
                 "deleted_by_role": actor.role,
@@ -214,6 +216,8 @@ async def restore_trashed(folder: Folder, name: str, actor: Actor, storage: Stor
                 "version_id": entry.version_id,
                 "uploaded_by_name": entry.uploaded_by_name,
                 "uploaded_by_role": entry.uploaded_by_role,
+                "active_content": entry.active_content,
+                "displayable": entry.displayable,
             },
         )
         await repository.delete_trashed(conn, entry.id)

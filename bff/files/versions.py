@@ -92,6 +92,8 @@ async def keep_current(
             "uploaded_by_name": row.uploaded_by_name,
             "uploaded_by_role": row.uploaded_by_role,
             "original_rtf_name": row.original_rtf_name,
+            "active_content": row.active_content,  # what the content checks found, kept with it
+            "displayable": row.displayable,
             "replaced_at": now,
         },
     )
@@ -129,6 +131,8 @@ async def list_versions(folder: Folder, name: str, actor: Actor) -> VersionList:
         lastModified=row.last_modified,
         uploadedBy=uploader(row.uploaded_by_name, row.uploaded_by_role),
         current=True,
+        activeContent=row.active_content,
+        displayable=row.displayable,
     )
     earlier = [
         VersionOut(
@@ -138,6 +142,8 @@ async def list_versions(folder: Folder, name: str, actor: Actor) -> VersionList:
             lastModified=v.last_modified,
             uploadedBy=uploader(v.uploaded_by_name, v.uploaded_by_role),
             current=False,
+            activeContent=v.active_content,
+            displayable=v.displayable,
         )
         for v in await repository.versions_where(
             None, folder_id=folder.id, name=name, trash_id=None
@@ -189,6 +195,8 @@ async def restore_version(
                 "version_id": version.version_id,
                 "uploaded_by_name": version.uploaded_by_name,
                 "uploaded_by_role": version.uploaded_by_role,
+                "active_content": version.active_content,
+                "displayable": version.displayable,
             },
         )
         await repository.delete_versions(conn, id=version.id)

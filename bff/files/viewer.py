@@ -84,6 +84,8 @@ PAGE_TOO_MUCH_MEMORY = (
 )
 IMAGE_FAILED = "This image could not be shown. Please open the original instead."
 NOT_AN_IMAGE = "This file is not an image."
+# A damaged PDF kept by BFF_DAMAGED_PDF=keep (bff/files/content.py): never rendered.
+CANNOT_DISPLAY = "This file is damaged and cannot be displayed. You can download the original."
 NO_CONTENT = (
     "The viewer shows this file's pages, not the file itself. "
     "Use Open original to open or download it."
@@ -252,6 +254,8 @@ async def open_viewer(
     max_bytes = settings.preview_max_mb * MB
     kind = kind_of(row.content_type, row.size, max_bytes)
     reason = TOO_LARGE if kind == "other" and row.size > max_bytes else None
+    if not row.displayable:  # the content checks found it damaged and kept it so
+        kind, reason = "other", CANNOT_DISPLAY
     page_count = None
     reduced = original_download = False
     if base_type(row.content_type) in IMAGE_TYPES:

@@ -129,6 +129,8 @@ export function makeStoredFile(overrides: Partial<StoredFile> & { name: string }
     isProfileImage: false,
     isConvertedFromRtf: false,
     versionCount: 1,
+    activeContent: '',
+    displayable: true,
     originalRtfFileName: null,
     textState: null,
     textProblem: null,

@@ -1545,10 +1545,22 @@ export interface components {
          * @description One file of a patient folder.
          */
         Blob: {
+            /**
+             * Activecontent
+             * @description A PDF's active content the content checks found, named and comma-separated ("JavaScript, launch actions, embedded files"); "" when none (BFF_PDF_ACTIVE_CONTENT)
+             * @default
+             */
+            activeContent: string;
             /** Contentlength */
             contentLength: number;
             /** Contenttype */
             contentType: string;
+            /**
+             * Displayable
+             * @description false for a damaged PDF kept by BFF_DAMAGED_PDF=keep: it cannot be displayed (no viewer, no thumbnail), only downloaded
+             * @default true
+             */
+            displayable: boolean;
             /** Isconvertedfromrtf */
             isConvertedFromRtf: boolean;
             /** Isprofileimage */
@@ -2051,12 +2063,24 @@ export interface components {
          * @description One version of a file (the current one included).
          */
         VersionOut: {
+            /**
+             * Activecontent
+             * @description As the file's Blob: this content's
+             * @default
+             */
+            activeContent: string;
             /** Contentlength */
             contentLength: number;
             /** Contenttype */
             contentType: string;
             /** Current */
             current: boolean;
+            /**
+             * Displayable
+             * @description As the file's Blob: this content's
+             * @default true
+             */
+            displayable: boolean;
             /**
              * Lastmodified
              * Format: date-time
@@ -3376,10 +3400,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Activecontent
+                         * @description As the Blob's: the PDF's active content, named, for the viewer's warning; "" when none
+                         * @default
+                         */
+                        activeContent: string;
                         /** Contentlength */
                         contentLength: number;
                         /** Contenttype */
                         contentType: string;
+                        /**
+                         * Displayable
+                         * @description As the Blob's: false for a damaged file kept (kind other, reason says)
+                         * @default true
+                         */
+                        displayable: boolean;
                         /**
                          * Expiresat
                          * Format: date-time
