@@ -50,6 +50,11 @@ export const FILE_MSG = {
   indexing: 'Indexing…',
   searchFolder: 'Search in this folder',
   iosNotice: 'On iPhone and iPad, files open in this tab. Tap to Open a file, then use the back button to return.',
+  // What the content checks and the virus scanner found (issue 49)
+  activeContent: (what: string) => `Active content: ${what}`,
+  notDisplayable: 'Cannot be displayed',
+  heldForScan: 'Waiting for virus scan',
+  download: 'Download',
 } as const;
 
 /** The success message of a file upload: RTF conversions name the text file they became. */
@@ -103,6 +108,10 @@ export const VIEWER_MSG = {
   nextFile: (name: string) => `Next file: ${name}`,
   imageRegion: (name: string) => `Image: ${name}`,
   textRegion: (name: string) => `Text of ${name}`,
+  // Issue 49: what the content checks found
+  activeContent: (what: string) =>
+    `This PDF contains active content (${what}). It is shown here as pictures of its pages, where none of it runs; be careful opening the original.`,
+  notDisplayable: 'This file cannot be displayed: it is damaged or not what its name says. Download the original to see it on your device.',
 } as const;
 
 /** Why the viewer could not show a file: the file-viewing wording of spec section 8 for a missing

@@ -28,8 +28,9 @@ export const viewerQuery = (container: string, folder: string, blob: string, ver
     refetchOnReconnect: false,
   });
 
-export const useViewer = (container: string, folder: string, blob: string, version: string) =>
-  useQuery(viewerQuery(container, folder, blob, version));
+/** enabled false: a file the listing says cannot be displayed is not asked for (issue 49). */
+export const useViewer = (container: string, folder: string, blob: string, version: string, enabled = true) =>
+  useQuery({ ...viewerQuery(container, folder, blob, version), enabled });
 
 /** Texts longer than this are cut (a note says so): a browser lays out a long <pre> slowly. */
 export const TEXT_LIMIT = 1_000_000;

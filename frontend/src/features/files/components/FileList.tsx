@@ -1,5 +1,5 @@
 /** The Patient Files list: thumbnail (or type), name, badges (a file whose text could not be read
- * says why), modified date, size, content type and version count; click to open in the viewer.
+ * says why; a PDF's active content; a file that cannot be displayed, with Download), modified date, size, content type and version count; click to open in the viewer.
  *
  * A long list comes in pages, so that a folder of hundreds of files shows its first screen at
  * once: the first FIRST_ROWS rows, then MORE_ROWS more (as a transition React renders in slices)
@@ -36,6 +36,8 @@ interface FileListProps {
   onDelete?: (file: StoredFile) => void;
   /** Opens the file's Versions panel. */
   onVersions?: (file: StoredFile) => void;
+  /** Saves a file to the device: offered on the row of a file that cannot be displayed. */
+  onDownload?: (name: string) => void;
   /** A file whose row must be in the page (the one the viewer shows: focus goes back to it). */
   reveal?: string | null;
 }
@@ -59,7 +61,7 @@ function useNear(node: Element | null, onNear: () => void, step: number) {
   }, [node, onNear, step]);
 }
 
-export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions, reveal = null }: FileListProps) {
+export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions, onDownload, reveal = null }: FileListProps) {
   const [shown, setShown] = useState(FIRST_ROWS);
   const revealAt = reveal === null ? -1 : files.findIndex((file) => file.name === reveal);
   if (revealAt >= shown) setShown(revealAt + 1);
@@ -92,6 +94,7 @@ export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions
             onOpen={onOpen}
             onDelete={onDelete}
             onVersions={onVersions}
+            onDownload={onDownload}
             position={partial ? index + 1 : undefined}
             setSize={partial ? files.length : undefined}
           />
@@ -108,12 +111,13 @@ interface FileRowProps {
   onOpen: (name: string) => void;
   onDelete?: (file: StoredFile) => void;
   onVersions?: (file: StoredFile) => void;
+  onDownload?: (name: string) => void;
   /** While the list is partial: the row's place among all the folder's files, and their number. */
   position?: number;
   setSize?: number;
 }
 
-const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions, position, setSize }: FileRowProps) {
+const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions, onDownload, position, setSize }: FileRowProps) {
   return (
     <li className="file-row" aria-posinset={position} aria-setsize={setSize}>
       {/* The thumbnail opens the file too, for a pointer; the name is the keyboard's way. */}
@@ -128,6 +132,8 @@ const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions
         <div className="file-badges">
           <span className="badge badge-type">{fileTypeBadge(file)}</span>
           {file.isProfileImage ? <span className="badge badge-profile">Profile Image</span> : null}
+          {file.activeContent ? <span className="badge badge-warning">{FILE_MSG.activeContent(file.activeContent)}</span> : null}
+          {file.displayable ? null : <span className="badge badge-warning">{FILE_MSG.notDisplayable}</span>}
           {file.textState === 'failed' ? <span className="badge badge-warning">{FILE_MSG.notSearchable(file.textProblem)}</span> : null}
           {file.textState === 'pending' ? <span className="badge badge-muted">{FILE_MSG.indexing}</span> : null}
           {file.isConvertedFromRtf ? (
@@ -145,6 +151,11 @@ const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions
         <span className="muted small" aria-hidden="true">
           {hint}
         </span>
+        {!file.displayable && onDownload ? (
+          <RowButton label={`Download ${file.name}`} onClick={() => onDownload(file.name)}>
+            {FILE_MSG.download}
+          </RowButton>
+        ) : null}
         {onVersions ? (
           <RowButton label={`Versions of ${file.name}`} onClick={() => onVersions(file)}>
             Versions

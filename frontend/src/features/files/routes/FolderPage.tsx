@@ -222,6 +222,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
                 onOpen={openViewer}
                 onDelete={isAdmin ? deleting.open : undefined}
                 onVersions={versions.open}
+                onDownload={download}
                 reveal={viewing}
               />
             </section>

@@ -53,14 +53,17 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const file = index >= 0 ? files[index] : undefined;
   const previous = index > 0 ? files[index - 1] : undefined;
   const next = index >= 0 && index < files.length - 1 ? files[index + 1] : undefined;
-  const viewer = useViewer(container, folder, name, file?.lastModified ?? '');
+  // A file the listing says cannot be displayed (a damaged PDF kept) is not asked for: its card
+  // offers the original as a download.
+  const displayable = file?.displayable ?? true;
+  const viewer = useViewer(container, folder, name, file?.lastModified ?? '', displayable);
   const kind = viewer.data?.kind;
   const zoomable = kind === 'image' || kind === 'pdf';
   const [zoom, setZoom] = useState(1);
   const [page, setPage] = useState(1);
   const pageCount = kind === 'pdf' ? Math.max(1, viewer.data?.pageCount ?? 1) : 1;
   // The original of an image over the browser's budget is a download, never a tab.
-  const original: Original = viewer.data?.originalDownload
+  const original: Original = viewer.data?.originalDownload || !displayable
     ? { label: VIEWER_MSG.downloadOriginal, onClick: () => onDownloadOriginal(name) }
     : { label: VIEWER_MSG.openOriginal, onClick: () => onOpenOriginal(name) };
 
@@ -184,7 +187,9 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
             <span className="visually-hidden">{previous ? VIEWER_MSG.previousFile(previous.name) : 'Previous file'}</span>
           </button>
           <div className="viewer-stage" onPointerDown={onPointerDown} onPointerUp={onPointerUp} onPointerCancel={() => (swipeStart.current = null)}>
-            {viewer.isPending ? (
+            {!displayable ? (
+              <NotDisplayable file={file} original={original} />
+            ) : viewer.isPending ? (
               <p className="viewer-note" role="status">
                 {VIEWER_MSG.loading}
               </p>
@@ -253,7 +258,19 @@ interface ContentProps {
   original: Original;
 }
 
-function Content({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original }: ContentProps) {
+function Content(props: ContentProps) {
+  // A PDF's active content (JavaScript, launch actions, embedded files): a warning line above it.
+  const active = props.answer.activeContent || props.file?.activeContent;
+  if (!active) return <Shown {...props} />;
+  return (
+    <div className="viewer-image-wrap">
+      <Banner kind="warning">{VIEWER_MSG.activeContent(active)}</Banner>
+      <Shown {...props} />
+    </div>
+  );
+}
+
+function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original }: ContentProps) {
   const expired = () => Date.parse(answer.expiresAt) <= Date.now();
   if (answer.kind === 'image' && answer.imageUrl) {
     const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} original={original} />;
@@ -465,6 +482,28 @@ function TextView({ url, name }: { url: string; name: string }) {
       <pre className="viewer-scroll viewer-text" tabIndex={0} role="region" aria-label={VIEWER_MSG.textRegion(name)}>
         {text.data.text}
       </pre>
+    </div>
+  );
+}
+
+/** A file that cannot be displayed (a damaged PDF kept): said so, with its original as a download. */
+function NotDisplayable({ file, original }: { file: StoredFile | undefined; original: Original }) {
+  return (
+    <div className="viewer-card">
+      {file ? (
+        <p className="viewer-icon" aria-hidden="true">
+          {fileTypeBadge(file)}
+        </p>
+      ) : null}
+      <Banner kind="warning">{VIEWER_MSG.notDisplayable}</Banner>
+      {file ? (
+        <p className="muted small">
+          {file.contentType} · {formatFileSize(file.contentLength)}
+        </p>
+      ) : null}
+      <button type="button" className="btn btn-primary" onClick={original.onClick}>
+        {original.label}
+      </button>
     </div>
   );
 }
