@@ -54,6 +54,8 @@ from bff.observability import register_observability
 from bff.oidc.provider import Provider
 from bff.oidc.routes import bp as oidc_bp
 from bff.patients.routes import bp as patients_bp
+from bff.scan.routes import bp as scan_bp
+from bff.scan.service import configure_scanning
 from bff.search.routes import bp as search_bp
 from bff.search.service import SearchGuard
 from bff.services import AppServices, attach_services
@@ -274,6 +276,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     checkpointer = audit_checkpointer(storage, settings)
     collector = Collector()
     configure_staging(settings)
+    configure_scanning(settings)
     configure_audit(settings)
     services = AppServices(
         settings=settings,
@@ -319,6 +322,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         mfa_bp,
         oidc_bp,
         search_bp,
+        scan_bp,
         docs_bp,
     ):
         app.register_blueprint(bp)

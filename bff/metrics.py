@@ -196,6 +196,20 @@ TEXT_PAGE_SECONDS = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 60),
 )
 
+SCANS = Counter(
+    "bff_scans_total",
+    "Malware scans of new content by clamd (bff/scan/), by result: clean, infected, or "
+    "unavailable (clamd not reached, too slow, an error, or the file over BFF_SCAN_MAX_MB).",
+    ["result"],
+)
+SCAN_SECONDS = Histogram(
+    "bff_scan_seconds",
+    "Seconds from a scan's start (its first chunk sent to clamd) to clamd's answer.",
+    buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60),
+)
+QUARANTINED = Counter(
+    "bff_quarantined_total", "Content the malware scanner found and kept in quarantine."
+)
 
 # The labelled children of the request metrics, by (route, method, status): `labels()` takes a
 # lock and builds its key on every call, and every request records two of them. As many
@@ -303,6 +317,17 @@ def text_pages(source: str, pages: int, seconds: float) -> None:
     if pages > 0:
         for _ in range(pages):
             TEXT_PAGE_SECONDS.labels(source).observe(seconds / pages)
+
+
+def scanned(result: str, seconds: float) -> None:
+    """A malware scan ended: "clean", "infected" or "unavailable", after seconds."""
+    SCANS.labels(result).inc()
+    SCAN_SECONDS.observe(seconds)
+
+
+def quarantined() -> None:
+    """Content was kept in quarantine."""
+    QUARANTINED.inc()
 
 
 def exposition() -> tuple[bytes, str]:

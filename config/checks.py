@@ -105,6 +105,19 @@ def _aes_key_hex(value: str) -> str:
     return value.upper()
 
 
+def _clamd(value: str) -> str:
+    if not value:
+        return value
+    if value.startswith("unix:"):
+        if not value[5:].startswith("/"):
+            raise ValueError("unix: needs an absolute socket path (unix:/run/clamav/clamd.ctl)")
+        return value
+    match = re.fullmatch(r"tcp://([^/:\s]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})", value)
+    if match is None or not 0 < int(match.group(2)) < 65536:
+        raise ValueError("must be empty, unix:/path/to/clamd.sock or tcp://host:port")
+    return value
+
+
 def _offload(value: str, info: ValidationInfo) -> str:
     needs = {"nginx": "file://", "s3": "s3://"}.get(value)
     if needs and not str(info.data.get("storage_url", "")).startswith(needs):
@@ -123,6 +136,7 @@ RoleMap = Annotated[str, AfterValidator(_role_map)]  # role=claim value, comma-s
 Username = Annotated[str, AfterValidator(_username)]  # naming.py's rule, in its one spelling
 AgeRecipient = Annotated[str, AfterValidator(_age_recipient)]
 OcrLanguages = Annotated[str, AfterValidator(_ocr_languages)]
+ClamdAddress = Annotated[str, AfterValidator(_clamd)]  # empty, unix:/path or tcp://host:port
 AesKeyHex = Annotated[str, AfterValidator(_aes_key_hex)]  # empty, or 32 hex digits (upper case)
 # Who sends a viewed file's bytes; nginx needs local storage, s3 an S3 one (checked after it).
 ViewOffload = Annotated[Literal["none", "nginx", "s3"], AfterValidator(_offload)]

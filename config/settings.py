@@ -18,6 +18,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from config.checks import (
     AesKeyHex,
     AgeRecipient,
+    ClamdAddress,
     DatabaseUrl,
     Issuer,
     Key,
@@ -220,6 +221,15 @@ class Settings(BaseSettings):
     # many pages of one PDF read by OCR (the pages of its text layer are always read).
     ocr_languages: OcrLanguages = "eng"
     ocr_max_pages: Annotated[int, Field(ge=0, le=10_000)] = 50
+    # Malware scanning (bff/scan/): clamd's address (`unix:/run/clamav/clamd.ctl` or
+    # `tcp://host:port`; empty: no scanner, files stored "unscanned"), the time its answer may
+    # take after the last chunk (and to connect), the largest file scanned (at most clamd's
+    # StreamMaxLength), and what happens to a file while the scanner is unavailable or the file
+    # is larger: refused (503), or stored "held" until a scan lets it out.
+    clamd: ClamdAddress = ""
+    scan_seconds: Annotated[float, Field(gt=0, le=600)] = 30.0
+    scan_max_mb: Annotated[int, Field(ge=1, le=4000)] = 100
+    scan_unavailable: Literal["refuse", "hold"] = "refuse"
     # Search (bff/search/service.py): each search's time on the database, waiting for a turn
     # included (past it: 503, the statement stopped), and each user's searches per minute
     # (past them: 429 with Retry-After).

@@ -25,6 +25,7 @@ from storage.errors import (
 from storage.keys import (
     MAX_NAME_BYTES,
     PREVIEWS_DIR,
+    QUARANTINE_DIR,
     RESERVED_PREFIX,
     STAGING_DIR,
     TEMP_PREFIX,
@@ -46,6 +47,7 @@ __all__ = [
     "CHUNK_SIZE",
     "MAX_NAME_BYTES",
     "PREVIEWS_DIR",
+    "QUARANTINE_DIR",
     "RESERVED_PREFIX",
     "STAGING_DIR",
     "TEMP_PREFIX",
@@ -201,6 +203,15 @@ class Storage(ABC):
         NotFound if the staged object does not exist.
         """
         target = ObjectKey.file(container, folder, name)
+        await self._publish_staged(validate_staged_key(key), target)
+
+    async def keep_staged(self, key: str, target: ObjectKey) -> None:
+        """Move staged object key to one of the product's own objects (a quarantined upload's
+        bytes), never to a name a person gave; as `publish_staged` moves. NotFound if absent."""
+        if not any(segment.startswith(RESERVED_PREFIX) for segment in target.segments):
+            raise InvalidName(
+                f"A kept staged object's key has a segment starting {RESERVED_PREFIX!r}."
+            )
         await self._publish_staged(validate_staged_key(key), target)
 
     async def stat_staged(self, key: str) -> FileInfo:

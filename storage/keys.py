@@ -33,6 +33,9 @@ TRASH_DIR = ".bff-trash"
 # Thumbnails of files' current content: `{container}/{folder}/.bff-previews/{file}/{versionId}.webp`
 # (bff/files/thumbnails.py); derived from the files, never listed, rebuilt when missing.
 PREVIEWS_DIR = ".bff-previews"
+# Content the malware scanner found, kept apart: `{container}/{folder}/.bff-quarantine/{id}`
+# (bff/scan/service.py); never listed, never served through the file API.
+QUARANTINE_DIR = ".bff-quarantine"
 _STAGED_KEY = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")  # fullmatch
 # Bidirectional overrides make a name display differently from what it is ("cod.exe" shown
 # as "exe.doc"), so they count as control characters here.

@@ -50,6 +50,7 @@ TABLES = [
     "mfa_recovery_codes",
     "mfa_passkeys",
     "mfa_totp",
+    "quarantined",
     "file_versions",
     "trashed_files",
     "pending_uploads",

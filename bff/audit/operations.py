@@ -51,6 +51,12 @@ OPERATIONS: tuple[str, ...] = (
     "trash_list",
     "trash_restore",
     "trash_purge",
+    # Malware scanning (bff/scan/): new content refused because the scanner found something
+    # (the signature in details; its bytes kept in quarantine), an admin's look at the
+    # quarantine and a removal from it
+    "file_rejected",
+    "quarantine_list",
+    "quarantine_delete",
     # Refused access by signed-in staff (a role not allowed, or not assigned: 403 or 404)
     "access_denied",
     # SmartTokens and emergency access

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from bff.naming import given_name
 from storage.base import (
     PREVIEWS_DIR,
+    QUARANTINE_DIR,
     TRASH_DIR,
     VERSIONS_DIR,
     InvalidName,
@@ -124,3 +125,8 @@ def trashed_version_key(
 def preview_key(where: ObjectKey, name: str, version_id: str) -> ObjectKey:
     """Where the thumbnail of a file's content of that version is stored, in folder where."""
     return where.child(PREVIEWS_DIR, name, version_id + ".webp")
+
+
+def quarantine_key(where: ObjectKey, quarantine_id: str) -> ObjectKey:
+    """Where content the malware scanner found is kept apart, in folder where (bff/scan/)."""
+    return where.child(QUARANTINE_DIR, quarantine_id)

@@ -18,6 +18,7 @@ from typing import Any
 
 from bff.audit.service import Actor
 from bff.containers.models import Folder
+from bff.scan.service import Scan, Scanned
 from storage.base import Storage
 
 
@@ -30,10 +31,15 @@ class Screened:
 
     active_content: str = field(default="")
     displayable: bool = field(default=True)
+    scanned: Scanned = field(default_factory=Scanned)  # the malware scan's state (bff/scan/)
 
     def values(self) -> dict[str, Any]:
         """The columns of the file's row this sets."""
-        return {"active_content": self.active_content, "displayable": self.displayable}
+        return {
+            "active_content": self.active_content,
+            "displayable": self.displayable,
+            **self.scanned.values(),
+        }
 
 
 class Screening:
@@ -47,10 +53,13 @@ class Screening:
         self.name = name
         self.declared_type = declared_type
         self.checked = checked
+        self.scan = Scan()  # the malware scan, streamed to clamd as the chunks pass
 
     async def watch(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         """The chunks as they pass to staging, seen on their way."""
+        await self.scan.begin()
         async for chunk in chunks:
+            await self.scan.send(chunk)
             yield chunk
 
     async def verdict(
@@ -58,7 +67,9 @@ class Screening:
     ) -> Screened:
         """Once every chunk is staged (under staging_key): what was found, or a refusal
         (`ApiError`)."""
-        return Screened()
+        scanned = await self.scan.verdict(storage, staging_key, folder, actor, self.name)
+        return Screened(scanned=scanned)
 
     async def close(self) -> None:
         """Let go of what watching held (a scanner's connection), whatever happened."""
+        self.scan.close()

@@ -22,6 +22,8 @@ reacts by refetching what it shows. Names and payloads:
 - emergency:refused {tokenId, reason}: admins (an alert), when a refused scan or tap names a
   registered token (reason: replayed, bad MAC, token revoked...; never sent to the responder)
 - audit:created {id, operation}: admins
+- file:quarantined {id, signature, container, folder, name}: admins (an alert), when the malware
+  scanner found something in new content and it was kept in quarantine (bff/scan/)
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
   (reasons, which the web app words for the signed-out user: logout; logout-all (signed out
   from another session); password-changed (by an admin, or `users reset-password`);
@@ -87,6 +89,7 @@ TOKEN_DELETED = "token:deleted"
 EMERGENCY_OPENED = "emergency:opened"
 EMERGENCY_REFUSED = "emergency:refused"
 AUDIT_CREATED = "audit:created"
+FILE_QUARANTINED = "file:quarantined"
 SESSION_REVOKED = "session:revoked"
 LIVE_RESYNC = "live:resync"
 LIVE_RECONNECT = "live:reconnect"

@@ -36,6 +36,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the malware scanner found and kept in quarantine, newest first (audited). */
+        get: operations["get_list_quarantine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/quarantine/{quarantine_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a quarantined content for good: its bytes and its entry (audited). */
+        delete: operations["delete_delete_quarantined"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scanning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a malware scanner is configured and answers now, and what it holds. */
+        get: operations["get_scanning"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assignments/{assignment_id}": {
         parameters: {
             query?: never;
@@ -1752,6 +1803,44 @@ export interface components {
             standardName: string | null;
         };
         /**
+         * QuarantinedOut
+         * @description Content the scanner found, kept apart: where it was going, what was found, who sent
+         *     it and when; reason: upload (found as it came in) or rescan (found in held content).
+         */
+        QuarantinedOut: {
+            /** Container */
+            container: string;
+            /** Folder */
+            folder: string;
+            /**
+             * Foundat
+             * Format: date-time
+             */
+            foundAt: string;
+            /** Id */
+            id: number;
+            /**
+             * Kept
+             * @description Whether its bytes are kept (false: storage failed)
+             */
+            kept: boolean;
+            /** Name */
+            name: string;
+            /**
+             * Reason
+             * @enum {string}
+             */
+            reason: "upload" | "rescan";
+            /** Signature */
+            signature: string;
+            /** Size */
+            size: number;
+            /** Uploadedbyid */
+            uploadedById: number | null;
+            /** Uploadedbyname */
+            uploadedByName: string;
+        };
+        /**
          * RtfConversion
          * @description Whether an RTF upload was converted, and the name of the text file it became.
          */
@@ -2162,6 +2251,100 @@ export interface operations {
                         folderName: string;
                         /** Message */
                         message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_list_quarantine: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first, with the total. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Page */
+                        page: number;
+                        /** Pagesize */
+                        pageSize: number;
+                        /** Quarantined */
+                        quarantined: components["schemas"]["QuarantinedOut"][];
+                        /** Total */
+                        total: number;
+                    };
+                };
+            };
+        };
+    };
+    delete_delete_quarantined: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                quarantine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_scanning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description configured: a scanner is set (BFF_CLAMD); available: it answered PING just now (null
+             *     when none is configured); unavailable: what happens to uploads while it is not (refuse or
+             *     hold); quarantined: contents kept in quarantine; held: files stored held, not yet scanned.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Available */
+                        available: boolean | null;
+                        /** Configured */
+                        configured: boolean;
+                        /** Held */
+                        held: number;
+                        /** Quarantined */
+                        quarantined: number;
+                        /**
+                         * Unavailable
+                         * @enum {string}
+                         */
+                        unavailable: "refuse" | "hold";
                     };
                 };
             };

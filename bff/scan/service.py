@@ -1,0 +1,281 @@
+"""The malware scan of every new content (issue 49), as bff/files/screening.py runs it.
+
+`Scan` streams a content to clamd as it is staged (`begin`, `send` each chunk, never the whole
+file in memory), then `verdict` ends the stream and reads clamd's answer:
+
+- clean: the file is stored, its row's scan_state "clean" and scanned_at now;
+- infected: refused, 422 "This file was not saved: the virus scanner found <Signature>";
+  nothing is stored under its name: its staged bytes are first moved into quarantine
+  (`{container}/{folder}/.bff-quarantine/{id}`, a `Quarantined` row), audited `file_rejected`
+  with the signature, announced to admins (`file:quarantined`) and counted;
+- unavailable (clamd not reached, too slow past BFF_SCAN_SECONDS, an error, or the content
+  over BFF_SCAN_MAX_MB or clamd's own StreamMaxLength): by BFF_SCAN_UNAVAILABLE, refused (503
+  with Retry-After, nothing stored) or stored "held";
+- no scanner configured (BFF_CLAMD empty): stored "unscanned", as before scanning existed.
+
+The quarantine's admin side (list, remove, the scanner's state) is here too.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bff import metrics
+from bff.audit.service import Actor, record
+from bff.containers.models import Folder
+from bff.db import transaction
+from bff.errors import ApiError
+from bff.files.names import folder_key, new_id, quarantine_key
+from bff.live.events import ADMINS, FILE_QUARANTINED, publish
+from bff.scan import clamd, repository
+from bff.scan.models import UPLOAD, Quarantined
+from config.logs import shown
+from config.settings import Settings
+from storage.base import ObjectKey, Storage, StorageError
+
+log = logging.getLogger(__name__)
+
+UNSCANNED = "unscanned"  # no scanner configured, or stored before scanning existed
+CLEAN = "clean"
+HELD = "held"  # stored while the scanner was unavailable (BFF_SCAN_UNAVAILABLE=hold)
+UNAVAILABLE_MESSAGE = (
+    "The virus scanner is not available; the file was not saved. Try again in a few minutes."
+)
+RETRY_AFTER_SECONDS = 120
+
+
+def infected_message(signature: str) -> str:
+    return f"This file was not saved: the virus scanner found {signature}"
+
+
+@dataclass(frozen=True)
+class ScanConfig:
+    """The process's scanning settings (`configure_scanning`)."""
+
+    address: str = ""  # BFF_CLAMD; empty: no scanner
+    seconds: float = 30.0
+    max_bytes: int = 100 * 1024 * 1024
+    unavailable: str = "refuse"
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.address)
+
+
+_config = ScanConfig()
+
+
+def configure_scanning(settings: Settings) -> None:
+    """Read the scanning settings for this process."""
+    global _config  # process-wide, like the settings they come from
+    _config = ScanConfig(
+        settings.clamd,
+        settings.scan_seconds,
+        settings.scan_max_mb * 1024 * 1024,
+        settings.scan_unavailable,
+    )
+
+
+def current_config() -> ScanConfig:
+    return _config
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """What the scan let in: the file row's scan columns."""
+
+    state: str = UNSCANNED
+    at: datetime | None = None
+
+    def values(self) -> dict[str, Any]:
+        return {"scan_state": self.state, "scanned_at": self.at}
+
+
+@dataclass
+class Scan:
+    """One content's scan, streamed beside its staging write."""
+
+    config: ScanConfig = field(default_factory=current_config)
+    size: int = 0
+    _stream: clamd.Instream | None = None
+    _started: float = 0.0
+
+    async def begin(self) -> None:
+        """Connect to clamd and start the stream (an unreachable clamd is kept as the
+        verdict's failure: the upload itself goes on to its end)."""
+        if not self.config.configured or self._stream is not None:
+            return
+        self._started = time.perf_counter()
+        self._stream = clamd.Instream(self.config.address, self.config.seconds)
+        try:
+            await self._stream.open()
+        except clamd.Unavailable as failure:
+            self._stream.fail(failure)
+
+    async def send(self, chunk: bytes) -> None:
+        """Pass a chunk on to clamd as it goes to staging."""
+        stream = self._stream
+        if stream is None:
+            return
+        self.size += len(chunk)
+        if self.size > self.config.max_bytes:
+            stream.fail(clamd.Unavailable("larger than BFF_SCAN_MAX_MB", too_large=True))
+            return
+        await stream.send(chunk)
+
+    async def verdict(
+        self, storage: Storage, staging_key: str, folder: Folder, actor: Actor, name: str
+    ) -> Scanned:
+        """clamd's answer once every chunk is staged: what the row records, or a refusal."""
+        stream = self._stream
+        if not self.config.configured:
+            return Scanned()
+        if stream is None:  # nothing was watched (an empty content): scan it as empty
+            await self.begin()
+            stream = self._stream
+            assert stream is not None
+        try:
+            result = await stream.answer()
+        except clamd.Unavailable as failure:
+            metrics.scanned("unavailable", time.perf_counter() - self._started)
+            log.warning("Malware scan unavailable: %s", shown(failure.reason))
+            if self.config.unavailable == "hold":
+                return Scanned(HELD, None)
+            raise ApiError(
+                503, UNAVAILABLE_MESSAGE, {"Retry-After": str(RETRY_AFTER_SECONDS)}
+            ) from None
+        seconds = time.perf_counter() - self._started
+        now = datetime.now(UTC)
+        if result.signature is None:
+            metrics.scanned("clean", seconds)
+            return Scanned(CLEAN, now)
+        metrics.scanned("infected", seconds)
+        await quarantine(
+            storage, staging_key, folder, name, result.signature, self.size, actor, now
+        )
+        raise ApiError(422, infected_message(result.signature))
+
+    def close(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+
+
+async def quarantine(
+    storage: Storage,
+    staging_key: str,
+    folder: Folder,
+    name: str,
+    signature: str,
+    size: int,
+    actor: Actor,
+    now: datetime,
+    *,
+    reason: str = UPLOAD,
+) -> Quarantined:
+    """Keep a staged content the scanner found apart (moved, so nothing is left to publish),
+    record it, audit it and alert the admins."""
+    container = folder.container.name
+    key = quarantine_key(folder_key(folder), new_id(now))
+    try:
+        await storage.keep_staged(staging_key, key)
+        kept = key.path
+    except StorageError as error:  # still refused, still recorded: only the bytes are lost
+        log.error("A quarantined content could not be kept: %s", shown(str(error)))
+        kept = ""
+    async with transaction() as conn:
+        row = await repository.add(
+            conn,
+            container=container,
+            folder=folder.name,
+            name=name,
+            signature=signature[:255],
+            size=size,
+            uploaded_by_id=actor.user_id,
+            uploaded_by_name=actor.name,
+            found_at=now,
+            reason=reason,
+            object_key=kept,
+        )
+        await record(
+            conn,
+            actor,
+            "file_rejected",
+            container=container,
+            folder=folder.name,
+            blob=name,
+            details=f"virus scanner found {signature}; kept in quarantine #{row.id}",
+        )
+        publish(
+            FILE_QUARANTINED,
+            {
+                "id": row.id,
+                "signature": signature,
+                "container": container,
+                "folder": folder.name,
+                "name": name,
+            },
+            [ADMINS],
+        )
+    metrics.quarantined()
+    return row
+
+
+# The admin's side: the quarantine and the scanner's state.
+
+
+async def quarantine_page(offset: int, limit: int) -> tuple[list[Quarantined], int]:
+    """Quarantined content, newest first, and how many there are."""
+    return await repository.page(offset, limit)
+
+
+async def remove_quarantined(storage: Storage, quarantine_id: int, actor: Actor) -> None:
+    """Remove a quarantined content's bytes and row (audited); 404 when there is none."""
+    row = await repository.find(quarantine_id)
+    if row is None:
+        raise ApiError(404, "No such quarantined file.")
+    if row.object_key:
+        try:
+            await storage.delete_object(ObjectKey.parse(row.object_key))
+        except StorageError as error:
+            log.error("A quarantined content could not be removed: %s", shown(str(error)))
+            raise ApiError(503, "The storage is not available; try again.") from None
+    async with transaction() as conn:
+        if await repository.remove(conn, row.id):
+            await record(
+                conn,
+                actor,
+                "quarantine_delete",
+                container=row.container,
+                folder=row.folder,
+                blob=row.name,
+                details=f"{row.signature} (quarantine #{row.id})",
+            )
+
+
+@dataclass(frozen=True)
+class ScannerState:
+    configured: bool
+    available: bool | None
+    unavailable: str
+    quarantined: int
+    held: int
+
+
+async def scanner_state() -> ScannerState:
+    """Whether a scanner is configured and answers PING now (2 s at most), the unavailable
+    rule, and how many contents are quarantined and held."""
+    config = current_config()
+    available = None
+    if config.configured:
+        available = await clamd.ping(config.address, min(2.0, config.seconds))
+    return ScannerState(
+        configured=config.configured,
+        available=available,
+        unavailable=config.unavailable,
+        quarantined=await repository.count(),
+        held=await repository.count_files(HELD),
+    )
