@@ -53,6 +53,12 @@ class Blob(BaseModel):
         description="false for a damaged PDF kept by BFF_DAMAGED_PDF=keep: it cannot be "
         "displayed (no viewer, no thumbnail), only downloaded",
     )
+    scanState: Literal["unscanned", "clean", "held"] = Field(
+        "unscanned",
+        description="The malware scan: clean (clamd found nothing), held (stored while the "
+        "scanner was unavailable, BFF_SCAN_UNAVAILABLE=hold: not scanned yet), or unscanned "
+        "(no scanner configured, or stored before scanning existed)",
+    )
 
 
 class BlobList(BaseModel):

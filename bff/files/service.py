@@ -65,6 +65,7 @@ def blob_out(
         textProblem=text_problem,
         activeContent=row.active_content,
         displayable=row.displayable,
+        scanState=row.scan_state if row.scan_state in ("clean", "held") else "unscanned",
     )
 
 

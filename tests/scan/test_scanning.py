@@ -137,6 +137,8 @@ async def test_a_clean_file_is_stored_clean(ward: Ward) -> None:
     assert row.scan_state == "clean"
     assert row.scanned_at is not None
     assert await ward.stored("notes.txt") == b"Blood pressure 120/80"
+    listing = await ward.listing(ward.nurse)
+    assert [(b["name"], b["scanState"]) for b in listing["blobs"]] == [("notes.txt", "clean")]
 
 
 async def test_a_finding_in_the_last_chunk_of_a_larger_file(ward: Ward) -> None:

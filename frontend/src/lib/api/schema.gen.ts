@@ -1638,6 +1638,13 @@ export interface components {
              */
             previewState: ("pending" | "ready" | "failed") | null;
             /**
+             * Scanstate
+             * @description The malware scan: clean (clamd found nothing), held (stored while the scanner was unavailable, BFF_SCAN_UNAVAILABLE=hold: not scanned yet), or unscanned (no scanner configured, or stored before scanning existed)
+             * @default unscanned
+             * @enum {string}
+             */
+            scanState: "unscanned" | "clean" | "held";
+            /**
              * Textproblem
              * @description Why the file's text could not be read (textState failed)
              * @default null
