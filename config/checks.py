@@ -12,6 +12,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, ValidationInfo
 
 MFA_ROLES = ("admin", "doctor", "nurse", "assistant")  # the staff roles (bff/users/models.py)
+# The kinds of content BFF_ALLOWED_TYPES may name (bff/files/content.py decides a file's kind
+# from its bytes); a program is never allowed, whatever this says.
+FILE_TYPES = ("pdf", "image", "text", "rtf", "office", "oldoffice", "dicom", "zip", "html", "other")
 
 
 def _database_url(value: str) -> str:
@@ -53,6 +56,14 @@ def _roles(value: str) -> str:
     if unknown:
         raise ValueError(f"unknown role {unknown[0]!r} (roles: {', '.join(MFA_ROLES)})")
     return ",".join(roles)
+
+
+def _file_types(value: str) -> str:
+    kinds = [kind.strip().lower() for kind in value.split(",") if kind.strip()]
+    unknown = [kind for kind in kinds if kind not in FILE_TYPES]
+    if unknown:
+        raise ValueError(f"unknown type {unknown[0]!r} (types: {', '.join(FILE_TYPES)})")
+    return ",".join(dict.fromkeys(kinds))
 
 
 def _issuer(value: str) -> str:
@@ -131,6 +142,7 @@ StorageUrl = Annotated[str, AfterValidator(_storage_url)]
 Networks = Annotated[str, AfterValidator(_networks)]  # addresses or networks, comma-separated
 Key = Annotated[str, AfterValidator(_key)]  # empty, or at least 32 bytes
 Roles = Annotated[str, AfterValidator(_roles)]  # staff roles, comma-separated, lower case
+FileTypes = Annotated[str, AfterValidator(_file_types)]  # FILE_TYPES, comma-separated
 Issuer = Annotated[str, AfterValidator(_issuer)]  # an OpenID Provider's URL, no trailing /
 RoleMap = Annotated[str, AfterValidator(_role_map)]  # role=claim value, comma-separated
 Username = Annotated[str, AfterValidator(_username)]  # naming.py's rule, in its one spelling

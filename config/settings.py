@@ -20,6 +20,7 @@ from config.checks import (
     AgeRecipient,
     ClamdAddress,
     DatabaseUrl,
+    FileTypes,
     Issuer,
     Key,
     Networks,
@@ -230,6 +231,13 @@ class Settings(BaseSettings):
     scan_seconds: Annotated[float, Field(gt=0, le=600)] = 30.0
     scan_max_mb: Annotated[int, Field(ge=1, le=4000)] = 100
     scan_unavailable: Literal["refuse", "hold"] = "refuse"
+    # Content checks (bff/files/content.py): the kinds of content accepted, decided from the
+    # bytes (config/checks.py FILE_TYPES; a program never); a PDF pdfium cannot open refused or
+    # kept as not displayable; a PDF with active content (JavaScript, launch actions, embedded
+    # files) flagged in the listing and the viewer, or refused.
+    allowed_types: FileTypes = "pdf,image,text,rtf,office,dicom"
+    damaged_pdf: Literal["refuse", "keep"] = "refuse"
+    pdf_active_content: Literal["flag", "refuse"] = "flag"
     # Search (bff/search/service.py): each search's time on the database, waiting for a turn
     # included (past it: 503, the statement stopped), and each user's searches per minute
     # (past them: 429 with Retry-After).

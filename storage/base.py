@@ -218,6 +218,15 @@ class Storage(ABC):
         """Size and last-modified time of staged object key; NotFound if absent."""
         return await self._stat_staged(validate_staged_key(key))
 
+    async def open_staged(
+        self, key: str, *, offset: int = 0, length: int | None = None
+    ) -> ReadStream:
+        """Stream staged object key's bytes (from offset, at most length) like `open`: what
+        screening reads back of content before it is let in (bff/files/content.py); NotFound
+        if absent."""
+        check_range(offset, length)
+        return await self._open_staged(validate_staged_key(key), offset, length, self.chunk_size)
+
     async def delete_staged(self, key: str) -> bool:
         """Delete staged object key; whether it existed."""
         return await self._delete_staged(validate_staged_key(key))
@@ -324,6 +333,11 @@ class Storage(ABC):
 
     @abstractmethod
     async def _stat_staged(self, key: str) -> FileInfo: ...
+
+    @abstractmethod
+    async def _open_staged(
+        self, key: str, offset: int, length: int | None, chunk_size: int
+    ) -> ReadStream: ...
 
     @abstractmethod
     async def _delete_staged(self, key: str) -> bool: ...

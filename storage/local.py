@@ -299,6 +299,11 @@ class LocalStorage(Storage):
         st = await self._run("The staged file", _stat_file, self._staging / key)
         return _info(key, st)
 
+    async def _open_staged(
+        self, key: str, offset: int, length: int | None, chunk_size: int
+    ) -> ReadStream:
+        return await self._open_path(self._staging / key, offset, length, chunk_size)
+
     async def _delete_staged(self, key: str) -> bool:
         try:
             await self._run("The staged file", (self._staging / key).unlink)

@@ -152,6 +152,12 @@ class S3Storage(Storage):
         full = self._key(*key.segments)
         return await s3_reads.presigned_url(self._at, full, seconds, response_headers)
 
+    async def _open_staged(
+        self, key: str, offset: int, length: int | None, chunk_size: int
+    ) -> ReadStream:
+        full = self._staged_key(key)
+        return await s3_reads.open_range(self._at, full, key, offset, length, chunk_size)
+
     async def _stat_staged(self, key: str) -> FileInfo:
         head = await self._at.head(self._staged_key(key), "The staged file")
         return FileInfo(

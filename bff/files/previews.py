@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -180,6 +181,95 @@ def pdf_page_count(source: bytes | str) -> int:
             return len(document)
         finally:
             document.close()
+
+
+# What pdf_findings names (bff/files/content.py stores them, comma-separated, in this order).
+JAVASCRIPT, LAUNCH, EMBEDDED = "JavaScript", "launch actions", "embedded files"
+# The pages whose annotations are looked at (file attachments, launch links); the search of
+# the file's bytes and the document's names tree cover every page.
+FINDINGS_PAGES = 2000
+# Active content named in the file's bytes (a name followed by a PDF delimiter): what pdfium does
+# not report (an OpenAction or a field's JavaScript, a /Launch action that is not a link); names
+# inside compressed object streams are not seen this way.
+_ACTIVE_NAMES = re.compile(
+    rb"/(JavaScript|JS|Launch|EmbeddedFiles?|FileAttachment)(?=[\s/<>\[\]()%{}]|\Z)"
+)
+_BY_NAME = {
+    b"JavaScript": JAVASCRIPT,
+    b"JS": JAVASCRIPT,
+    b"Launch": LAUNCH,
+    b"EmbeddedFiles": EMBEDDED,
+    b"EmbeddedFile": EMBEDDED,
+    b"FileAttachment": EMBEDDED,
+}
+_SEARCH_CHUNK = 1024 * 1024
+
+
+def _named_in_bytes(path: str) -> set[str]:
+    """The active content a PDF's bytes name, read a chunk at a time (names across chunks
+    found: each chunk overlaps the one before by more than the longest name)."""
+    found: set[str] = set()
+    with open(path, "rb") as source:
+        tail = b""
+        while chunk := source.read(_SEARCH_CHUNK):
+            window = tail + chunk
+            found.update(_BY_NAME[m.group(1)] for m in _ACTIVE_NAMES.finditer(window))
+            tail = window[-32:]
+    return found
+
+
+def _named_in_annotations(page: pdfium.PdfPage) -> set[str]:
+    found: set[str] = set()
+    raw = pdfium.raw
+    for index in range(raw.FPDFPage_GetAnnotCount(page.raw)):
+        annot = raw.FPDFPage_GetAnnot(page.raw, index)
+        if not annot:
+            continue
+        try:
+            subtype = raw.FPDFAnnot_GetSubtype(annot)
+            if subtype == raw.FPDF_ANNOT_FILEATTACHMENT:
+                found.add(EMBEDDED)
+            elif subtype == raw.FPDF_ANNOT_LINK:
+                link = raw.FPDFAnnot_GetLink(annot)
+                action = raw.FPDFLink_GetAction(link) if link else None
+                if action and raw.FPDFAction_GetType(action) == raw.PDFACTION_LAUNCH:
+                    found.add(LAUNCH)
+        finally:
+            raw.FPDFPage_CloseAnnot(annot)
+    return found
+
+
+def pdf_findings(path: str) -> tuple[str, tuple[str, ...]]:
+    """Whether pdfium opens a PDF (its path) and what active content it holds: ("ok", found),
+    ("password", found) for one protected by a password, ("damaged", found) for one pdfium
+    cannot open or that has no pages; found in the order JAVASCRIPT, LAUNCH, EMBEDDED."""
+    found = _named_in_bytes(path)
+    state = "ok"
+    with _PDFIUM:
+        try:
+            document = pdfium.PdfDocument(path)
+        except pdfium.PdfiumError as exc:
+            state = "password" if "password" in str(exc).lower() else "damaged"
+        else:
+            try:
+                raw = pdfium.raw
+                if raw.FPDFDoc_GetJavaScriptActionCount(document.raw) > 0:
+                    found.add(JAVASCRIPT)
+                if raw.FPDFDoc_GetAttachmentCount(document.raw) > 0:
+                    found.add(EMBEDDED)
+                if len(document) == 0:
+                    state = "damaged"
+                for index in range(min(len(document), FINDINGS_PAGES)):
+                    page = document[index]
+                    try:
+                        found |= _named_in_annotations(page)
+                    finally:
+                        page.close()
+            except pdfium.PdfiumError:
+                state = "damaged"
+            finally:
+                document.close()
+    return state, tuple(name for name in (JAVASCRIPT, LAUNCH, EMBEDDED) if name in found)
 
 
 def pdf_page(source: bytes | str, page: int, width: int) -> bytes:

@@ -382,6 +382,13 @@ async def test_staged_object_is_invisible_until_published(backend: Backend) -> N
     assert size == len(payload)
     assert (await storage.stat_staged("k-1")).size == len(payload)
     assert [info.name for info in await storage.list_staged()] == ["k-1"]
+    # Read back before it is let in (screening's look at a ZIP's directory, a PDF's pages).
+    async with await storage.open_staged("k-1") as whole:
+        assert b"".join([chunk async for chunk in whole]) == payload
+    async with await storage.open_staged("k-1", offset=299_990, length=100) as tail:
+        assert b"".join([chunk async for chunk in tail]) == payload[299_990:]
+    with pytest.raises(NotFound):
+        await storage.open_staged("k-none")
     # Nowhere in the listings a reindex walks.
     assert await storage.list_containers() == ["clinic"]
     assert await storage.list_files("clinic", "patient-1") == []

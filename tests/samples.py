@@ -1,0 +1,135 @@
+"""Small real files of each kind, for tests that upload content: every upload's bytes are
+checked against what its name claims (bff/files/content.py), so a test's `.pdf` is a PDF pdfium
+opens, its `.png` a PNG, its `.docx` a Word document."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Sequence
+
+from PIL import Image
+
+
+def pdf(text: str = "Hello", *, catalog: str = "", objects: Sequence[str] = ()) -> bytes:
+    """A one-page PDF showing text (letters, digits and spaces), written by hand: catalog adds
+    entries to its catalog, objects more objects (numbered from 6)."""
+    content = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    bodies = [
+        f"<< /Type /Catalog /Pages 2 0 R {catalog}>>".encode(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        *(o.encode() for o in objects),
+    ]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(bodies, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(bodies) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def pdf_with_javascript() -> bytes:
+    """A PDF that runs JavaScript when opened (an OpenAction, and the names tree's entry)."""
+    return pdf(
+        "Results",
+        catalog="/OpenAction 6 0 R /Names << /JavaScript << /Names [(run) 6 0 R] >> >> ",
+        objects=["<< /S /JavaScript /JS (app.alert\\('opened'\\);) >>"],
+    )
+
+
+def pdf_with_launch() -> bytes:
+    """A PDF whose opening launches a program."""
+    return pdf("Results", catalog="/OpenAction 6 0 R ", objects=["<< /S /Launch /F (calc.exe) >>"])
+
+
+def pdf_with_attachment() -> bytes:
+    """A PDF with an embedded file (fpdf2's embed_file: the names tree's EmbeddedFiles)."""
+    from fpdf import FPDF
+
+    document = FPDF()
+    document.add_page()
+    document.set_font("helvetica")
+    document.cell(text="Results")
+    document.embed_file(basename="payload.txt", bytes=b"hidden")
+    return bytes(document.output())
+
+
+def damaged_pdf() -> bytes:
+    """Bytes that start as a PDF and are not one pdfium opens."""
+    return b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 9 0 R\n% cut off here\n"
+
+
+def _image(fmt: str, size: tuple[int, int] = (4, 4)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, (200, 30, 30)).save(out, fmt)
+    return out.getvalue()
+
+
+def png(size: tuple[int, int] = (4, 4)) -> bytes:
+    return _image("PNG", size)
+
+
+def jpeg(size: tuple[int, int] = (4, 4)) -> bytes:
+    return _image("JPEG", size)
+
+
+def docx(text: str = "Discharge letter") -> bytes:
+    """A Word document (python-docx)."""
+    import docx as python_docx
+
+    document = python_docx.Document()
+    document.add_paragraph(text)
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def zip_of(files: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def odt() -> bytes:
+    """An OpenDocument text: its stored `mimetype` first, as ODF requires."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.text", zipfile.ZIP_STORED)
+        archive.writestr("content.xml", "<office:document-content/>", zipfile.ZIP_DEFLATED)
+        archive.writestr("META-INF/manifest.xml", "<manifest:manifest/>", zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def dicom() -> bytes:
+    """A DICOM file: the 128-byte preamble, `DICM`, a file meta group element."""
+    element = b"\x02\x00\x10\x00UI\x14\x001.2.840.10008.1.2.1\x00"
+    return b"\x00" * 128 + b"DICM" + element
+
+
+def windows_exe() -> bytes:
+    """The start of a Windows PE executable (DOS header, stub, PE signature)."""
+    header = bytearray(b"MZ" + b"\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00")
+    header += b"\x00" * (0x3C - len(header)) + (0x80).to_bytes(4, "little")
+    header += b"\x0e\x1f\xba\x0e\x00\xb4\x09\xcd\x21This program cannot be run in DOS mode.\r\n$"
+    header += b"\x00" * (0x80 - len(header)) + b"PE\x00\x00\x4c\x01\x03\x00" + b"\x00" * 200
+    return bytes(header)
+
+
+def elf() -> bytes:
+    """The start of a Linux ELF executable."""
+    return (
+        b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 8 + b"\x02\x00\x3e\x00\x01\x00\x00\x00" + bytes(100)
+    )
