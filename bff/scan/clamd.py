@@ -10,7 +10,7 @@ the upload passes is sent on to clamd as it goes (`Instream.send`), and once the
 staged only the answer is waited for (`Instream.answer`).
 
 The protocol (clamd(8)): `zINSTREAM\\0`, then chunks each preceded by its length as 4 bytes
-big-endian (here at most 64 KiB, below clamd's StreamMaxLength and its read buffers), a zero
+big-endian (here 64 KiB each: `CHUNK`), a zero
 length to end, and one reply up to `\\0`: `stream: OK`, `stream: <Signature> FOUND`, or
 `<message> ERROR` (`INSTREAM size limit exceeded. ERROR` past StreamMaxLength, after which clamd
 closes the connection). `zPING\\0` answers `PONG`, `zVERSION\\0` the engine and database version.
@@ -24,7 +24,10 @@ import struct
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-CHUNK = 64 * 1024  # the most sent in one INSTREAM chunk
+# Each INSTREAM chunk: the upload's chunks (of any size) are passed on in chunks of exactly
+# this many bytes, the rest held for the next (less than 64 KiB held; the last one shorter).
+CHUNK = 64 * 1024
+_LENGTH = struct.pack(">I", CHUNK)
 REPLY_LIMIT = 4096  # a longer reply is not clamd's
 UNOFFICIAL = ".UNOFFICIAL"  # clamd's suffix for a signature not from the official database
 
@@ -131,6 +134,7 @@ class Instream:
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._failure: Unavailable | None = None
+        self._pending = bytearray()  # less than one CHUNK, sent with the next
 
     async def open(self) -> None:
         """Connect and start the stream (Unavailable if clamd cannot be reached in time)."""
@@ -149,22 +153,30 @@ class Instream:
         self.close()
 
     async def send(self, chunk: bytes) -> None:
-        """Pass chunk on to clamd (in pieces of at most 64 KiB); a failure is kept."""
+        """Pass chunk on to clamd, in INSTREAM chunks of exactly `CHUNK` bytes (the rest kept
+        for the next call: less than 64 KiB held); a failure is kept."""
         if self._failure is not None or not chunk:
             return
-        view = memoryview(chunk)
-        for start in range(0, len(view), CHUNK):
-            piece = view[start : start + CHUNK]
-            await self._write(struct.pack(">I", len(piece)), piece)
-            if self._failure is not None:
-                return
         self.sent += len(chunk)
+        pending = self._pending
+        pending += chunk
+        if len(pending) < CHUNK:
+            return
+        whole = len(pending) - len(pending) % CHUNK
+        for start in range(0, whole, CHUNK):  # copies: the transport may keep what it is given
+            self._writer_write(_LENGTH + pending[start : start + CHUNK])
+        del pending[:whole]
+        await self._drain()
 
     async def answer(self) -> Result:
         """End the stream and read clamd's verdict, within the time limit; Unavailable when
         it cannot be had (clamd's own reason, such as its size limit, first)."""
         if self._failure is None:
-            await self._write(b"\0\0\0\0")
+            if self._pending:
+                self._writer_write(struct.pack(">I", len(self._pending)) + self._pending)
+                self._pending.clear()
+            self._writer_write(b"\0\0\0\0")
+            await self._drain()
         reader = self._reader
         if reader is None:
             raise self._failure or Unavailable("the scan was not started")
@@ -185,13 +197,25 @@ class Instream:
             raise self._failure
         return result
 
-    async def _write(self, *parts: bytes | memoryview) -> None:
+    def _writer_write(self, *parts: bytes) -> None:
         writer = self._writer
-        if writer is None:
+        if writer is None or self._failure is not None:
             return
         try:
             for part in parts:
                 writer.write(part)
+        except OSError as error:
+            self._failure = Unavailable(f"clamd's connection failed ({type(error).__name__})")
+
+    async def _write(self, *parts: bytes) -> None:
+        self._writer_write(*parts)
+        await self._drain()
+
+    async def _drain(self) -> None:
+        writer = self._writer
+        if writer is None or self._failure is not None:
+            return
+        try:
             async with asyncio.timeout(self.seconds):
                 await writer.drain()
         except TimeoutError:
