@@ -117,9 +117,12 @@ async def with_db(settings: Settings, work: Callable[[], Awaitable[int]]) -> int
 
 
 async def with_storage(settings: Settings, work: Callable[[Storage], Awaitable[int]]) -> int:
-    """Open the configured storage and a migrated database, then run work with both."""
+    """Open the configured storage and a migrated database, then run work with both (content
+    a command stores is scanned as an upload's is: bff/scan/)."""
+    from bff.scan.service import configure_scanning
     from storage import open_storage
 
+    configure_scanning(settings)
     async with open_storage(settings.storage_url) as storage:
         return await with_db(settings, lambda: work(storage))
 
