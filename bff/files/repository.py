@@ -43,12 +43,12 @@ NAMED_FILE = (
     "JOIN files x ON x.folder_id = f.id AND x.name = ? "
 )
 VIEWED_FILE = (
-    "SELECT x.content_type, x.last_modified, x.size "
+    "SELECT x.content_type, x.last_modified, x.size, x.scan_state "
     + NAMED_FILE
     + "WHERE c.name = ? AND f.name = ?"
 )
 VIEWED_VERSION = (
-    "SELECT v.content_type, v.last_modified, v.size "
+    "SELECT v.content_type, v.last_modified, v.size, x.scan_state "
     + NAMED_FILE
     + "JOIN file_versions v ON v.folder_id = f.id AND v.name = x.name AND v.version_id = ? "
     "AND v.trash_id IS NULL WHERE c.name = ? AND f.name = ?"
@@ -57,9 +57,9 @@ VIEWED_VERSION = (
 
 async def viewed(
     container: str, folder: str, name: str, version_id: str | None = None
-) -> tuple[str, datetime, int] | None:
-    """(content type, last modified, size) of a file, or of a live earlier version of it, by
-    names; None when any of them is missing."""
+) -> tuple[str, datetime, int, str] | None:
+    """(content type, last modified, size, the file's scan state) of a file, or of a live
+    earlier version of it, by names; None when any of them is missing."""
     if version_id is None:
         rows = await fetch(VIEWED_FILE, name, container, folder)
     else:
@@ -67,7 +67,12 @@ async def viewed(
     if not rows:
         return None
     row = rows[0]
-    return str(row["content_type"]), as_datetime(row["last_modified"]), int(row["size"])
+    return (
+        str(row["content_type"]),
+        as_datetime(row["last_modified"]),
+        int(row["size"]),
+        str(row["scan_state"]),
+    )
 
 
 async def file_named(folder_id: int, name: str) -> StoredFile | None:

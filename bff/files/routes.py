@@ -158,7 +158,7 @@ def _signed_view_link(*path: str) -> ViewLink:
 @validate_response(ViewLink)
 async def view_link(container: str, folder: str, blob: str) -> ViewLink:
     """A short-lived link that opens the file for this session, keeping the token out of URLs."""
-    await service.get_file(await get_folder(container, folder), blob)
+    await service.get_file(await get_folder(container, folder), blob, current_actor())
     return _signed_view_link(container, folder, blob)
 
 
@@ -184,7 +184,7 @@ async def list_versions(container: str, folder: str, blob: str) -> VersionList:
 async def version_link(container: str, folder: str, blob: str, version_id: str) -> ViewLink:
     """A short-lived link that opens an earlier version for this session (as for the file)."""
     folder_row = await get_folder(container, folder)
-    await service.get_file(folder_row, blob)
+    await service.get_file(folder_row, blob, current_actor())
     if await repository.live_version(folder_row.id, blob, version_id) is None:
         raise ApiError(404, service.VERSION_NOT_FOUND)
     return _signed_view_link(container, folder, blob, version_id)

@@ -31,6 +31,8 @@ from bff.jobs import service as jobs
 from bff.jobs.models import KIND_TEXT, KIND_THUMBNAIL
 from bff.jobs.repository import JobStates
 from bff.live.events import ADMINS, publish, user_room
+from bff.scan.service import HELD
+from bff.users.models import Role
 from storage.base import ObjectKey, ReadStream, Storage
 
 FILE_NOT_FOUND = "File not found"
@@ -89,10 +91,17 @@ def announce_in(
     publish(event, payload, rooms)
 
 
-async def get_file(folder: Folder, name: str) -> StoredFile:
-    """An indexed file of folder, or 404."""
+def may_see(scan_state: str, actor: Actor | None) -> bool:
+    """Whether actor may see a file in scan_state: a held file (stored while the malware
+    scanner was unavailable, not scanned yet: bff/scan/) is for admins only, as if it were not
+    there. actor None: the caller has no one to check."""
+    return actor is None or scan_state != HELD or actor.role == Role.ADMIN
+
+
+async def get_file(folder: Folder, name: str, actor: Actor | None = None) -> StoredFile:
+    """An indexed file of folder that actor may see (`may_see`), or 404."""
     row = await repository.file_named(folder.id, name)
-    if row is None:
+    if row is None or not may_see(row.scan_state, actor):
         raise ApiError(404, PROFILE_NOT_FOUND if name == PROFILE_IMAGE_NAME else FILE_NOT_FOUND)
     return row
 
@@ -120,7 +129,7 @@ async def folder_listing(
 ) -> BlobList:
     """A folder's files sorted by name (audited: file names are patient data; the entry also
     covers the thumbnails the listing links to)."""
-    rows = await repository.files_of(folder_id)
+    rows = [r for r in await repository.files_of(folder_id) if may_see(r.scan_state, actor)]
     earlier = await repository.earlier_version_counts(folder_id)
     states = await jobs_repository.states_in_folder(folder_id)
     links = await previews(rows) if previews is not None else {}
@@ -191,7 +200,9 @@ async def open_view(
     found = await repository.viewed(container, folder, name, version_id)
     if found is None:
         await _missing(container, folder, name, version_id)
-    content_type, last_modified, size = found
+    if not may_see(found[3], actor):  # held: as if it were not there
+        raise ApiError(404, FILE_NOT_FOUND)
+    content_type, last_modified, size, _ = found
     key, details = ObjectKey.file(container, folder, name), ""
     if version_id is not None:
         where = ObjectKey.folder(container, folder)

@@ -123,7 +123,7 @@ def thumbnail_of(folder: Folder, row: StoredFile) -> ObjectKey:
 
 async def list_versions(folder: Folder, name: str, actor: Actor) -> VersionList:
     """A file's versions, newest first, the current one included (audited)."""
-    row = await get_file(folder, name)
+    row = await get_file(folder, name, actor)
     current = VersionOut(
         versionId=current_id(row),
         contentLength=row.size,

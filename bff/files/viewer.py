@@ -248,7 +248,7 @@ async def open_viewer(
 ) -> ViewerSession:
     """Open a file in the viewer: one audited view (`file_view`, "in the viewer") and the
     links its pages or content load under, for this session and content version."""
-    row = await get_file(folder, name)
+    row = await get_file(folder, name, actor)
     container = folder.container.name
     version_id = content_id(row.version_id)
     max_bytes = settings.preview_max_mb * MB

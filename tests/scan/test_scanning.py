@@ -188,6 +188,22 @@ async def test_scanner_down_with_hold_stores_held(
     assert row is not None
     assert (row.scan_state, row.scanned_at) == ("held", None)
 
+    # Until a scan lets it out, a held file is the admins' only: for anyone else it is not there.
+    admin_sees = await ward.listing(ward.admin)
+    assert [(b["name"], b["scanState"]) for b in admin_sees["blobs"]] == [("notes.txt", "held")]
+    assert (await ward.listing(ward.nurse))["blobs"] == []
+    for parts in (("url",), ("versions",), ("viewer",)):
+        refused = await ward.client.get(ward.url("notes.txt", *parts), headers=ward.nurse.headers)
+        assert refused.status_code == 404, parts
+        assert (await refused.get_json())["message"] == "File not found"
+    link = await ward.client.get(ward.url("notes.txt", "url"), headers=ward.admin.headers)
+    assert link.status_code == 200
+    viewed = await ward.client.get((await link.get_json())["url"], headers=ward.admin.headers)
+    assert viewed.status_code == 200
+    assert await viewed.get_data() == b"harmless"
+    by_header = await ward.client.get(ward.url("notes.txt", "view"), headers=ward.nurse.headers)
+    assert by_header.status_code == 404
+
 
 async def test_a_file_over_the_scan_limit_is_refused(
     database_url: str, run_dir: Path, tmp_path: Path, clamd: RunningClamd
