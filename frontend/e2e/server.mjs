@@ -132,6 +132,53 @@ export async function startServer({ admin, host = '127.0.0.1', env: extra = {} }
   };
 }
 
+/**
+ * A real clamd (`python -m tools.testclamd`: Debian's clamd with a signature database of its
+ * own, EICAR's among them) on a Unix socket in a throwaway folder. Returns its address, the
+ * value of BFF_CLAMD, and stop(). Only the journeys about scanning start one (~5-10 s).
+ */
+export async function startClamd() {
+  const dir = mkdtempSync(join(tmpdir(), 'records-clamd-'));
+  const child = spawn(python, ['-m', 'tools.testclamd', dir], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  own(child, 'clamd (tools.testclamd)', () => log, dir);
+  child.stderr.on('data', (d) => (log += d));
+  const address = await new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`clamd was not ready within 90 s:\n${log}`)), 90_000);
+    child.stdout.on('data', (d) => {
+      log += d;
+      const ready = /clamd ready: (\S+)/.exec(log);
+      if (ready) {
+        clearTimeout(timer);
+        done(ready[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`clamd exited (${code}) before it was ready:\n${log}`));
+    });
+  });
+  return {
+    address,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM'); // tools.testclamd stops clamd and waits for it
+        await new Promise((r) => {
+          const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            r();
+          }, 15_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            r();
+          });
+        });
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** A JSON call to the API (or, with root, a path at the server root such as /patients/admin/...),
  * for arranging data the journeys need. */
 export async function api(base, method, path, { token, body, root = false } = {}) {

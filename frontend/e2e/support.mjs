@@ -13,7 +13,7 @@ import { after, afterEach, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
-import { api, freePort, own, startServer } from './server.mjs';
+import { api, freePort, own, startClamd, startServer } from './server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const shots = resolve(here, '../test-results');
@@ -41,14 +41,17 @@ export const CHROMIUM_ARGS = [
 export const launchChromium = () =>
   chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 
-/** The file's server and browser, set by useJourneyServer's `before` hook. */
-export const journey = { server: undefined, browser: undefined };
+/** The file's server and browser (and clamd, when asked for), set by useJourneyServer's `before` hook. */
+export const journey = { server: undefined, browser: undefined, clamd: undefined };
 
 /** Start the real BFF (startServer's options) and Chromium before the file's journeys, stop
- * both after them. */
-export function useJourneyServer(options = {}) {
+ * both after them. `clamd: true`: a real clamd too (server.mjs startClamd), the server's
+ * scanner (BFF_CLAMD). */
+export function useJourneyServer({ clamd = false, ...options } = {}) {
   before(async () => {
-    journey.server = await startServer({ admin: ADMIN, ...options });
+    if (clamd) journey.clamd = await startClamd();
+    const env = { ...options.env, ...(journey.clamd ? { BFF_CLAMD: journey.clamd.address } : {}) };
+    journey.server = await startServer({ admin: ADMIN, ...options, env });
     journey.browser = await launchChromium();
   });
   // A journey that failed shows what the server said meanwhile (its warnings and errors), so a
@@ -65,6 +68,7 @@ export function useJourneyServer(options = {}) {
   after(async () => {
     await journey.browser?.close();
     await journey.server?.stop();
+    await journey.clamd?.stop();
   });
 }
 

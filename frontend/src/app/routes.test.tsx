@@ -44,6 +44,7 @@ describe('routing and guards', () => {
     '/admin/containers/ward-a',
     '/admin/containers/ward-a/folders/p-1',
     '/admin/smart-tokens',
+    '/admin/quarantine',
   ])(
     'sends a nurse on %s to /unauthorized',
     async (path) => {
@@ -121,6 +122,7 @@ describe('layout', () => {
       ['Storage Management', '/admin/containers'],
       ['SmartToken Management', '/admin/smart-tokens'],
       ['Audit Logs', '/audit-logs'],
+      ['Quarantine', '/admin/quarantine'],
     ]);
     expect(screen.getByText('Ada Admin')).toBeInTheDocument();
   });

@@ -66,6 +66,7 @@ const ADMIN_PAGES: Page[] = [
   ['/admin/containers/:containerName', screen(() => import('../features/storage/routes/ContainerFoldersPage'))],
   ['/admin/containers/:containerName/folders/:folderName', screen(() => import('./routes/AdminFolderPage'), prefetchFolder)],
   ['/admin/smart-tokens', screen(() => import('../features/tokens/routes/SmartTokensPage'))],
+  ['/admin/quarantine', screen(() => import('../features/scanning/routes/QuarantinePage'))],
 ];
 
 const routes = (pages: Page[]) => pages.map(([path, { Screen }]) => <Route key={path} path={path} element={<Screen />} />);

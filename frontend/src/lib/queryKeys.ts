@@ -111,3 +111,11 @@ export const searchKeys = {
   all: ['search'] as const,
   page: (query: SearchQuery, cursor: string | null) => ['search', query, cursor] as const,
 };
+
+/** Malware scanning (issue 49): the scanner's state (the admin dashboard) and the quarantine's
+ * pages, under one root that a quarantine event and a deletion mark stale. */
+export const scanKeys = {
+  all: ['scanning'] as const,
+  status: () => ['scanning', 'status'] as const,
+  quarantine: (page: number) => ['scanning', 'quarantine', page] as const,
+};

@@ -131,6 +131,7 @@ export function makeStoredFile(overrides: Partial<StoredFile> & { name: string }
     versionCount: 1,
     activeContent: '',
     displayable: true,
+    scanState: 'unscanned',
     originalRtfFileName: null,
     textState: null,
     textProblem: null,

@@ -15,6 +15,7 @@ export const ADMIN_LINKS: Item[] = [
   { to: '/admin/containers', label: 'Storage Management', short: 'S' },
   { to: '/admin/smart-tokens', label: 'SmartToken Management', short: 'T' },
   { to: '/audit-logs', label: 'Audit Logs', short: 'L' },
+  { to: '/admin/quarantine', label: 'Quarantine', short: 'Q' },
 ];
 
 export const STAFF_LINKS: Item[] = [

@@ -5,7 +5,7 @@ import { getToken, setToken } from '../../lib/session';
 import { trackedViewerWindowCount, trackViewerWindow } from '../../lib/viewerWindows';
 import { io, lastSocket, sockets } from '../../test/socketMock';
 import { ADMIN, makeToken, makeUser, makeUserSummary, mockApi, NURSE, renderApp, signIn } from '../../test/utils';
-import { emergencyMessage, refusedMessage, retryDelay } from './LiveProvider';
+import { emergencyMessage, quarantinedMessage, refusedMessage, retryDelay } from './LiveProvider';
 
 const stats = { totalUsers: 1, doctors: 1, nurses: 0, assistants: 0 };
 
@@ -13,6 +13,7 @@ function arrangeApi() {
   const api = mockApi({
     'GET /api/users/dashboard': { body: { users: [makeUser({ id: 2, name: 'Dana Doctor' })], stats } },
     'GET /api/assignments/my-assignments': { body: { assignments: [] } },
+    'GET /api/admin/scanning': { body: { configured: true, available: true, unavailable: 'refuse', quarantined: 0, held: 0 } },
     'GET /api/auth/validate-token': { body: { valid: true, user: { ...ADMIN, userId: ADMIN.id } } },
     'POST /api/auth/logout': { body: { message: 'Logged out successfully' } },
   });
@@ -274,7 +275,20 @@ describe('LiveProvider', () => {
     expect(toast.closest('[role="alert"]')).not.toBeNull();
   });
 
-  it('shows no emergency notification to staff', async () => {
+  it('alerts an admin when a file was quarantined, and refetches the scanning counts', async () => {
+    const { socket, api } = await adminDashboard();
+    const card = await screen.findByRole('region', { name: 'Malware scanning' });
+    await waitFor(() => expect(card).toHaveTextContent('Quarantined0'));
+    api.set('GET /api/admin/scanning', { body: { configured: true, available: true, unavailable: 'refuse', quarantined: 1, held: 0 } });
+    act(() =>
+      socket.serverEmit(LiveEvent.FILE_QUARANTINED, { id: 4, signature: 'Eicar-Test-Signature', container: 'ward-a', folder: 'p-1', name: 'x.txt' }),
+    );
+    const toast = await screen.findByText('A file was quarantined: Eicar-Test-Signature in p-1');
+    expect(toast.closest('[role="alert"]')).not.toBeNull();
+    await waitFor(() => expect(card).toHaveTextContent('Quarantined1'));
+  });
+
+  it('shows no emergency or quarantine notification to staff', async () => {
     arrangeApi();
     signIn(NURSE);
     renderApp('/dashboard');
@@ -282,7 +296,9 @@ describe('LiveProvider', () => {
     act(() => lastSocket().serverConnect());
     act(() => lastSocket().serverEmit(LiveEvent.EMERGENCY_OPENED, { tokenId: 'T', container: 'ward-a', folder: 'p-1' }));
     act(() => lastSocket().serverEmit(LiveEvent.EMERGENCY_REFUSED, { tokenId: 'T', reason: 'replayed' }));
+    act(() => lastSocket().serverEmit(LiveEvent.FILE_QUARANTINED, { id: 1, signature: 'Eicar-Test-Signature', container: 'ward-a', folder: 'p-1' }));
     await screen.findByText('Live updates on');
+    expect(screen.queryByText(/A file was quarantined/)).not.toBeInTheDocument();
     expect(screen.queryByText(/Emergency access opened/)).not.toBeInTheDocument();
     expect(screen.queryByText(/Emergency access refused/)).not.toBeInTheDocument();
   });
@@ -320,12 +336,16 @@ describe('live helpers', () => {
     expect(retryDelay(20, () => 0.999)).toBeLessThan(15_000);
   });
 
-  it('words the emergency alert from its payload', () => {
+  it('words the emergency and quarantine alerts from their payloads', () => {
     expect(emergencyMessage({ tokenId: 'T', container: 'ward-a', folder: 'p-1' })).toBe('Emergency access opened for ward-a/p-1');
     expect(emergencyMessage(null)).toBe('Emergency access opened for unknown/unknown');
     expect(refusedMessage({ tokenId: 'AAAAAAAA11111111BBBBBBBB22222222', reason: 'replayed' })).toBe(
       'Emergency access refused for token AAAAAAAA...22222222: replayed',
     );
     expect(refusedMessage(null)).toBe('Emergency access refused for token unknown: unknown reason');
+    expect(quarantinedMessage({ signature: 'Eicar-Test-Signature', container: 'ward-a', folder: 'p-1' })).toBe(
+      'A file was quarantined: Eicar-Test-Signature in p-1',
+    );
+    expect(quarantinedMessage(null)).toBe('A file was quarantined: unknown malware in an unknown folder');
   });
 });

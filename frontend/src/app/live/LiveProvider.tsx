@@ -7,6 +7,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { io, type ManagerOptions, type SocketOptions } from 'socket.io-client';
 import { useNotify } from '../../components/Notifications';
 import { validateToken } from '../../features/auth/api/validate-token';
+import { SCAN_MSG } from '../../features/scanning/messages';
 import { API_ORIGIN, ApiError } from '../../lib/api/client';
 import { LiveEvent } from '../../lib/server.gen';
 import { expireSession } from '../../lib/session';
@@ -70,6 +71,16 @@ export function refusedMessage(payload: unknown): string {
   const text = (value: unknown, fallback: string) => (typeof value === 'string' && value ? value : fallback);
   return `Emergency access refused for token ${shortTokenId(text(p.tokenId, 'unknown'))}: ${text(p.reason, 'unknown reason')}`;
 }
+
+/** The admin's alert when the virus scanner kept a file in quarantine (issue 49). */
+export function quarantinedMessage(payload: unknown): string {
+  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+  const text = (value: unknown, fallback: string) => (typeof value === 'string' && value ? value : fallback);
+  return SCAN_MSG.alert(text(p.signature, 'unknown malware'), text(p.folder, 'an unknown folder'));
+}
+
+/** How long the quarantine alert stays: longer than a notification, an admin must see it. */
+export const QUARANTINE_ALERT_MS = 15_000;
 
 const asPayload = (value: unknown): LivePayload =>
   typeof value === 'object' && value !== null ? (value as LivePayload) : {};
@@ -155,6 +166,12 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     });
     socket.on(LiveEvent.EMERGENCY_REFUSED, (payload: unknown) => {
       if (isAdmin) notify('error', refusedMessage(payload));
+    });
+    socket.on(LiveEvent.FILE_QUARANTINED, (payload: unknown) => {
+      if (isAdmin) notify('error', quarantinedMessage(payload), QUARANTINE_ALERT_MS);
+      for (const queryKey of keysForEvent(LiveEvent.FILE_QUARANTINED, asPayload(payload), userId)) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
     });
     socket.on(LiveEvent.SESSION_REVOKED, (payload: unknown) => {
       stopped = true;

@@ -73,16 +73,25 @@ describe('keysForEvent', () => {
     expect(keysForEvent(LiveEvent.AUDIT_CREATED, { id: 9, operation: 'login' }, ME)).toEqual([['audit-logs']]);
   });
 
+  it('file:quarantined: the quarantine and the dashboard counts, and the folder it was found in', () => {
+    expect(keysForEvent(LiveEvent.FILE_QUARANTINED, { id: 3, signature: 'Eicar-Test-Signature', container: 'ward-a', folder: 'p-1', name: 'x.txt' }, ME)).toEqual([
+      ['scanning'],
+      ['files', 'ward-a', 'p-1'],
+      ['assignments', 'mine', 'stats'],
+    ]);
+  });
+
   it('live:resync: every query (events of other instances may have been lost)', () => {
     expect(keysForEvent(LiveEvent.LIVE_RESYNC, {}, ME)).toEqual([[]]);
   });
 
-  it('lists every event but the alert, the session end and the reconnect hint as cache events', () => {
+  it('lists every event but the alerts, the session end and the reconnect hint as cache events', () => {
     expect(CACHE_EVENTS).not.toContain(LiveEvent.EMERGENCY_OPENED);
     expect(CACHE_EVENTS).not.toContain(LiveEvent.EMERGENCY_REFUSED);
+    expect(CACHE_EVENTS).not.toContain(LiveEvent.FILE_QUARANTINED);
     expect(CACHE_EVENTS).not.toContain(LiveEvent.SESSION_REVOKED);
     expect(CACHE_EVENTS).not.toContain(LiveEvent.LIVE_RECONNECT);
-    expect(CACHE_EVENTS).toHaveLength(Object.keys(LiveEvent).length - 4);
+    expect(CACHE_EVENTS).toHaveLength(Object.keys(LiveEvent).length - 5);
     for (const event of CACHE_EVENTS) expect(keysForEvent(event, FOLDER_EVENT, ME).length).toBeGreaterThan(0);
   });
 });

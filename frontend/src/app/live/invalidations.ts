@@ -1,6 +1,6 @@
 /** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
 import type { QueryKey } from '@tanstack/react-query';
-import { assignmentKeys, auditKeys, fileKeys, patientKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
+import { assignmentKeys, auditKeys, fileKeys, patientKeys, scanKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
 import { LiveEvent, type LiveEventName } from '../../lib/server.gen';
 
 /** The fields the server's payloads may carry (bff/live/events.py); any may be missing or malformed. */
@@ -87,6 +87,10 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
       return [tokenKeys.all];
     case LiveEvent.AUDIT_CREATED:
       return [auditKeys.all];
+    case LiveEvent.FILE_QUARANTINED:
+      // The quarantine's pages and the dashboard's counts; a rescan's finding also leaves its
+      // folder (its listing and counts).
+      return [scanKeys.all, ...folderKeys(payload)];
     case LiveEvent.LIVE_RESYNC:
       // The server's link to the other instances was down: any of their events may be lost.
       return [EVERYTHING];
@@ -107,6 +111,7 @@ export const CACHE_EVENTS: readonly LiveEventName[] = Object.values(LiveEvent).f
   (event) =>
     event !== LiveEvent.EMERGENCY_OPENED &&
     event !== LiveEvent.EMERGENCY_REFUSED &&
+    event !== LiveEvent.FILE_QUARANTINED &&
     event !== LiveEvent.SESSION_REVOKED &&
     event !== LiveEvent.LIVE_RECONNECT,
 );

@@ -32,6 +32,8 @@ describe('admin dashboard', () => {
       failure: { status: 503, message: 'The database is unavailable.' },
       bare: { status: 500, body: {} },
       fallback: 'Failed to load dashboard data',
+      // The scanning card answers, so that the one alert is the users part's.
+      routes: { 'GET /api/admin/scanning': { body: { configured: false, available: null, unavailable: 'refuse', quarantined: 0, held: 0 } } },
     }));
 
   it('confirms "no users" only after 2 consecutive empty loads', async () => {
@@ -60,6 +62,54 @@ describe('admin dashboard', () => {
     await screen.findByText('User 2');
     await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(api.calls.filter((c) => c.path === '/api/users/dashboard')).toHaveLength(2));
+  });
+});
+
+describe('admin dashboard: malware scanning (issue 49)', () => {
+  beforeEach(() => signIn(ADMIN));
+  const SCANNING = 'GET /api/admin/scanning';
+  const dashboardBody = { body: { users: [makeUser({ id: 2 })], stats } };
+  const status = (over: Record<string, unknown>) => ({
+    body: { configured: true, available: true, unavailable: 'refuse', quarantined: 0, held: 0, ...over },
+  });
+
+  it('says plainly when files are not scanned, and who can change it', async () => {
+    mockApi({ 'GET /api/users/dashboard': dashboardBody, [SCANNING]: status({ configured: false, available: null }) });
+    renderApp('/dashboard');
+    const card = await screen.findByRole('region', { name: 'Malware scanning' });
+    expect(await within(card).findByText('Files are not scanned for malware')).toBeInTheDocument();
+    expect(card).toHaveTextContent('Your IT team can configure a ClamAV scanner');
+    expect(within(card).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('shows a scanner that answers, the quarantined and held counts, and the way to the quarantine', async () => {
+    mockApi({ 'GET /api/users/dashboard': dashboardBody, [SCANNING]: status({ quarantined: 3, held: 2 }) });
+    renderApp('/dashboard');
+    const card = await screen.findByRole('region', { name: 'Malware scanning' });
+    expect(await within(card).findByText(/The virus scanner is answering/)).toBeInTheDocument();
+    const counts = within(card).getByRole('group', { name: 'Scanning counts' });
+    expect(counts).toHaveTextContent('Quarantined3');
+    expect(counts).toHaveTextContent('Waiting for scan2');
+    await userEvent.click(within(card).getByRole('link', { name: 'Open the quarantine' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/quarantine'));
+  });
+
+  it.each([
+    ['refuse', 'new files are refused until it answers'],
+    ['hold', 'new files are held, visible only to admins, until it answers'],
+  ])('warns when the scanner does not answer (%s)', async (unavailable, words) => {
+    mockApi({ 'GET /api/users/dashboard': dashboardBody, [SCANNING]: status({ available: false, unavailable }) });
+    renderApp('/dashboard');
+    const card = await screen.findByRole('region', { name: 'Malware scanning' });
+    expect(await within(card).findByRole('alert')).toHaveTextContent(`The virus scanner is not answering: ${words}`);
+  });
+
+  it('keeps the users part when the scanning status fails', async () => {
+    mockApi({ 'GET /api/users/dashboard': dashboardBody, [SCANNING]: { status: 500 } });
+    renderApp('/dashboard');
+    expect(await screen.findByText('User 2')).toBeInTheDocument();
+    const card = screen.getByRole('region', { name: 'Malware scanning' });
+    expect(await within(card).findByRole('alert')).toHaveTextContent('Failed to load the malware scanner status');
   });
 });
 

@@ -126,3 +126,9 @@ export type SearchResponse = ResponseOf<'get_search'>;
 export type SearchResult = Schemas['SearchResult'];
 export type FileType = Schemas['FileType'];
 export type UnassignType = QueryOf<'delete_unassign'>['type'];
+
+// Malware scanning (issue 49): the scanner's state, the quarantine.
+export type ScanStatus = ResponseOf<'get_scanning'>;
+export type QuarantinedFile = Schemas['QuarantinedOut'];
+export type QuarantinePage = ResponseOf<'get_list_quarantine'>;
+export type DeleteQuarantinedResponse = ResponseOf<'delete_delete_quarantined'>;

@@ -1,5 +1,6 @@
 /** The Patient Files list: thumbnail (or type), name, badges (a file whose text could not be read
- * says why; a PDF's active content; a file that cannot be displayed, with Download), modified date, size, content type and version count; click to open in the viewer.
+ * says why; a PDF's active content; a file that cannot be displayed, with Download; a file
+ * waiting for the virus scan, which only admins see), modified date, size, content type and version count; click to open in the viewer.
  *
  * A long list comes in pages, so that a folder of hundreds of files shows its first screen at
  * once: the first FIRST_ROWS rows, then MORE_ROWS more (as a transition React renders in slices)
@@ -134,6 +135,7 @@ const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions
           {file.isProfileImage ? <span className="badge badge-profile">Profile Image</span> : null}
           {file.activeContent ? <span className="badge badge-warning">{FILE_MSG.activeContent(file.activeContent)}</span> : null}
           {file.displayable ? null : <span className="badge badge-warning">{FILE_MSG.notDisplayable}</span>}
+          {file.scanState === 'held' ? <span className="badge badge-muted">{FILE_MSG.heldForScan}</span> : null}
           {file.textState === 'failed' ? <span className="badge badge-warning">{FILE_MSG.notSearchable(file.textProblem)}</span> : null}
           {file.textState === 'pending' ? <span className="badge badge-muted">{FILE_MSG.indexing}</span> : null}
           {file.isConvertedFromRtf ? (

@@ -68,6 +68,7 @@ describe('the file list: what the content checks found', () => {
     const damaged = await rowOf('b-broken.pdf');
     expect(within(damaged).getByText('Cannot be displayed')).toHaveClass('badge');
     expect(within(damaged).getByRole('button', { name: 'Download b-broken.pdf' })).toBeInTheDocument();
+    expect(within(damaged).queryByText('Waiting for virus scan')).toBeNull();
     const plain = await rowOf('c-plain.pdf');
     expect(within(plain).queryByText(/Active content/)).toBeNull();
     expect(within(plain).queryByText('Cannot be displayed')).toBeNull();
@@ -87,6 +88,16 @@ describe('the file list: what the content checks found', () => {
     expect(clicked[0]!.download).toBe('b-broken.pdf');
     expect(open).not.toHaveBeenCalled();
     expect(api.calls.some((c) => c.path.endsWith('/viewer'))).toBe(false);
+  });
+});
+
+describe('the file list: a file held for the virus scan', () => {
+  it('says so on its row (the server lists such files to admins alone)', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: { blobs: [pdf('held.pdf', { scanState: 'held' }), pdf('clean.pdf', { scanState: 'clean' })], hasProfileImage: false } } });
+    renderApp(PAGE);
+    expect(within(await rowOf('held.pdf')).getByText('Waiting for virus scan')).toHaveClass('badge');
+    expect(within(await rowOf('clean.pdf')).queryByText('Waiting for virus scan')).toBeNull();
   });
 });
 
