@@ -54,6 +54,7 @@ from bff.observability import register_observability
 from bff.oidc.provider import Provider
 from bff.oidc.routes import bp as oidc_bp
 from bff.patients.routes import bp as patients_bp
+from bff.scan.rescan import rescanner
 from bff.scan.routes import bp as scan_bp
 from bff.scan.service import configure_scanning
 from bff.search.routes import bp as search_bp
@@ -274,6 +275,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     sweeper = upload_sweeper(storage, settings)
     jobs = JobRunner(storage, settings)
     checkpointer = audit_checkpointer(storage, settings)
+    rescans = rescanner(storage)  # held files, once clamd answers (bff/scan/rescan.py)
     collector = Collector()
     configure_staging(settings)
     configure_scanning(settings)
@@ -291,7 +293,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         page_cache=PageCache(settings.preview_cache_mb * 1024 * 1024),
         search=search_guard,
         jobs=jobs,
-        periodic=(sweeper, checkpointer),
+        periodic=(sweeper, checkpointer, rescans),
     )
     attach_services(app, services)
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
@@ -361,6 +363,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         handle_sigterm(services.live)  # a Hypercorn worker drains on SIGTERM (bff/shutdown.py)
         sweeper.start()  # removes what uploads that never committed left (a crash)
         checkpointer.start()  # signs where the audit log stands, outside the database
+        if settings.clamd:
+            rescans.start()  # held files scanned once clamd answers
         jobs.start()  # text for search (and other work on files) in the background
         if bootstrap_admin:
             created = await ensure_admin(settings)
@@ -390,6 +394,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
                 ("ending worker processes", workers.close),
                 ("stopping the upload sweep", sweeper.stop),
                 ("stopping the audit checkpoints", checkpointer.stop),
+                ("stopping the rescans of held files", rescans.stop),
                 ("closing storage", storage.close),
                 ("closing the sign-in throttle", login_throttle.aclose),
                 ("closing the searches' connections", search_guard.aclose),

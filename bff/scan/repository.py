@@ -38,3 +38,8 @@ async def count() -> int:
 async def count_files(scan_state: str) -> int:
     """How many files are in scan_state."""
     return await StoredFile.filter(scan_state=scan_state).count()
+
+
+async def held_files(limit: int) -> list[StoredFile]:
+    """Files stored held (not scanned yet), oldest first."""
+    return await StoredFile.filter(scan_state="held").order_by("last_modified", "id").limit(limit)

@@ -17,6 +17,7 @@ from aiobotocore.session import AioSession
 from bff.audit.models import AuditLog
 from bff.files.models import PendingUpload, StoredFile
 from bff.scan.models import Quarantined
+from bff.scan.rescan import rescan_held
 from storage.base import NotFound, ObjectKey
 from tests.conftest import REGION, make_settings, started_app
 from tests.files.conftest import Ward
@@ -367,3 +368,33 @@ async def test_admins_hear_of_a_quarantine_live(
         }
         await marker(live, ward.admin, nurse_ears, ward.nurse.user)
         assert "file:quarantined" not in nurse_ears.names()
+
+
+async def test_held_files_are_scanned_once_clamd_answers(
+    holding_ward: Ward, scanner_down: RunningClamd
+) -> None:
+    ward = holding_ward
+    assert (await ward.upload(ward.nurse, "notes.txt", b"harmless")).status_code == 201
+    assert (await ward.upload(ward.nurse, "eicar.txt", EICAR)).status_code == 201
+    assert await rescan_held(ward.storage) == 0  # still down: nothing settled
+    scanner_down.start()
+
+    assert await rescan_held(ward.storage) == 2
+    released = await _row(ward, "notes.txt")
+    assert released is not None and released.scan_state == "clean" and released.scanned_at
+    listing = await ward.listing(ward.nurse)
+    assert [(b["name"], b["scanState"]) for b in listing["blobs"]] == [("notes.txt", "clean")]
+
+    assert await _row(ward, "eicar.txt") is None
+    assert await ward.stored("eicar.txt") is None
+    row = await Quarantined.get(name="eicar.txt")
+    assert (row.signature, row.reason, row.uploaded_by_name) == (
+        "Eicar-Test-Signature",
+        "rescan",
+        ward.nurse.user.name,
+    )
+    kept = await ward.storage.open_object(ObjectKey.parse(row.object_key))
+    assert await kept.read_all() == EICAR
+    entry = await AuditLog.get(operation="file_rejected")
+    assert entry.blob_name == "eicar.txt" and "Eicar-Test-Signature" in entry.details
+    assert await rescan_held(ward.storage) == 0  # nothing left held
