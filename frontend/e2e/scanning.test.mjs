@@ -89,6 +89,7 @@ test('a nurse drops three files, one infected: two saved, the third refused besi
   const alert = watching.page.getByRole('alert').filter({ hasText: 'A file was quarantined: Eicar-Test-Signature in patient-1' });
   await alert.waitFor();
   await card.getByRole('group', { name: 'Scanning counts' }).getByText('1', { exact: true }).waitFor();
+  await shot(watching.page, 'scanning-admin-dashboard');
 
   // The quarantine page lists it; Delete asks first, then it is gone for good.
   await card.getByRole('link', { name: 'Open the quarantine' }).click();
@@ -104,6 +105,10 @@ test('a nurse drops three files, one infected: two saved, the third refused besi
   await assertAccessible(watching.page, 'quarantine page');
   await assertFitsWidth(watching.page, 'quarantine page');
   await shot(watching.page, 'scanning-quarantine');
+  await watching.page.setViewportSize({ width: 390, height: 844 });
+  await assertFitsWidth(watching.page, 'quarantine page on a phone');
+  await shot(watching.page, 'scanning-quarantine-phone');
+  await watching.page.setViewportSize({ width: 1280, height: 800 });
   await row.getByRole('button', { name: 'Delete eicar.txt from the quarantine' }).click();
   const dialog = watching.page.getByRole('alertdialog', { name: 'Delete quarantined file' });
   await dialog.getByText('Delete eicar.txt (Eicar-Test-Signature) for good?').waitFor();

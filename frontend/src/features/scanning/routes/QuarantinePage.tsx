@@ -51,10 +51,13 @@ export function QuarantineTable({ files, onDelete }: { files: QuarantinedFile[];
       {files.map((file) => (
         <tr key={file.id}>
           <td data-label="File">
-            <div>{file.name}</div>
-            <div className="muted small">
-              {formatFileSize(file.size)}
-              {file.kept ? null : ` · ${SCAN_MSG.notKept}`}
+            {/* One box: a stacked row (phone) lays the cell out as label and one value. */}
+            <div>
+              <div>{file.name}</div>
+              <div className="muted small">
+                {formatFileSize(file.size)}
+                {file.kept ? null : ` · ${SCAN_MSG.notKept}`}
+              </div>
             </div>
           </td>
           <td data-label="Where">
