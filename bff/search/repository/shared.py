@@ -129,6 +129,8 @@ def scope_sql(sql: Sql, principal: Principal, filters: Filters, file: str) -> st
             f"{file}.folder_id IN (SELECT folder_id FROM folder_assignments "
             f"WHERE user_id = {sql.p(principal.user_id)})"
         )
+        # A held file (not scanned yet: bff/scan/) is the admins' only.
+        conditions.append(f"{file}.scan_state <> {sql.p('held')}")
     if filters.folder_id is not None:
         conditions.append(f"{file}.folder_id = {sql.p(filters.folder_id)}")
     elif filters.container_id is not None:
