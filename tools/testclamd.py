@@ -53,8 +53,9 @@ MARKER_SIGNATURE = "Bff-Test-Marker"
 READY_SECONDS = 60.0
 
 
-def write_config(directory: Path, *, stream_max_mb: int = 100) -> Path:
-    """Write the signature database and clamd.conf into directory; return the config's path."""
+def write_config(directory: Path, *, stream_max_mb: int = 100, tcp_port: int | None = None) -> Path:
+    """Write the signature database and clamd.conf into directory; return the config's path
+    (tcp_port: clamd also listens on 127.0.0.1:tcp_port)."""
     directory = directory.resolve()
     database = directory / "db"
     database.mkdir(parents=True, exist_ok=True)
@@ -79,6 +80,7 @@ def write_config(directory: Path, *, stream_max_mb: int = 100) -> Path:
                 "ReadTimeout 30",
                 "CommandReadTimeout 10",
                 "SelfCheck 3600",
+                *([f"TCPSocket {tcp_port}", "TCPAddr 127.0.0.1"] if tcp_port else []),
                 "",
             ]
         )
@@ -101,9 +103,12 @@ def ping(path: Path, timeout: float = 1.0) -> bool:
 class RunningClamd:
     """A clamd process on its own directory: `socket` to connect to, `stop()` and `start()`."""
 
-    def __init__(self, directory: Path, *, stream_max_mb: int = 100) -> None:
+    def __init__(
+        self, directory: Path, *, stream_max_mb: int = 100, tcp_port: int | None = None
+    ) -> None:
         self.directory = directory.resolve()
-        self.config = write_config(self.directory, stream_max_mb=stream_max_mb)
+        self.tcp_port = tcp_port
+        self.config = write_config(self.directory, stream_max_mb=stream_max_mb, tcp_port=tcp_port)
         self.socket = self.directory / "clamd.sock"
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import socket
 import struct
+from pathlib import Path
 
+from bff.scan import clamd as client
+from tools.devserver import free_port
 from tools.testclamd import EICAR, MARKER, RunningClamd, ping
 
 
@@ -33,3 +36,18 @@ def test_stop_and_start(scanner_down: RunningClamd) -> None:
     scanner_down.start()
     assert ping(scanner_down.socket)
     scanner_down.stop()
+
+
+async def test_the_client_over_tcp(tmp_path: Path) -> None:
+    """BFF_CLAMD=tcp://host:port reaches clamd as the Unix socket does."""
+    port = free_port()
+    with RunningClamd(tmp_path, stream_max_mb=1, tcp_port=port):
+        address = f"tcp://127.0.0.1:{port}"
+        assert await client.ping(address)
+        assert (await client.command(address, "VERSION", 5)).startswith("ClamAV ")
+        for data, signature in ((EICAR, "Eicar-Test-Signature"), (b"fine", None)):
+            stream = client.Instream(address, 5)
+            await stream.open()
+            await stream.send(data)
+            assert (await stream.answer()).signature == signature
+    assert not await client.ping(address, 0.5)
