@@ -177,6 +177,7 @@ test('every screen fits 320-1280 px, keeps still after first render and passes a
     await p.getByRole('button', { name: `Assign token ${spareId.slice(0, 8)}...${spareId.slice(-8)}` }).click();
     return p.getByRole('dialog', { name: 'Assign Token to Patient' });
   });
+  await checkScreen(page, 'quarantine', '/admin/quarantine', (p) => p.getByText('No files are in quarantine.').waitFor());
   await checkScreen(page, 'audit logs', '/audit-logs', (p) => p.getByRole('table').getByRole('row').nth(1).waitFor());
   await checkScreen(page, 'admin security', '/security', heading('Security'));
   assert.deepEqual(adminPage.problems, []);

@@ -1,4 +1,5 @@
 /** Admin Dashboard: counts by role, the 5 most recent users, Refresh and last-updated time. */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
@@ -16,7 +17,9 @@ export const MSG = {
   empty: 'There are no users yet. Create one from the Users menu.',
 } as const;
 
-export function AdminDashboard() {
+/** `children` (other features' cards) come after the users part, once it has loaded: rendered
+ * earlier, they would be pushed down the screen as it arrives (a layout shift). */
+export function AdminDashboard({ children }: { children?: ReactNode }) {
   const query = useDashboard();
   const { confirmedEmpty, checking } = useConfirmedEmpty({
     dataUpdatedAt: query.dataUpdatedAt,
@@ -58,6 +61,7 @@ export function AdminDashboard() {
                   </Table>
                 )}
               </section>
+              {children}
             </>
           )
         }
