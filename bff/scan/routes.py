@@ -12,13 +12,13 @@ from bff.request_context import current_actor
 from bff.scan import service
 from bff.scan.models import Quarantined
 from bff.scan.schemas import (
-    Message,
     QuarantinedOut,
     QuarantinePage,
     QuarantineQuery,
     ScanningState,
 )
 from bff.services import app_services
+from bff.users.schemas import Message
 
 bp = Blueprint("scan", __name__, url_prefix="/api/admin")
 

@@ -51,7 +51,3 @@ class ScanningState(BaseModel):
     unavailable: Literal["refuse", "hold"]
     quarantined: int
     held: int
-
-
-class Message(BaseModel):
-    message: str

@@ -2306,6 +2306,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A result with a message a person can read. */
             200: {
                 headers: {
                     [name: string]: unknown;
