@@ -412,6 +412,24 @@ async def test_publish_replaces_and_delete_staged_removes(backend: Backend) -> N
     assert await backend.everything() == ["clinic/patient-1/a.txt"]
 
 
+async def test_keep_staged_moves_to_a_reserved_key_only(backend: Backend) -> None:
+    """A quarantined upload's bytes (bff/scan/): moved out of staging to the product's own key,
+    never to a name a person gave; nothing listed."""
+    storage = backend.storage
+    await storage.create_folder("clinic", "patient-1")
+    await storage.write_staged("k-6", stream(b"infected"))
+    with pytest.raises(InvalidName):
+        await storage.keep_staged("k-6", ObjectKey.file("clinic", "patient-1", "a.txt"))
+    kept = ObjectKey.folder("clinic", "patient-1").child(".bff-quarantine", "q-1")
+    await storage.keep_staged("k-6", kept)
+    async with await storage.open_object(kept) as stored:
+        assert b"".join([chunk async for chunk in stored]) == b"infected"
+    assert await storage.list_staged() == []
+    assert await storage.list_files("clinic", "patient-1") == []
+    with pytest.raises(NotFound):
+        await storage.keep_staged("k-6", kept)
+
+
 async def test_staging_names_are_reserved(backend: Backend) -> None:
     storage = backend.storage
     for bad in ("../x", "UPPER", "", "a/b"):
