@@ -211,19 +211,19 @@ async def test_a_file_over_the_scan_limit_is_refused(
 ) -> None:
     url = f"file://{tmp_path}/storage"
     async with scanned_ward(database_url, run_dir, url, clamd=clamd.address, scan_max_mb=1) as ward:
-        response = await ward.upload(ward.nurse, "big.bin", b"a" * (1024 * 1024 + 1))
+        response = await ward.upload(ward.nurse, "big.txt", b"a" * (1024 * 1024 + 1))
         assert response.status_code == 503
         assert (await response.get_json())["message"] == UNAVAILABLE
-        await _nothing_left(ward, "big.bin")
-        small = await ward.upload(ward.nurse, "small.bin", b"a" * (1024 * 1024))
+        await _nothing_left(ward, "big.txt")
+        small = await ward.upload(ward.nurse, "small.txt", b"a" * (1024 * 1024))
         assert small.status_code == 201
 
 
 async def test_a_file_over_the_scan_limit_is_held(holding_ward: Ward) -> None:
     ward = holding_ward
-    response = await ward.upload(ward.nurse, "big.bin", b"a" * (2 * 1024 * 1024))
+    response = await ward.upload(ward.nurse, "big.txt", b"a" * (2 * 1024 * 1024))
     assert response.status_code == 201
-    row = await _row(ward, "big.bin")
+    row = await _row(ward, "big.txt")
     assert row is not None and row.scan_state == "held"
 
 
@@ -236,9 +236,9 @@ async def test_over_clamds_own_limit_is_never_passed(
     async with scanned_ward(
         database_url, run_dir, url, clamd=clamd.address, scan_max_mb=20
     ) as ward:
-        response = await ward.upload(ward.nurse, "big.bin", b"a" * (9 * 1024 * 1024))
+        response = await ward.upload(ward.nurse, "big.txt", b"a" * (9 * 1024 * 1024))
         assert response.status_code == 503
-        await _nothing_left(ward, "big.bin")
+        await _nothing_left(ward, "big.txt")
 
 
 async def test_without_a_scanner_files_are_unscanned(
