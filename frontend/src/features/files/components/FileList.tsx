@@ -134,7 +134,7 @@ const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions
           <span className="badge badge-type">{fileTypeBadge(file)}</span>
           {file.isProfileImage ? <span className="badge badge-profile">Profile Image</span> : null}
           {file.activeContent ? <span className="badge badge-warning">{FILE_MSG.activeContent(file.activeContent)}</span> : null}
-          {file.displayable ? null : <span className="badge badge-warning">{FILE_MSG.notDisplayable}</span>}
+          {file.displayable === false ? <span className="badge badge-warning">{FILE_MSG.notDisplayable}</span> : null}
           {file.scanState === 'held' ? <span className="badge badge-muted">{FILE_MSG.heldForScan}</span> : null}
           {file.textState === 'failed' ? <span className="badge badge-warning">{FILE_MSG.notSearchable(file.textProblem)}</span> : null}
           {file.textState === 'pending' ? <span className="badge badge-muted">{FILE_MSG.indexing}</span> : null}
@@ -153,7 +153,7 @@ const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions
         <span className="muted small" aria-hidden="true">
           {hint}
         </span>
-        {!file.displayable && onDownload ? (
+        {file.displayable === false && onDownload ? (
           <RowButton label={`Download ${file.name}`} onClick={() => onDownload(file.name)}>
             {FILE_MSG.download}
           </RowButton>

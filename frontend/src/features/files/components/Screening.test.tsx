@@ -101,6 +101,41 @@ describe('the file list: a file held for the virus scan', () => {
   });
 });
 
+describe('the versions dialog: what the content checks found in each version', () => {
+  it('flags a version with active content, and one that cannot be displayed', async () => {
+    setUp();
+    const version = (versionId: string, over: Record<string, unknown>) => ({
+      versionId,
+      contentLength: 20,
+      contentType: 'application/pdf',
+      lastModified: '2026-01-03T10:00:00Z',
+      uploadedBy: { name: 'Nina Nurse', role: 'nurse' },
+      current: false,
+      activeContent: '',
+      displayable: true,
+      ...over,
+    });
+    mockApi({
+      [LIST]: { body: { blobs: FILES, hasProfileImage: false } },
+      'GET /api/blobs/ward%20a/p-1/c-plain.pdf/versions': {
+        body: {
+          versions: [
+            version('v3', { current: true }),
+            version('v2', { activeContent: 'launch actions', lastModified: '2026-01-02T10:00:00Z' }),
+            version('v1', { displayable: false, lastModified: '2026-01-01T10:00:00Z' }),
+          ],
+        },
+      },
+    });
+    renderApp(PAGE);
+    await userEvent.click(await screen.findByRole('button', { name: 'Versions of c-plain.pdf' }));
+    const items = within(await screen.findByRole('list', { name: 'Versions of c-plain.pdf' })).getAllByRole('listitem');
+    expect(items[0]).not.toHaveTextContent(/Active content|Cannot be displayed/);
+    expect(within(items[1]!).getByText('Active content: launch actions')).toHaveClass('badge');
+    expect(within(items[2]!).getByText('Cannot be displayed')).toHaveClass('badge');
+  });
+});
+
 describe('the viewer: what the content checks found', () => {
   it('warns above a PDF with active content', async () => {
     setUp();

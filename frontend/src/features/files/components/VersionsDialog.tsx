@@ -66,6 +66,8 @@ export function VersionsDialog({ container, folder, file, canRestore, onOpen, on
                   <div>
                     <strong>{formatDateTime(version.lastModified)}</strong>{' '}
                     {version.current ? <span className="badge badge-profile">Current</span> : null}
+                    {version.activeContent ? <span className="badge badge-warning">{FILE_MSG.activeContent(version.activeContent)}</span> : null}{' '}
+                    {version.displayable === false ? <span className="badge badge-warning">{FILE_MSG.notDisplayable}</span> : null}
                   </div>
                   <div className="file-meta muted small">
                     <span>
