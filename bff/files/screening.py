@@ -18,6 +18,7 @@ from typing import Any
 
 from bff.audit.service import Actor
 from bff.containers.models import Folder
+from bff.files.content import ContentCheck, Findings
 from bff.scan.service import Scan, Scanned
 from storage.base import Storage
 
@@ -53,10 +54,14 @@ class Screening:
         self.name = name
         self.declared_type = declared_type
         self.checked = checked
+        # The content checks (content.py): the head kept as the chunks pass, judged after.
+        self.content = ContentCheck(name) if checked else None
         self.scan = Scan()  # the malware scan, streamed to clamd as the chunks pass
 
     async def watch(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         """The chunks as they pass to staging, seen on their way."""
+        if self.content is not None:
+            chunks = self.content.watch(chunks)
         await self.scan.begin()
         async for chunk in chunks:
             await self.scan.send(chunk)
@@ -68,7 +73,12 @@ class Screening:
         """Once every chunk is staged (under staging_key): what was found, or a refusal
         (`ApiError`)."""
         scanned = await self.scan.verdict(storage, staging_key, folder, actor, self.name)
-        return Screened(scanned=scanned)
+        # The content checks come after the scan's verdict: an infected file is quarantined
+        # whatever its type or name.
+        found = Findings()
+        if self.content is not None:
+            found = await self.content.verdict(storage, staging_key)
+        return Screened(found.active_content, found.displayable, scanned=scanned)
 
     async def close(self) -> None:
         """Let go of what watching held (a scanner's connection), whatever happened."""

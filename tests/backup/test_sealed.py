@@ -28,6 +28,7 @@ from bff.backup.service import backup
 from bff.users.models import Role, User
 from config.settings import SettingsError, load_settings
 from storage import open_storage
+from tests import samples
 from tests.backup import sealed
 from tests.backup.test_drill import bff_env, objects, run_bff, run_module, table_rows
 from tests.factories import make_staff
@@ -225,8 +226,8 @@ async def test_identity_kept_off_the_server(ward: Ward, tmp_path: Path, run_dir:
     only the recipient; a restore without that identity is refused before writing anything,
     with it the snapshot restores, verified, and every session it held is ended. A scan larger
     than SMALL goes through the streamed (threaded) encryption both ways."""
-    scan = os.urandom(SMALL * 2 + 12345)
-    assert (await ward.upload(ward.nurse, "scan.bin", scan)).status_code == 201
+    scan = samples.dicom() + os.urandom(SMALL * 2 + 12345)  # a DICOM image's header, then noise
+    assert (await ward.upload(ward.nurse, "scan.dcm", scan)).status_code == 201
     offline = x25519.Identity.generate()
     identity_file = tmp_path / "operator" / "backup.key"
     identity_file.parent.mkdir()
@@ -255,7 +256,7 @@ async def test_identity_kept_off_the_server(ward: Ward, tmp_path: Path, run_dir:
         left = await query_database(env["BFF_DATABASE_URL"], "SELECT COUNT(*) FROM sessions")
         assert left == [(0,)]
         copy = Path(env["BFF_STORAGE_URL"].removeprefix("file://"))
-        assert (copy / ward.container.name / ward.folder.name / "scan.bin").read_bytes() == scan
+        assert (copy / ward.container.name / ward.folder.name / "scan.dcm").read_bytes() == scan
 
 
 def test_recipient_setting_is_checked() -> None:

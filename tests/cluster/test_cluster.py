@@ -202,7 +202,8 @@ async def test_a_crashed_instance_loses_no_acknowledged_upload(cluster: Cluster)
         ears = [Ears() for _ in range(4)]
         for ear in ears:  # nginx spreads them over both instances
             await ear.client.connect(cluster.base, auth={"token": admin}, transports=["websocket"])
-        payloads = {f"crash-{n:03d}.bin": os.urandom(1_500_000 + n) for n in range(40)}
+        # Text (hex digits): an upload must be of a type the content checks accept.
+        payloads = {f"crash-{n:03d}.bin": os.urandom(750_000 + n).hex().encode() for n in range(40)}
         outcomes: dict[str, int] = {}
         step = itertools.count()  # orders starts, answers and the kill
         started: dict[str, int] = {}

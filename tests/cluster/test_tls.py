@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from tests import samples
 from tests.cluster.conftest import ADMIN_PASSWORD, call
 from tests.cluster.test_cluster import _form, _setup
 from tools.devcluster import Cluster, Tls
@@ -93,10 +94,11 @@ async def test_https_through_the_template_sends_hsts_and_plain_http_redirects(
             async with http.get(cluster.base + path) as response:
                 assert response.headers["Strict-Transport-Security"] == HSTS, path
         admin, _, folder = await _setup(http, cluster)
-        await call(http, "POST", cluster.base + folder, admin, data=_form("scan.pdf", b"%PDF-1"))
+        scan = samples.pdf("Scan")
+        await call(http, "POST", cluster.base + folder, admin, data=_form("scan.pdf", scan))
         async with http.get(
             f"{cluster.base}{folder}/scan.pdf/view", headers={"x-auth-token": admin}
         ) as view:  # sent by nginx from disk (X-Accel-Redirect), with the BFF's headers
-            assert await view.read() == b"%PDF-1"
+            assert await view.read() == scan
             assert "X-Accel-Redirect" not in view.headers
             assert view.headers.getall("Strict-Transport-Security") == [HSTS]

@@ -138,7 +138,8 @@ def serving(site: Site, crash_at: str = "") -> Iterator[ServerProcess]:
 
 
 def _block(index: int) -> bytes:
-    return hashlib.sha256(f"crash-{index}".encode()).digest() * (MB // 32)
+    # Text (hex digits): an upload's content must be of a type the content checks accept.
+    return hashlib.sha256(f"crash-{index}".encode()).hexdigest().encode() * (MB // 64)
 
 
 def content_digest() -> str:

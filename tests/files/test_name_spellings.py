@@ -11,6 +11,7 @@ import pytest
 
 from bff.files.models import StoredFile
 from bff.files.reindex import reindex
+from tests import samples
 from tests.files.conftest import Ward
 
 COMPOSED = "caf\u00e9.txt"
@@ -73,7 +74,7 @@ async def test_names_of_one_script_are_accepted(ward: Ward) -> None:
         "\u691c\u67fb\u7d50\u679c\u30ec\u30dd\u30fc\u30c8 2026.pdf",
     ]
     for name in names:
-        await _message(await ward.upload(ward.nurse, name, b"x"), 201)
+        await _message(await ward.upload(ward.nurse, name, samples.pdf()), 201)
     listed = {blob["name"] for blob in (await ward.listing(ward.nurse))["blobs"]}
     assert listed == set(names)
 

@@ -31,6 +31,7 @@ from bff.files.previews import (
 from bff.files.reindex import reindex
 from bff.files.thumbnails import content_id
 from bff.files.viewer import (
+    CANNOT_DISPLAY,
     FILE_CHANGED,
     IMAGE_TOO_MUCH_MEMORY,
     NO_CONTENT,
@@ -44,6 +45,7 @@ from bff.services import app_services
 from bff.users.models import Role
 from bff.workers import WorkerPool
 from storage.base import PREVIEWS_DIR, ObjectKey
+from tests import samples
 from tests.conftest import make_settings, started_app
 from tests.factories import assign, make_container, make_folder, make_staff
 from tests.files.conftest import Ward
@@ -218,7 +220,17 @@ async def test_thumbnails_of_pdfs_and_images(ward: Ward) -> None:
     assert sorted(b["name"] for b in (await ward.listing(ward.nurse))["blobs"]) == sorted(files)
 
 
-async def test_a_damaged_pdf_and_an_image_bomb_are_refused(ward: Ward) -> None:
+@pytest.fixture
+async def keeping_ward(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterator[Ward]:
+    """A ward that keeps a damaged PDF (BFF_DAMAGED_PDF=keep) rather than refusing it."""
+    storage_url = f"file://{tmp_path}/storage"
+    settings = make_settings(database_url, run_dir, storage_url=storage_url, damaged_pdf="keep")
+    async with started_app(settings) as app:
+        yield await Ward(app, settings).setup()
+
+
+async def test_a_damaged_pdf_and_an_image_bomb_are_refused(keeping_ward: Ward) -> None:
+    ward = keeping_ward
     damaged = pdf_of(2)[:900]
     assert (await ward.upload(ward.nurse, "damaged.pdf", damaged)).status_code == 201
     assert (await ward.upload(ward.nurse, "bomb.png", png_bomb())).status_code == 201
@@ -239,7 +251,7 @@ async def test_a_damaged_pdf_and_an_image_bomb_are_refused(ward: Ward) -> None:
     opened = await ward.client.get(ward.url("damaged.pdf", "viewer"), headers=ward.nurse.headers)
     body = await opened.get_json()
     assert opened.status_code == 200 and body["kind"] == "other"
-    assert body["reason"] == PDF_DAMAGED
+    assert body["reason"] == CANNOT_DISPLAY and body["displayable"] is False
     assert (await ward.upload(ward.nurse, "fine.png", image_of("PNG"))).status_code == 201
     assert await make(ward, "fine.png") == "done"
 
@@ -390,7 +402,7 @@ async def test_the_viewer_shows_images_and_text_without_another_entry(ward: Ward
     picture = image_of("PNG")
     assert (await ward.upload(ward.nurse, "photo.png", picture)).status_code == 201
     assert (await ward.upload(ward.nurse, "notes.txt", b"Allergy: penicillin")).status_code == 201
-    assert (await ward.upload(ward.nurse, "data.bin", b"\x00\x01")).status_code == 201
+    assert (await ward.upload(ward.nurse, "chest.dcm", samples.dicom())).status_code == 201
     image = await _open(ward, "photo.png", ward.nurse)
     assert image["kind"] == "image" and image["pageUrl"] is None
     response = await ward.client.get(image["imageUrl"])
@@ -399,10 +411,10 @@ async def test_the_viewer_shows_images_and_text_without_another_entry(ward: Ward
     text = await _open(ward, "notes.txt", ward.nurse)
     assert text["kind"] == "text"
     assert await (await ward.client.get(text["textUrl"])).get_data() == b"Allergy: penicillin"
-    other = await _open(ward, "data.bin", ward.nurse)
+    other = await _open(ward, "chest.dcm", ward.nurse)
     assert other["kind"] == "other" and other["reason"] is None
     views = await AuditLog.filter(operation="file_view").values_list("blob_name", flat=True)
-    assert sorted(views) == ["data.bin", "notes.txt", "photo.png"]
+    assert sorted(views) == ["chest.dcm", "notes.txt", "photo.png"]
     # The content link opens the content only: not a page, not a reduced copy.
     url = image["imageUrl"].replace("/content?", "/pages/1?width=480&")
     assert (await ward.client.get(url)).status_code == 403

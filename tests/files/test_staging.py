@@ -19,6 +19,7 @@ from bff.files import pending_repository, repository, staging
 from bff.files.models import PendingUpload
 from bff.files.reindex import reindex
 from bff.leases import take_lease
+from tests import samples
 from tests.conftest import make_settings
 from tests.files.conftest import Ward
 
@@ -52,16 +53,17 @@ async def test_a_name_only_a_crashed_upload_holds_is_free(any_ward: Ward) -> Non
     await _crashed_upload(ward, "scan.pdf", b"never acknowledged", moved=True)
     await _crashed_upload(ward, "notes.txt", b"never acknowledged", moved=False)
     assert (await ward.listing(ward.nurse))["blobs"] == []
-    for name in ("scan.pdf", "notes.txt"):
-        response = await ward.upload(ward.nurse, name, b"the retry")
+    retries = {"scan.pdf": samples.pdf("The retry"), "notes.txt": b"the retry"}
+    for name, data in retries.items():
+        response = await ward.upload(ward.nurse, name, data)
         assert response.status_code == 201, await response.get_data()
         assert (await response.get_json())["replaced"] is False
     listed = {b["name"]: b["contentLength"] for b in (await ward.listing(ward.nurse))["blobs"]}
-    assert listed == {"scan.pdf": 9, "notes.txt": 9}
-    assert await ward.stored("scan.pdf") == b"the retry"
+    assert listed == {name: len(data) for name, data in retries.items()}
+    assert await ward.stored("scan.pdf") == retries["scan.pdf"]
     # The sweep later leaves the retries alone.
     await staging.sweep(ward.storage, 60)
-    assert await ward.stored("scan.pdf") == b"the retry"
+    assert await ward.stored("scan.pdf") == retries["scan.pdf"]
     assert await PendingUpload.all().count() == 0
 
 
@@ -109,8 +111,8 @@ async def test_an_overwrite_that_died_before_its_commit_leaves_a_true_listing(
     any_ward: Ward,
 ) -> None:
     ward = any_ward
-    await ward.upload(ward.nurse, "scan.pdf", b"first")
-    await _crashed_upload(ward, "scan.pdf", b"the longer replacement", moved=True)
+    assert (await ward.upload(ward.nurse, "scan.pdf", samples.pdf("First"))).status_code == 201
+    await _crashed_upload(ward, "scan.pdf", samples.pdf("The longer replacement"), moved=True)
     await staging.sweep(ward.storage, 60)
     [blob] = (await ward.listing(ward.nurse))["blobs"]
     assert blob["contentLength"] == len(await ward.stored("scan.pdf") or b"")
@@ -132,12 +134,13 @@ async def test_one_process_sweeps_at_a_time(any_ward: Ward) -> None:
 
 async def test_a_failed_upload_leaves_no_staged_object_or_row(any_ward: Ward) -> None:
     ward = any_ward
-    await ward.upload(ward.nurse, "scan.pdf", b"first")
-    response = await ward.upload(ward.nurse, "scan.pdf", b"second")  # no overwrite: 409
+    first = samples.pdf("First")
+    assert (await ward.upload(ward.nurse, "scan.pdf", first)).status_code == 201
+    response = await ward.upload(ward.nurse, "scan.pdf", samples.pdf("Second"))  # no overwrite
     assert response.status_code == 409
     assert await ward.storage.list_staged() == []
     assert await PendingUpload.all().count() == 0
-    assert await ward.stored("scan.pdf") == b"first"
+    assert await ward.stored("scan.pdf") == first
 
 
 async def test_a_live_upload_is_never_swept_however_long_it_lasts(

@@ -12,6 +12,7 @@ from werkzeug.datastructures import FileStorage
 from bff.audit.models import AuditLog
 from bff.audit.signed import PREFIX as AUDIT_PREFIX
 from bff.files.models import StoredFile
+from tests import samples
 from tests.conftest import make_settings, started_app
 from tests.factories import make_file
 from tests.files.conftest import Ward
@@ -23,7 +24,8 @@ async def _audit_ops(blob: str) -> list[str]:
 
 async def test_upload_lists_and_stores_the_file(any_ward: Ward) -> None:
     ward = any_ward
-    response = await ward.upload(ward.nurse, "Lab results 2026.pdf", b"%PDF-1.4 results")
+    results = samples.pdf("Lab results")
+    response = await ward.upload(ward.nurse, "Lab results 2026.pdf", results)
     assert response.status_code == 201
     body = await response.get_json()
     assert body["message"] == "File uploaded successfully"
@@ -35,9 +37,9 @@ async def test_upload_lists_and_stores_the_file(any_ward: Ward) -> None:
     [blob] = listing["blobs"]
     assert blob["name"] == "Lab results 2026.pdf"
     assert blob["contentType"] == "application/pdf"  # from the name, not the declared octet-stream
-    assert blob["contentLength"] == len(b"%PDF-1.4 results")
+    assert blob["contentLength"] == len(results)
     assert blob["isProfileImage"] is False and blob["isConvertedFromRtf"] is False
-    assert await ward.stored("Lab results 2026.pdf") == b"%PDF-1.4 results"
+    assert await ward.stored("Lab results 2026.pdf") == results
     entry = await AuditLog.get(operation="file_upload", blob_name="Lab results 2026.pdf")
     assert (entry.user_id, entry.container_name, entry.folder_name) == (
         ward.nurse.user.id,

@@ -19,11 +19,12 @@ from bff.audit.models import AuditLog
 from bff.files.delivery import accel_path
 from config.settings import SettingsError
 from storage.base import InvalidName, ObjectKey
+from tests import samples
 from tests.conftest import REGION, make_settings, started_app
 from tests.files.conftest import Ward
 from tests.files.test_previews import png_bomb
 
-CONTENT = bytes(range(256)) * 400  # 102,400 bytes
+CONTENT = samples.pdf("Scan " * 20_000)  # a real PDF of about 100 KB
 NAME = "Résultat final; v2 #1?.pdf"
 
 

@@ -17,16 +17,22 @@ import socketio
 from werkzeug.datastructures import FileStorage
 
 from bff.users.models import Role
+from tests import samples
 from tests.factories import assign, make_container, make_folder, make_staff
 from tests.live.conftest import LiveServer, marker, uploads
 from tests.sun_tag import SimulatedTag, path_of
+
+
+def content_of(name: str) -> bytes:
+    """A file's content as its name says (a PDF for .pdf, else text)."""
+    return samples.pdf() if name.endswith(".pdf") else b"x"
 
 
 async def _upload(live: LiveServer, staff: object, container: str, folder: str, name: str) -> None:
     client = live.app.test_client()
     response = await client.post(
         f"/api/blobs/{container}/{folder}",
-        files={"file": FileStorage(BytesIO(b"x"), filename=name)},
+        files={"file": FileStorage(BytesIO(content_of(name)), filename=name)},
         headers=staff.headers,  # type: ignore[attr-defined]
     )
     assert response.status_code == 201, await response.get_data()

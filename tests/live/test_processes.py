@@ -16,6 +16,7 @@ import pytest
 from werkzeug.datastructures import FileStorage
 
 from bff.users.models import Role
+from tests import samples
 from tests.conftest import make_settings
 from tests.factories import assign, make_container, make_folder, make_staff
 from tests.live.conftest import Listener, LiveServer, run_live
@@ -86,7 +87,7 @@ async def test_events_cross_processes_through_redis(
         await on_b_nurse.connect(b.base, nurse)
         try:
             form = aiohttp.FormData()
-            form.add_field("file", b"scan", filename="scan.pdf")
+            form.add_field("file", samples.pdf("Scan"), filename="scan.pdf")
             await _call(http, "POST", f"{a.base}/api/blobs/ward-x/p-1", admin, data=form)
             uploaded = await on_b_admin.wait_for("file:uploaded", within=5)
             assert uploaded == {"container": "ward-x", "folder": "p-1", "name": "scan.pdf"}

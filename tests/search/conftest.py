@@ -143,13 +143,15 @@ def names(body: dict[str, Any]) -> list[str]:
 
 
 # Fast enough for tests: a failure is tried again within a fifth of a second, idle processes
-# look for work five times a second.
+# look for work five times a second. A damaged PDF is kept (not displayable) rather than
+# refused, so that what reading one does can be tested.
 JOB_SETTINGS: dict[str, Any] = {
     "job_workers": 1,
     "job_retry_seconds": 0.1,
     "job_poll_seconds": 0.2,
     "job_attempts": 2,
     "job_seconds": 30,
+    "damaged_pdf": "keep",
 }
 
 

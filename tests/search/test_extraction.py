@@ -15,6 +15,7 @@ from bff.jobs.models import FileJob
 from bff.jobs.service import too_slow
 from bff.search.extract import DAMAGED_PDF, ENCRYPTED_PDF
 from bff.search.models import SearchText
+from tests import samples
 from tests.conftest import REGION, make_settings, started_app
 from tests.files.conftest import Ward
 from tests.search.conftest import (
@@ -121,13 +122,13 @@ async def test_profile_images_and_other_types_are_not_searched(reading_ward: War
         ward.nurse, "face.png", png_of("not searched"), isProfileImage="true"
     )
     assert response.status_code == 201, await response.get_data()
-    assert (await ward.upload(ward.nurse, "data.bin", b"\x00\x01binary")).status_code == 201
+    assert (await ward.upload(ward.nurse, "chest.dcm", samples.dicom())).status_code == 201
     listed = {b["name"]: b for b in (await ward.listing(ward.nurse))["blobs"]}
     profile = next(b for b in listed.values() if b["isProfileImage"])
     assert (profile["textState"], profile["textProblem"]) == (None, None)
-    assert listed["data.bin"]["textState"] is None
+    assert listed["chest.dcm"]["textState"] is None
     assert await FileJob.all().count() == 0
-    assert await job_of(ward, "data.bin") is None
+    assert await job_of(ward, "chest.dcm") is None
 
 
 async def test_a_job_over_its_time_limit_is_killed_and_failed(

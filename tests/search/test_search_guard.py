@@ -587,19 +587,19 @@ async def test_migration_cuts_long_rows_into_pieces(tmp_path: Path) -> None:
         try:
             container = await make_container("c")
             folder = await make_folder(container, "f")
-            row = await StoredFile.create(
-                folder_id=folder.id,
-                name="a.txt",
-                content_type="text/plain",
-                size=1,
-                last_modified=datetime.now(UTC),
-                extension="txt",
-                version_id="v1",
+            # The files row as the schema then was (the model has columns added since).
+            await fetch(
+                "INSERT INTO files (folder_id, name, content_type, size, last_modified, "
+                "extension, is_profile_image, converted_from_rtf, version_id) "
+                "VALUES (?, 'a.txt', 'text/plain', 1, ?, 'txt', FALSE, FALSE, 'v1')",
+                folder.id,
+                datetime.now(UTC),
             )
+            [row] = await fetch("SELECT id FROM files WHERE name = 'a.txt'")
             long = COMMON * 10_000 + "zebra"
             await fetch(
                 "INSERT INTO search_texts (file_id, version_id, page, text) VALUES (?, 'v1', 1, ?)",
-                row.id,
+                row["id"],
                 long,
             )
         finally:

@@ -1,0 +1,227 @@
+"""The content checks of every upload (issue 49, bff/files/content.py), through the real app and
+database: the type decided from the bytes, empty, mislabelled, executable and damaged files
+refused with what they are, PDFs with active content flagged (or refused by setting)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bff.files import content
+from config.settings import SettingsError, load_settings
+from tests import samples
+from tests.conftest import make_settings, started_app
+from tests.files.conftest import Ward
+from tests.helpers import error_message
+
+
+@pytest.fixture
+async def strict_ward(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterator[Ward]:
+    """A ward refusing PDFs with active content, keeping damaged ones, accepting ZIPs."""
+    settings = make_settings(
+        database_url,
+        run_dir,
+        storage_url=f"file://{tmp_path}/storage",
+        damaged_pdf="keep",
+        pdf_active_content="refuse",
+        allowed_types="pdf,text,zip,office",
+    )
+    async with started_app(settings) as app:
+        yield await Ward(app, settings).setup()
+
+
+async def _refused(ward: Ward, name: str, data: bytes) -> str:
+    message = await error_message(await ward.upload(ward.nurse, name, data), 422)
+    assert await ward.stored(name) is None
+    return message
+
+
+async def _blob(ward: Ward, name: str) -> dict[str, object]:
+    listing = await ward.listing(ward.nurse)
+    [blob] = [b for b in listing["blobs"] if b["name"] == name]
+    return dict(blob)
+
+
+async def test_an_empty_file_is_refused(ward: Ward) -> None:
+    for name in ("empty.pdf", "empty.txt", "empty"):
+        assert await _refused(ward, name, b"") == "The file is empty"
+    assert (await ward.listing(ward.nurse))["blobs"] == []
+
+
+async def test_a_damaged_pdf_is_refused(ward: Ward) -> None:
+    message = await _refused(ward, "scan.pdf", samples.damaged_pdf())
+    assert message == "This PDF is damaged and cannot be opened; it was not saved."
+    # Half of a real PDF (an interrupted download) too.
+    message = await _refused(ward, "cut.pdf", samples.pdf()[:150])
+    assert message == content.PDF_DAMAGED
+
+
+async def test_a_damaged_pdf_kept_by_setting_cannot_be_displayed(strict_ward: Ward) -> None:
+    ward = strict_ward
+    response = await ward.upload(ward.nurse, "scan.pdf", samples.damaged_pdf())
+    assert response.status_code == 201, await response.get_data()
+    blob = await _blob(ward, "scan.pdf")
+    assert blob["displayable"] is False and blob["activeContent"] == ""
+    opened = await ward.client.get(ward.url("scan.pdf", "viewer"), headers=ward.nurse.headers)
+    assert opened.status_code == 200, await opened.get_data()
+    viewer = await opened.get_json()
+    assert viewer["kind"] == "other" and viewer["displayable"] is False
+    assert "cannot be displayed" in viewer["reason"]
+    # A good PDF beside it is displayable.
+    assert (await ward.upload(ward.nurse, "good.pdf", samples.pdf())).status_code == 201
+    assert (await _blob(ward, "good.pdf"))["displayable"] is True
+
+
+async def test_a_file_whose_bytes_contradict_its_name_is_refused(ward: Ward) -> None:
+    message = await _refused(ward, "results.pdf", samples.png())
+    assert message == "This file is not a PDF: its contents are a PNG image."
+    message = await _refused(ward, "photo.jpg", samples.pdf())
+    assert message == "This file is not an image: its contents are a PDF."
+    message = await _refused(ward, "notes.txt", samples.pdf())
+    assert message == "This file is not a text file: its contents are a PDF."
+    message = await _refused(ward, "letter.docx", b"Dear colleague,\n")
+    assert message == "This file is not an Office document: its contents are plain text."
+    # Within a kind a name may say another format: a phone's JPEG named .png is an image.
+    assert (await ward.upload(ward.nurse, "photo.png", samples.jpeg())).status_code == 201
+
+
+async def test_programs_are_refused_under_any_name(ward: Ward) -> None:
+    windows = (
+        "This file was not saved: it is a program (Windows executable), and programs are not "
+        "accepted."
+    )
+    for name in ("setup", "setup.txt", "setup.pdf", "setup.exe"):
+        assert await _refused(ward, name, samples.windows_exe()) == windows
+    linux = content.program_refused("Linux executable (ELF)")
+    assert await _refused(ward, "tool", samples.elf()) == linux
+    assert await _refused(ward, "run.txt", b"#!/bin/sh\nrm -rf /\n") == content.program_refused(
+        "script"
+    )
+    # A name that says program is refused whatever the bytes (a batch file is text).
+    assert await _refused(ward, "fix.bat", b"del *.*\r\n") == content.program_refused(".bat file")
+    java = content.program_refused("Java archive")
+    jar = samples.zip_of({"META-INF/MANIFEST.MF": b"Main-Class: X\n", "X.class": b"\xca\xfe"})
+    assert await _refused(ward, "tool.zip", jar) == java
+
+
+async def test_zip_refused_by_default_and_office_documents_accepted(ward: Ward) -> None:
+    archive = samples.zip_of({"a.txt": b"one", "b.txt": b"two"})
+    message = await _refused(ward, "records.zip", archive)
+    assert message == "This file was not saved: ZIP archive files are not accepted here."
+    # Nor under another name.
+    message = await _refused(ward, "records", archive)
+    assert message == content.kind_refused("ZIP archive")
+    for name, data in (("letter.docx", samples.docx()), ("letter.odt", samples.odt())):
+        response = await ward.upload(ward.nurse, name, data)
+        assert response.status_code == 201, await response.get_data()
+        assert (await _blob(ward, name))["activeContent"] == ""
+
+
+async def test_a_zip_is_told_by_its_whole_directory(strict_ward: Ward) -> None:
+    """A ZIP whose first entry is not [Content_Types].xml is still a Word document, and a ZIP
+    is a ZIP wherever its Java classes are."""
+    ward = strict_ward
+    names = {f"pad/{i:03}.txt": bytes(i) for i in range(200)}
+    late_word = samples.zip_of({**names, "[Content_Types].xml": b"<Types/>", "word/a.xml": b""})
+    assert (await ward.upload(ward.nurse, "late.docx", late_word)).status_code == 201
+    late_jar = samples.zip_of({**names, "x/Main.class": b"\xca\xfe\xba\xbe"})
+    message = await _refused(ward, "late.zip", late_jar)
+    assert message == content.program_refused("Java archive")
+    assert (await ward.upload(ward.nurse, "plain.zip", samples.zip_of(names))).status_code == 201
+
+
+async def test_dicom_text_csv_and_accented_text_are_accepted(ward: Ward) -> None:
+    accepted = {
+        "chest.dcm": samples.dicom(),
+        "chest": samples.dicom(),
+        "notes.txt": b"Blood pressure 120/80\n",
+        "results.csv": b"date,value\n2026-01-02,5.4\n",
+        "lettre.txt": "Température élevée, état stable.\n".encode(),
+        "lettre-1252.txt": "Température élevée\r\n".encode("cp1252"),
+        "utf16.txt": "Température".encode("utf-16"),
+    }
+    for name, data in accepted.items():
+        response = await ward.upload(ward.nurse, name, data)
+        assert response.status_code == 201, (name, await response.get_data())
+    assert {b["name"] for b in (await ward.listing(ward.nurse))["blobs"]} == set(accepted)
+
+
+async def test_a_type_not_allowed_is_refused(strict_ward: Ward) -> None:
+    ward = strict_ward  # allowed: pdf,text,zip,office
+    message = await _refused(ward, "photo.png", samples.png())
+    assert message == "This file was not saved: PNG image files are not accepted here."
+    message = await _refused(ward, "blob.bin", bytes(range(256)) * 4)
+    assert message == "This file was not saved: files of an unknown type are not accepted here."
+
+
+async def test_a_pdf_with_javascript_is_flagged(ward: Ward) -> None:
+    response = await ward.upload(ward.nurse, "results.pdf", samples.pdf_with_javascript())
+    assert response.status_code == 201, await response.get_data()
+    body = await response.get_json()
+    assert body["blob"]["activeContent"] == "JavaScript"
+    assert (await _blob(ward, "results.pdf"))["activeContent"] == "JavaScript"
+    opened = await ward.client.get(ward.url("results.pdf", "viewer"), headers=ward.nurse.headers)
+    viewer = await opened.get_json()
+    assert viewer["kind"] == "pdf" and viewer["activeContent"] == "JavaScript"
+    # Launch actions and embedded files too.
+    await ward.upload(ward.nurse, "launch.pdf", samples.pdf_with_launch())
+    assert (await _blob(ward, "launch.pdf"))["activeContent"] == "launch actions"
+    await ward.upload(ward.nurse, "attached.pdf", samples.pdf_with_attachment())
+    assert (await _blob(ward, "attached.pdf"))["activeContent"] == "embedded files"
+    # A plain PDF has none.
+    await ward.upload(ward.nurse, "plain.pdf", samples.pdf())
+    assert (await _blob(ward, "plain.pdf"))["activeContent"] == ""
+
+
+async def test_a_pdf_with_active_content_is_refused_by_setting(strict_ward: Ward) -> None:
+    ward = strict_ward
+    message = await _refused(ward, "results.pdf", samples.pdf_with_javascript())
+    assert message == (
+        "This PDF contains active content (JavaScript) and PDFs with active content are not "
+        "accepted here."
+    )
+    message = await _refused(ward, "attached.pdf", samples.pdf_with_attachment())
+    assert message == content.active_refused("embedded files")
+    assert (await ward.upload(ward.nurse, "plain.pdf", samples.pdf())).status_code == 201
+
+
+async def test_versions_keep_what_was_found(ward: Ward) -> None:
+    await ward.upload(ward.nurse, "results.pdf", samples.pdf_with_javascript())
+    replaced = await ward.upload(
+        ward.nurse, "results.pdf", samples.pdf(), query={"overwrite": "true"}
+    )
+    assert replaced.status_code == 201
+    assert (await _blob(ward, "results.pdf"))["activeContent"] == ""
+    versions = await ward.client.get(
+        ward.url("results.pdf", "versions"), headers=ward.nurse.headers
+    )
+    listed = (await versions.get_json())["versions"]
+    assert [v["activeContent"] for v in listed] == ["", "JavaScript"]
+    # A new version that is not what its name says is refused; the file stays as it was.
+    message = await error_message(
+        await ward.upload(ward.nurse, "results.pdf", samples.png(), query={"overwrite": "true"}),
+        422,
+    )
+    assert message == content.not_what_named("a PDF", "a PNG image")
+    assert await ward.stored("results.pdf") == samples.pdf()
+
+
+async def test_rtf_is_still_converted_and_profile_images_unaffected(ward: Ward) -> None:
+    response = await ward.upload(ward.nurse, "letter.rtf", b"{\\rtf1\\ansi Dear colleague}")
+    assert response.status_code == 201, await response.get_data()
+    assert (await response.get_json())["rtfConversion"] == {
+        "converted": True,
+        "txtFileName": "letter.txt",
+    }
+    # A profile image's upload is a picture the portal re-encodes (not the checked content).
+    response = await ward.upload(ward.nurse, "me.png", samples.png((64, 64)), isProfileImage="true")
+    assert response.status_code == 201, await response.get_data()
+    assert (await response.get_json())["profileImageProcessing"]["standardName"]
+
+
+def test_allowed_types_are_known_short_names() -> None:
+    assert load_settings(allowed_types=" PDF, text,pdf ").allowed_types == "pdf,text"
+    with pytest.raises(SettingsError, match=r"BFF_ALLOWED_TYPES: .*unknown type 'exe'"):
+        load_settings(allowed_types="pdf,exe")
