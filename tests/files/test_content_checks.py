@@ -206,6 +206,20 @@ async def test_versions_keep_what_was_found(ward: Ward) -> None:
     )
     assert message == content.not_what_named("a PDF", "a PNG image")
     assert await ward.stored("results.pdf") == samples.pdf()
+    # Restoring the earlier version brings back what was found in it.
+    restored = await ward.client.post(
+        ward.url("results.pdf", "versions", listed[1]["versionId"], "restore"),
+        headers=ward.nurse.headers,
+    )
+    assert restored.status_code == 200, await restored.get_data()
+    assert (await _blob(ward, "results.pdf"))["activeContent"] == "JavaScript"
+    # So does the trash: deleted and restored, the file is as it was.
+    await ward.client.delete(ward.url("results.pdf"), headers=ward.admin.headers)
+    back = await ward.client.post(
+        ward.url("trash", "results.pdf", "restore"), headers=ward.admin.headers
+    )
+    assert back.status_code == 200, await back.get_data()
+    assert (await _blob(ward, "results.pdf"))["activeContent"] == "JavaScript"
 
 
 async def test_rtf_is_still_converted_and_profile_images_unaffected(ward: Ward) -> None:
