@@ -210,10 +210,13 @@ def _is_text(head: bytes) -> bool:
     Windows-1252)."""
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         even = head[2 : 2 + (len(head) - 2) // 2 * 2]
+        encoding = "utf-16-le" if head[0] == 0xFF else "utf-16-be"
         try:
-            decoded = even.decode("utf-16-le" if head[0] == 0xFF else "utf-16-be")
-        except UnicodeDecodeError:
-            return False
+            decoded = even.decode(encoding)
+        except UnicodeDecodeError as exc:
+            if exc.start < len(even) - 2:  # not merely a surrogate pair cut at the head's end
+                return False
+            decoded = even[: exc.start].decode(encoding)
         return not any(ord(c) < 32 and ord(c) not in _TEXT_CONTROLS for c in decoded)
     if b"\x00" in head:
         return False
@@ -332,14 +335,14 @@ def kind_of(head: bytes) -> Kind:
     if program is not None:
         return _kind(PROGRAM, program)
     if _is_text(head):
-        if b"%PDF-" in head[:1024]:  # pdfium, as readers do, allows bytes before the header
+        if head.lstrip().startswith(b"%PDF-"):  # a PDF all of whose first bytes are text
             return PDF
         return _puremagic(head, text=True) or TEXT
     if head[128:132] == b"DICM":
         return _BY_EXTENSION[".dcm"]
     if head.startswith(_ZIP_LOCAL):
         return _zip_kind(_local_entries(head))
-    if b"%PDF-" in head[:1024]:
+    if b"%PDF-" in head[:1024]:  # pdfium, as readers do, allows bytes before the header
         return PDF
     return _puremagic(head, text=False) or UNRECOGNISED
 
