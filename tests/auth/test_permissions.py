@@ -13,6 +13,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from io import BytesIO
 from typing import Any
 
@@ -30,6 +31,7 @@ from bff.files.trash import TRASH_NOT_FOUND
 from bff.mfa import service as mfa
 from bff.mfa.signin import MFA_EXPIRED
 from bff.oidc.service import NOT_CONFIGURED, NOT_EXPECTED, NOT_LINKED
+from bff.scan.models import Quarantined
 from bff.services import app_services
 from bff.tokens.models import SmartToken, TokenStatus
 from bff.tokens.signing import new_token_id
@@ -112,6 +114,10 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("DELETE", "/api/assignments/<int:assignment_id>"): (ADMIN, None),
     ("POST", "/api/admin/containers"): (ADMIN, None),
     ("POST", "/api/admin/containers/<container>/folders"): (ADMIN, None),
+    # Malware scanning (issue 49): the quarantine and the scanner's state are the admins'.
+    ("GET", "/api/admin/scanning"): (ADMIN, None),
+    ("GET", "/api/admin/quarantine"): (ADMIN, None),
+    ("DELETE", "/api/admin/quarantine/<int:quarantine_id>"): (ADMIN, None),
     ("GET", "/api/blobs/audit"): (ADMIN, None),
     ("GET", "/api/blobs/audit/report"): (ADMIN, None),
     ("GET", "/api/blobs/audit/status"): (ADMIN, None),
@@ -197,6 +203,21 @@ def _photo(folder: str) -> bytes:
     return b"\xff\xd8 jpeg of " + folder.encode()
 
 
+async def _quarantined(container: str, folder: str) -> Quarantined:
+    """A file the scanner refused (its bytes need not be there: deleting forgets them too)."""
+    return await Quarantined.create(
+        container=container,
+        folder=folder,
+        name="invoice.pdf",
+        signature="Eicar-Test-Signature",
+        size=68,
+        uploaded_by_name="Someone",
+        found_at=datetime.now(UTC),
+        reason="upload",
+        object_key=f"{container}/{folder}/.bff-quarantine/0",
+    )
+
+
 async def _world(actor_user: Any, storage: Storage) -> World:
     mine = await make_container()
     my_folder = await make_folder(mine, "patient-1")
@@ -228,6 +249,7 @@ async def _world(actor_user: Any, storage: Storage) -> World:
     common = {
         "user_id": subject.id,
         "assignment_id": subject_assignment.id,
+        "quarantine_id": (await _quarantined(mine.name, my_folder.name)).id,
         "token_id": active.token_id,
         "tokens": {"unclaimed": unclaimed.token_id, "revoked": revoked.token_id},
     }

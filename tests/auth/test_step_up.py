@@ -316,4 +316,6 @@ def test_every_sensitive_route_is_declared(app: Quart) -> None:
         ("POST", "/patients/admin/reactivate"),
         ("POST", "/api/assignments/containers/<string:container>/users/<int:user_id>"),
         ("POST", "/api/assignments/containers/<container>/folders"),
+        # Issue 49: deleting a quarantined file's bytes ends what an investigation could read.
+        ("DELETE", "/api/admin/quarantine/<int:quarantine_id>"),
     }
