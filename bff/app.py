@@ -275,7 +275,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     sweeper = upload_sweeper(storage, settings)
     jobs = JobRunner(storage, settings)
     checkpointer = audit_checkpointer(storage, settings)
-    rescans = rescanner(storage)  # held files, once clamd answers (bff/scan/rescan.py)
+    rescans = rescanner(storage)  # held, unscanned and recent files (bff/scan/rescan.py)
     collector = Collector()
     configure_staging(settings)
     configure_scanning(settings)
@@ -364,7 +364,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         sweeper.start()  # removes what uploads that never committed left (a crash)
         checkpointer.start()  # signs where the audit log stands, outside the database
         if settings.clamd:
-            rescans.start()  # held files scanned once clamd answers
+            rescans.start()  # held, unscanned and recent files scanned (again)
         jobs.start()  # text for search (and other work on files) in the background
         if bootstrap_admin:
             created = await ensure_admin(settings)
@@ -394,7 +394,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
                 ("ending worker processes", workers.close),
                 ("stopping the upload sweep", sweeper.stop),
                 ("stopping the audit checkpoints", checkpointer.stop),
-                ("stopping the rescans of held files", rescans.stop),
+                ("stopping the rescans of files", rescans.stop),
                 ("closing storage", storage.close),
                 ("closing the sign-in throttle", login_throttle.aclose),
                 ("closing the searches' connections", search_guard.aclose),

@@ -231,6 +231,11 @@ class Settings(BaseSettings):
     scan_seconds: Annotated[float, Field(gt=0, le=600)] = 30.0
     scan_max_mb: Annotated[int, Field(ge=1, le=4000)] = 100
     scan_unavailable: Literal["refuse", "hold"] = "refuse"
+    # The periodic rescan (bff/scan/rescan.py): files whose content was stored in the last
+    # rescan_days (0: none) are scanned again once their last scan is rescan_hours old, as
+    # signatures change every day.
+    rescan_days: Annotated[int, Field(ge=0, le=3650)] = 7
+    rescan_hours: Annotated[float, Field(ge=1, le=24 * 365)] = 24.0
     # Content checks (bff/files/content.py): the kinds of content accepted, decided from the
     # bytes (config/checks.py FILE_TYPES; a program never); a PDF pdfium cannot open refused or
     # kept as not displayable; a PDF with active content (JavaScript, launch actions, embedded

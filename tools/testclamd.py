@@ -100,6 +100,19 @@ def ping(path: Path, timeout: float = 1.0) -> bool:
         return False
 
 
+def scan(path: Path, data: bytes, timeout: float = 10.0) -> str:
+    """clamd's answer to an INSTREAM scan of data (`stream: OK`, `stream: <name> FOUND`, or ""
+    while it cannot answer, as during a RELOAD)."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(timeout)
+            sock.connect(str(path))
+            sock.sendall(b"zINSTREAM\0" + len(data).to_bytes(4, "big") + data + bytes(4))
+            return sock.recv(256).rstrip(b"\0\n").decode(errors="replace")
+    except OSError:
+        return ""
+
+
 class RunningClamd:
     """A clamd process on its own directory: `socket` to connect to, `stop()` and `start()`."""
 
@@ -156,6 +169,22 @@ class RunningClamd:
             process.wait()
         with suppress(FileNotFoundError):
             self.socket.unlink()
+
+    def add_signature(self, name: str, data: bytes, timeout: float = READY_SECONDS) -> None:
+        """Teach the running clamd a new signature (`name`: these bytes anywhere in a file), as
+        freshclam's daily update does: written to `<dir>/db/<name>.ndb`, then RELOAD, and
+        waited for until a scan of data finds it."""
+        (self.directory / "db" / f"{name}.ndb").write_text(f"{name}:0:*:{data.hex()}\n")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(10)
+            sock.connect(str(self.socket))
+            sock.sendall(b"zRELOAD\0")
+            sock.recv(64)
+        deadline = time.monotonic() + timeout
+        while name not in scan(self.socket, data):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"clamd did not load {name} in {timeout:.0f} s")
+            time.sleep(0.2)
 
     def _tail(self) -> str:
         with suppress(OSError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -40,6 +41,30 @@ async def count_files(scan_state: str) -> int:
     return await StoredFile.filter(scan_state=scan_state).count()
 
 
-async def held_files(limit: int) -> list[StoredFile]:
-    """Files stored held (not scanned yet), oldest first."""
-    return await StoredFile.filter(scan_state="held").order_by("last_modified", "id").limit(limit)
+async def due_files(
+    limit: int, max_size: int, stored_after: datetime | None, scanned_before: datetime
+) -> list[StoredFile]:
+    """Files due a scan (bff/scan/rescan.py), at most limit, at most max_size bytes (a larger
+    one cannot be scanned whole): held ones first (their staff wait for them), oldest first;
+    then unscanned ones (stored before a scanner was configured, or restored so), oldest
+    first; then clean ones stored after stored_after (None: none) last scanned before
+    scanned_before, oldest scan first."""
+    small = StoredFile.filter(size__lte=max_size)
+    rows = list(await small.filter(scan_state="held").order_by("last_modified", "id").limit(limit))
+    if len(rows) < limit:
+        rows += await (
+            small.filter(scan_state="unscanned")
+            .order_by("last_modified", "id")
+            .limit(limit - len(rows))
+        )
+    if len(rows) < limit and stored_after is not None:
+        rows += await (
+            small.filter(
+                scan_state="clean",
+                last_modified__gte=stored_after,
+                scanned_at__lt=scanned_before,
+            )
+            .order_by("scanned_at", "id")
+            .limit(limit - len(rows))
+        )
+    return rows

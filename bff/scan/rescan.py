@@ -1,23 +1,31 @@
-"""Held files scanned once clamd answers again (issue 49): a file stored "held" while the scanner
-was unavailable (BFF_SCAN_UNAVAILABLE=hold) is read back from storage and streamed to clamd,
-every RESCAN_SECONDS in one process at a time (a lease), a batch at a time:
+"""Files scanned again after they came in (issue 49), every RESCAN_SECONDS in one process at a
+time (a lease), a bounded batch a run (RESCAN_BATCH files, RESCAN_BUDGET_SECONDS), each read
+back from storage and streamed to clamd with no database connection held meanwhile:
 
-- clean: released (scan_state "clean", scanned_at), announced `file:uploaded` to the folder's
-  room so the staff who could not see it refetch;
+- held files (stored while the scanner was unavailable, BFF_SCAN_UNAVAILABLE=hold), first;
+- unscanned files (stored before a scanner was configured, or restored from a backup of files
+  never scanned): they stay visible while they wait, as they were before;
+- recent files (their content stored in the last BFF_RESCAN_DAYS) whose last scan is
+  BFF_RESCAN_HOURS old, oldest scan first: signatures change every day.
+
+The verdict:
+
+- clean: scan_state "clean", scanned_at now; a held file is released and announced
+  `file:uploaded` to the folder's room so the staff who could not see it refetch;
 - a finding: its bytes copied into quarantine (reason "rescan"), audited `file_rejected`, the
   admins alerted `file:quarantined`, and the file removed from the folder (its row, its object
-  and thumbnail; `file:deleted`). Its earlier versions, if any, stay as they were: a later
-  upload of the name lists them again;
-- the file over BFF_SCAN_MAX_MB: stays held (an admin decides); clamd unavailable: the batch
-  stops, the next run tries again. A file whose content changed meanwhile is left to its new
-  content's own verdict.
+  and thumbnail; `file:deleted` to the folder's staff). Its earlier versions, if any, stay as
+  they were: a later upload of the name lists them again;
+- a file over BFF_SCAN_MAX_MB is never picked (a held one stays held: an admin decides);
+  clamd unavailable: the batch stops, the next run tries again. A file whose content changed
+  meanwhile is left to its new content's own verdict.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
@@ -35,7 +43,7 @@ from bff.leases import Periodic, leased
 from bff.live.events import ADMINS, FILE_DELETED, FILE_QUARANTINED, FILE_UPLOADED, publish
 from bff.scan import clamd, repository
 from bff.scan.models import RESCAN
-from bff.scan.service import CLEAN, HELD, current_config
+from bff.scan.service import CLEAN, HELD, ScanConfig, current_config
 from bff.users.bootstrap import SYSTEM
 from config.logs import shown
 from storage.base import ObjectKey, Storage
@@ -45,31 +53,47 @@ log = logging.getLogger(__name__)
 RESCAN_LEASE = "scan-rescan"
 RESCAN_SECONDS = 60.0
 RESCAN_BATCH = 20
+RESCAN_BUDGET_SECONDS = 45.0  # within the minute between runs, well within the lease
 
 
-async def rescan_held(storage: Storage, *, lease_seconds: float = 300) -> int:
-    """Scan a batch of held files if clamd answers (one process at a time); how many were
-    settled (released or quarantined)."""
+async def rescan_files(
+    storage: Storage,
+    *,
+    lease_seconds: float = 300,
+    batch: int = RESCAN_BATCH,
+    budget_seconds: float = RESCAN_BUDGET_SECONDS,
+) -> int:
+    """Scan a batch of the files due a scan if clamd answers (one process at a time): at most
+    batch files, none started past budget_seconds; how many were scanned to a verdict."""
     config = current_config()
     if not config.configured:
         return 0
     async with leased(RESCAN_LEASE, lease_seconds) as held:
         if not held or not await clamd.ping(config.address, min(2.0, config.seconds)):
             return 0
+        deadline = time.monotonic() + budget_seconds
         settled = 0
-        for row in await repository.held_files(RESCAN_BATCH):
+        for row in await _due(config, batch):
+            if time.monotonic() >= deadline:
+                break
             try:
                 settled += await _rescan(storage, row)
             except clamd.Unavailable as failure:
-                log.warning("Rescan of held files stopped: %s", shown(failure.reason))
+                log.warning("Rescan of files stopped: %s", shown(failure.reason))
                 break
         return settled
 
 
+async def _due(config: ScanConfig, batch: int) -> list[StoredFile]:
+    now = datetime.now(UTC)
+    recent = now - timedelta(days=config.rescan_days) if config.rescan_days else None
+    return await repository.due_files(
+        batch, config.max_bytes, recent, now - timedelta(hours=config.rescan_hours)
+    )
+
+
 async def _rescan(storage: Storage, row: StoredFile) -> bool:
     config = current_config()
-    if row.size > config.max_bytes:
-        return False  # never scanned whole: stays held
     folder = await files_repository.folder_by_id(row.folder_id)
     key = ObjectKey.file(folder.container.name, folder.name, row.name)
     started = time.perf_counter()
@@ -95,9 +119,14 @@ async def _rescan(storage: Storage, row: StoredFile) -> bool:
 
 
 async def _current(conn: BaseDBAsyncClient, row: StoredFile) -> StoredFile | None:
-    """The file's row, locked, if it still holds the content scanned and is still held."""
+    """The file's row, locked, if it still holds the content scanned, in the state it was
+    picked in."""
     current = await files_repository.locked_file(conn, row.folder_id, row.name)
-    if current is None or current.version_id != row.version_id or current.scan_state != HELD:
+    if (
+        current is None
+        or current.version_id != row.version_id
+        or current.scan_state != row.scan_state
+    ):
         return None
     return current
 
@@ -108,7 +137,8 @@ async def _release(folder: Folder, row: StoredFile, now: datetime) -> bool:
         if current is None:
             return False
         await files_repository.update_file(conn, current, {"scan_state": CLEAN, "scanned_at": now})
-        announce(FILE_UPLOADED, folder, row.name)
+        if row.scan_state == HELD:  # its staff could not see it until now
+            announce(FILE_UPLOADED, folder, row.name)
     return True
 
 
@@ -146,7 +176,7 @@ async def _quarantine(
                 container=container,
                 folder=folder.name,
                 blob=row.name,
-                details=f"virus scanner found {signature} in held content; "
+                details=f"virus scanner found {signature} in {_what(row)}; "
                 f"kept in quarantine #{entry.id}",
             )
             publish(
@@ -168,8 +198,16 @@ async def _quarantine(
     return True
 
 
+def _what(row: StoredFile) -> str:
+    if row.scan_state == HELD:
+        return "held content"
+    if row.scan_state == CLEAN:
+        return "content scanned again"
+    return "content never scanned before"
+
+
 def rescanner(storage: Storage) -> Periodic:
-    """`rescan_held` every RESCAN_SECONDS (first one interval after start)."""
+    """`rescan_files` every RESCAN_SECONDS (first one interval after start)."""
     return Periodic(
-        RESCAN_SECONDS, [("Rescan of held files", lambda: rescan_held(storage))], at_start=False
+        RESCAN_SECONDS, [("Rescan of files", lambda: rescan_files(storage))], at_start=False
     )

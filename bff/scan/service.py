@@ -60,6 +60,8 @@ class ScanConfig:
     seconds: float = 30.0
     max_bytes: int = 100 * 1024 * 1024
     unavailable: str = "refuse"
+    rescan_days: int = 7  # BFF_RESCAN_DAYS: recent files scanned again (0: none)
+    rescan_hours: float = 24.0  # BFF_RESCAN_HOURS: once their last scan is this old
 
     @property
     def configured(self) -> bool:
@@ -77,6 +79,8 @@ def configure_scanning(settings: Settings) -> None:
         settings.scan_seconds,
         settings.scan_max_mb * 1024 * 1024,
         settings.scan_unavailable,
+        settings.rescan_days,
+        settings.rescan_hours,
     )
 
 

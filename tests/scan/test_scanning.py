@@ -17,7 +17,7 @@ from aiobotocore.session import AioSession
 from bff.audit.models import AuditLog
 from bff.files.models import PendingUpload, StoredFile
 from bff.scan.models import Quarantined
-from bff.scan.rescan import rescan_held
+from bff.scan.rescan import rescan_files
 from storage.base import NotFound, ObjectKey
 from tests.conftest import REGION, make_settings, started_app
 from tests.files.conftest import Ward
@@ -376,10 +376,10 @@ async def test_held_files_are_scanned_once_clamd_answers(
     ward = holding_ward
     assert (await ward.upload(ward.nurse, "notes.txt", b"harmless")).status_code == 201
     assert (await ward.upload(ward.nurse, "eicar.txt", EICAR)).status_code == 201
-    assert await rescan_held(ward.storage) == 0  # still down: nothing settled
+    assert await rescan_files(ward.storage) == 0  # still down: nothing settled
     scanner_down.start()
 
-    assert await rescan_held(ward.storage) == 2
+    assert await rescan_files(ward.storage) == 2
     released = await _row(ward, "notes.txt")
     assert released is not None and released.scan_state == "clean" and released.scanned_at
     listing = await ward.listing(ward.nurse)
@@ -397,4 +397,4 @@ async def test_held_files_are_scanned_once_clamd_answers(
     assert await kept.read_all() == EICAR
     entry = await AuditLog.get(operation="file_rejected")
     assert entry.blob_name == "eicar.txt" and "Eicar-Test-Signature" in entry.details
-    assert await rescan_held(ward.storage) == 0  # nothing left held
+    assert await rescan_files(ward.storage) == 0  # nothing left held
