@@ -71,6 +71,10 @@ class FileVersion(Model):
     # What the content checks found in this content (as StoredFile's).
     active_content = fields.TextField(default="", db_default="")
     displayable = fields.BooleanField(default=True, db_default=True)
+    # The malware scan's state of this content when it was current (bff/scan/): a held one is
+    # the admins' only, as the file was; a restore brings it back (migration 0029).
+    scan_state = fields.CharField(max_length=16, default="unscanned", db_default="unscanned")
+    scanned_at = fields.DatetimeField(null=True)
     # When this content stopped being current: BFF_VERSION_DAYS counts from here.
     replaced_at = fields.DatetimeField(db_index=True)
     folder_id: int
@@ -101,6 +105,10 @@ class TrashedFile(Model):
     # What the content checks found in the deleted content (as StoredFile's).
     active_content = fields.TextField(default="", db_default="")
     displayable = fields.BooleanField(default=True, db_default=True)
+    # The malware scan's state of this content when it was current (bff/scan/): a held one is
+    # the admins' only, as the file was; a restore brings it back (migration 0029).
+    scan_state = fields.CharField(max_length=16, default="unscanned", db_default="unscanned")
+    scanned_at = fields.DatetimeField(null=True)
     deleted_at = fields.DatetimeField(db_index=True)
     deleted_by_name = fields.CharField(max_length=255, default="")
     deleted_by_role = fields.CharField(max_length=32, default="")

@@ -48,7 +48,9 @@ VIEWED_FILE = (
     + "WHERE c.name = ? AND f.name = ?"
 )
 VIEWED_VERSION = (
-    "SELECT v.content_type, v.last_modified, v.size, x.scan_state "
+    # held when the file is or the version was (bff/files/service.may_see)
+    "SELECT v.content_type, v.last_modified, v.size, "
+    "CASE WHEN v.scan_state = 'held' THEN v.scan_state ELSE x.scan_state END AS scan_state "
     + NAMED_FILE
     + "JOIN file_versions v ON v.folder_id = f.id AND v.name = x.name AND v.version_id = ? "
     "AND v.trash_id IS NULL WHERE c.name = ? AND f.name = ?"

@@ -184,8 +184,10 @@ async def list_versions(container: str, folder: str, blob: str) -> VersionList:
 async def version_link(container: str, folder: str, blob: str, version_id: str) -> ViewLink:
     """A short-lived link that opens an earlier version for this session (as for the file)."""
     folder_row = await get_folder(container, folder)
-    await service.get_file(folder_row, blob, current_actor())
-    if await repository.live_version(folder_row.id, blob, version_id) is None:
+    actor = current_actor()
+    await service.get_file(folder_row, blob, actor)
+    version = await repository.live_version(folder_row.id, blob, version_id)
+    if version is None or not service.may_see(version.scan_state, actor):
         raise ApiError(404, service.VERSION_NOT_FOUND)
     return _signed_view_link(container, folder, blob, version_id)
 

@@ -27,7 +27,7 @@ from bff.files.names import (
     version_key,
 )
 from bff.files.schemas import TrashedBlob, TrashList
-from bff.files.service import FILE_NOT_FOUND, PROFILE_NOT_FOUND, announce, audit
+from bff.files.service import FILE_NOT_FOUND, PROFILE_NOT_FOUND, announce, audit, may_see
 from bff.files.versions import thumbnail_of, uploader
 from bff.jobs import service as jobs
 from bff.live.events import FILE_DELETED, FILE_RESTORED, PROFILE_CHANGED
@@ -90,6 +90,8 @@ async def trash_file(folder: Folder, name: str, actor: Actor, storage: Storage) 
                 "uploaded_by_role": row.uploaded_by_role,
                 "active_content": row.active_content,
                 "displayable": row.displayable,
+                "scan_state": row.scan_state,  # a held content stays the admins' only
+                "scanned_at": row.scanned_at,
                 "deleted_at": now,
                 "deleted_by_name": actor.name,
                 "deleted_by_role": actor.role,
@@ -149,6 +151,7 @@ async def list_trash(folder: Folder, actor: Actor, settings: Settings) -> TrashL
                 purgeAfter=purge_after(e.deleted_at, settings),
             )
             for e in entries
+            if may_see(e.scan_state, actor)  # a held content stays the admins' only
         ],
         trashDays=settings.trash_days,
     )
@@ -176,6 +179,8 @@ async def restore_trashed(folder: Folder, name: str, actor: Actor, storage: Stor
     async with transaction() as conn:
         await repository.lock_folder(conn, folder.id)
         entry = await _newest_trashed(conn, folder, name)
+        if not may_see(entry.scan_state, actor):
+            raise ApiError(404, TRASH_NOT_FOUND)
         if await repository.locked_file(conn, folder.id, name) is not None:
             raise _exists_now(name)
         if (twin := await repository.file_spelt(folder.id, other_spellings(name))) is not None:
@@ -218,6 +223,8 @@ async def restore_trashed(folder: Folder, name: str, actor: Actor, storage: Stor
                 "uploaded_by_role": entry.uploaded_by_role,
                 "active_content": entry.active_content,
                 "displayable": entry.displayable,
+                "scan_state": entry.scan_state,
+                "scanned_at": entry.scanned_at,
             },
         )
         await repository.delete_trashed(conn, entry.id)

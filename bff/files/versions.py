@@ -38,7 +38,14 @@ from bff.files import removals, repository
 from bff.files.models import FileVersion, StoredFile
 from bff.files.names import folder_key, new_id, original_rtf_key, preview_key, version_key
 from bff.files.schemas import Uploader, VersionList, VersionOut
-from bff.files.service import FILE_NOT_FOUND, VERSION_NOT_FOUND, announce, audit, get_file
+from bff.files.service import (
+    FILE_NOT_FOUND,
+    VERSION_NOT_FOUND,
+    announce,
+    audit,
+    get_file,
+    may_see,
+)
 from bff.jobs import service as jobs
 from bff.live.events import PROFILE_CHANGED, VERSION_RESTORED
 from storage.base import NotFound, ObjectKey, Storage
@@ -94,6 +101,8 @@ async def keep_current(
             "original_rtf_name": row.original_rtf_name,
             "active_content": row.active_content,  # what the content checks found, kept with it
             "displayable": row.displayable,
+            "scan_state": row.scan_state,  # a held content stays the admins' only
+            "scanned_at": row.scanned_at,
             "replaced_at": now,
         },
     )
@@ -148,6 +157,7 @@ async def list_versions(folder: Folder, name: str, actor: Actor) -> VersionList:
         for v in await repository.versions_where(
             None, folder_id=folder.id, name=name, trash_id=None
         )
+        if may_see(v.scan_state, actor)  # a held content stays the admins' only
     ]
     await audit(actor, "version_list", folder.container.name, folder.name, name)
     return VersionList(versions=[current, *earlier])
@@ -170,7 +180,7 @@ async def restore_version(
         found = await repository.versions_where(
             conn, folder_id=folder.id, name=name, version_id=version_id, trash_id=None
         )
-        if not found:
+        if not found or not may_see(found[0].scan_state, actor):
             raise ApiError(404, VERSION_NOT_FOUND)
         version = found[0]
         stale_original = row.original_rtf_name
@@ -197,6 +207,8 @@ async def restore_version(
                 "uploaded_by_role": version.uploaded_by_role,
                 "active_content": version.active_content,
                 "displayable": version.displayable,
+                "scan_state": version.scan_state,
+                "scanned_at": version.scanned_at,
             },
         )
         await repository.delete_versions(conn, id=version.id)
