@@ -117,7 +117,7 @@ async def my_assignments() -> MyAssignmentsResponse:
 @validate_response(MyStatsResponse)
 async def my_assignment_stats() -> MyStatsResponse:
     """File statistics of the caller's assigned folders, and their sum, in one response."""
-    return await my_stats(current_principal().user_id)
+    return await my_stats(current_principal().user_id, current_actor())
 
 
 @bp.get("/my-assignments/folders")

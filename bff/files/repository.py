@@ -21,8 +21,10 @@ _BATCH = 500  # rows per statement when inserting or deleting many
 # starts from the (folder_id, extension) index of those folders instead of joining every file.
 MY_FILE_COUNTS = (
     "SELECT folder_id, extension, COUNT(*) AS n FROM files WHERE folder_id IN "
-    "(SELECT folder_id FROM folder_assignments WHERE user_id = ?) GROUP BY folder_id, extension"
+    "(SELECT folder_id FROM folder_assignments WHERE user_id = ?) {held}"
+    "GROUP BY folder_id, extension"
 )
+NOT_HELD = "AND scan_state <> 'held' "  # held files counted for those who may see them only
 MY_FOLDERS = (
     "SELECT fa.folder_id, f.name AS folder, c.name AS container FROM folder_assignments fa "
     "JOIN folders f ON f.id = fa.folder_id JOIN containers c ON c.id = f.container_id "
@@ -234,18 +236,22 @@ async def assigned_folders_of(user_id: int) -> list[dict[str, Any]]:
     return await fetch(MY_FOLDERS, user_id)
 
 
-async def file_counts_of(user_id: int) -> list[dict[str, Any]]:
-    """File counts by folder_id and extension (n) over the caller's assigned folders."""
-    return await fetch(MY_FILE_COUNTS, user_id)
+async def file_counts_of(user_id: int, *, held: bool) -> list[dict[str, Any]]:
+    """File counts by folder_id and extension (n) over the caller's assigned folders (held:
+    held files counted too)."""
+    return await fetch(MY_FILE_COUNTS.format(held="" if held else NOT_HELD), user_id)
 
 
-async def file_counts_in(folder_ids: list[int]) -> list[dict[str, Any]]:
-    """File counts by folder_id and extension (n) of some folders (one page of the caller's)."""
+async def file_counts_in(folder_ids: list[int], *, held: bool) -> list[dict[str, Any]]:
+    """File counts by folder_id and extension (n) of some folders (one page of the caller's;
+    held: held files counted too)."""
     if not folder_ids:
         return []
+    found = StoredFile.filter(folder_id__in=folder_ids)
+    if not held:
+        found = found.exclude(scan_state="held")
     rows = (
-        await StoredFile.filter(folder_id__in=folder_ids)
-        .annotate(n=Count("id"))
+        await found.annotate(n=Count("id"))
         .group_by("folder_id", "extension")
         .values("folder_id", "extension", "n")
     )

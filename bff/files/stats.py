@@ -8,20 +8,23 @@ from bff.audit.service import Actor, listing_details, record_alone
 from bff.containers import repository as containers
 from bff.files import repository
 from bff.files.schemas import FolderStats, MyFoldersResponse, MyStatsResponse, SummaryStats
+from bff.files.service import may_see
 from bff.naming import sort_key
 from bff.patients.schemas import PatientDetails
+from bff.scan.service import HELD
 
 
 def _by_count(types: dict[str, int]) -> dict[str, int]:
     return dict(sorted(types.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-async def my_stats(user_id: int) -> MyStatsResponse:
-    """File counts over the caller's assigned folders, in the order of my-assignments."""
+async def my_stats(user_id: int, actor: Actor) -> MyStatsResponse:
+    """File counts over the caller's assigned folders, in the order of my-assignments (the
+    files actor may see: `may_see`)."""
     assigned = await repository.assigned_folders_of(user_id)
     per_folder: dict[int, dict[str, int]] = {}
     total: dict[str, int] = {}
-    for item in await repository.file_counts_of(user_id):
+    for item in await repository.file_counts_of(user_id, held=may_see(HELD, actor)):
         per_folder.setdefault(item["folder_id"], {})[item["extension"]] = item["n"]
         total[item["extension"]] = total.get(item["extension"], 0) + item["n"]
     ordered = sorted(
@@ -63,7 +66,8 @@ async def my_folder_page(
     patient data)."""
     found, total = await containers.assigned_folders(user_id, q, page, page_size)
     per_folder: dict[int, dict[str, int]] = {}
-    for item in await repository.file_counts_in([folder_id for folder_id, *_ in found]):
+    ids = [folder_id for folder_id, *_ in found]
+    for item in await repository.file_counts_in(ids, held=may_see(HELD, actor)):
         per_folder.setdefault(item["folder_id"], {})[item["extension"]] = item["n"]
     await record_alone(actor, "folder_list", details=f"my folders, {listing_details(q, page)}")
     return MyFoldersResponse(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bff.files.models import FileVersion, StoredFile
+from bff.scan.rescan import rescan_files
 from tests.files.conftest import Ward
 from tests.scan.test_scanning import scanned_ward
 from tools.testclamd import RunningClamd
@@ -83,3 +84,29 @@ async def test_a_held_file_restored_from_the_trash_is_held_again(
     assert "notes.txt" not in [b["name"] for b in (await ward.listing(ward.nurse))["blobs"]]
     admin = await ward.listing(ward.admin)
     assert [(b["name"], b["scanState"]) for b in admin["blobs"]] == [("notes.txt", "held")]
+
+
+async def test_a_held_file_is_not_counted_for_those_who_may_not_see_it(
+    holding_ward: Ward, scanner_down: RunningClamd
+) -> None:
+    """The nurse's folder statistics leave the held file out until a scan lets it in."""
+    ward = holding_ward
+    await _held_notes(ward, scanner_down)
+
+    async def counts() -> tuple[int, int]:
+        stats = await ward.client.get(
+            "/api/assignments/my-assignments/stats", headers=ward.nurse.headers
+        )
+        folders = await ward.client.get(
+            "/api/assignments/my-assignments/folders", headers=ward.nurse.headers
+        )
+        mine = [
+            f["totalFiles"]
+            for f in (await folders.get_json())["folders"]
+            if f["folderName"] == ward.folder.name
+        ]
+        return (await stats.get_json())["summary"]["totalFiles"], mine[0]
+
+    assert await counts() == (0, 0)
+    assert await rescan_files(ward.storage) == 1
+    assert await counts() == (1, 1)
