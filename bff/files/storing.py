@@ -30,7 +30,7 @@ from bff.files.names import (
     text_name_for,
 )
 from bff.files.screening import Screened, Screening
-from bff.files.service import announce
+from bff.files.service import announce, may_see
 from bff.jobs import service as jobs
 from bff.live.events import FILE_UPLOADED, PROFILE_CHANGED
 from bff.naming import other_spellings
@@ -67,7 +67,10 @@ async def _index(
         async with transaction() as conn:
             await staging.claim(conn, pending, folder.id)
             previous = await repository.locked_file(conn, folder.id, stored.name)
-            if previous is not None and not may_replace:
+            # A held file the actor may not see is as if it were not there (its name is not
+            # revealed): the upload replaces it and it stays an earlier version, still held.
+            seen = previous is not None and may_see(previous.scan_state, actor)
+            if seen and not may_replace:
                 raise clash(stored.name)  # another upload of the name committed first
             now = datetime.now(UTC)
             if previous is not None:
@@ -120,7 +123,7 @@ async def _index(
         raise ApiError(503, UPLOAD_EXPIRED) from None
     staging.crash_point("after_commit")
     await removals.carry_out(storage, folder, leftover_ids)
-    return row, previous is not None
+    return row, seen
 
 
 async def _stage_and_index(

@@ -31,7 +31,7 @@ from bff.files.names import (
     text_name_for,
 )
 from bff.files.schemas import ProfileImageProcessing, RtfConversion, UploadResponse
-from bff.files.service import blob_out
+from bff.files.service import blob_out, may_see
 from bff.jobs import repository as jobs_repository
 from storage.base import MAX_NAME_BYTES, Storage
 
@@ -148,7 +148,9 @@ async def upload(
             raise ApiError(400, PROFILE_NAME_RESERVED)
         may_replace = may_replace or _flag(trailing, "overwrite")
         # The index decides: a name only an unfinished (or crashed) upload holds is free.
-        if not may_replace and await repository.file_named(folder.id, target) is not None:
+        # A held file the actor may not see is not there for them (may_see).
+        there = None if may_replace else await repository.file_named(folder.id, target)
+        if there is not None and may_see(there.scan_state, actor):
             raise storing.clash(target)
 
     try:

@@ -110,3 +110,28 @@ async def test_a_held_file_is_not_counted_for_those_who_may_not_see_it(
     assert await counts() == (0, 0)
     assert await rescan_files(ward.storage) == 1
     assert await counts() == (1, 1)
+
+
+async def test_a_held_files_name_is_free_for_those_who_may_not_see_it(
+    holding_ward: Ward, scanner_down: RunningClamd
+) -> None:
+    """A nurse's upload of a held file's name is not refused with 409 (that would tell the name
+    is there): it is stored, and the held content becomes an earlier version, still held."""
+    ward = holding_ward
+    await _held_notes(ward, scanner_down)
+    upload = await ward.upload(ward.nurse, "notes.txt", b"new notes\n")
+    assert upload.status_code == 201, await upload.get_json()
+    assert (await upload.get_json())["replaced"] is False
+    listing = await ward.listing(ward.nurse)
+    assert [(b["name"], b["scanState"]) for b in listing["blobs"]] == [("notes.txt", "clean")]
+    assert await ward.stored("notes.txt") == b"new notes\n"
+    version = await FileVersion.get(folder_id=ward.folder.id, name="notes.txt")
+    assert version.scan_state == "held"
+    base = ward.url("notes.txt")
+    nurse = await ward.client.get(f"{base}/versions", headers=ward.nurse.headers)
+    assert len((await nurse.get_json())["versions"]) == 1
+    admin = await ward.client.get(f"{base}/versions", headers=ward.admin.headers)
+    assert len((await admin.get_json())["versions"]) == 2
+    # For an admin, who sees it, the name is taken as before.
+    again = await ward.upload(ward.admin, "notes.txt", b"more notes\n")
+    assert again.status_code == 409
