@@ -17,7 +17,8 @@ class QuarantineQuery(BaseModel):
 
 class QuarantinedOut(BaseModel):
     """Content the scanner found, kept apart: where it was going, what was found, who sent
-    it and when; reason: upload (found as it came in) or rescan (found in held content)."""
+    it and when; reason: upload (found as it came in) or rescan (found by a later scan: of a
+    held, never scanned or recent file)."""
 
     id: int
     container: str

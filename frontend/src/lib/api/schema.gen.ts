@@ -1812,7 +1812,8 @@ export interface components {
         /**
          * QuarantinedOut
          * @description Content the scanner found, kept apart: where it was going, what was found, who sent
-         *     it and when; reason: upload (found as it came in) or rescan (found in held content).
+         *     it and when; reason: upload (found as it came in) or rescan (found by a later scan: of a
+         *     held, never scanned or recent file).
          */
         QuarantinedOut: {
             /** Container */
