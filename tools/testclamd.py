@@ -53,7 +53,13 @@ MARKER_SIGNATURE = "Bff-Test-Marker"
 READY_SECONDS = 60.0
 
 
-def write_config(directory: Path, *, stream_max_mb: int = 100, tcp_port: int | None = None) -> Path:
+def write_config(
+    directory: Path,
+    *,
+    stream_max_mb: int = 100,
+    tcp_port: int | None = None,
+    max_file_mb: int | None = None,
+) -> Path:
     """Write the signature database and clamd.conf into directory; return the config's path
     (tcp_port: clamd also listens on 127.0.0.1:tcp_port)."""
     directory = directory.resolve()
@@ -76,6 +82,12 @@ def write_config(directory: Path, *, stream_max_mb: int = 100, tcp_port: int | N
                 "LogTime yes",
                 f"User {getpass.getuser()}",
                 f"StreamMaxLength {stream_max_mb}M",
+                # As docs/operations.md asks: clamd scans a whole stream it accepts (MaxFileSize
+                # and MaxScanSize at least StreamMaxLength; Debian's are 25M and 100M) and says
+                # so when a limit stopped it (AlertExceedsMax), never a silent OK.
+                f"MaxFileSize {max_file_mb or stream_max_mb}M",
+                f"MaxScanSize {4 * stream_max_mb}M",
+                "AlertExceedsMax yes",
                 "MaxThreads 4",
                 "ReadTimeout 30",
                 "CommandReadTimeout 10",
@@ -117,11 +129,18 @@ class RunningClamd:
     """A clamd process on its own directory: `socket` to connect to, `stop()` and `start()`."""
 
     def __init__(
-        self, directory: Path, *, stream_max_mb: int = 100, tcp_port: int | None = None
+        self,
+        directory: Path,
+        *,
+        stream_max_mb: int = 100,
+        tcp_port: int | None = None,
+        max_file_mb: int | None = None,
     ) -> None:
         self.directory = directory.resolve()
         self.tcp_port = tcp_port
-        self.config = write_config(self.directory, stream_max_mb=stream_max_mb, tcp_port=tcp_port)
+        self.config = write_config(
+            self.directory, stream_max_mb=stream_max_mb, tcp_port=tcp_port, max_file_mb=max_file_mb
+        )
         self.socket = self.directory / "clamd.sock"
         self.process: subprocess.Popen[bytes] | None = None
 

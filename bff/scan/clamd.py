@@ -53,6 +53,11 @@ class Result:
         return self.signature is not None
 
 
+# What clamd (with AlertExceedsMax yes) answers for content one of its limits kept it from
+# scanning whole; without that option it answers OK for such content: docs/operations.md.
+LIMITS_EXCEEDED = "Heuristics.Limits.Exceeded"
+
+
 def parse_reply(reply: bytes) -> Result:
     """A Result from INSTREAM's reply (without the trailing \\0); Unavailable for an error."""
     text = reply.decode("utf-8", "replace").strip()
@@ -64,6 +69,10 @@ def parse_reply(reply: bytes) -> Result:
         return Result(None)
     if text.endswith(" FOUND"):
         signature = text[: -len(" FOUND")].strip()
+        if signature.startswith(LIMITS_EXCEEDED):
+            # A limit of clamd's (MaxFileSize, MaxScanSize, MaxRecursion...) stopped the scan
+            # before the end (AlertExceedsMax): not a finding, and not a pass either.
+            raise Unavailable(f"clamd did not scan all of it: {signature[:100]}", too_large=True)
         return Result(signature.removesuffix(UNOFFICIAL) or "unknown")
     raise Unavailable(f"clamd answered {text[:100]!r}")
 

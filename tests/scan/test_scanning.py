@@ -16,6 +16,7 @@ from aiobotocore.session import AioSession
 
 from bff.audit.models import AuditLog
 from bff.files.models import PendingUpload, StoredFile
+from bff.scan.clamd import Unavailable, parse_reply
 from bff.scan.models import Quarantined
 from bff.scan.rescan import rescan_files
 from storage.base import NotFound, ObjectKey
@@ -239,6 +240,36 @@ async def test_over_clamds_own_limit_is_never_passed(
         response = await ward.upload(ward.nurse, "big.txt", b"a" * (9 * 1024 * 1024))
         assert response.status_code == 503
         await _nothing_left(ward, "big.txt")
+
+
+def test_a_limit_that_stopped_clamd_is_never_a_finding_nor_a_pass() -> None:
+    """clamd with AlertExceedsMax names the limit that kept it from scanning all of a stream:
+    that is unavailable (refused or held), never quarantined as malware."""
+    reply = b"stream: Heuristics.Limits.Exceeded.MaxFileSize FOUND"
+    with pytest.raises(Unavailable) as failure:
+        parse_reply(reply)
+    assert failure.value.too_large
+    assert parse_reply(b"stream: Eicar-Test-Signature.UNOFFICIAL FOUND").signature == (
+        "Eicar-Test-Signature"
+    )
+
+
+async def test_content_beyond_clamds_file_size_limit_is_never_stored_clean(
+    database_url: str, run_dir: Path, tmp_path: Path
+) -> None:
+    """The review's pass: clamd reads a stream up to StreamMaxLength (10 MB here) but scans only
+    MaxFileSize (1 MB here, Debian's is 25M) of it, and without AlertExceedsMax answers OK for a
+    marker past it. Configured as docs/operations.md asks, it says so, and the upload is
+    refused as unscannable, never stored clean."""
+    with RunningClamd(tmp_path / "small-clamd", stream_max_mb=10, max_file_mb=1) as small:
+        url = f"file://{tmp_path}/storage"
+        async with scanned_ward(database_url, run_dir, url, clamd=small.address) as ward:
+            data = b"a" * (2 * 1024 * 1024) + MARKER
+            response = await ward.upload(ward.nurse, "notes.txt", data)
+            assert response.status_code == 503, await response.get_data()
+            assert (await response.get_json())["message"] == UNAVAILABLE
+            await _nothing_left(ward, "notes.txt")
+            assert await Quarantined.all().count() == 0
 
 
 async def test_without_a_scanner_files_are_unscanned(
