@@ -162,6 +162,8 @@ _PROGRAM_EXTENSIONS = frozenset(
     {
         "exe", "dll", "com", "scr", "msi", "msp", "bat", "cmd", "ps1", "vbs", "vbe", "js",
         "jse", "wsf", "wsh", "hta", "cpl", "lnk", "jar", "apk", "app", "sh", "elf",
+        # Office documents that say they hold macros.
+        "docm", "dotm", "xlsm", "xltm", "xlam", "pptm", "potm", "ppsm", "ppam",
     }
 )  # fmt: skip
 # What a name's extension claims the bytes are: (group, "a PDF").
@@ -183,11 +185,27 @@ _CLAIMS: dict[str, tuple[str, str]] = {
 # A claim another group's bytes also satisfy (a DOCX is a ZIP).
 _ALSO: dict[str, frozenset[str]] = {"zip": frozenset({"office"})}
 
+# An Office Open XML document by its main part (a [Content_Types].xml alone makes none).
 _OOXML = {
-    "word/": _kind("office", "Word document"),
-    "xl/": _kind("office", "Excel workbook", "an"),
-    "ppt/": _kind("office", "PowerPoint presentation"),
+    "word/document.xml": _kind("office", "Word document"),
+    "xl/workbook.xml": _kind("office", "Excel workbook", "an"),
+    "ppt/presentation.xml": _kind("office", "PowerPoint presentation"),
 }
+
+
+def _macros_or_program(names: set[str]) -> str | None:
+    """What in a ZIP container's names makes it a program: macros (an Office document's
+    vbaProject.bin, ActiveX controls) or an entry named as a program (a .exe inside)."""
+    for name in names:
+        lower = name.lower()
+        if lower.endswith("vbaproject.bin") or "/activex/" in lower:
+            return "Office document with macros"
+        base = lower.rsplit("/", 1)[-1]
+        if "." in base and base.rsplit(".", 1)[-1] in _PROGRAM_EXTENSIONS:
+            return "archive holding a program"
+    return None
+
+
 _ODF = {
     "application/vnd.oasis.opendocument.text": _kind("office", "OpenDocument text", "an"),
     "application/vnd.oasis.opendocument.spreadsheet": _kind(
@@ -312,6 +330,9 @@ async def _central_names(storage: Storage, key: str, size: int) -> list[str] | N
 def _zip_kind(entries: _ZipEntries) -> Kind:
     """What a ZIP container is by the names inside it."""
     names = set(entries.names)
+    program = _macros_or_program(names)
+    if program is not None:
+        return _kind(PROGRAM, program, "an")
     if entries.mimetype in _ODF:
         return _ODF[entries.mimetype]
     if "META-INF/MANIFEST.MF" in names or any(n.endswith(".class") for n in names):
@@ -319,12 +340,9 @@ def _zip_kind(entries: _ZipEntries) -> Kind:
     if "classes.dex" in names:
         return _kind(PROGRAM, "Android app", "an")
     if "[Content_Types].xml" in names:
-        for prefix, kind in _OOXML.items():
-            if any(n.startswith(prefix) for n in names):
+        for part, kind in _OOXML.items():
+            if part in names:
                 return kind
-        return _kind("office", "Office Open XML document", "an")
-    if "mimetype" in names and "META-INF/manifest.xml" in names:
-        return _kind("office", "OpenDocument file", "an")
     return _BY_EXTENSION[".zip"]
 
 

@@ -119,12 +119,42 @@ async def test_zip_refused_by_default_and_office_documents_accepted(ward: Ward) 
         assert (await _blob(ward, name))["activeContent"] == ""
 
 
+async def test_office_shapes_hiding_programs_or_macros_are_refused(strict_ward: Ward) -> None:
+    """The review's bypasses: an entry name makes no Office document (its main part does), and
+    a container holding a program or macros is a program, whatever it is named."""
+    ward = strict_ward  # zip and office allowed
+    payload = samples.zip_of({"[Content_Types].xml": b"<Types/>", "payload.exe": b"MZ"})
+    for name in ("x.zip", "x.docx", "x"):
+        message = await _refused(ward, name, payload)
+        assert message == content.program_refused("archive holding a program")
+    macros = samples.zip_of(
+        {
+            "[Content_Types].xml": b"<Types/>",
+            "word/document.xml": b"<w:document/>",
+            "word/vbaProject.bin": b"\xd0\xcf\x11\xe0",
+        }
+    )
+    for name in ("report.docx", "report.zip"):
+        message = await _refused(ward, name, macros)
+        assert message == content.program_refused("Office document with macros")
+    # A macro-enabled name is refused whatever it holds.
+    assert await _refused(ward, "report.docm", samples.docx()) == content.program_refused(
+        ".docm file"
+    )
+    # Only a [Content_Types].xml: a ZIP, not a Word document.
+    shell = samples.zip_of({"[Content_Types].xml": b"<Types/>", "notes.txt": b"x"})
+    message = await _refused(ward, "letter.docx", shell)
+    assert message == content.not_what_named("an Office document", "a ZIP archive")
+
+
 async def test_a_zip_is_told_by_its_whole_directory(strict_ward: Ward) -> None:
     """A ZIP whose first entry is not [Content_Types].xml is still a Word document, and a ZIP
     is a ZIP wherever its Java classes are."""
     ward = strict_ward
     names = {f"pad/{i:03}.txt": bytes(i) for i in range(200)}
-    late_word = samples.zip_of({**names, "[Content_Types].xml": b"<Types/>", "word/a.xml": b""})
+    late_word = samples.zip_of(
+        {**names, "[Content_Types].xml": b"<Types/>", "word/document.xml": b""}
+    )
     assert (await ward.upload(ward.nurse, "late.docx", late_word)).status_code == 201
     late_jar = samples.zip_of({**names, "x/Main.class": b"\xca\xfe\xba\xbe"})
     message = await _refused(ward, "late.zip", late_jar)
