@@ -162,6 +162,7 @@ _PROGRAM_EXTENSIONS = frozenset(
     {
         "exe", "dll", "com", "scr", "msi", "msp", "bat", "cmd", "ps1", "vbs", "vbe", "js",
         "jse", "wsf", "wsh", "hta", "cpl", "lnk", "jar", "apk", "app", "sh", "elf",
+        "reg", "msc", "url", "scf", "inf", "pif", "wsc", "gadget", "vb",
         # Office documents that say they hold macros.
         "docm", "dotm", "xlsm", "xltm", "xlam", "pptm", "potm", "ppsm", "ppam",
     }
@@ -408,7 +409,8 @@ class ContentCheck:
             if names is not None:
                 local = _local_entries(head)
                 kind = _zip_kind(_ZipEntries(names, local.mimetype))
-        extension = extension_of(self.name)
+        # Windows drops a name's trailing dots and spaces on saving: "run.bat." is "run.bat".
+        extension = extension_of(self.name.rstrip(". "))
         if kind.group == PROGRAM:
             raise ApiError(422, program_refused(kind.noun))
         if extension in _PROGRAM_EXTENSIONS:

@@ -99,6 +99,12 @@ async def test_programs_are_refused_under_any_name(ward: Ward) -> None:
     assert await _refused(ward, "run.txt", b"#!/bin/sh\nrm -rf /\n") == content.program_refused(
         "script"
     )
+    # The review's names: a trailing dot Windows drops, a registry file.
+    bat = content.program_refused(".bat file")
+    assert await _refused(ward, "evil.bat.", b"del *.*\r\n") == bat
+    assert await _refused(ward, "keys.reg", b"Windows Registry Editor Version 5.00\r\n") == (
+        content.program_refused(".reg file")
+    )
     # A name that says program is refused whatever the bytes (a batch file is text).
     assert await _refused(ward, "fix.bat", b"del *.*\r\n") == content.program_refused(".bat file")
     java = content.program_refused("Java archive")
