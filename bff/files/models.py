@@ -41,6 +41,9 @@ class StoredFile(Model):
         max_length=16, default="unscanned", db_default="unscanned", db_index=True
     )
     scanned_at = fields.DatetimeField(null=True)
+    # When a rescan of this content last failed to reach a verdict (None: not since its last
+    # one): it is tried again after the other files due (bff/scan/rescan.py).
+    scan_tried_at = fields.DatetimeField(null=True)
     folder_id: int
 
     class Meta:

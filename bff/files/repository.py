@@ -109,6 +109,12 @@ async def create_file(
     return await StoredFile.create(folder=folder, name=name, using_db=conn, **values)
 
 
+async def scan_state_of(conn: BaseDBAsyncClient, file_id: int) -> str:
+    """A file's scan state inside transaction conn ("held" if it is gone: told to admins only)."""
+    found = await StoredFile.filter(id=file_id).using_db(conn).values_list("scan_state", flat=True)
+    return str(found[0]) if found else "held"
+
+
 async def update_file(conn: BaseDBAsyncClient, row: StoredFile, values: dict[str, Any]) -> None:
     """Change an indexed file's values inside transaction conn."""
     await row.update_from_dict(values).save(using_db=conn)

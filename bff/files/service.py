@@ -71,19 +71,32 @@ def blob_out(
     )
 
 
-def announce(event: str, folder: Folder, name: str, **extra: str) -> None:
-    """Tell admins and the folder's assigned users, worked out when the event is sent."""
-    announce_in(event, folder.id, folder.container.name, folder.name, name, **extra)
+def announce(event: str, folder: Folder, name: str, *, scan_state: str, **extra: str) -> None:
+    """Tell admins and the folder's assigned users, worked out when the event is sent; of a
+    file in scan_state held (`may_see`), admins only: its name is not revealed to the others."""
+    announce_in(
+        event, folder.id, folder.container.name, folder.name, name, scan_state=scan_state, **extra
+    )
 
 
 def announce_in(
-    event: str, folder_id: int, container: str, folder: str, name: str, **extra: str
+    event: str,
+    folder_id: int,
+    container: str,
+    folder: str,
+    name: str,
+    *,
+    scan_state: str,
+    **extra: str,
 ) -> None:
     """`announce` by the folder's id and names (extra: more of the payload)."""
     payload = {"container": container, "folder": folder}
     if name != PROFILE_IMAGE_NAME:
         payload["name"] = name
     payload.update(extra)
+    if scan_state == HELD:  # the admins' only, as the file itself
+        publish(event, payload, [ADMINS])
+        return
 
     async def rooms() -> list[str]:
         return [ADMINS, *(user_room(user_id) for user_id in await folder_member_ids(folder_id))]

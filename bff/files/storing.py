@@ -90,6 +90,7 @@ async def _index(
                 "version_id": new_id(now),
                 "uploaded_by_name": actor.name,
                 "uploaded_by_role": actor.role,
+                "scan_tried_at": None,  # a new content: no failed rescan of it yet
                 **screened.values(),
             }
             stale_original = previous.original_rtf_name if previous else None
@@ -107,7 +108,7 @@ async def _index(
                 row = previous
             await jobs.file_changed(conn, row)  # its text for search, read in the background
             event = PROFILE_CHANGED if stored.is_profile_image else FILE_UPLOADED
-            announce(event, folder, stored.name)
+            announce(event, folder, stored.name, scan_state=row.scan_state)
             original = stored.original_rtf_name
             details = f"converted from {original}" if original else ""
             await record(

@@ -42,7 +42,7 @@ from bff.files.models import StoredFile
 from bff.files.names import preview_key
 from bff.files.pending_repository import delete_removals, removals_where
 from bff.files.previews import has_preview, thumbnail_job
-from bff.files.repository import folder_by_id
+from bff.files.repository import folder_by_id, scan_state_of
 from bff.files.service import FILE_NOT_FOUND, announce_in
 from bff.jobs.models import KIND_THUMBNAIL
 from bff.jobs.repository import Claimed
@@ -140,7 +140,10 @@ async def store(
             "created_at": datetime.now(UTC),
         },
     )
-    announce_in(FILE_PREVIEW, job.folder_id, job.container, job.folder, job.name)
+    scan_state = await scan_state_of(conn, job.file_id)  # held: the admins' only
+    announce_in(
+        FILE_PREVIEW, job.folder_id, job.container, job.folder, job.name, scan_state=scan_state
+    )
 
 
 async def failed(conn: BaseDBAsyncClient, job: Claimed, reason: str) -> None:

@@ -101,7 +101,12 @@ async def trash_file(folder: Folder, name: str, actor: Actor, storage: Storage) 
         leftover_ids = await removals.defer(
             conn, folder.id, [*(source for source, _ in moved), thumbnail_of(folder, row)]
         )
-        announce(PROFILE_CHANGED if row.is_profile_image else FILE_DELETED, folder, name)
+        announce(
+            PROFILE_CHANGED if row.is_profile_image else FILE_DELETED,
+            folder,
+            name,
+            scan_state=row.scan_state,
+        )
         await record(
             conn,
             actor,
@@ -239,7 +244,12 @@ async def restore_trashed(folder: Folder, name: str, actor: Actor, storage: Stor
             blob=name,
             details=f"from the trash ({tid})",
         )
-        announce(PROFILE_CHANGED if entry.is_profile_image else FILE_RESTORED, folder, name)
+        announce(
+            PROFILE_CHANGED if entry.is_profile_image else FILE_RESTORED,
+            folder,
+            name,
+            scan_state=entry.scan_state,
+        )
     await removals.carry_out(storage, folder, leftover_ids)
     return "File restored successfully"
 

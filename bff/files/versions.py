@@ -230,7 +230,12 @@ async def restore_version(
             blob=name,
             details=f"version {version_id}",
         )
-        announce(PROFILE_CHANGED if row.is_profile_image else VERSION_RESTORED, folder, name)
+        announce(
+            PROFILE_CHANGED if row.is_profile_image else VERSION_RESTORED,
+            folder,
+            name,
+            scan_state=version.scan_state,
+        )
     # Committed: the restored version's old place is no longer needed.
     await removals.carry_out(storage, folder, leftover_ids)
     return "Version restored successfully"

@@ -13,6 +13,9 @@ reacts by refetching what it shows. Names and payloads:
 - file:preview {container, folder, name}: the same, when a file's thumbnail is ready
 - file:indexed {container, folder, name, state}: the same, when a file's text has been read for
   search (state "ready": it is searchable) or could not be (state "failed"; the listing says why)
+  (the file events of a held file, stored while the malware scanner was unavailable and not
+  scanned yet, go to admins only, as the file itself: bff/files/service.py `announce`; its
+  release on a clean scan is file:uploaded to the folder's users)
 - assignments:changed {userId}: that user and admins
 - users:changed {userId}: admins
 - token:registered, token:revoked, token:reactivated, token:deleted {tokenId}: admins

@@ -48,23 +48,30 @@ async def due_files(
     one cannot be scanned whole): held ones first (their staff wait for them), oldest first;
     then unscanned ones (stored before a scanner was configured, or restored so), oldest
     first; then clean ones stored after stored_after (None: none) last scanned before
-    scanned_before, oldest scan first."""
+    scanned_before, oldest scan first. In each, a file whose last try reached no verdict
+    (scan_tried_at) comes after the others, the longest ago first: one file clamd gives up on
+    never holds up the rest."""
     small = StoredFile.filter(size__lte=max_size)
-    rows = list(await small.filter(scan_state="held").order_by("last_modified", "id").limit(limit))
-    if len(rows) < limit:
-        rows += await (
-            small.filter(scan_state="unscanned")
-            .order_by("last_modified", "id")
-            .limit(limit - len(rows))
+    groups = [
+        (small.filter(scan_state="held"), ("last_modified", "id")),
+        (small.filter(scan_state="unscanned"), ("last_modified", "id")),
+    ]
+    if stored_after is not None:
+        recent = small.filter(
+            scan_state="clean", last_modified__gte=stored_after, scanned_at__lt=scanned_before
         )
-    if len(rows) < limit and stored_after is not None:
-        rows += await (
-            small.filter(
-                scan_state="clean",
-                last_modified__gte=stored_after,
-                scanned_at__lt=scanned_before,
-            )
-            .order_by("scanned_at", "id")
-            .limit(limit - len(rows))
-        )
+        groups.append((recent, ("scanned_at", "id")))
+    rows: list[StoredFile] = []
+    for group, order in groups:
+        untried = group.filter(scan_tried_at=None).order_by(*order)
+        tried = group.filter(scan_tried_at__not_isnull=True).order_by("scan_tried_at", "id")
+        for part in (untried, tried):
+            if len(rows) >= limit:
+                return rows
+            rows += await part.limit(limit - len(rows))
     return rows
+
+
+async def tried(file_id: int, version_id: str, when: datetime) -> None:
+    """Note that a scan of a file's content (still version_id) reached no verdict at when."""
+    await StoredFile.filter(id=file_id, version_id=version_id).update(scan_tried_at=when)

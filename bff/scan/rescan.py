@@ -17,8 +17,12 @@ The verdict:
   and thumbnail; `file:deleted` to the folder's staff). Its earlier versions, if any, stay as
   they were: a later upload of the name lists them again;
 - a file over BFF_SCAN_MAX_MB is never picked (a held one stays held: an admin decides);
-  clamd unavailable: the batch stops, the next run tries again. A file whose content changed
-  meanwhile is left to its new content's own verdict.
+  clamd itself unavailable (it no longer answers PING): the batch stops, the next run tries
+  again. One file that reaches no verdict (clamd timed out on it, refused it as too large or
+  answered an error; its object is missing, or the quarantine copy failed) is noted
+  (scan_tried_at, logged by its id, never its name) and the batch goes on: it is tried again
+  after the other files due, so it never holds them up. A file whose content changed meanwhile
+  is left to its new content's own verdict.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from bff.scan.models import RESCAN
 from bff.scan.service import CLEAN, HELD, ScanConfig, current_config
 from bff.users.bootstrap import SYSTEM
 from config.logs import shown
-from storage.base import ObjectKey, Storage
+from storage.base import ObjectKey, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +83,14 @@ async def rescan_files(
             try:
                 settled += await _rescan(storage, row)
             except clamd.Unavailable as failure:
-                log.warning("Rescan of files stopped: %s", shown(failure.reason))
-                break
+                if not await clamd.ping(config.address, min(2.0, config.seconds)):
+                    log.warning("Rescan of files stopped: %s", shown(failure.reason))
+                    break
+                log.warning("Rescan of file #%d: no verdict: %s", row.id, shown(failure.reason))
+                await repository.tried(row.id, row.version_id, datetime.now(UTC))
+            except (StorageError, OSError) as failure:  # its object missing, a copy failed
+                log.warning("Rescan of file #%d failed: %s", row.id, type(failure).__name__)
+                await repository.tried(row.id, row.version_id, datetime.now(UTC))
         return settled
 
 
@@ -136,9 +146,11 @@ async def _release(folder: Folder, row: StoredFile, now: datetime) -> bool:
         current = await _current(conn, row)
         if current is None:
             return False
-        await files_repository.update_file(conn, current, {"scan_state": CLEAN, "scanned_at": now})
+        await files_repository.update_file(
+            conn, current, {"scan_state": CLEAN, "scanned_at": now, "scan_tried_at": None}
+        )
         if row.scan_state == HELD:  # its staff could not see it until now
-            announce(FILE_UPLOADED, folder, row.name)
+            announce(FILE_UPLOADED, folder, row.name, scan_state=CLEAN)
     return True
 
 
@@ -168,7 +180,7 @@ async def _quarantine(
             leftover_ids = await removals.defer(
                 conn, folder.id, [key, thumbnail_of(folder, current)]
             )
-            announce(FILE_DELETED, folder, row.name)
+            announce(FILE_DELETED, folder, row.name, scan_state=row.scan_state)
             await record(
                 conn,
                 SYSTEM,

@@ -16,6 +16,7 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff import metrics
 from bff.files.models import StoredFile
+from bff.files.repository import scan_state_of
 from bff.files.service import announce_in
 from bff.jobs.models import KIND_TEXT
 from bff.jobs.repository import Claimed
@@ -89,13 +90,26 @@ async def store(conn: BaseDBAsyncClient, job: Claimed, result: Extracted, second
     ocr_seconds = min(result.ocr_seconds, seconds)
     metrics.text_pages("text", result.pages_read - result.ocr_pages, seconds - ocr_seconds)
     metrics.text_pages("ocr", result.ocr_pages, ocr_seconds)
-    announce_in(FILE_INDEXED, job.folder_id, job.container, job.folder, job.name, state="ready")
+    await _announce(conn, job, "ready")
 
 
 async def failed(conn: BaseDBAsyncClient, job: Claimed, reason: str) -> None:
     """The file's text cannot be read: nothing of it is searched (the listing says why)."""
     await remove_text(job.file_id, client_conn=conn)
-    announce_in(FILE_INDEXED, job.folder_id, job.container, job.folder, job.name, state="failed")
+    await _announce(conn, job, "failed")
+
+
+async def _announce(conn: BaseDBAsyncClient, job: Claimed, state: str) -> None:
+    scan_state = await scan_state_of(conn, job.file_id)  # held: the admins' only
+    announce_in(
+        FILE_INDEXED,
+        job.folder_id,
+        job.container,
+        job.folder,
+        job.name,
+        scan_state=scan_state,
+        state=state,
+    )
 
 
 register(

@@ -1,0 +1,93 @@
+"""One file the rescan cannot settle never holds up the others (issue 49, bff/scan/rescan.py),
+with the real clamd: a held file whose stored object is missing, or that is over clamd's own
+size limit, is noted (scan_tried_at) and passed; the other held files are released in the
+same run, and the failed one comes after the others in the next."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bff.files.models import StoredFile
+from bff.scan import repository
+from bff.scan.rescan import rescan_files
+from bff.scan.service import configure_scanning
+from storage.base import ObjectKey
+from tests.files.conftest import Ward
+from tests.scan.conftest import STREAM_MAX_MB
+from tests.scan.test_scanning import scanned_ward
+from tools.testclamd import RunningClamd
+
+NOWHERE = "unix:/nonexistent-bff-test/clamd.sock"  # no clamd: uploads are held
+
+
+async def _states(ward: Ward) -> dict[str, str]:
+    return {r.name: r.scan_state for r in await StoredFile.filter(folder_id=ward.folder.id)}
+
+
+async def _hold(ward: Ward, files: dict[str, bytes]) -> None:
+    """Upload files while no clamd answers (held), the first the oldest."""
+    configure_scanning(ward.settings.model_copy(update={"clamd": NOWHERE}))
+    try:
+        for name, data in files.items():
+            assert (await ward.upload(ward.nurse, name, data)).status_code == 201
+    finally:
+        configure_scanning(ward.settings)
+    now = datetime.now(UTC)
+    for age, name in enumerate(reversed(files)):
+        await StoredFile.filter(folder_id=ward.folder.id, name=name).update(
+            last_modified=now - timedelta(minutes=age + 1)
+        )
+    assert {(await _states(ward))[name] for name in files} == {"held"}
+
+
+async def test_a_held_file_whose_object_is_missing_does_not_stop_the_others(
+    database_url: str, run_dir: Path, tmp_path: Path, clamd: RunningClamd
+) -> None:
+    url = f"file://{tmp_path}/storage"
+    async with scanned_ward(
+        database_url, run_dir, url, clamd=clamd.address, scan_unavailable="hold"
+    ) as ward:
+        files = {"gone.txt": b"gone\n", "notes.txt": b"notes\n", "letter.txt": b"letter\n"}
+        await _hold(ward, files)
+        key = ObjectKey.file(ward.container.name, ward.folder.name, "gone.txt")
+        assert await ward.storage.delete_object(key)
+
+        assert await rescan_files(ward.storage) == 2
+        assert await _states(ward) == {
+            "gone.txt": "held",
+            "notes.txt": "clean",
+            "letter.txt": "clean",
+        }
+        gone = await StoredFile.get(folder_id=ward.folder.id, name="gone.txt")
+        assert gone.scan_tried_at is not None and gone.scanned_at is None
+
+
+async def test_a_held_file_over_clamds_limit_does_not_stop_the_others(
+    database_url: str, run_dir: Path, tmp_path: Path, clamd: RunningClamd
+) -> None:
+    """BFF_SCAN_MAX_MB above clamd's StreamMaxLength: clamd refuses the big one (size limit
+    exceeded) but still answers; the others are released; the big one, tried, goes last."""
+    url = f"file://{tmp_path}/storage"
+    async with scanned_ward(
+        database_url,
+        run_dir,
+        url,
+        clamd=clamd.address,
+        scan_unavailable="hold",
+        scan_max_mb=STREAM_MAX_MB * 2,
+    ) as ward:
+        big = b"a" * ((STREAM_MAX_MB + 1) * 1024 * 1024)
+        await _hold(ward, {"big.txt": big, "notes.txt": b"notes\n"})
+
+        assert await rescan_files(ward.storage) == 1
+        assert await _states(ward) == {"big.txt": "held", "notes.txt": "clean"}
+        big_row = await StoredFile.get(folder_id=ward.folder.id, name="big.txt")
+        assert big_row.scan_tried_at is not None
+
+        await _hold(ward, {"later.txt": b"later\n"})
+        # The later upload is due before the big one tried and failed, though stored after it.
+        due = await repository.due_files(10, 100 * 1024 * 1024, None, datetime.now(UTC))
+        assert [r.name for r in due] == ["later.txt", "big.txt"]
+        assert await rescan_files(ward.storage, batch=1) == 1
+        assert (await _states(ward))["later.txt"] == "clean"
