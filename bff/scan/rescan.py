@@ -14,7 +14,8 @@ The verdict:
   `file:uploaded` to the folder's room so the staff who could not see it refetch;
 - a finding: its bytes copied into quarantine (reason "rescan"), audited `file_rejected`, the
   admins alerted `file:quarantined`, and the file removed from the folder (its row, its object
-  and thumbnail; `file:deleted` to the folder's staff). Its earlier versions, if any, stay as
+  and thumbnail; `file:deleted` to the folder's staff, to admins only for a held one, whose
+  name was never the others'). Its earlier versions, if any, stay as
   they were: a later upload of the name lists them again;
 - a file over BFF_SCAN_MAX_MB is never picked (a held one stays held: an admin decides);
   clamd itself unavailable (it no longer answers PING): the batch stops, the next run tries
