@@ -14,13 +14,15 @@ from urllib.parse import quote
 import aiohttp
 import pytest
 
+from tests import samples
 from tests.cluster.conftest import ADMIN_PASSWORD, call
 from tests.cluster.test_cluster import _form, _setup
 from tools.devcluster import Cluster
 
 # A name that needs every kind of encoding: spaces, '%', '?', '#', ';', quotes, non-ASCII.
 NAME = 'Scan 100% ok? #2; "ré" 検査.pdf'
-CONTENT = os.urandom(300_000)
+# A real PDF (the content checks refuse other bytes under a .pdf name) of about 300 KB.
+CONTENT = samples.pdf(" ".join(os.urandom(4).hex() for _ in range(33_000)))
 
 
 @pytest.fixture(scope="module")
