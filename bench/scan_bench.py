@@ -59,9 +59,12 @@ def text_file(path: Path, size: int) -> None:
 
 
 async def file_body(path: Path, name: str) -> AsyncIterator[bytes]:
+    """The multipart body of one upload of path under name; its first line is the name, so every
+    upload's content is new to clamd (clamd keeps the hashes of content it found clean and
+    answers a second scan of the same bytes from that cache, which no real upload gets)."""
     yield (
         f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
-        "Content-Type: text/plain\r\n\r\n"
+        f"Content-Type: text/plain\r\n\r\n{name}\n"
     ).encode()
     with path.open("rb") as handle:
         while chunk := await asyncio.to_thread(handle.read, MB):
@@ -140,7 +143,7 @@ async def run(args: argparse.Namespace) -> None:
                 for round_ in range(args.rounds):
                     order = servers if round_ % 2 == 0 else servers[::-1]
                     for server in order:
-                        name = f"file-{size}-{round_}.txt"
+                        name = f"file-{size}-{round_}-{server.process.port}.txt"
                         times[server.label].append(await server.upload(session, source, name))
                 rates = {}
                 for label, samples in times.items():

@@ -231,6 +231,9 @@ class Settings(BaseSettings):
     scan_seconds: Annotated[float, Field(gt=0, le=600)] = 30.0
     scan_max_mb: Annotated[int, Field(ge=1, le=4000)] = 100
     scan_unavailable: Literal["refuse", "hold"] = "refuse"
+    # How many connections to clamd one process opens at once (each takes one of clamd's
+    # threads, MaxThreads, while a content is streamed and scanned); more scans wait their turn.
+    scan_connections: Annotated[int, Field(ge=1, le=64)] = 4
     # The periodic rescan (bff/scan/rescan.py): files whose content was stored in the last
     # rescan_days (0: none) are scanned again once their last scan is rescan_hours old, as
     # signatures change every day.

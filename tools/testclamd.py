@@ -59,9 +59,11 @@ def write_config(
     stream_max_mb: int = 100,
     tcp_port: int | None = None,
     max_file_mb: int | None = None,
+    read_timeout: int = 30,
 ) -> Path:
     """Write the signature database and clamd.conf into directory; return the config's path
-    (tcp_port: clamd also listens on 127.0.0.1:tcp_port)."""
+    (tcp_port: clamd also listens on 127.0.0.1:tcp_port; read_timeout: clamd's ReadTimeout,
+    how long it waits for a stream's next chunk before it drops the connection)."""
     directory = directory.resolve()
     database = directory / "db"
     database.mkdir(parents=True, exist_ok=True)
@@ -89,7 +91,7 @@ def write_config(
                 f"MaxScanSize {4 * stream_max_mb}M",
                 "AlertExceedsMax yes",
                 "MaxThreads 4",
-                "ReadTimeout 30",
+                f"ReadTimeout {read_timeout}",
                 "CommandReadTimeout 10",
                 "SelfCheck 3600",
                 *([f"TCPSocket {tcp_port}", "TCPAddr 127.0.0.1"] if tcp_port else []),
@@ -135,11 +137,16 @@ class RunningClamd:
         stream_max_mb: int = 100,
         tcp_port: int | None = None,
         max_file_mb: int | None = None,
+        read_timeout: int = 30,
     ) -> None:
         self.directory = directory.resolve()
         self.tcp_port = tcp_port
         self.config = write_config(
-            self.directory, stream_max_mb=stream_max_mb, tcp_port=tcp_port, max_file_mb=max_file_mb
+            self.directory,
+            stream_max_mb=stream_max_mb,
+            tcp_port=tcp_port,
+            max_file_mb=max_file_mb,
+            read_timeout=read_timeout,
         )
         self.socket = self.directory / "clamd.sock"
         self.process: subprocess.Popen[bytes] | None = None

@@ -56,15 +56,14 @@ class Screening:
         self.checked = checked
         # The content checks (content.py): the head kept as the chunks pass, judged after.
         self.content = ContentCheck(name) if checked else None
-        self.scan = Scan()  # the malware scan, streamed to clamd as the chunks pass
+        self.scan = Scan()  # the malware scan, of the staged content once it is all in
 
     async def watch(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         """The chunks as they pass to staging, seen on their way."""
         if self.content is not None:
             chunks = self.content.watch(chunks)
-        await self.scan.begin()
         async for chunk in chunks:
-            await self.scan.send(chunk)
+            self.scan.count(chunk)
             yield chunk
 
     async def verdict(
@@ -79,7 +78,3 @@ class Screening:
         if self.content is not None:
             found = await self.content.verdict(storage, staging_key)
         return Screened(found.active_content, found.displayable, scanned=scanned)
-
-    async def close(self) -> None:
-        """Let go of what watching held (a scanner's connection), whatever happened."""
-        self.scan.close()

@@ -161,7 +161,6 @@ async def _stage_and_index(
             )
             committed = True
         finally:
-            await screening.close()
             if not committed:
                 await staging.abandon(storage, pending)
     return result

@@ -5,9 +5,9 @@ Why not aioclamd (the library issue 49 names): aioclamd 1.1 speaks TCP only (no 
 clamd's usual and safest address), and its INSTREAM reads a synchronous file object 1 KB at a
 time through `asyncio.to_thread`: it cannot take an upload's chunks as they arrive, so the file
 would have to be whole (in memory or written out and read again) before the scan could start,
-and each KB would cost a thread hop. Here the scan streams beside the staging write: each chunk
-the upload passes is sent on to clamd as it goes (`Instream.send`), and once the last one is
-staged only the answer is waited for (`Instream.answer`).
+and each KB would cost a thread hop. Here a content's chunks, as storage streams them, are sent
+on to clamd as they come (`Instream.send`, bff/scan/service.py `scan_content`), then the answer
+is waited for (`Instream.answer`).
 
 The protocol (clamd(8)): `zINSTREAM\\0`, then chunks each preceded by its length as 4 bytes
 big-endian (here 64 KiB each: `CHUNK`), a zero

@@ -41,14 +41,14 @@ from bff.db import transaction
 from bff.files import removals
 from bff.files import repository as files_repository
 from bff.files.models import StoredFile
-from bff.files.names import folder_key, new_id, quarantine_key
+from bff.files.names import folder_key, new_id, original_rtf_key, quarantine_key
 from bff.files.service import announce
 from bff.files.versions import thumbnail_of
 from bff.leases import Periodic, leased
 from bff.live.events import ADMINS, FILE_DELETED, FILE_QUARANTINED, FILE_UPLOADED, publish
 from bff.scan import clamd, repository
 from bff.scan.models import RESCAN
-from bff.scan.service import CLEAN, HELD, ScanConfig, current_config
+from bff.scan.service import CLEAN, HELD, ScanConfig, current_config, scan_content
 from bff.users.bootstrap import SYSTEM
 from config.logs import shown
 from storage.base import ObjectKey, Storage, StorageError
@@ -107,26 +107,27 @@ async def _rescan(storage: Storage, row: StoredFile) -> bool:
     config = current_config()
     folder = await files_repository.folder_by_id(row.folder_id)
     key = ObjectKey.file(folder.container.name, folder.name, row.name)
+    # A converted RTF's listed text is the portal's own; what came in is its kept original.
+    scanned = _original_of(folder, row) or key
     started = time.perf_counter()
-    stream = clamd.Instream(config.address, config.seconds)
     try:
-        await stream.open()
-        async with await storage.open_object(key) as chunks:
-            async for chunk in chunks:
-                await stream.send(chunk)
-        result = await stream.answer()
+        result = await scan_content(lambda: storage.open_object(scanned), config)
     except clamd.Unavailable:
         metrics.scanned("unavailable", time.perf_counter() - started)
         raise
-    finally:
-        stream.close()
     metrics.scanned(
         "clean" if result.signature is None else "infected", time.perf_counter() - started
     )
     now = datetime.now(UTC)
     if result.signature is None:
         return await _release(folder, row, now)
-    return await _quarantine(storage, folder, row, key, result.signature, now)
+    return await _quarantine(storage, folder, row, scanned, result.signature, now)
+
+
+def _original_of(folder: Folder, row: StoredFile) -> ObjectKey | None:
+    if not row.original_rtf_name:
+        return None
+    return folder_key(folder).child(original_rtf_key(str(row.original_rtf_name)))
 
 
 async def _current(conn: BaseDBAsyncClient, row: StoredFile) -> StoredFile | None:
@@ -156,10 +157,18 @@ async def _release(folder: Folder, row: StoredFile, now: datetime) -> bool:
 
 
 async def _quarantine(
-    storage: Storage, folder: Folder, row: StoredFile, key: ObjectKey, signature: str, now: datetime
+    storage: Storage,
+    folder: Folder,
+    row: StoredFile,
+    found_in: ObjectKey,
+    signature: str,
+    now: datetime,
 ) -> bool:
+    """Move the file whose content (found_in: its object, or a converted RTF's original) the
+    scanner found into quarantine."""
+    key = ObjectKey.file(folder.container.name, folder.name, row.name)
     kept = quarantine_key(folder_key(folder), new_id(now))
-    await storage.copy_object(key, kept)
+    await storage.copy_object(found_in, kept)
     container = folder.container.name
     async with transaction() as conn:
         current = await _current(conn, row)
@@ -178,9 +187,8 @@ async def _quarantine(
                 object_key=kept.path,
             )
             await files_repository.delete_file(conn, current.id)
-            leftover_ids = await removals.defer(
-                conn, folder.id, [key, thumbnail_of(folder, current)]
-            )
+            gone = [key, thumbnail_of(folder, current), _original_of(folder, current)]
+            leftover_ids = await removals.defer(conn, folder.id, [k for k in gone if k])
             announce(FILE_DELETED, folder, row.name, scan_state=row.scan_state)
             await record(
                 conn,

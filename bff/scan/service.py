@@ -1,7 +1,8 @@
 """The malware scan of every new content (issue 49), as bff/files/screening.py runs it.
 
-`Scan` streams a content to clamd as it is staged (`begin`, `send` each chunk, never the whole
-file in memory), then `verdict` ends the stream and reads clamd's answer:
+`Scan` counts a content's bytes as they are staged (`count`), then `verdict` reads the staged
+content back and streams it to clamd (`scan_content`: never the whole file in memory) and reads
+clamd's answer:
 
 - clean: the file is stored, its row's scan_state "clean" and scanned_at now;
 - infected: refused, 422 "This file was not saved: the virus scanner found <Signature>";
@@ -13,13 +14,27 @@ file in memory), then `verdict` ends the stream and reads clamd's answer:
   with Retry-After, nothing stored) or stored "held";
 - no scanner configured (BFF_CLAMD empty): stored "unscanned", as before scanning existed.
 
+Why read back rather than send each chunk on as the client's upload passes: an upload arrives
+at the client's pace, and clamd keeps each open stream (a connection, a temporary file) until
+its last chunk, dropping it when the next chunk has not come within its ReadTimeout (120 s by
+default): a nurse's upload over a slow link that stalled that long was refused as "scanner not
+available", and every slow or stalled client held one of clamd's connections for as long as it
+liked. Read back from staging, a scan's connection lasts as long as storage and clamd take,
+never a client's pace; and each process opens at most BFF_SCAN_CONNECTIONS at once
+(`scan_content`), a place waited for within BFF_SCAN_SECONDS. clamd scans a stream only once it
+has ended in any case, so the upload's answer waited for clamd's scan either way; reading back
+costs ~3 ms a MB from local disk.
+
 The quarantine's admin side (list, remove, the scanner's state) is here too.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -35,7 +50,7 @@ from bff.scan import clamd, repository
 from bff.scan.models import UPLOAD, Quarantined
 from config.logs import shown
 from config.settings import Settings
-from storage.base import ObjectKey, Storage, StorageError
+from storage.base import ObjectKey, ReadStream, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +77,7 @@ class ScanConfig:
     unavailable: str = "refuse"
     rescan_days: int = 7  # BFF_RESCAN_DAYS: recent files scanned again (0: none)
     rescan_hours: float = 24.0  # BFF_RESCAN_HOURS: once their last scan is this old
+    connections: int = 4  # BFF_SCAN_CONNECTIONS: this process's connections to clamd at once
 
     @property
     def configured(self) -> bool:
@@ -81,7 +97,9 @@ def configure_scanning(settings: Settings) -> None:
         settings.scan_unavailable,
         settings.rescan_days,
         settings.rescan_hours,
+        settings.scan_connections,
     )
+    _places.clear()
 
 
 def current_config() -> ScanConfig:
@@ -99,60 +117,78 @@ class Scanned:
         return {"scan_state": self.state, "scanned_at": self.at}
 
 
+# Each event loop's places for connections to clamd (`scan_content`), by their number
+# (BFF_SCAN_CONNECTIONS).
+_places: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, asyncio.Semaphore]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _places_here(config: ScanConfig) -> asyncio.Semaphore:
+    here = _places.setdefault(asyncio.get_running_loop(), {})
+    places = here.get(config.connections)
+    if places is None:
+        places = here[config.connections] = asyncio.Semaphore(config.connections)
+    return places
+
+
+async def scan_content(
+    open_content: Callable[[], Awaitable[ReadStream]], config: ScanConfig
+) -> clamd.Result:
+    """clamd's verdict on a stored content (open_content streams it: a staged upload, a stored
+    file), streamed to clamd on one of this process's BFF_SCAN_CONNECTIONS connections, a place
+    waited for within BFF_SCAN_SECONDS; Unavailable when no verdict can be had."""
+    places = _places_here(config)
+    try:
+        async with asyncio.timeout(config.seconds):
+            await places.acquire()
+    except TimeoutError:
+        raise clamd.Unavailable("every connection to clamd was busy") from None
+    stream = clamd.Instream(config.address, config.seconds)
+    try:
+        await stream.open()
+        async with await open_content() as chunks:
+            async for chunk in chunks:
+                await stream.send(chunk)
+                if stream.failure is not None:  # clamd gone or its limit: its reason first
+                    break
+        return await stream.answer()
+    finally:
+        stream.close()
+        places.release()
+
+
 @dataclass
 class Scan:
-    """One content's scan, streamed beside its staging write."""
+    """One content's scan: its bytes counted as they are staged, then scanned read back."""
 
     config: ScanConfig = field(default_factory=current_config)
     size: int = 0
-    _stream: clamd.Instream | None = None
-    _started: float = 0.0
 
-    async def begin(self) -> None:
-        """Connect to clamd and start the stream (an unreachable clamd is kept as the
-        verdict's failure: the upload itself goes on to its end)."""
-        if not self.config.configured or self._stream is not None:
-            return
-        self._started = time.perf_counter()
-        self._stream = clamd.Instream(self.config.address, self.config.seconds)
-        try:
-            await self._stream.open()
-        except clamd.Unavailable as failure:
-            self._stream.fail(failure)
-
-    async def send(self, chunk: bytes) -> None:
-        """Pass a chunk on to clamd as it goes to staging."""
-        stream = self._stream
-        if stream is None:
-            return
+    def count(self, chunk: bytes) -> None:
+        """Count a chunk on its way to staging."""
         self.size += len(chunk)
-        if self.size > self.config.max_bytes:
-            stream.fail(clamd.Unavailable("larger than BFF_SCAN_MAX_MB", too_large=True))
-            return
-        await stream.send(chunk)
 
     async def verdict(
         self, storage: Storage, staging_key: str, folder: Folder, actor: Actor, name: str
     ) -> Scanned:
-        """clamd's answer once every chunk is staged: what the row records, or a refusal."""
-        stream = self._stream
+        """clamd's answer on the staged content: what the row records, or a refusal."""
         if not self.config.configured:
             return Scanned()
-        if stream is None:  # nothing was watched (an empty content): scan it as empty
-            await self.begin()
-            stream = self._stream
-            assert stream is not None
+        started = time.perf_counter()
         try:
-            result = await stream.answer()
+            if self.size > self.config.max_bytes:
+                raise clamd.Unavailable("larger than BFF_SCAN_MAX_MB", too_large=True)
+            result = await scan_content(lambda: storage.open_staged(staging_key), self.config)
         except clamd.Unavailable as failure:
-            metrics.scanned("unavailable", time.perf_counter() - self._started)
+            metrics.scanned("unavailable", time.perf_counter() - started)
             log.warning("Malware scan unavailable: %s", shown(failure.reason))
             if self.config.unavailable == "hold":
                 return Scanned(HELD, None)
             raise ApiError(
                 503, UNAVAILABLE_MESSAGE, {"Retry-After": str(RETRY_AFTER_SECONDS)}
             ) from None
-        seconds = time.perf_counter() - self._started
+        seconds = time.perf_counter() - started
         now = datetime.now(UTC)
         if result.signature is None:
             metrics.scanned("clean", seconds)
@@ -162,10 +198,6 @@ class Scan:
             storage, staging_key, folder, name, result.signature, self.size, actor, now
         )
         raise ApiError(422, infected_message(result.signature))
-
-    def close(self) -> None:
-        if self._stream is not None:
-            self._stream.close()
 
 
 async def quarantine(
