@@ -9,6 +9,11 @@ show, or (after a crash between the move and the commit) under a name a pending 
 holds, which is skipped here and removed by the staging sweep (bff/files/staging.py). Nor for
 objects a committed delete or restore left to remove (bff/files/removals.py).
 
+Files added or changed here came in by no upload, so no screening saw them: with a scanner
+configured (BFF_CLAMD) they are indexed held, the admins' only, until the periodic rescan
+(bff/scan/rescan.py, held files first) finds them clean; without one, unscanned as every file
+then. The content checks (bff/files/content.py) are an upload's: not run on them.
+
 Safe beside a serving deployment: each folder is decided in one transaction holding the lock an
 upload's commit, a delete and a restore take, with its storage listed inside it, so no change of
 the folder commits between what is read of storage and of the index.
@@ -40,6 +45,7 @@ from bff.jobs import repository as jobs_repository
 from bff.jobs import service as jobs
 from bff.jobs.models import KIND_THUMBNAIL
 from bff.naming import container_name_error, folder_name_error, stored_name_problem
+from bff.scan.service import HELD, UNSCANNED, current_config
 from storage.base import PREVIEWS_DIR, RESERVED_PREFIX, FileInfo, ObjectKey, Storage
 
 
@@ -149,7 +155,13 @@ async def _reindex_folder(
         report.files_removed += len(gone)
     held = sorted(n for n in desired if n in unfinished and n not in rows)
     report.unfinished += [f"{container}/{folder.name}/{name}" for name in held]
-    new = {n: v for n, v in desired.items() if n not in rows and n not in unfinished}
+    # Content no upload brought in was never screened: held (the admins' only) until the
+    # rescan's clean scan when a scanner is configured, else unscanned as every file then.
+    unscreened = {"scan_state": HELD if current_config().configured else UNSCANNED}
+    unscreened |= {"scanned_at": None, "scan_tried_at": None}
+    new = {
+        n: v | unscreened for n, v in desired.items() if n not in rows and n not in unfinished
+    }
     changed: list[StoredFile] = []
     if new:
         await repository.add_files(conn, folder, new)
@@ -159,7 +171,7 @@ async def _reindex_folder(
     for name, values in desired.items():
         row = rows.get(name)
         if row is not None and name not in unfinished and _differs(row, values):
-            values = {**values, "content_type": row.content_type}  # keep the uploaded type
+            values = {**values, "content_type": row.content_type, **unscreened}
             await repository.update_file(conn, row, values)
             report.files_updated += 1
             changed.append(row)
