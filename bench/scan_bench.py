@@ -8,6 +8,8 @@ both see the same load) and prints per size (1 MB, 10 MB, 50 MB):
 
 - throughput (MB/s, median of the rounds) and p99 latency of an upload without and with
   scanning, and their ratio (target: scanned at least 0.8 of unscanned throughput);
+- clamd's own scan of a new content of that size, straight on its socket, and the ratio it
+  leaves possible for any upload judged before it is answered (`clamd_alone`);
 
 then the periodic rescan's rate (bff/scan/rescan.py): the scanning server stopped, its files'
 last scans set two days back, one bounded run (`--rescan-batch` files, the run's own count by
@@ -37,6 +39,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from files_bench import call, sign_in  # beside this file (the script's folder is on sys.path)
 
+from bff.scan.clamd import Instream
 from bff.scan.rescan import RESCAN_BATCH
 from tools.devserver import ServerProcess, local_env
 from tools.testclamd import RunningClamd
@@ -160,6 +163,7 @@ async def run(args: argparse.Namespace) -> None:
                     f"(target >= 0.8) [{verdict}]",
                     flush=True,
                 )
+                await clamd_alone(clamd.address, source, size, rates["without scanning"])
                 source.unlink()
         servers[1].process.stop()  # its periodic rescan must not take the run's files
         await rescan_rate(root / "scanned", clamd.address, args.rescan_batch)
@@ -168,6 +172,32 @@ async def run(args: argparse.Namespace) -> None:
             server.process.stop()
         clamd.stop()
         shutil.rmtree(root, ignore_errors=True)
+
+
+async def clamd_alone(address: str, source: Path, size: int, unscanned_rate: float) -> None:
+    """clamd's own time for a new content of this size, streamed straight to its socket from
+    memory (3 contents, each new to clamd: median), and what it allows: an upload judged before
+    it is answered takes at least its unscanned time plus clamd's scan, so its throughput ratio
+    is at most unscanned time / (unscanned time + clamd's time)."""
+    data = await asyncio.to_thread(source.read_bytes)
+    samples = []
+    for round_ in range(3):
+        stream = Instream(address, 600)
+        await stream.open()
+        await stream.send(f"clamd alone {round_} {time.time_ns()}\n".encode())
+        for start in range(0, len(data), MB):
+            await stream.send(data[start : start + MB])
+        started = time.perf_counter()
+        await stream.answer()  # the stream's end: clamd scans it all now
+        samples.append(time.perf_counter() - started)
+    scan = statistics.median(samples)
+    upload = size / unscanned_rate
+    print(
+        f"{size} MB clamd alone: its scan after the stream's end {scan * 1000:.0f} ms "
+        f"({size / scan:.0f} MB/s); ratio possible for an upload judged before its answer: "
+        f"at most {upload / (upload + scan):.2f}",
+        flush=True,
+    )
 
 
 async def rescan_rate(root: Path, address: str, batch: int) -> None:
