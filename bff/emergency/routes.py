@@ -92,7 +92,9 @@ async def emergency_page() -> Response:
     and the grant's details (the photo is the page's largest paint)."""
     response = await index_page()
     access = await active_grant(_grant_id())
-    photo = None if access is None else await service.photo_path(access)
+    photo = None
+    if access is not None:
+        photo = await service.photo_path(access, access.actor(client_address()))
     if response.status_code == 200 and photo is not None:
         response.headers["Link"] = f"<{photo}>; rel=preload; as=image; fetchpriority=high"
         response.headers["Cache-Control"] = "no-store"  # it names the grant's folder

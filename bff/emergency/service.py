@@ -201,9 +201,10 @@ async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:
     )
 
 
-async def photo_path(access: EmergencyAccess) -> str | None:
-    """The server path of the patient's photo as the emergency page requests it, or None."""
-    if not await has_profile_image(access.folder_id):
+async def photo_path(access: EmergencyAccess, actor: Actor) -> str | None:
+    """The server path of the patient's photo as the emergency page requests it, or None (a
+    held photo is not there for the responder: bff/files/service.py `may_see`)."""
+    if not await has_profile_image(access.folder_id, actor):
         return None
     names = (
         quote(access.container, safe=URI_COMPONENT_SAFE),

@@ -84,11 +84,13 @@ async def file_named(folder_id: int, name: str) -> StoredFile | None:
     return await StoredFile.get_or_none(folder_id=folder_id, name=name)
 
 
-async def file_spelt(folder_id: int, names: list[str]) -> StoredFile | None:
-    """An indexed file of a folder under any of names (other spellings of one name)."""
+async def file_spelt(folder_id: int, names: list[str], *, held: bool = True) -> StoredFile | None:
+    """An indexed file of a folder under any of names (other spellings of one name; held:
+    held files too)."""
     if not names:
         return None
-    return await StoredFile.filter(folder_id=folder_id, name__in=names).first()
+    found = StoredFile.filter(folder_id=folder_id, name__in=names)
+    return await (found if held else found.exclude(scan_state="held")).first()
 
 
 async def files_of(folder_id: int) -> list[StoredFile]:
@@ -125,20 +127,25 @@ async def delete_file(conn: BaseDBAsyncClient, file_id: int) -> None:
     await StoredFile.filter(id=file_id).using_db(conn).delete()
 
 
-async def earlier_version_counts(folder_id: int) -> dict[str, int]:
-    """How many earlier versions each live file of a folder has (files with none are absent)."""
-    rows = await FileVersion.filter(folder_id=folder_id, trash_id=None).values_list(
-        "name", flat=True
-    )
+def _live_versions(held: bool, **where: Any) -> Any:
+    """Versions of live files matching where (held: held versions too)."""
+    found = FileVersion.filter(trash_id=None, **where)
+    return found if held else found.exclude(scan_state="held")
+
+
+async def earlier_version_counts(folder_id: int, *, held: bool) -> dict[str, int]:
+    """How many earlier versions each live file of a folder has (files with none are absent;
+    held: held versions counted too, for those who may see them only)."""
+    rows = await _live_versions(held, folder_id=folder_id).values_list("name", flat=True)
     counts: dict[str, int] = {}
     for name in rows:
         counts[str(name)] = counts.get(str(name), 0) + 1
     return counts
 
 
-async def earlier_version_count(folder_id: int, name: str) -> int:
-    """How many earlier versions a live file has."""
-    return await FileVersion.filter(folder_id=folder_id, name=name, trash_id=None).count()
+async def earlier_version_count(folder_id: int, name: str, *, held: bool) -> int:
+    """How many earlier versions a live file has (held: held versions counted too)."""
+    return int(await _live_versions(held, folder_id=folder_id, name=name).count())
 
 
 async def live_version(folder_id: int, name: str, version_id: str) -> FileVersion | None:
@@ -209,17 +216,22 @@ async def expired_trash(deleted_before: datetime, limit: int) -> list[TrashedFil
     return list(await TrashedFile.filter(deleted_at__lt=deleted_before).order_by("id").limit(limit))
 
 
+# The retention never purges a held version (stored while the scanner was unavailable, never
+# seen by the folder's staff): it waits for an admin, who may restore it to have it scanned.
+
+
 async def expired_versions(replaced_before: datetime, limit: int) -> list[FileVersion]:
-    """Versions of live files replaced before a time, oldest first, at most limit."""
-    query = FileVersion.filter(trash_id=None, replaced_at__lt=replaced_before).order_by("id")
+    """Versions of live files replaced before a time, oldest first, at most limit (held ones
+    never)."""
+    query = _live_versions(False, replaced_at__lt=replaced_before).order_by("id")
     return list(await query.limit(limit))
 
 
 async def versions_beyond(keep: int) -> list[FileVersion]:
-    """Versions of live files past the newest `keep` of their file (the database finds the
-    files over the limit; only their surplus is loaded)."""
+    """Versions of live files past the newest `keep` of their file, held ones neither counted
+    nor purged (the database finds the files over the limit; only their surplus is loaded)."""
     over = (
-        await FileVersion.filter(trash_id=None)
+        await _live_versions(False)
         .annotate(n=Count("id"))
         .group_by("folder_id", "name")
         .filter(n__gt=keep)
@@ -227,7 +239,7 @@ async def versions_beyond(keep: int) -> list[FileVersion]:
     )
     beyond: list[FileVersion] = []
     for file in over:
-        query = FileVersion.filter(trash_id=None, folder_id=file["folder_id"], name=file["name"])
+        query = _live_versions(False, folder_id=file["folder_id"], name=file["name"])
         beyond += await query.order_by("-replaced_at", "-id").offset(keep)
     return beyond
 

@@ -124,9 +124,11 @@ async def audit(actor: Actor, operation: str, container: str, folder: str, blob:
     await record_alone(actor, operation, container=container, folder=folder, blob=blob)
 
 
-async def has_profile_image(folder_id: int) -> bool:
-    """Whether a folder has a profile image (nothing about it is read, so nothing audited)."""
-    return await repository.file_named(folder_id, PROFILE_IMAGE_NAME) is not None
+async def has_profile_image(folder_id: int, actor: Actor) -> bool:
+    """Whether a folder has a profile image actor may see (`may_see`: a held one is not there
+    for others; nothing about it is read, so nothing audited)."""
+    row = await repository.file_named(folder_id, PROFILE_IMAGE_NAME)
+    return row is not None and may_see(row.scan_state, actor)
 
 
 # The thumbnail links of a listing's files (bff/files/thumbnails.py `listing_links`).
@@ -143,7 +145,7 @@ async def folder_listing(
     """A folder's files sorted by name (audited: file names are patient data; the entry also
     covers the thumbnails the listing links to)."""
     rows = [r for r in await repository.files_of(folder_id) if may_see(r.scan_state, actor)]
-    earlier = await repository.earlier_version_counts(folder_id)
+    earlier = await repository.earlier_version_counts(folder_id, held=may_see(HELD, actor))
     states = await jobs_repository.states_in_folder(folder_id)
     links = await previews(rows) if previews is not None else {}
     await audit(actor, "file_list", container, folder)
@@ -182,10 +184,13 @@ class ViewSource:
     open: Callable[[int, int], Awaitable[ReadStream]]
 
 
-async def _missing(container: str, folder: str, name: str, version_id: str | None) -> NoReturn:
-    """The 404 of a view whose object is not indexed, naming what is missing (the container,
-    the folder, the file or the version)."""
-    await get_file(await get_folder(container, folder), name)
+async def _missing(
+    container: str, folder: str, name: str, version_id: str | None, actor: Actor
+) -> NoReturn:
+    """The 404 of a view whose object is not indexed or not actor's to see, naming what is
+    missing (the container, the folder, the file or the version) as actor sees them: a held
+    file or version answers exactly as a missing one."""
+    await get_file(await get_folder(container, folder), name, actor)
     raise ApiError(404, FILE_NOT_FOUND if version_id is None else VERSION_NOT_FOUND)
 
 
@@ -211,10 +216,8 @@ async def open_view(
     stored object themselves); the BFF streaming needs the stored size.
     """
     found = await repository.viewed(container, folder, name, version_id)
-    if found is None:
-        await _missing(container, folder, name, version_id)
-    if not may_see(found[3], actor):  # held: as if it were not there
-        raise ApiError(404, FILE_NOT_FOUND)
+    if found is None or not may_see(found[3], actor):  # held: as if it were not there
+        await _missing(container, folder, name, version_id, actor)
     content_type, last_modified, size, _ = found
     key, details = ObjectKey.file(container, folder, name), ""
     if version_id is not None:

@@ -34,6 +34,7 @@ from bff.files.service import announce, may_see
 from bff.jobs import service as jobs
 from bff.live.events import FILE_UPLOADED, PROFILE_CHANGED
 from bff.naming import other_spellings
+from bff.scan.service import HELD
 from storage.base import ObjectKey, Storage
 
 UPLOAD_EXPIRED = "The upload was interrupted and discarded. Upload the file again."
@@ -178,10 +179,12 @@ def clash(name: str) -> ApiError:
     )
 
 
-async def one_spelling(folder: Folder, name: str) -> None:
+async def one_spelling(folder: Folder, name: str, actor: Actor) -> None:
     """409 when the folder holds name under another spelling of the same letters: a file
-    stored before names were kept in NFC (decomposed 'café.txt' beside a new composed one)."""
-    other = await repository.file_spelt(folder.id, other_spellings(name))
+    stored before names were kept in NFC (decomposed 'café.txt' beside a new composed one).
+    A held file actor may not see is not there for them (`may_see`): their upload is stored
+    under its own spelling beside it, rather than refused with its name."""
+    other = await repository.file_spelt(folder.id, other_spellings(name), held=may_see(HELD, actor))
     if other is not None:
         raise ApiError(
             409,
@@ -257,7 +260,8 @@ async def store_file(
     """Store small in-memory content the way an upload would (the demo and tools use this)."""
     name = given_file_name(name)
     if not profile:
-        await one_spelling(folder, text_name_for(name) if extension_of(name) == "rtf" else name)
+        target = text_name_for(name) if extension_of(name) == "rtf" else name
+        await one_spelling(folder, target, actor)
     if profile:
         with conversion() as converting:
             return (await store_profile(folder, data, storage, actor, converting))[0]

@@ -33,6 +33,7 @@ from bff.files.names import (
 from bff.files.schemas import ProfileImageProcessing, RtfConversion, UploadResponse
 from bff.files.service import blob_out, may_see
 from bff.jobs import repository as jobs_repository
+from bff.scan.service import HELD
 from storage.base import MAX_NAME_BYTES, Storage
 
 PROFILE_IMAGE_LIMIT = 10 * 1024 * 1024
@@ -132,7 +133,7 @@ async def upload(
         target = text_name_for(name)
         if len(original_rtf_key(name).encode()) > MAX_NAME_BYTES:
             raise ApiError(400, RTF_NAME_TOO_LONG)
-    await storing.one_spelling(folder, target)
+    await storing.one_spelling(folder, target, actor)
     may_replace = is_profile or overwrite or _flag(part.fields, "overwrite")
 
     async def before_end(trailing: dict[str, str]) -> None:
@@ -194,7 +195,8 @@ async def upload(
         message=message,
         blob=blob_out(
             row,
-            await repository.earlier_version_count(folder.id, row.name),
+            # a held content it replaced is not counted for those who may not see it
+            await repository.earlier_version_count(folder.id, row.name, held=may_see(HELD, actor)),
             await jobs_repository.states_of(row.id),
         ),
         replaced=replaced,

@@ -173,7 +173,7 @@ async def restore_version(
     async with transaction() as conn:
         await repository.lock_folder(conn, folder.id)
         row = await repository.locked_file(conn, folder.id, name)
-        if row is None:
+        if row is None or not may_see(row.scan_state, actor):  # held: as if it were not there
             raise ApiError(404, FILE_NOT_FOUND)
         if version_id == current_id(row):
             raise ApiError(409, ALREADY_CURRENT)

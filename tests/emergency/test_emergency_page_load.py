@@ -44,3 +44,24 @@ async def test_no_preload_without_a_grant_or_without_a_photo(scene: Scene) -> No
     page = await scene.browser.get("/emergency")
     assert page.status_code == 200
     assert "Link" not in page.headers
+
+
+async def test_no_preload_of_a_held_photo(scene: Scene) -> None:
+    """A photo stored while the malware scanner was unavailable (held: the admins' only until a
+    clean scan, issue 49) is not there for the responder. Before: the page's preload Link named
+    it, though its route and the responder's view said there was none."""
+    assert (await scene.scan()).status_code == 303
+    await StoredFile.filter(folder_id=scene.folder.id, name="patient-profile.jpg").update(
+        scan_state="held"
+    )
+    page = await scene.browser.get("/emergency")
+    assert page.status_code == 200
+    assert "Link" not in page.headers
+    view = await scene.browser.get("/api/emergency/session")
+    assert (await view.get_json())["hasProfileImage"] is False
+    photo = f"/api/blobs/{scene.container}/patient-7/profile-image"
+    refused = await scene.browser.get(photo)
+    assert (refused.status_code, await refused.get_json()) == (
+        404,
+        {"message": "This folder has no profile image."},
+    )
