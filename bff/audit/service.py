@@ -5,9 +5,10 @@ hash, so editing or deleting any row breaks the chain from that row on, and nobo
 key can recompute it (entries written before the key existed keep their unkeyed SHA-256).
 Verification and checkpoints are in bff/audit/integrity.py. Entries that are part of a change are
 written inside its transaction (`record`); entries of reads and refusals are committed in
-batches (`record_alone`); a refusal anyone can repeat at will (a public endpoint's) is written
-once a minute with the count of its repeats (`record_repeated`). On PostgreSQL an advisory
-transaction lock keeps the chain linear across processes; SQLite has one writer.
+batches (`record_alone`); a refusal anyone can repeat at will (a public endpoint's, content
+refused at upload) is written once a minute with the count of its repeats (`record_repeated`).
+On PostgreSQL an advisory transaction lock keeps the chain linear across processes; SQLite has
+one writer.
 """
 
 from __future__ import annotations
@@ -334,7 +335,8 @@ def _clock() -> float:
 
 @dataclass
 class _Repeat:
-    """A refusal written once, and how often it came again since."""
+    """A refusal written once, and how often it came again since (details: what the entry of
+    the count says before it)."""
 
     actor: Actor
     operation: str
@@ -383,27 +385,43 @@ _REPEATS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Repeats] = (
 )
 
 
-async def record_repeated(actor: Actor, operation: str, *, reason: str, details: str = "") -> None:
+async def record_repeated(
+    actor: Actor,
+    operation: str,
+    *,
+    reason: str,
+    details: str = "",
+    container: str = "",
+    folder: str = "",
+    blob: str = "",
+    counted_as: str | None = None,
+) -> None:
     """Audit a refusal that anyone can repeat at will (a forged or replayed request to a public
-    endpoint): the first of a kind (the operation, the actor's name and address, and reason) is
-    written at once as record_alone writes it; its repeats in the next REPEAT_SECONDS are only
+    endpoint, content a member of staff uploads): the first of a kind (the operation, the
+    actor's name and address, and reason) is written at once as record_alone writes it, with
+    the container, folder and file it names; its repeats in the next REPEAT_SECONDS are only
     counted, and written as one entry with their count (`repeated=N`) when that time is up (or
-    the app stops). A flood costs the log an entry a minute (each process counts its own),
-    never one a request."""
+    the app stops), saying counted_as (default: the first's details; it names no container,
+    folder or file: the repeats may name others). A flood costs the log an entry a minute
+    (each process counts its own), never one a request."""
+    # The user's id is part of what repeats: two members of staff may share a name.
     loop = asyncio.get_running_loop()
     repeats = _REPEATS.get(loop)
     if repeats is None:
         repeats = _REPEATS[loop] = _Repeats()
-    key = (operation, actor.name, actor.client_address, reason)
+    key = (operation, str(actor.user_id), actor.name, actor.client_address, reason)
     now = _clock()
     repeat = repeats.open.get(key)
     if repeat is not None and now - repeat.opened < REPEAT_SECONDS:
         repeat.count += 1
         return
     await repeats.close(key)
-    repeats.open[key] = _Repeat(actor, operation, details, now)
+    counted = details if counted_as is None else counted_as
+    repeats.open[key] = _Repeat(actor, operation, counted, now)
     repeats.watch()
-    await record_alone(actor, operation, details=details)
+    await record_alone(
+        actor, operation, container=container, folder=folder, blob=blob, details=details
+    )
 
 
 async def flush() -> None:

@@ -3,8 +3,9 @@
 way in): its bytes watched as they are staged (`Screening.watch`), then a verdict once they are
 all in (`Screening.verdict`), before anything is indexed. A refusal raises `ApiError`; the
 staged bytes are then abandoned as every failure before the commit abandons them (an infected
-file's kept in quarantine first). What screening found and let in (`Screened`) is stored with
-the file's row.
+file's kept in quarantine first). Every refusal is audited `file_rejected` (who, where, why: the
+scan's in bff/scan/, the content checks' here, a user's repeats within a minute one entry with
+their count). What screening found and let in (`Screened`) is stored with the file's row.
 
 Two parts fill it (issue 49): the malware scan by clamd (bff/scan/) and the content checks
 (the type from the bytes, empty and damaged files, a PDF's active content: content.py).
@@ -16,8 +17,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bff.audit.service import Actor
+from bff.audit.service import Actor, record_repeated
 from bff.containers.models import Folder
+from bff.errors import ApiError
 from bff.files.content import ContentCheck, Findings
 from bff.scan.service import Scan, Scanned
 from storage.base import Storage
@@ -41,6 +43,25 @@ class Screened:
             "displayable": self.displayable,
             **self.scanned.values(),
         }
+
+
+REFUSED_REPEATS = "more content refused by the content checks:"
+
+
+async def refused(actor: Actor, folder: Folder, name: str, message: str) -> None:
+    """Audit content the checks refused (`file_rejected`: who, the container, folder and name,
+    and the message the uploader was given). Anyone who may upload can repeat a refusal at
+    will: a user's further refusals within a minute are one entry with their count."""
+    await record_repeated(
+        actor,
+        "file_rejected",
+        reason="content checks",
+        container=folder.container.name,
+        folder=folder.name,
+        blob=name,
+        details=f"content checks refused it: {message}",
+        counted_as=REFUSED_REPEATS,
+    )
 
 
 class Screening:
@@ -76,5 +97,10 @@ class Screening:
         # whatever its type or name.
         found = Findings()
         if self.content is not None:
-            found = await self.content.verdict(storage, staging_key)
+            try:
+                found = await self.content.verdict(storage, staging_key)
+            except ApiError as refusal:
+                if refusal.status == 422:  # the content refused (503: the worker pool was full)
+                    await refused(actor, folder, self.name, refusal.message)
+                raise
         return Screened(found.active_content, found.displayable, scanned=scanned)
