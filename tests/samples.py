@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Sequence
+from typing import Any
 
 from PIL import Image
 
@@ -63,6 +64,136 @@ def pdf_with_attachment() -> bytes:
     document.cell(text="Results")
     document.embed_file(basename="payload.txt", bytes=b"hidden")
     return bytes(document.output())
+
+
+def pdf_with_escaped_javascript() -> bytes:
+    """The review's first bypass: an /OpenAction running JavaScript whose names are written with
+    #xx escapes (/J#61vaScript is /JavaScript, /#4AS is /JS), so the bytes never name them."""
+    return pdf(
+        "Results",
+        catalog="/OpenAction 6 0 R ",
+        objects=["<< /S /J#61vaScript /#4AS (app.alert\\('opened'\\);) >>"],
+    )
+
+
+def _compressed(document: Any) -> bytes:
+    """A pikepdf document saved with its objects in compressed object streams (and its streams
+    compressed), so that no dictionary's names are in the file's bytes."""
+    import pikepdf
+
+    out = io.BytesIO()
+    document.save(
+        out,
+        object_stream_mode=pikepdf.ObjectStreamMode.generate,
+        compress_streams=True,
+        stream_decode_level=pikepdf.StreamDecodeLevel.none,
+    )
+    data = out.getvalue()
+    for name in (b"JavaScript", b"/JS", b"Launch", b"Embedded", b"/EF", b"Attachment", b"script"):
+        assert name not in data, name
+    return data
+
+
+def _opened(data: bytes) -> Any:
+    import pikepdf
+
+    return pikepdf.open(io.BytesIO(data))
+
+
+def pdf_with_javascript_in_object_stream() -> bytes:
+    """The review's second bypass: a JavaScript /OpenAction inside a compressed object stream."""
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    action = pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS=pikepdf.String("app.alert(1);"))
+    document.Root.OpenAction = document.make_indirect(action)
+    return _compressed(document)
+
+
+def pdf_with_page_launch() -> bytes:
+    """The review's third bypass: a page's additional action (/AA /O, run when the page opens)
+    launching a program, in a compressed object stream (no link annotation, no names tree)."""
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    launch = pikepdf.Dictionary(S=pikepdf.Name.Launch, F=pikepdf.String("calc.exe"))
+    document.pages[0].obj.AA = pikepdf.Dictionary(O=launch)
+    return _compressed(document)
+
+
+def pdf_with_attachment_in_object_stream(pages: int = 2001) -> bytes:
+    """The review's fourth bypass: an embedded file behind a file attachment annotation on the
+    last of many pages, its annotation and file specification in a compressed object stream and
+    its stream without the optional /Type /EmbeddedFile; no names tree."""
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    for _ in range(pages - 1):
+        document.add_blank_page()
+    embedded = document.make_stream(b"MZ hidden payload")
+    spec = pikepdf.Dictionary(
+        Type=pikepdf.Name.Filespec,
+        F=pikepdf.String("payload.exe"),
+        EF=pikepdf.Dictionary(F=embedded),
+    )
+    annotation = pikepdf.Dictionary(
+        Type=pikepdf.Name.Annot,
+        Subtype=pikepdf.Name.FileAttachment,
+        Rect=pikepdf.Array([72, 72, 96, 96]),
+        FS=document.make_indirect(spec),
+    )
+    document.pages[-1].obj.Annots = pikepdf.Array([document.make_indirect(annotation)])
+    return _compressed(document)
+
+
+def pdf_with_xfa_script() -> bytes:
+    """A PDF whose XFA form (compressed) carries a script a reader with XFA runs."""
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    template = document.make_stream(
+        b'<template xmlns="http://www.xfa.org/schema/xfa-template/3.3/"><subform>'
+        b'<event activity="initialize"><script contentType="application/x-javascript">'
+        b"app.alert(1);</script></event></subform></template>"
+    )
+    document.Root.AcroForm = pikepdf.Dictionary(
+        Fields=pikepdf.Array(), XFA=pikepdf.Array([pikepdf.String("template"), template])
+    )
+    return _compressed(document)
+
+
+def pdf_with_escaped_javascript_behind_password() -> bytes:
+    """A PDF opened with a password (neither pdfium nor qpdf reads it without one) whose
+    /OpenAction runs JavaScript, the action's names written with #xx escapes: what the search of
+    the bytes finds when qpdf cannot read the objects."""
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    action = pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS=pikepdf.String("app.alert(1);"))
+    document.Root.OpenAction = document.make_indirect(action)
+    out = io.BytesIO()
+    document.save(
+        out,
+        encryption=pikepdf.Encryption(user="secret", owner="owner", R=6),
+        object_stream_mode=pikepdf.ObjectStreamMode.disable,
+    )
+    data = out.getvalue().replace(b"/JavaScript", b"/J#61vaScript").replace(b"/JS ", b"/#4AS ")
+    assert b"/JavaScript" not in data and b"/JS" not in data
+    return data
+
+
+def pdf_with_objects(count: int) -> bytes:
+    """A one-page PDF holding count more (empty) objects, in compressed object streams."""
+    import pikepdf
+
+    document = pikepdf.new()
+    document.add_blank_page()
+    document.Root.Many = pikepdf.Array(
+        [document.make_indirect(pikepdf.Dictionary()) for _ in range(count)]
+    )
+    out = io.BytesIO()
+    document.save(out, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return out.getvalue()
 
 
 def damaged_pdf() -> bytes:

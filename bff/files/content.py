@@ -18,11 +18,12 @@ the whole file) and counts them; `ContentCheck.verdict`, once they are all stage
   than the bytes are (a `.pdf` that is a PNG) is refused, saying what it is;
 - a PDF is opened by pdfium in the worker pool (bff/workers.py; a copy of the staged object in
   the jobs' work directory, within BFF_PREVIEW_SECONDS and the pool's memory limit), and what
-  active content it holds found there (bff/files/previews.py `pdf_findings`: pdfium's
-  JavaScript and attachment counts, file-attachment and launch annotations, and a search of the
-  file's bytes for /JavaScript, /JS, /Launch and embedded files); a PDF pdfium cannot open is
-  refused or kept not displayable (BFF_DAMAGED_PDF), one with active content flagged or
-  refused (BFF_PDF_ACTIVE_CONTENT).
+  active content it holds found there (bff/files/previews.py `pdf_findings`: every object qpdf
+  reads, compressed object streams included, bff/files/pdf_active.py; pdfium's JavaScript and
+  attachment counts; a search of the bytes with names' #xx escapes decoded); a PDF pdfium
+  cannot open, or whose objects could not all be looked at (too slow, too many), is refused or
+  kept not displayable (BFF_DAMAGED_PDF), one with active content flagged or refused
+  (BFF_PDF_ACTIVE_CONTENT).
 
 Content the portal made itself (a profile image's JPEG) is not checked (Screening.checked).
 """
@@ -61,6 +62,8 @@ ZIP_NAMES = 2000
 EMPTY = "The file is empty"
 PDF_DAMAGED = "This PDF is damaged and cannot be opened; it was not saved."
 PDF_TOO_SLOW = "This PDF took too long to open, so it cannot be checked; it was not saved."
+PDF_TOO_LARGE = "This PDF has too many parts to be checked for active content; it was not saved."
+_UNCHECKED = {"damaged": PDF_DAMAGED, "slow": PDF_TOO_SLOW, "large": PDF_TOO_LARGE}
 
 
 def program_refused(what: str) -> str:
@@ -440,9 +443,9 @@ async def _pdf_verdict(
     except WorkerFailed:  # out of memory, or pdfium took its worker down: not a PDF to open
         state, found = "damaged", ()
     active = ", ".join(found)
-    if state in ("damaged", "slow"):
+    if state in _UNCHECKED:
         if settings.damaged_pdf == "refuse":
-            raise ApiError(422, PDF_DAMAGED if state == "damaged" else PDF_TOO_SLOW)
+            raise ApiError(422, _UNCHECKED[state])
         return Findings(active, displayable=False)
     if active and settings.pdf_active_content == "refuse":
         raise ApiError(422, active_refused(active))
@@ -464,7 +467,9 @@ async def _pdf_findings(
                     async for chunk in stream:
                         await asyncio.to_thread(out.write, chunk)
             if place is None:
-                return await asyncio.to_thread(pdf_findings, str(path))
-            return await place.run(pdf_findings, str(path), seconds=settings.preview_seconds)
+                return await asyncio.to_thread(pdf_findings, str(path), settings.preview_seconds)
+            return await place.run(
+                pdf_findings, str(path), settings.preview_seconds, seconds=settings.preview_seconds
+            )
         finally:
             await asyncio.to_thread(shutil.rmtree, folder, True)

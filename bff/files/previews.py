@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import shutil
 import subprocess
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,6 +43,15 @@ from bff.files.images import (
     check_header,
     check_kind,
     over_budget,
+)
+from bff.files.pdf_active import (
+    EMBEDDED,
+    JAVASCRIPT,
+    LAUNCH,
+    ORDER,
+    Unchecked,
+    named_in_bytes,
+    named_in_objects,
 )
 from bff.files.pixels import HEAD_BYTES, Size, image_size
 from bff.jobs.work import Unreadable
@@ -183,39 +192,12 @@ def pdf_page_count(source: bytes | str) -> int:
             document.close()
 
 
-# What pdf_findings names (bff/files/content.py stores them, comma-separated, in this order).
-JAVASCRIPT, LAUNCH, EMBEDDED = "JavaScript", "launch actions", "embedded files"
-# The pages whose annotations are looked at (file attachments, launch links); the search of
-# the file's bytes and the document's names tree cover every page.
+# The pages whose annotations pdfium looks at (file attachments, launch links) when qpdf cannot
+# read a PDF pdfium opens; otherwise every object is looked at (bff/files/pdf_active.py).
 FINDINGS_PAGES = 2000
-# Active content named in the file's bytes (a name followed by a PDF delimiter): what pdfium does
-# not report (an OpenAction or a field's JavaScript, a /Launch action that is not a link); names
-# inside compressed object streams are not seen this way.
-_ACTIVE_NAMES = re.compile(
-    rb"/(JavaScript|JS|Launch|EmbeddedFiles?|FileAttachment)(?=[\s/<>\[\]()%{}]|\Z)"
-)
-_BY_NAME = {
-    b"JavaScript": JAVASCRIPT,
-    b"JS": JAVASCRIPT,
-    b"Launch": LAUNCH,
-    b"EmbeddedFiles": EMBEDDED,
-    b"EmbeddedFile": EMBEDDED,
-    b"FileAttachment": EMBEDDED,
-}
-_SEARCH_CHUNK = 1024 * 1024
-
-
-def _named_in_bytes(path: str) -> set[str]:
-    """The active content a PDF's bytes name, read a chunk at a time (names across chunks
-    found: each chunk overlaps the one before by more than the longest name)."""
-    found: set[str] = set()
-    with open(path, "rb") as source:
-        tail = b""
-        while chunk := source.read(_SEARCH_CHUNK):
-            window = tail + chunk
-            found.update(_BY_NAME[m.group(1)] for m in _ACTIVE_NAMES.finditer(window))
-            tail = window[-32:]
-    return found
+# What share of its time limit a PDF's checks give qpdf's walk of its objects: past it the PDF
+# is "slow" (cannot be checked) before the worker's limit kills it.
+WALK_SHARE = 0.75
 
 
 def _named_in_annotations(page: pdfium.PdfPage) -> set[str]:
@@ -239,11 +221,24 @@ def _named_in_annotations(page: pdfium.PdfPage) -> set[str]:
     return found
 
 
-def pdf_findings(path: str) -> tuple[str, tuple[str, ...]]:
+def pdf_findings(path: str, seconds: float) -> tuple[str, tuple[str, ...]]:
     """Whether pdfium opens a PDF (its path) and what active content it holds: ("ok", found),
     ("password", found) for one protected by a password, ("damaged", found) for one pdfium
-    cannot open or that has no pages; found in the order JAVASCRIPT, LAUNCH, EMBEDDED."""
-    found = _named_in_bytes(path)
+    cannot open or that has no pages, ("slow", found) or ("large", found) for one whose objects
+    could not all be looked at within WALK_SHARE of seconds or pdf_active's bounds; found in
+    the order JAVASCRIPT, LAUNCH, EMBEDDED.
+
+    Found by qpdf's walk of every object (pdf_active.named_in_objects), pdfium's JavaScript and
+    attachment counts and a search of the bytes (names' #xx escapes decoded); when qpdf cannot
+    read the file, pdfium's look at the first FINDINGS_PAGES pages' annotations instead."""
+    deadline = time.monotonic() + seconds * WALK_SHARE
+    found = named_in_bytes(path)
+    walked = "ok"
+    try:
+        in_objects = named_in_objects(path, deadline)
+    except Unchecked as cut:
+        found |= cut.found
+        in_objects, walked = set(), cut.reason
     state = "ok"
     with _PDFIUM:
         try:
@@ -259,7 +254,8 @@ def pdf_findings(path: str) -> tuple[str, tuple[str, ...]]:
                     found.add(EMBEDDED)
                 if len(document) == 0:
                     state = "damaged"
-                for index in range(min(len(document), FINDINGS_PAGES)):
+                pages = min(len(document), FINDINGS_PAGES) if in_objects is None else 0
+                for index in range(pages):
                     page = document[index]
                     try:
                         found |= _named_in_annotations(page)
@@ -269,7 +265,10 @@ def pdf_findings(path: str) -> tuple[str, tuple[str, ...]]:
                 state = "damaged"
             finally:
                 document.close()
-    return state, tuple(name for name in (JAVASCRIPT, LAUNCH, EMBEDDED) if name in found)
+    if state == "ok":
+        state = walked
+    found |= in_objects or set()
+    return state, tuple(name for name in ORDER if name in found)
 
 
 def pdf_page(source: bytes | str, page: int, width: int) -> bytes:

@@ -8,8 +8,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from pytest import MonkeyPatch
 
-from bff.files import content
+from bff.files import content, pdf_active
+from bff.files.previews import pdf_findings
 from config.settings import SettingsError, load_settings
 from tests import samples
 from tests.conftest import make_settings, started_app
@@ -221,6 +223,76 @@ async def test_a_pdf_with_active_content_is_refused_by_setting(strict_ward: Ward
     message = await _refused(ward, "attached.pdf", samples.pdf_with_attachment())
     assert message == content.active_refused("embedded files")
     assert (await ward.upload(ward.nurse, "plain.pdf", samples.pdf())).status_code == 201
+
+
+# The review's bypasses of the PDF checks (issue 49): names in #xx escapes, actions inside
+# compressed object streams, actions reached through /OpenAction or a page's /AA, an embedded
+# file behind an annotation past the pages pdfium looked at; an XFA form's script; and one qpdf
+# cannot read.
+HIDDEN = {
+    "escaped.pdf": (samples.pdf_with_escaped_javascript, "JavaScript"),
+    "compressed.pdf": (samples.pdf_with_javascript_in_object_stream, "JavaScript"),
+    "page-launch.pdf": (samples.pdf_with_page_launch, "launch actions"),
+    "attached.pdf": (samples.pdf_with_attachment_in_object_stream, "embedded files"),
+    "protected.pdf": (samples.pdf_with_escaped_javascript_behind_password, "JavaScript"),
+    "form.pdf": (samples.pdf_with_xfa_script, "JavaScript"),
+}
+
+
+async def test_active_content_hidden_from_the_bytes_is_flagged(ward: Ward) -> None:
+    for name, (make, found) in HIDDEN.items():
+        response = await ward.upload(ward.nurse, name, make())
+        assert response.status_code == 201, (name, await response.get_data())
+        assert (await response.get_json())["blob"]["activeContent"] == found, name
+        assert (await _blob(ward, name))["activeContent"] == found, name
+    await ward.upload(ward.nurse, "plain.pdf", samples.pdf())
+    assert (await _blob(ward, "plain.pdf"))["activeContent"] == ""
+
+
+async def test_active_content_hidden_from_the_bytes_is_refused_by_setting(
+    strict_ward: Ward,
+) -> None:
+    ward = strict_ward
+    for name, (make, found) in HIDDEN.items():
+        assert await _refused(ward, name, make()) == content.active_refused(found), name
+    assert (await ward.upload(ward.nurse, "plain.pdf", samples.pdf())).status_code == 201
+
+
+async def test_a_pdf_too_large_to_check_is_refused(ward: Ward) -> None:
+    """Past pdf_active.MAX_OBJECTS objects a PDF is not looked at, so it is not passed as
+    checked (a bypass would hide its action after them)."""
+    data = samples.pdf_with_objects(pdf_active.MAX_OBJECTS + 1)
+    assert await _refused(ward, "many.pdf", data) == content.PDF_TOO_LARGE
+
+
+def test_a_walk_cut_short_is_never_a_clean_pdf(tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
+    """pdf_findings itself (as the worker runs it): a PDF whose objects were not all looked at
+    within the time given or the bounds is "slow" or "large", whatever was found before."""
+    path = tmp_path / "compressed.pdf"
+    path.write_bytes(samples.pdf_with_javascript_in_object_stream())
+    assert pdf_findings(str(path), 20) == ("ok", ("JavaScript",))
+    assert pdf_findings(str(path), 1e-9)[0] == "slow"
+    monkeypatch.setattr(pdf_active, "MAX_OBJECTS", 3)
+    assert pdf_findings(str(path), 20)[0] == "large"
+    monkeypatch.setattr(pdf_active, "MAX_OBJECTS", 1000)
+    monkeypatch.setattr(pdf_active, "MAX_ITEMS", 1)
+    assert pdf_findings(str(path), 20)[0] == "large"
+
+
+def test_escaped_names_are_found_in_the_bytes_across_chunks(tmp_path: Path) -> None:
+    """The search of the bytes (when qpdf cannot read a PDF): each name however it is escaped,
+    also across the search's 1 MB chunks, and not a longer name that starts alike."""
+    path = tmp_path / "bytes.pdf"
+    for text, found in (
+        (b"/S /J#61vaScript", {"JavaScript"}),
+        (b"/#4A#53 (x)", {"JavaScript"}),
+        (b"/S /L#61unch", {"launch actions"}),
+        (b"/#45#6d#62#65#64#64#65#64#46#69#6c#65#73 [", {"embedded files"}),
+        (b"/JavaScriptish /Launcher /JSON", set()),
+    ):
+        for at in (0, 1024 * 1024 - 15):  # then across the first chunk's end
+            path.write_bytes(b"%PDF-1.4\n" + b" " * at + text)
+            assert pdf_active.named_in_bytes(str(path)) == found, (text, at)
 
 
 async def test_versions_keep_what_was_found(ward: Ward) -> None:
