@@ -51,10 +51,13 @@ OPERATIONS: tuple[str, ...] = (
     "trash_list",
     "trash_restore",
     "trash_purge",
-    # Malware scanning (bff/scan/): new content refused because the scanner found something
-    # (the signature in details; its bytes kept in quarantine), an admin's look at the
-    # quarantine and a removal from it
+    # Malware scanning and content checks (bff/scan/, bff/files/screening.py): new content
+    # refused (the scanner's signature, its bytes kept in quarantine; or the content checks'
+    # message; a user's repeats within a minute one entry with their count), a held file
+    # released by a clean scan (shown to the folder's staff from then on), an admin's look at
+    # the quarantine and a removal from it
     "file_rejected",
+    "file_released",
     "quarantine_list",
     "quarantine_delete",
     # Refused access by signed-in staff (a role not allowed, or not assigned: 403 or 404)

@@ -10,8 +10,9 @@ back from storage and streamed to clamd with no database connection held meanwhi
 
 The verdict:
 
-- clean: scan_state "clean", scanned_at now; a held file is released and announced
-  `file:uploaded` to the folder's room so the staff who could not see it refetch;
+- clean: scan_state "clean", scanned_at now; a held file is released, audited
+  `file_released`, and announced `file:uploaded` to the folder's room so the staff who could
+  not see it refetch;
 - a finding: its bytes copied into quarantine (reason "rescan"), audited `file_rejected`, the
   admins alerted `file:quarantined`, and the file removed from the folder (its row, its object
   and thumbnail; `file:deleted` to the folder's staff, to admins only for a held one, whose
@@ -153,6 +154,15 @@ async def _release(folder: Folder, row: StoredFile, now: datetime) -> bool:
         )
         if row.scan_state == HELD:  # its staff could not see it until now
             announce(FILE_UPLOADED, folder, row.name, scan_state=CLEAN)
+            await record(
+                conn,
+                SYSTEM,
+                "file_released",
+                container=folder.container.name,
+                folder=folder.name,
+                blob=row.name,
+                details=_released(row),
+            )
     return True
 
 
@@ -217,6 +227,11 @@ async def _quarantine(
     metrics.quarantined()
     await removals.carry_out(storage, folder, leftover_ids)
     return True
+
+
+def _released(row: StoredFile) -> str:
+    by = f" (uploaded by {row.uploaded_by_name})" if row.uploaded_by_name else ""
+    return f"held content{by} scanned clean; shown to the folder's staff"
 
 
 def _what(row: StoredFile) -> str:

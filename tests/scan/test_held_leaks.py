@@ -1,7 +1,8 @@
 """A held file (stored while the scanner was unavailable) is not there for anyone but admins
 (issue 49, security review): a member of staff assigned to its folder who asks for it by name,
 in any way, is answered exactly as for a file that does not exist; nothing they upload or do
-tells them it is there or acts on it; and nothing of it is lost meanwhile."""
+tells them it is there or acts on it; nothing of it is lost meanwhile; and its release by a
+clean scan is on record."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from typing import Any
 
 import pytest
 
+from bff.audit.models import AuditLog
 from bff.files.models import FileVersion, StoredFile
 from bff.files.names import PROFILE_IMAGE_NAME
 from bff.files.reindex import reindex
 from bff.files.retention import purge_expired
+from bff.scan.rescan import rescan_files
 from bff.users.models import Role
 from tests import samples
 from tests.factories import StaffMember, assign, make_staff
@@ -201,3 +204,28 @@ async def test_a_held_earlier_version_outlives_the_version_limit(
     base = ward.url("notes.txt", "versions", kept[0].version_id, "view")
     held = await ward.client.get(base, headers=ward.admin.headers)
     assert (held.status_code, await held.get_data()) == (200, b"held notes\n")
+
+
+async def test_a_held_files_release_is_audited(
+    holding_ward: Ward, scanner_down: RunningClamd
+) -> None:
+    """Before: a held file became visible to its folder's staff with nothing on record."""
+    ward = holding_ward
+    colleague = await _colleague(ward)
+    assert (await ward.upload(colleague, "notes.txt", b"held notes\n")).status_code == 201
+    scanner_down.start()
+    assert (await ward.upload(colleague, "clean.txt", b"clean notes\n")).status_code == 201
+    assert await rescan_files(ward.storage) == 1  # only the held one is due now
+
+    [entry] = await AuditLog.filter(operation="file_released")
+    assert (entry.container_name, entry.folder_name, entry.blob_name) == (
+        ward.container.name,
+        ward.folder.name,
+        "notes.txt",
+    )
+    assert (entry.user_id, entry.name) == (None, "system")
+    assert colleague.user.name in entry.details and "scanned clean" in entry.details
+    assert [b["name"] for b in (await ward.listing(ward.nurse))["blobs"]] == [
+        "clean.txt",
+        "notes.txt",
+    ]

@@ -69,6 +69,7 @@ export const AUDIT_OPERATIONS = [
   'trash_restore',
   'trash_purge',
   'file_rejected',
+  'file_released',
   'quarantine_list',
   'quarantine_delete',
   'access_denied',

@@ -43,6 +43,7 @@ export const OPERATION_WORDS: Record<AuditOperation, string> = {
   trash_restore: 'Restored from the trash',
   trash_purge: 'Deleted from the trash for good',
   file_rejected: 'A file refused',
+  file_released: 'A held file released',
   quarantine_list: 'Listed the quarantine',
   quarantine_delete: 'Deleted from the quarantine',
   access_denied: 'Access refused',
