@@ -157,11 +157,12 @@ async def _reindex_folder(
     report.unfinished += [f"{container}/{folder.name}/{name}" for name in held]
     # Content no upload brought in was never screened: held (the admins' only) until the
     # rescan's clean scan when a scanner is configured, else unscanned as every file then.
-    unscreened = {"scan_state": HELD if current_config().configured else UNSCANNED}
-    unscreened |= {"scanned_at": None, "scan_tried_at": None}
-    new = {
-        n: v | unscreened for n, v in desired.items() if n not in rows and n not in unfinished
+    unscreened: dict[str, Any] = {
+        "scan_state": HELD if current_config().configured else UNSCANNED,
+        "scanned_at": None,
+        "scan_tried_at": None,
     }
+    new = {n: v | unscreened for n, v in desired.items() if n not in rows and n not in unfinished}
     changed: list[StoredFile] = []
     if new:
         await repository.add_files(conn, folder, new)
