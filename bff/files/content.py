@@ -44,6 +44,7 @@ import puremagic
 
 from bff.errors import ApiError
 from bff.files.conversions import BUSY, BUSY_RETRY_SECONDS
+from bff.files.markup import SVG, markup_of
 from bff.files.names import extension_of
 from bff.files.previews import pdf_findings
 from bff.jobs.service import work_dir
@@ -106,6 +107,9 @@ def _kind(group: str, noun: str, article: str = "a") -> Kind:
 
 PDF = _kind("pdf", "PDF")
 TEXT = Kind("text", "text", "plain text")
+HTML_PAGE = _kind("html", "HTML page", "an")
+SVG_IMAGE = _kind("html", "SVG image", "an")
+WEB_ARCHIVE = _kind("html", "web archive")
 
 # puremagic's extensions, to the kinds they are (the first of its matches found here decides).
 _BY_EXTENSION: dict[str, Kind] = {
@@ -124,9 +128,9 @@ _BY_EXTENSION: dict[str, Kind] = {
     ".heif": _kind("image", "HEIF image"),
     ".avif": _kind("image", "AVIF image"),
     ".rtf": _kind("rtf", "RTF document", "an"),
-    ".html": _kind("html", "HTML page", "an"),
-    ".htm": _kind("html", "HTML page", "an"),
-    ".svg": _kind("html", "SVG image", "an"),
+    ".html": HTML_PAGE,
+    ".htm": HTML_PAGE,
+    ".svg": SVG_IMAGE,
     ".xml": _kind("text", "XML document", "an"),
     ".json": _kind("text", "JSON document", "a"),
     ".doc": _kind("oldoffice", "Word 97-2003 document"),
@@ -170,6 +174,13 @@ _PROGRAM_EXTENSIONS = frozenset(
         "docm", "dotm", "xlsm", "xltm", "xlam", "pptm", "potm", "ppsm", "ppam",
     }
 )  # fmt: skip
+# Names a browser opens as a page (or an SVG image): text under them is one, whatever its
+# first bytes, and they claim the html kind (refused unless BFF_ALLOWED_TYPES allows html).
+_PAGE_NAMES: dict[str, Kind] = {
+    **dict.fromkeys(("html", "htm", "xhtml", "xht", "shtml", "shtm"), HTML_PAGE),
+    **dict.fromkeys(("svg", "svgz"), SVG_IMAGE),
+    **dict.fromkeys(("mht", "mhtml"), WEB_ARCHIVE),
+}
 # What a name's extension claims the bytes are: (group, "a PDF").
 _CLAIMS: dict[str, tuple[str, str]] = {
     "pdf": ("pdf", "a PDF"),
@@ -185,6 +196,7 @@ _CLAIMS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("doc", "xls", "ppt"), ("oldoffice", "an Office 97-2003 document")),
     **dict.fromkeys(("dcm", "dicom"), ("dicom", "a DICOM file")),
     "zip": ("zip", "a ZIP archive"),
+    **{extension: (kind.group, kind.what) for extension, kind in _PAGE_NAMES.items()},
 }
 # A claim another group's bytes also satisfy (a DOCX is a ZIP).
 _ALSO: dict[str, frozenset[str]] = {"zip": frozenset({"office"})}
@@ -359,6 +371,9 @@ def kind_of(head: bytes) -> Kind:
     if _is_text(head):
         if head.lstrip().startswith(b"%PDF-"):  # a PDF all of whose first bytes are text
             return PDF
+        markup = markup_of(head)  # a web page or an SVG image, however its head starts
+        if markup is not None:
+            return SVG_IMAGE if markup == SVG else HTML_PAGE
         return _puremagic(head, text=True) or TEXT
     if head[128:132] == b"DICM":
         return _BY_EXTENSION[".dcm"]
@@ -418,6 +433,8 @@ class ContentCheck:
             raise ApiError(422, program_refused(kind.noun))
         if extension in _PROGRAM_EXTENSIONS:
             raise ApiError(422, program_refused(f".{extension} file"))
+        if extension in _PAGE_NAMES and kind.group == "text":
+            kind = _PAGE_NAMES[extension]  # a browser shows it as a page by its name
         claim = _CLAIMS.get(extension)
         if claim is not None and kind.group not in {claim[0], *_ALSO.get(claim[0], ())}:
             raise ApiError(422, not_what_named(claim[1], kind.what))

@@ -17,6 +17,7 @@ import pytest
 from tests import samples
 from tests.cluster.conftest import ADMIN_PASSWORD, call
 from tests.cluster.test_cluster import _form, _setup
+from tests.files.conftest import WITH_HTML
 from tools.devcluster import Cluster
 
 # A name that needs every kind of encoding: spaces, '%', '?', '#', ';', quotes, non-ASCII.
@@ -49,7 +50,12 @@ def offload_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluste
         redis_url="",
         storage_url=f"file://{root}/storage",
         instances=1,
-        settings={"admin_password": ADMIN_PASSWORD, "view_offload": "nginx"},
+        # Web pages allowed: a page's offloaded download is tested (the default refuses it).
+        settings={
+            "admin_password": ADMIN_PASSWORD,
+            "view_offload": "nginx",
+            "allowed_types": WITH_HTML,
+        },
     )
     running.start()
     try:

@@ -144,6 +144,21 @@ async def ward(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterato
         yield await Ward(app, settings).setup()
 
 
+# BFF_ALLOWED_TYPES's default with web pages and SVG images: for tests of how such files are
+# served (downloads in a sandbox), which the default refuses (bff/files/markup.py).
+WITH_HTML = "pdf,image,text,rtf,office,dicom,html"
+
+
+@pytest.fixture
+async def web_ward(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterator[Ward]:
+    """A ward on local storage of its own that accepts web pages and SVG images."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", allowed_types=WITH_HTML
+    )
+    async with started_app(settings) as app:
+        yield await Ward(app, settings).setup()
+
+
 @pytest.fixture
 async def any_ward(storage_app: Quart) -> Ward:
     """A ward on each storage backend in turn."""

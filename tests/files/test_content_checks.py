@@ -295,6 +295,76 @@ def test_escaped_names_are_found_in_the_bytes_across_chunks(tmp_path: Path) -> N
             assert pdf_active.named_in_bytes(str(path)) == found, (text, at)
 
 
+# The review's web pages and SVG images passed off as text: markup after whitespace, a byte-order
+# mark, a comment or an XML declaration, under a neutral name.
+PAGE = content.kind_refused("HTML page")
+SVG = content.kind_refused("SVG image")
+SMUGGLED = {
+    b"\n<html><body><script>alert(document.cookie)</script></body></html>": PAGE,
+    b"  \t<!DOCTYPE html>\n<title>Results</title><script>fetch('/api')</script>": PAGE,
+    b"\xef\xbb\xbf<html><script>1</script></html>": PAGE,
+    b"<!-- saved from url=(0014)about:internet -->\n<html><script>1</script>": PAGE,
+    b"\r\n<script>alert(1)</script>": PAGE,
+    b"\n<iframe src=https://evil.example/></iframe>": PAGE,
+    "\ufeff <html><script>1</script>".encode("utf-16"): PAGE,
+    b'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>': SVG,
+    b' <svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>': SVG,
+    b'<?xml version="1.0"?>\n<!-- drawn -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+    b'"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg/>': SVG,
+    b'<?xml version="1.0"?>\n<record xmlns:h="http://www.w3.org/1999/xhtml">'
+    b"<h:script>alert(1)</h:script></record>": PAGE,
+}
+
+
+async def test_web_pages_and_svg_passed_off_as_text_are_refused(ward: Ward) -> None:
+    for data, message in SMUGGLED.items():
+        for name in ("results", "results.xml", "results.bin"):
+            assert await _refused(ward, name, data) == message, (name, data)
+        # A text file's name says text: these bytes are a page.
+        refused = await _refused(ward, "notes.txt", data)
+        what = "an HTML page" if message == PAGE else "an SVG image"
+        assert refused == content.not_what_named("a text file", what), data
+    # Names a browser opens as pages claim a page whatever text they hold.
+    for name in ("notes.html", "notes.htm", "notes.xhtml", "notes.shtml", "notes.mht"):
+        assert await _refused(ward, name, b"Blood pressure 120/80\n") in (
+            PAGE,
+            content.kind_refused("web archive"),
+        ), name
+    assert await _refused(ward, "drawing.svg", b"just words\n") == SVG
+    assert await _refused(ward, "page.html", samples.png()) == content.not_what_named(
+        "an HTML page", "a PNG image"
+    )
+    # Ordinary notes that mention markup further on, or start with a sign, are text.
+    notes = {
+        "a.txt": b"Patient asked about <script> tags in the portal; see <html> docs.\n",
+        "b.txt": b"<3 from the ward team\n",
+        "c.txt": b"<<< urgent >>> call the lab\n",
+        "d.txt": b"<patient>Doe</patient> is how the export names it\n",
+        "e.xml": b'<?xml version="1.0"?>\n<observation><value>5.4</value></observation>\n',
+        "cda.xml": b'<?xml version="1.0"?>\n<ClinicalDocument xmlns="urn:hl7-org:v3" '
+        b'xmlns:xhtml="http://www.w3.org/1999/xhtml"><text>Stable</text></ClinicalDocument>\n',
+    }
+    for name, data in notes.items():
+        response = await ward.upload(ward.nurse, name, data)
+        assert response.status_code == 201, (name, await response.get_data())
+
+
+async def test_web_pages_are_accepted_when_allowed(web_ward: Ward) -> None:
+    ward = web_ward  # BFF_ALLOWED_TYPES with html
+    for name, data in (
+        ("page.html", b"\n<html><script>1</script></html>"),
+        ("notes.html", b"plain words, shown as a page\n"),
+        ("drawing.svg", b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'),
+        ("results", b"\n<html></html>"),
+    ):
+        response = await ward.upload(ward.nurse, name, data)
+        assert response.status_code == 201, (name, await response.get_data())
+    # Still a mislabelled file is refused.
+    assert await _refused(ward, "photo.html", samples.png()) == content.not_what_named(
+        "an HTML page", "a PNG image"
+    )
+
+
 async def test_versions_keep_what_was_found(ward: Ward) -> None:
     await ward.upload(ward.nurse, "results.pdf", samples.pdf_with_javascript())
     replaced = await ward.upload(

@@ -21,7 +21,7 @@ from config.settings import SettingsError
 from storage.base import InvalidName, ObjectKey
 from tests import samples
 from tests.conftest import REGION, make_settings, started_app
-from tests.files.conftest import Ward
+from tests.files.conftest import WITH_HTML, Ward
 from tests.files.test_previews import png_bomb
 
 CONTENT = samples.pdf("Scan " * 20_000)  # a real PDF of about 100 KB
@@ -41,6 +41,7 @@ async def s3_ward(
         storage_url=f"s3://{bucket}/records?endpoint_url={s3_endpoint}&region={REGION}",
         view_offload="s3",
         view_offload_seconds=30,
+        allowed_types=WITH_HTML,  # a web page's offloaded download is tested
     )
     async with started_app(settings) as app:
         yield await Ward(app, settings).setup()
