@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import Q
 
 from bff.files.models import StoredFile
 from bff.scan.models import Quarantined
@@ -45,30 +46,31 @@ async def due_files(
     limit: int, max_size: int, stored_after: datetime | None, scanned_before: datetime
 ) -> list[StoredFile]:
     """Files due a scan (bff/scan/rescan.py), at most limit, at most max_size bytes (a larger
-    one cannot be scanned whole): held ones first (their staff wait for them), oldest first;
-    then unscanned ones (stored before a scanner was configured, or restored so), oldest
-    first; then clean ones stored after stored_after (None: none) last scanned before
-    scanned_before, oldest scan first. In each, a file whose last try reached no verdict
-    (scan_tried_at) comes after the others, the longest ago first: one file clamd gives up on
-    never holds up the rest."""
+    one cannot be scanned whole). Every file never tried since its last verdict comes first:
+    held ones (their staff wait for them), oldest first; then unscanned ones (stored before a
+    scanner was configured, or restored so), oldest first; then clean ones stored after
+    stored_after (None: none) last scanned before scanned_before, oldest scan first. Only then
+    the files whose last try reached no verdict (scan_tried_at), of every group, the longest
+    ago first: files clamd gives up on never hold up the rest, however many there are."""
     small = StoredFile.filter(size__lte=max_size)
+    due = Q(scan_state="held") | Q(scan_state="unscanned")
     groups = [
         (small.filter(scan_state="held"), ("last_modified", "id")),
         (small.filter(scan_state="unscanned"), ("last_modified", "id")),
     ]
     if stored_after is not None:
-        recent = small.filter(
+        recent = Q(
             scan_state="clean", last_modified__gte=stored_after, scanned_at__lt=scanned_before
         )
-        groups.append((recent, ("scanned_at", "id")))
+        due |= recent
+        groups.append((small.filter(recent), ("scanned_at", "id")))
     rows: list[StoredFile] = []
-    for group, order in groups:
-        untried = group.filter(scan_tried_at=None).order_by(*order)
-        tried = group.filter(scan_tried_at__not_isnull=True).order_by("scan_tried_at", "id")
-        for part in (untried, tried):
-            if len(rows) >= limit:
-                return rows
-            rows += await part.limit(limit - len(rows))
+    parts = [group.filter(scan_tried_at=None).order_by(*order) for group, order in groups]
+    parts.append(small.filter(due, scan_tried_at__not_isnull=True).order_by("scan_tried_at", "id"))
+    for part in parts:
+        if len(rows) >= limit:
+            break
+        rows += await part.limit(limit - len(rows))
     return rows
 
 

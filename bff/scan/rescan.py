@@ -23,7 +23,8 @@ The verdict:
   again. One file that reaches no verdict (clamd timed out on it, refused it as too large or
   answered an error; its object is missing, or the quarantine copy failed) is noted
   (scan_tried_at, logged by its id, never its name) and the batch goes on: it is tried again
-  after the other files due, so it never holds them up. A file whose content changed meanwhile
+  only after every file due not tried yet, of every group (repository.due_files), so however
+  many such files there are, they never hold up the others. A file whose content changed meanwhile
   is left to its new content's own verdict.
 """
 

@@ -1,10 +1,12 @@
-"""One file the rescan cannot settle never holds up the others (issue 49, bff/scan/rescan.py),
+"""Files the rescan cannot settle never hold up the others (issue 49, bff/scan/rescan.py),
 with the real clamd: a held file whose stored object is missing, or that is over clamd's own
 size limit, is noted (scan_tried_at) and passed; the other held files are released in the
 same run, and the failed one comes after the others in the next."""
 
 from __future__ import annotations
 
+import io
+import zipfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from bff.scan import repository
 from bff.scan.rescan import rescan_files
 from bff.scan.service import configure_scanning
 from storage.base import ObjectKey
+from tests import samples
 from tests.files.conftest import Ward
 from tests.scan.conftest import STREAM_MAX_MB
 from tests.scan.test_scanning import scanned_ward
@@ -91,3 +94,54 @@ async def test_a_held_file_over_clamds_limit_does_not_stop_the_others(
         assert [r.name for r in due] == ["later.txt", "big.txt"]
         assert await rescan_files(ward.storage, batch=1) == 1
         assert (await _states(ward))["later.txt"] == "clean"
+
+
+def _nested_docx(depth: int = 30) -> bytes:
+    """A Word document carrying ZIPs nested deeper than clamd's MaxRecursion: clamd answers
+    Heuristics.Limits.Exceeded, never a verdict (the review's case)."""
+    inner = b"plain text"
+    for level in range(depth):
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as nested:
+            nested.writestr(f"l{level}.zip" if level else "x.txt", inner)
+        inner = out.getvalue()
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(samples.docx())) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for item in source.infolist():
+            target.writestr(item, source.read(item.filename))
+        target.writestr("word/media/image1.zip", inner)
+    return out.getvalue()
+
+
+async def test_held_files_without_a_verdict_never_starve_the_unscanned_and_due_ones(
+    database_url: str, run_dir: Path, tmp_path: Path, clamd: RunningClamd
+) -> None:
+    """Held files clamd never settles, as many as a batch: each run before retried them first
+    and never reached an unscanned file or a clean one due (the review's repro). Now every
+    file never tried comes before every file tried, whatever its group."""
+    url = f"file://{tmp_path}/storage"
+    async with scanned_ward(
+        database_url, run_dir, url, clamd=clamd.address, scan_unavailable="hold"
+    ) as ward:
+        for name in ("a.docx", "b.docx"):
+            stored = await ward.upload(ward.nurse, name, _nested_docx())
+            assert (await stored.get_json())["blob"]["scanState"] == "held"
+        for name in ("old.txt", "due.txt"):
+            assert (await ward.upload(ward.nurse, name, f"{name}\n".encode())).status_code == 201
+        await StoredFile.filter(name="old.txt").update(scan_state="unscanned", scanned_at=None)
+        await StoredFile.filter(name="due.txt").update(
+            scanned_at=datetime.now(UTC) - timedelta(days=2)
+        )
+
+        assert await rescan_files(ward.storage, batch=2) == 0  # both held ones: no verdict
+        tried = await StoredFile.filter(scan_tried_at__not_isnull=True)
+        assert sorted(r.name for r in tried) == ["a.docx", "b.docx"]
+        assert await rescan_files(ward.storage, batch=2) == 2
+        states = await _states(ward)
+        assert (states["old.txt"], states["due.txt"]) == ("clean", "clean")
+        assert (await StoredFile.get(name="due.txt")).scanned_at > datetime.now(UTC) - timedelta(
+            minutes=1
+        )
