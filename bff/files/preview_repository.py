@@ -14,6 +14,7 @@ from bff.files.repository import NAMED_FILE
 
 CURRENT_CONTENT = (
     "SELECT x.id, x.folder_id, x.content_type, x.size, x.version_id, x.last_modified, "
+    "x.scan_state, "
     "p.ready AS preview_ready, p.version_id AS preview_version, p.page_count "
     + NAMED_FILE
     + "LEFT JOIN file_previews p ON p.file_id = x.id WHERE c.name = ? AND f.name = ?"
@@ -22,7 +23,8 @@ CURRENT_CONTENT = (
 
 async def current_content(container: str, folder: str, name: str) -> dict[str, Any] | None:
     """A file's current content by names (id, folder_id, content_type, size, version_id,
-    last_modified) and its preview row's (preview_ready, preview_version, page_count), or None."""
+    last_modified, scan_state) and its preview row's (preview_ready, preview_version,
+    page_count), or None."""
     rows = await fetch(CURRENT_CONTENT, name, container, folder)
     return dict(rows[0]) if rows else None
 

@@ -12,7 +12,10 @@ objects a committed delete or restore left to remove (bff/files/removals.py).
 Files added or changed here came in by no upload, so no screening saw them: with a scanner
 configured (BFF_CLAMD) they are indexed held, the admins' only, until the periodic rescan
 (bff/scan/rescan.py, held files first) finds them clean; without one, unscanned as every file
-then. The content checks (bff/files/content.py) are an upload's: not run on them.
+then. A changed file of another size is new content (held, a new version id: no link or
+picture of the old content serves it); one whose only change is its time keeps its state and
+is scanned again first among the recent files (`_screening`). The content checks
+(bff/files/content.py) are an upload's: not run on them.
 
 Safe beside a serving deployment: each folder is decided in one transaction holding the lock an
 upload's commit, a delete and a restore take, with its storage listed inside it, so no change of
@@ -38,6 +41,7 @@ from bff.files.names import (
     RTF_ORIGINAL_PREFIX,
     TEXT_CONTENT_TYPE,
     extension_of,
+    new_id,
     text_name_for,
 )
 from bff.files.reindex_history import HistoryCounts, objects_inside, reindex_history
@@ -45,7 +49,7 @@ from bff.jobs import repository as jobs_repository
 from bff.jobs import service as jobs
 from bff.jobs.models import KIND_THUMBNAIL
 from bff.naming import container_name_error, folder_name_error, stored_name_problem
-from bff.scan.service import HELD, UNSCANNED, current_config
+from bff.scan.service import CLEAN, HELD, UNSCANNED, current_config
 from storage.base import PREVIEWS_DIR, RESERVED_PREFIX, FileInfo, ObjectKey, Storage
 
 
@@ -122,6 +126,30 @@ def _differs(row: StoredFile, values: dict[str, Any]) -> bool:
     )
 
 
+# A last scan long ago: the periodic rescan's recent files (oldest scan first) take it next.
+_SCAN_AGAIN = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def _unscreened() -> dict[str, Any]:
+    """Content no upload brought in was never screened: held (the admins' only) until the
+    rescan's clean scan when a scanner is configured, else unscanned as every file then."""
+    return {
+        "scan_state": HELD if current_config().configured else UNSCANNED,
+        "scanned_at": None,
+        "scan_tried_at": None,
+    }
+
+
+def _screening(row: StoredFile, values: dict[str, Any]) -> dict[str, Any]:
+    """A changed file's scan columns: another size is new content (`_unscreened`); the same size
+    at another time is taken as the same bytes copied by a tool that does not keep times
+    (rsync without -t, aws s3 sync): it keeps its state, and a clean one is scanned again by
+    the next rescan rather than hidden from every member of staff meanwhile."""
+    if row.size != values["size"]:
+        return _unscreened()
+    return {"scanned_at": _SCAN_AGAIN} if row.scan_state == CLEAN else {}
+
+
 async def _reindex_folder(
     conn: BaseDBAsyncClient,
     storage: Storage,
@@ -155,14 +183,9 @@ async def _reindex_folder(
         report.files_removed += len(gone)
     held = sorted(n for n in desired if n in unfinished and n not in rows)
     report.unfinished += [f"{container}/{folder.name}/{name}" for name in held]
-    # Content no upload brought in was never screened: held (the admins' only) until the
-    # rescan's clean scan when a scanner is configured, else unscanned as every file then.
-    unscreened: dict[str, Any] = {
-        "scan_state": HELD if current_config().configured else UNSCANNED,
-        "scanned_at": None,
-        "scan_tried_at": None,
+    new = {
+        n: v | _unscreened() for n, v in desired.items() if n not in rows and n not in unfinished
     }
-    new = {n: v | unscreened for n, v in desired.items() if n not in rows and n not in unfinished}
     changed: list[StoredFile] = []
     if new:
         await repository.add_files(conn, folder, new)
@@ -172,7 +195,9 @@ async def _reindex_folder(
     for name, values in desired.items():
         row = rows.get(name)
         if row is not None and name not in unfinished and _differs(row, values):
-            values = {**values, "content_type": row.content_type, **unscreened}
+            values = {**values, "content_type": row.content_type, **_screening(row, values)}
+            if row.size != values["size"]:  # new content: never the old one's links or pictures
+                values["version_id"] = new_id(datetime.now(UTC))
             await repository.update_file(conn, row, values)
             report.files_updated += 1
             changed.append(row)

@@ -266,7 +266,7 @@ async def thumbnail(container: str, folder: str, blob: str, version_id: str) -> 
     """A file's thumbnail (WebP), by the link its folder's listing gave (that listing's audit
     entry covers it); 404 once the file has changed (the listing then gives a new link)."""
     picture = await thumbnails.read_thumbnail(
-        app_services().storage, container, folder, blob, version_id
+        app_services().storage, container, folder, blob, version_id, current_actor()
     )
     return Response(
         picture,
@@ -293,7 +293,7 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         storage=services.storage,
         workers=services.workers,
     )
-    row = await service.get_file(folder_row, blob)
+    row = await service.get_file(folder_row, blob, current_actor())  # held since: not there
     return ViewerOpen(
         kind=opened.kind,
         name=row.name,
@@ -341,6 +341,7 @@ async def viewer_page(
         version_id,
         page,
         query_args.width,
+        actor=current_actor(),
         settings=settings,
         storage=services.storage,
         workers=services.workers,
@@ -365,6 +366,7 @@ async def viewer_image(container: str, folder: str, blob: str, version_id: str) 
         folder,
         blob,
         version_id,
+        actor=current_actor(),
         settings=settings,
         storage=services.storage,
         workers=services.workers,
@@ -383,5 +385,7 @@ async def viewer_content(container: str, folder: str, blob: str, version_id: str
     """An image's or a text's bytes for the viewer (HTTP Range supported), by the viewer
     session's content link (its audit entry covers them); never redirected to another origin.
     Never a PDF's (404): the viewer shows its pages."""
-    await viewer.content_or_404(container, folder, blob, version_id, app_services().settings)
+    await viewer.content_or_404(
+        container, folder, blob, version_id, current_actor(), app_services().settings
+    )
     return await _serve(container, folder, blob, None, may_redirect=False)

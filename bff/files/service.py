@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from werkzeug.http import parse_range_header
 
@@ -22,7 +22,7 @@ from bff.audit.service import Actor, record_alone
 from bff.containers.models import Folder
 from bff.containers.service import get_folder
 from bff.errors import ApiError
-from bff.files import repository
+from bff.files import preview_repository, repository
 from bff.files.models import StoredFile
 from bff.files.names import PROFILE_IMAGE_NAME, version_key
 from bff.files.schemas import Blob, BlobList
@@ -109,6 +109,18 @@ def may_see(scan_state: str, actor: Actor | None) -> bool:
     scanner was unavailable, not scanned yet: bff/scan/) is for admins only, as if it were not
     there. actor None: the caller has no one to check."""
     return actor is None or scan_state != HELD or actor.role == Role.ADMIN
+
+
+async def current_content(
+    container: str, folder: str, name: str, actor: Actor
+) -> dict[str, Any] | None:
+    """A file's current content by names (preview_repository.current_content) if actor may see
+    it (`may_see`), else None: a link given before the content became held answers as for a
+    file that is not there, never "changed"."""
+    found = await preview_repository.current_content(container, folder, name)
+    if found is None or not may_see(str(found["scan_state"]), actor):
+        return None
+    return found
 
 
 async def get_file(folder: Folder, name: str, actor: Actor | None = None) -> StoredFile:

@@ -33,6 +33,7 @@ from urllib.parse import quote
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from bff.audit.service import Actor
 from bff.auth.links import sign_link
 from bff.containers.models import Folder
 from bff.db import transaction
@@ -43,7 +44,7 @@ from bff.files.names import preview_key
 from bff.files.pending_repository import delete_removals, removals_where
 from bff.files.previews import has_preview, thumbnail_job
 from bff.files.repository import folder_by_id, scan_state_of
-from bff.files.service import FILE_NOT_FOUND, announce_in
+from bff.files.service import FILE_NOT_FOUND, announce_in, current_content
 from bff.jobs.models import KIND_THUMBNAIL
 from bff.jobs.repository import Claimed
 from bff.jobs.service import Kind, held_turn, register
@@ -222,11 +223,12 @@ def listing_links(
 
 
 async def read_thumbnail(
-    storage: Storage, container: str, folder: str, name: str, version_id: str
+    storage: Storage, container: str, folder: str, name: str, version_id: str, actor: Actor
 ) -> bytes:
-    """The stored thumbnail of a file's content, if that content is still current and has one
-    (404 otherwise: the listing gives a new link when the file changes)."""
-    found = await preview_repository.current_content(container, folder, name)
+    """The stored thumbnail of a file's content, if that content is still current, actor may
+    see it and it has one (404 otherwise: the listing gives a new link when the file
+    changes)."""
+    found = await current_content(container, folder, name, actor)
     if (
         found is None
         or content_id(str(found["version_id"])) != version_id

@@ -56,7 +56,7 @@ from bff.files.previews import (
     reduced_image,
     snap_width,
 )
-from bff.files.service import FILE_NOT_FOUND, get_file
+from bff.files.service import FILE_NOT_FOUND, current_content, get_file
 from bff.files.thumbnails import MB, content_id, in_worker
 from bff.jobs.service import work_dir
 from bff.workers import WorkerBusy, WorkerFailed, WorkerOutOfMemory, WorkerPool, WorkerTimeout
@@ -326,9 +326,12 @@ async def open_viewer(
     )
 
 
-async def current_or_404(container: str, folder: str, name: str, version_id: str) -> dict[str, Any]:
-    """The file's current content if it is still the version the viewer opened, else 404."""
-    found = await preview_repository.current_content(container, folder, name)
+async def current_or_404(
+    container: str, folder: str, name: str, version_id: str, actor: Actor
+) -> dict[str, Any]:
+    """The file's current content if it is still the version the viewer opened and actor may
+    see it, else 404."""
+    found = await current_content(container, folder, name, actor)
     if found is None:
         raise ApiError(404, FILE_NOT_FOUND)
     if content_id(str(found["version_id"])) != version_id:
@@ -337,13 +340,13 @@ async def current_or_404(container: str, folder: str, name: str, version_id: str
 
 
 async def content_or_404(
-    container: str, folder: str, name: str, version_id: str, settings: Settings
+    container: str, folder: str, name: str, version_id: str, actor: Actor, settings: Settings
 ) -> None:
     """404 unless the file's current content is the version the viewer opened and the viewer
     shows it as it is (an image or a text): never a PDF (the viewer shows its pages; its
     original opens through the view route, under that route's headers), whatever link asks.
     An image beyond the budget has no content link to ask with (`open_viewer`)."""
-    found = await current_or_404(container, folder, name, version_id)
+    found = await current_or_404(container, folder, name, version_id, actor)
     size = int(found["size"])
     if kind_of(str(found["content_type"]), size, settings.preview_max_mb * MB) not in (
         "image",
@@ -373,6 +376,7 @@ async def page_image(
     page: int,
     width: int,
     *,
+    actor: Actor,
     settings: Settings,
     storage: Storage,
     workers: WorkerPool | None,
@@ -383,7 +387,7 @@ async def page_image(
     width = snap_width(width)
     key: PageKey = (container, folder, name, version_id, page, width)
     cached = cache.get(key)
-    found = await current_or_404(container, folder, name, version_id)
+    found = await current_or_404(container, folder, name, version_id, actor)
     if base_type(str(found["content_type"])) != "application/pdf":
         raise ApiError(404, NOT_A_PDF)
     if (
@@ -413,6 +417,7 @@ async def reduced_picture(
     name: str,
     version_id: str,
     *,
+    actor: Actor,
     settings: Settings,
     storage: Storage,
     workers: WorkerPool | None,
@@ -423,7 +428,7 @@ async def reduced_picture(
     installed); from the cache when it was rendered before."""
     key: PageKey = (container, folder, name, version_id, 0, REDUCED_SIZE)
     cached = cache.get(key)
-    found = await current_or_404(container, folder, name, version_id)
+    found = await current_or_404(container, folder, name, version_id, actor)
     if base_type(str(found["content_type"])) not in IMAGE_TYPES:
         raise ApiError(404, NOT_AN_IMAGE)
     if cached is not None:
