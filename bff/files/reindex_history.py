@@ -1,7 +1,8 @@
 """Reindexing a folder's versions and trash (bff/files/versions.py): objects under its
 `.bff-versions` and `.bff-trash` with no row are indexed (their time from their id; who uploaded
-or deleted them is unknown), rows whose objects are gone are dropped. Called by reindex.py inside
-the transaction that holds the folder's lock.
+or deleted them is unknown; never screened, so held until the rescan finds them clean when a
+scanner is configured, else unscanned, as reindex.py's files), rows whose objects are gone are
+dropped. Called by reindex.py inside the transaction that holds the folder's lock.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from bff.files.names import (
     trashed_version_key,
     version_key,
 )
+from bff.scan.service import HELD, UNSCANNED, current_config
 from storage.base import (
     TRASH_DIR,
     VERSIONS_DIR,
@@ -68,7 +70,13 @@ def _version_values(
         "last_modified": id_time(version_id) or info.last_modified,
         "original_rtf_name": name.rpartition(".")[0] + ".rtf" if original else None,
         "replaced_at": info.last_modified,
+        "scan_state": _unscreened(),
     }
+
+
+def _unscreened() -> str:
+    """The scan state of content found in storage: no upload brought it in, no scan saw it."""
+    return HELD if current_config().configured else UNSCANNED
 
 
 def _split_versions(
@@ -150,6 +158,7 @@ async def reindex_history(
                 "is_profile_image": name == PROFILE_IMAGE_NAME,
                 "original_rtf_name": name.rpartition(".")[0] + ".rtf" if original else None,
                 "deleted_at": deleted_at,
+                "scan_state": _unscreened(),
             },
         )
         report.trash_added += 1

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bff.files.models import StoredFile
+from bff.files.models import FileVersion, StoredFile, TrashedFile
+from bff.files.names import trash_key, trashed_version_key, version_key
 from bff.files.reindex import reindex
 from bff.scan.models import Quarantined
 from bff.scan.rescan import rescan_files
@@ -52,3 +53,41 @@ async def test_files_found_by_the_reindex_are_held_until_scanned(
             assert await rescan_files(ward.storage) == 2
         assert await _names(ward, "nurse") == ["copied.txt"]
         assert (await Quarantined.get(name="dropped.pdf")).reason == "rescan"
+
+
+async def test_versions_and_trash_entries_found_by_the_reindex_are_held(
+    database_url: str, run_dir: Path, tmp_path: Path, clamd: RunningClamd
+) -> None:
+    """An earlier version and a trash entry put into storage by another tool came in by no
+    upload either: held with a scanner configured (before: unscanned, and a nurse could view,
+    download and restore the EICAR version, the review's repro)."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", clamd=clamd.address
+    )
+    async with started_app(settings) as app:
+        ward = await Ward(app, settings).setup()
+        assert (await ward.upload(ward.nurse, "notes.txt", b"clean notes\n")).status_code == 201
+        where = ObjectKey.folder(ward.container.name, ward.folder.name)
+        vid = "20250101T000000000000Z-deadbeef"
+        tid = "20250102T000000000000Z-cafebabe"
+        await ward.storage.write_object(version_key(where, "notes.txt", vid), _once(EICAR))
+        await ward.storage.write_object(trash_key(where, tid, "dropped.txt"), _once(EICAR))
+        await ward.storage.write_object(
+            trashed_version_key(where, tid, "20250101T000000000000Z-0badf00d"), _once(EICAR)
+        )
+        async with app.app_context():
+            report = await reindex(ward.storage)
+        assert (report.versions_added, report.trash_added) == (2, 1)
+        assert {v.scan_state for v in await FileVersion.all()} == {"held"}
+        assert (await TrashedFile.get(trash_id=tid)).scan_state == "held"
+
+        listed = await ward.client.get(
+            ward.url("notes.txt", "versions"), headers=ward.nurse.headers
+        )
+        assert vid not in str(await listed.get_json())
+        for ask in ("view", "restore"):
+            call = ward.client.post if ask == "restore" else ward.client.get
+            got = await call(
+                ward.url("notes.txt", "versions", vid, ask), headers=ward.nurse.headers
+            )
+            assert got.status_code == 404
