@@ -45,22 +45,21 @@ class Screened:
         }
 
 
-REFUSED_REPEATS = "more content refused by the content checks:"
-
-
 async def refused(actor: Actor, folder: Folder, name: str, message: str) -> None:
     """Audit content the checks refused (`file_rejected`: who, the container, folder and name,
-    and the message the uploader was given). Anyone who may upload can repeat a refusal at
-    will: a user's further refusals within a minute are one entry with their count."""
+    and the message the uploader was given). Only the same refusal repeated (the same user,
+    folder, name and message, as a script retrying it would) within a minute is one entry
+    with its count: a refusal of any other file is written in full, as its upload would be."""
+    where = f"{folder.container.name}/{folder.name}/{name}"
     await record_repeated(
         actor,
         "file_rejected",
-        reason="content checks",
+        reason=f"content checks\n{folder.id}\n{name}\n{message}",
         container=folder.container.name,
         folder=folder.name,
         blob=name,
         details=f"content checks refused it: {message}",
-        counted_as=REFUSED_REPEATS,
+        counted_as=f"the same upload refused again ({where}): {message}",
     )
 
 

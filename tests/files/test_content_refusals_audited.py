@@ -1,7 +1,7 @@
 """Content the checks refuse is on record (issue 49, security review): `file_rejected` with who,
 the container, folder and name, and the message the uploader was given, as an infected file's
-is; the answer is the one the uploader always had; and one user's repeated refusals cost the log
-one entry a minute with their count, never one a request."""
+is; the answer is the one the uploader always had; each refusal of another file is written in
+full, and only the same refusal repeated costs the log one entry a minute with its count."""
 
 from __future__ import annotations
 
@@ -30,12 +30,14 @@ async def test_a_refused_content_is_audited_with_who_where_and_why(ward: Ward) -
     assert entry.details == "content checks refused it: The file is empty"
 
 
-async def test_repeated_refusals_are_one_entry_with_a_count(
+async def test_each_refusal_is_on_record_and_only_the_same_one_repeated_is_counted(
     ward: Ward, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Forty refused uploads by one nurse within a minute (the minute is frozen here): each
-    answered as ever, one entry at once and one with the count of the other 39; another
-    member of staff's refusal is an entry of its own; content let in is not a refusal."""
+    """Four different refused uploads by one nurse, each ten times within a minute (the minute
+    is frozen here): each answered as ever; each of the four on record in full at once (its
+    name, its message: before, the first one hid the other three, a program among them, as
+    "repeated=39"), and the other 36 counted per refusal; another member of staff's refusal
+    is an entry of its own; content let in is not a refusal."""
     monkeypatch.setattr(audit_service, "_clock", lambda: 0.0)
     refusals = [
         ("setup.pdf", samples.windows_exe()),
@@ -43,12 +45,11 @@ async def test_repeated_refusals_are_one_entry_with_a_count(
         ("blank.txt", b""),
         ("archive.zip", samples.zip_of({"a.txt": b"a"})),
     ]
-    first = ""
+    messages: dict[str, str] = {}
     for _ in range(10):
         for name, data in refusals:
-            message = await error_message(await ward.upload(ward.nurse, name, data), 422)
-            first = first or message
-    assert "program" in first
+            messages[name] = await error_message(await ward.upload(ward.nurse, name, data), 422)
+    assert "program" in messages["setup.pdf"]
     admins = await error_message(await ward.upload(ward.admin, "empty.txt", b""), 422)
     assert admins == "The file is empty"
     accepted = await ward.upload(ward.nurse, "notes.txt", b"fine\n")
@@ -57,15 +58,20 @@ async def test_repeated_refusals_are_one_entry_with_a_count(
 
     entries = await audit_entries("file_rejected")
     assert [(e.user_id, e.blob_name, e.details) for e in entries] == [
-        (ward.nurse.user.id, "setup.pdf", f"content checks refused it: {first}"),
+        *(
+            (ward.nurse.user.id, name, f"content checks refused it: {messages[name]}")
+            for name, _ in refusals
+        ),
         (ward.admin.user.id, "empty.txt", "content checks refused it: The file is empty"),
     ]
     await audit_service.flush()
-    counted = (await audit_entries("file_rejected"))[2:]
-    assert [(e.user_id, e.blob_name, e.details) for e in counted] == [
+    counted = (await audit_entries("file_rejected"))[5:]
+    where = f"{ward.container.name}/{ward.folder.name}"
+    assert sorted((e.user_id, e.details) for e in counted) == sorted(
         (
             ward.nurse.user.id,
-            "",
-            "more content refused by the content checks: repeated=39 within 60s",
+            f"the same upload refused again ({where}/{name}): {messages[name]} "
+            "repeated=9 within 60s",
         )
-    ]
+        for name, _ in refusals
+    )
