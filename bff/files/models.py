@@ -75,9 +75,11 @@ class FileVersion(Model):
     active_content = fields.TextField(default="", db_default="")
     displayable = fields.BooleanField(default=True, db_default=True)
     # The malware scan's state of this content when it was current (bff/scan/): a held one is
-    # the admins' only, as the file was; a restore brings it back (migration 0029).
+    # the admins' only, as the file was; a restore brings it back (migration 0029). A held or
+    # unscanned one is scanned by the rescan; scan_tried_at as StoredFile's (migration 0031).
     scan_state = fields.CharField(max_length=16, default="unscanned", db_default="unscanned")
     scanned_at = fields.DatetimeField(null=True)
+    scan_tried_at = fields.DatetimeField(null=True)
     # When this content stopped being current: BFF_VERSION_DAYS counts from here.
     replaced_at = fields.DatetimeField(db_index=True)
     folder_id: int
@@ -109,9 +111,11 @@ class TrashedFile(Model):
     active_content = fields.TextField(default="", db_default="")
     displayable = fields.BooleanField(default=True, db_default=True)
     # The malware scan's state of this content when it was current (bff/scan/): a held one is
-    # the admins' only, as the file was; a restore brings it back (migration 0029).
+    # the admins' only, as the file was; a restore brings it back (migration 0029). A held or
+    # unscanned one is scanned by the rescan; scan_tried_at as StoredFile's (migration 0031).
     scan_state = fields.CharField(max_length=16, default="unscanned", db_default="unscanned")
     scanned_at = fields.DatetimeField(null=True)
+    scan_tried_at = fields.DatetimeField(null=True)
     deleted_at = fields.DatetimeField(db_index=True)
     deleted_by_name = fields.CharField(max_length=255, default="")
     deleted_by_role = fields.CharField(max_length=32, default="")

@@ -7,8 +7,9 @@ from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.expressions import Q
+from tortoise.queryset import QuerySet
 
-from bff.files.models import StoredFile
+from bff.files.models import FileVersion, StoredFile, TrashedFile
 from bff.scan.models import Quarantined
 
 
@@ -42,38 +43,59 @@ async def count_files(scan_state: str) -> int:
     return await StoredFile.filter(scan_state=scan_state).count()
 
 
+# A content the rescan scans: a file's current one, an earlier version, a trash entry's own.
+Content = StoredFile | FileVersion | TrashedFile
+
+
 async def due_files(
     limit: int, max_size: int, stored_after: datetime | None, scanned_before: datetime
-) -> list[StoredFile]:
-    """Files due a scan (bff/scan/rescan.py), at most limit, at most max_size bytes (a larger
-    one cannot be scanned whole). Every file never tried since its last verdict comes first:
-    held ones (their staff wait for them), oldest first; then unscanned ones (stored before a
-    scanner was configured, or restored so), oldest first; then clean ones stored after
-    stored_after (None: none) last scanned before scanned_before, oldest scan first. Only then
-    the files whose last try reached no verdict (scan_tried_at), of every group, the longest
-    ago first: files clamd gives up on never hold up the rest, however many there are."""
+) -> list[Content]:
+    """Contents due a scan (bff/scan/rescan.py), at most limit, at most max_size bytes (a
+    larger one cannot be scanned whole). Every content never tried since its last verdict
+    comes first: held files (their staff wait for them), oldest first; then unscanned ones
+    (stored before a scanner was configured, or restored so), oldest first; then earlier
+    versions and trash entries held or unscanned (they are not scanned again once clean),
+    oldest first; then clean files stored after stored_after (None: none) last scanned before
+    scanned_before, oldest scan first. Only then the contents whose last try reached no verdict
+    (scan_tried_at), of every group, the longest ago first: contents clamd gives up on never
+    hold up the rest, however many there are."""
     small = StoredFile.filter(size__lte=max_size)
-    due = Q(scan_state="held") | Q(scan_state="unscanned")
-    groups = [
-        (small.filter(scan_state="held"), ("last_modified", "id")),
-        (small.filter(scan_state="unscanned"), ("last_modified", "id")),
+    unsettled = Q(scan_state="held") | Q(scan_state="unscanned")
+    due = unsettled
+    history: list[tuple[QuerySet[Any], str]] = [
+        (FileVersion.filter(unsettled, size__lte=max_size), "last_modified"),
+        (TrashedFile.filter(unsettled, size__lte=max_size), "deleted_at"),
+    ]
+    parts: list[Any] = [
+        small.filter(scan_state="held", scan_tried_at=None).order_by("last_modified", "id"),
+        small.filter(scan_state="unscanned", scan_tried_at=None).order_by("last_modified", "id"),
+        *(query.filter(scan_tried_at=None).order_by(by, "id") for query, by in history),
     ]
     if stored_after is not None:
         recent = Q(
             scan_state="clean", last_modified__gte=stored_after, scanned_at__lt=scanned_before
         )
         due |= recent
-        groups.append((small.filter(recent), ("scanned_at", "id")))
-    rows: list[StoredFile] = []
-    parts = [group.filter(scan_tried_at=None).order_by(*order) for group, order in groups]
-    parts.append(small.filter(due, scan_tried_at__not_isnull=True).order_by("scan_tried_at", "id"))
+        parts.append(small.filter(recent, scan_tried_at=None).order_by("scanned_at", "id"))
+    rows: list[Content] = []
     for part in parts:
         if len(rows) >= limit:
-            break
+            return rows
         rows += await part.limit(limit - len(rows))
-    return rows
+    tried: list[Content] = []
+    for query in (small.filter(due), *(query for query, _ in history)):
+        tried += (
+            await query.filter(scan_tried_at__not_isnull=True)
+            .order_by("scan_tried_at", "id")
+            .limit(limit - len(rows))
+        )
+    tried.sort(key=lambda row: row.scan_tried_at or datetime.min)
+    return rows + tried[: limit - len(rows)]
 
 
-async def tried(file_id: int, version_id: str, when: datetime) -> None:
-    """Note that a scan of a file's content (still version_id) reached no verdict at when."""
-    await StoredFile.filter(id=file_id, version_id=version_id).update(scan_tried_at=when)
+async def tried(row: Content, when: datetime) -> None:
+    """Note that a scan of a content (still the one scanned) reached no verdict at when."""
+    if isinstance(row, StoredFile):
+        await StoredFile.filter(id=row.id, version_id=row.version_id).update(scan_tried_at=when)
+    else:
+        await type(row).filter(id=row.id).update(scan_tried_at=when)

@@ -5,6 +5,8 @@ back from storage and streamed to clamd with no database connection held meanwhi
 - held files (stored while the scanner was unavailable, BFF_SCAN_UNAVAILABLE=hold), first;
 - unscanned files (stored before a scanner was configured, or restored from a backup of files
   never scanned): they stay visible while they wait, as they were before;
+- earlier versions and trash entries held or unscanned (found by `storage reindex`, or stored
+  before a scanner was configured), once: clean ones are not scanned again;
 - recent files (their content stored in the last BFF_RESCAN_DAYS) whose last scan is
   BFF_RESCAN_HOURS old, oldest scan first: signatures change every day.
 
@@ -17,7 +19,9 @@ The verdict:
   admins alerted `file:quarantined`, and the file removed from the folder (its row, its object
   and thumbnail; `file:deleted` to the folder's staff, to admins only for a held one, whose
   name was never the others'). Its earlier versions, if any, stay as
-  they were: a later upload of the name lists them again;
+  they were: a later upload of the name lists them again. An earlier version or trash entry
+  is the same: clean, marked so (a held one audited `file_released`); a finding quarantined,
+  the version (or the whole trash entry, its versions with it) removed;
 - a file over BFF_SCAN_MAX_MB is never picked (a held one stays held: an admin decides);
   clamd itself unavailable (it no longer answers PING): the batch stops, the next run tries
   again. One file that reaches no verdict (clamd timed out on it, refused it as too large or
@@ -42,14 +46,23 @@ from bff.containers.models import Folder
 from bff.db import transaction
 from bff.files import removals
 from bff.files import repository as files_repository
-from bff.files.models import StoredFile
-from bff.files.names import folder_key, new_id, original_rtf_key, quarantine_key
+from bff.files.models import FileVersion, StoredFile, TrashedFile
+from bff.files.names import (
+    folder_key,
+    new_id,
+    original_rtf_key,
+    quarantine_key,
+    trash_key,
+    trashed_version_key,
+    version_key,
+)
 from bff.files.service import announce
 from bff.files.versions import thumbnail_of
 from bff.leases import Periodic, leased
 from bff.live.events import ADMINS, FILE_DELETED, FILE_QUARANTINED, FILE_UPLOADED, publish
 from bff.scan import clamd, repository
 from bff.scan.models import RESCAN
+from bff.scan.repository import Content
 from bff.scan.service import CLEAN, HELD, ScanConfig, current_config, scan_content
 from bff.users.bootstrap import SYSTEM
 from config.logs import shown
@@ -90,14 +103,14 @@ async def rescan_files(
                     log.warning("Rescan of files stopped: %s", shown(failure.reason))
                     break
                 log.warning("Rescan of file #%d: no verdict: %s", row.id, shown(failure.reason))
-                await repository.tried(row.id, row.version_id, datetime.now(UTC))
+                await repository.tried(row, datetime.now(UTC))
             except (StorageError, OSError) as failure:  # its object missing, a copy failed
                 log.warning("Rescan of file #%d failed: %s", row.id, type(failure).__name__)
-                await repository.tried(row.id, row.version_id, datetime.now(UTC))
+                await repository.tried(row, datetime.now(UTC))
         return settled
 
 
-async def _due(config: ScanConfig, batch: int) -> list[StoredFile]:
+async def _due(config: ScanConfig, batch: int) -> list[Content]:
     now = datetime.now(UTC)
     recent = now - timedelta(days=config.rescan_days) if config.rescan_days else None
     return await repository.due_files(
@@ -105,25 +118,32 @@ async def _due(config: ScanConfig, batch: int) -> list[StoredFile]:
     )
 
 
-async def _rescan(storage: Storage, row: StoredFile) -> bool:
-    config = current_config()
+async def _rescan(storage: Storage, row: Content) -> bool:
+    if not isinstance(row, StoredFile):
+        return await _rescan_history(storage, row)
     folder = await files_repository.folder_by_id(row.folder_id)
     key = ObjectKey.file(folder.container.name, folder.name, row.name)
     # A converted RTF's listed text is the portal's own; what came in is its kept original.
     scanned = _original_of(folder, row) or key
+    signature = await _scan(storage, scanned)
+    now = datetime.now(UTC)
+    if signature is None:
+        return await _release(folder, row, now)
+    return await _quarantine(storage, folder, row, scanned, signature, now)
+
+
+async def _scan(storage: Storage, key: ObjectKey) -> str | None:
+    """The signature clamd finds in a stored object (None: clean), timed."""
     started = time.perf_counter()
     try:
-        result = await scan_content(lambda: storage.open_object(scanned), config)
+        result = await scan_content(lambda: storage.open_object(key), current_config())
     except clamd.Unavailable:
         metrics.scanned("unavailable", time.perf_counter() - started)
         raise
     metrics.scanned(
         "clean" if result.signature is None else "infected", time.perf_counter() - started
     )
-    now = datetime.now(UTC)
-    if result.signature is None:
-        return await _release(folder, row, now)
-    return await _quarantine(storage, folder, row, scanned, result.signature, now)
+    return result.signature
 
 
 def _original_of(folder: Folder, row: StoredFile) -> ObjectKey | None:
@@ -180,48 +200,158 @@ async def _quarantine(
     key = ObjectKey.file(folder.container.name, folder.name, row.name)
     kept = quarantine_key(folder_key(folder), new_id(now))
     await storage.copy_object(found_in, kept)
-    container = folder.container.name
     async with transaction() as conn:
         current = await _current(conn, row)
         if current is not None:
-            entry = await repository.add(
-                conn,
-                container=container,
-                folder=folder.name,
-                name=row.name,
-                signature=signature[:255],
-                size=row.size,
-                uploaded_by_id=None,  # the file row keeps who uploaded by name only
-                uploaded_by_name=row.uploaded_by_name,
-                found_at=now,
-                reason=RESCAN,
-                object_key=kept.path,
-            )
             await files_repository.delete_file(conn, current.id)
             gone = [key, thumbnail_of(folder, current), _original_of(folder, current)]
             leftover_ids = await removals.defer(conn, folder.id, [k for k in gone if k])
             announce(FILE_DELETED, folder, row.name, scan_state=row.scan_state)
-            await record(
-                conn,
-                SYSTEM,
-                "file_rejected",
-                container=container,
-                folder=folder.name,
-                blob=row.name,
-                details=f"virus scanner found {signature} in {_what(row)}; "
-                f"kept in quarantine #{entry.id}",
+            await _quarantined(conn, folder, row, signature, kept, _what(row), now)
+    if current is None:  # changed meanwhile: the copy is not needed
+        await storage.delete_object(kept)
+        return False
+    metrics.quarantined()
+    await removals.carry_out(storage, folder, leftover_ids)
+    return True
+
+
+async def _quarantined(
+    conn: BaseDBAsyncClient,
+    folder: Folder,
+    row: Content,
+    signature: str,
+    kept: ObjectKey,
+    what: str,
+    now: datetime,
+) -> None:
+    """Inside the transaction that removes a content the rescan found (its bytes copied to
+    kept): its quarantine row, audited file_rejected, the admins alerted."""
+    container = folder.container.name
+    entry = await repository.add(
+        conn,
+        container=container,
+        folder=folder.name,
+        name=row.name,
+        signature=signature[:255],
+        size=row.size,
+        uploaded_by_id=None,  # the rows keep who uploaded by name only
+        uploaded_by_name=row.uploaded_by_name,
+        found_at=now,
+        reason=RESCAN,
+        object_key=kept.path,
+    )
+    await record(
+        conn,
+        SYSTEM,
+        "file_rejected",
+        container=container,
+        folder=folder.name,
+        blob=row.name,
+        details=f"virus scanner found {signature} in {what}; kept in quarantine #{entry.id}",
+    )
+    publish(
+        FILE_QUARANTINED,
+        {
+            "id": entry.id,
+            "signature": signature,
+            "container": container,
+            "folder": folder.name,
+            "name": row.name,
+        },
+        [ADMINS],
+    )
+
+
+History = FileVersion | TrashedFile
+
+
+def _history_keys(folder: Folder, row: History) -> tuple[ObjectKey, list[ObjectKey]]:
+    """The object an earlier version's or a trash entry's scan reads (a converted RTF's kept
+    original, as for a file), and the objects its removal removes (a trash entry: its whole
+    tree, its earlier versions with it)."""
+    where = folder_key(folder)
+    if isinstance(row, TrashedFile):
+        content = trash_key(where, row.trash_id, row.name)
+        original = (
+            trash_key(where, row.trash_id, original_rtf_key(row.original_rtf_name))
+            if row.original_rtf_name
+            else None
+        )
+        return original or content, [trash_key(where, row.trash_id)]
+    if row.trash_id is None:
+        content = version_key(where, row.name, row.version_id)
+        kept_original = version_key(where, row.name, row.version_id, original=True)
+    else:
+        content = trashed_version_key(where, row.trash_id, row.version_id)
+        kept_original = trashed_version_key(where, row.trash_id, row.version_id, original=True)
+    if row.original_rtf_name:
+        return kept_original, [content, kept_original]
+    return content, [content]
+
+
+def _history_what(row: History) -> str:
+    state = "held" if row.scan_state == HELD else "never scanned"
+    if isinstance(row, TrashedFile):
+        return f"a trash entry ({row.trash_id}, {state})"
+    return f"an earlier version ({row.version_id}, {state})"
+
+
+async def _current_history(conn: BaseDBAsyncClient, row: History) -> History | None:
+    """The version or trash entry, the folder locked, if it is still where and as it was
+    picked (a version moved to or from the trash meanwhile is left to the next run)."""
+    await files_repository.lock_folder(conn, row.folder_id)
+    current = await type(row).filter(id=row.id).using_db(conn).first()
+    if current is None or current.scan_state != row.scan_state:
+        return None
+    if isinstance(row, FileVersion) and getattr(current, "trash_id", None) != row.trash_id:
+        return None
+    return current
+
+
+async def _rescan_history(storage: Storage, row: History) -> bool:
+    """Scan an earlier version or a trash entry held or never scanned: clean, it is marked so
+    (a held one released to the staff, audited); a finding, its bytes go to quarantine and
+    it is removed."""
+    folder = await files_repository.folder_by_id(row.folder_id)
+    scanned, objects = _history_keys(folder, row)
+    signature = await _scan(storage, scanned)
+    now = datetime.now(UTC)
+    if signature is None:
+        async with transaction() as conn:
+            if await _current_history(conn, row) is None:
+                return False
+            await (
+                type(row)
+                .filter(id=row.id)
+                .using_db(conn)
+                .update(scan_state=CLEAN, scanned_at=now, scan_tried_at=None)
             )
-            publish(
-                FILE_QUARANTINED,
-                {
-                    "id": entry.id,
-                    "signature": signature,
-                    "container": container,
-                    "folder": folder.name,
-                    "name": row.name,
-                },
-                [ADMINS],
-            )
+            if row.scan_state == HELD:
+                await record(
+                    conn,
+                    SYSTEM,
+                    "file_released",
+                    container=folder.container.name,
+                    folder=folder.name,
+                    blob=row.name,
+                    details=f"{_history_what(row)} scanned clean; shown to the folder's staff",
+                )
+        return True
+    kept = quarantine_key(folder_key(folder), new_id(now))
+    await storage.copy_object(scanned, kept)
+    async with transaction() as conn:
+        current = await _current_history(conn, row)
+        if current is not None:
+            if isinstance(row, TrashedFile):
+                await files_repository.delete_versions(
+                    conn, folder_id=folder.id, trash_id=row.trash_id
+                )
+                await files_repository.delete_trashed(conn, row.id)
+            else:
+                await files_repository.delete_versions(conn, id=row.id)
+            leftover_ids = await removals.defer(conn, folder.id, objects)
+            await _quarantined(conn, folder, row, signature, kept, _history_what(row), now)
     if current is None:  # changed meanwhile: the copy is not needed
         await storage.delete_object(kept)
         return False
