@@ -182,12 +182,178 @@ def pdf_with_escaped_javascript_behind_password() -> bytes:
     return data
 
 
-def pdf_with_objects(count: int) -> bytes:
-    """A one-page PDF holding count more (empty) objects, in compressed object streams."""
+def _javascript_opening(document: Any) -> None:
+    import pikepdf
+
+    action = pikepdf.Dictionary(S=pikepdf.Name.JavaScript, JS=pikepdf.String("app.alert(1);"))
+    document.Root.OpenAction = document.make_indirect(action)
+
+
+def pdf_with_javascript_behind_password() -> bytes:
+    """The review's password bypass: a user password (neither pdfium nor qpdf reads it without
+    one) and its JavaScript /OpenAction in an encrypted object stream: nothing to see in the
+    bytes."""
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    _javascript_opening(document)
+    out = io.BytesIO()
+    document.save(
+        out,
+        encryption=pikepdf.Encryption(user="1234", owner="owner", R=6),
+        object_stream_mode=pikepdf.ObjectStreamMode.generate,
+    )
+    return out.getvalue()
+
+
+def pdf_cut_before_startxref() -> bytes:
+    """The review's bypass of qpdf: a JavaScript /OpenAction in a compressed object stream, the
+    file cut before its `startxref` (pdfium repairs it and opens it; qpdf's recovery finds no
+    trailer, which lives in the cut file's xref stream)."""
+    document = _opened(pdf("Results"))
+    _javascript_opening(document)
+    data = _compressed(document)
+    return data[: data.rfind(b"startxref")]
+
+
+def pdf_with_indirect_launch() -> bytes:
+    """An /OpenAction launching a program, its /S /Launch given by reference (/S 6 0 R)."""
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    action = pikepdf.Dictionary(
+        S=document.make_indirect(pikepdf.Name.Launch), F=pikepdf.String("cmd.exe")
+    )
+    document.Root.OpenAction = document.make_indirect(action)
+    return _compressed(document)
+
+
+def pdf_with_3d_javascript() -> bytes:
+    """A 3D annotation whose artwork runs a script when it loads (/OnInstantiate)."""
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    artwork = pikepdf.Stream(document, b"U3D")
+    artwork.Type = pikepdf.Name("/3D")
+    artwork.Subtype = pikepdf.Name("/U3D")
+    artwork.OnInstantiate = document.make_indirect(pikepdf.Stream(document, b"host.x = 1;"))
+    annotation = pikepdf.Dictionary(
+        Type=pikepdf.Name.Annot, Subtype=pikepdf.Name("/3D"), Rect=pikepdf.Array([0, 0, 9, 9])
+    )
+    annotation["/3DD"] = document.make_indirect(artwork)
+    document.pages[0].obj.Annots = pikepdf.Array([document.make_indirect(annotation)])
+    return _compressed(document)
+
+
+_XFA_SCRIPT = (
+    b'<template><subform><event activity="initialize">'
+    b'<script contentType="application/x-javascript">app.alert(1)</script>'
+    b"</event></subform></template></xdp:xdp>"
+)
+
+
+def _with_xfa(stream_of: Any) -> bytes:
+    import pikepdf
+
+    document = _opened(pdf("Results"))
+    stream = stream_of(document)
+    document.Root.AcroForm = pikepdf.Dictionary(
+        Fields=pikepdf.Array(), XFA=document.make_indirect(stream)
+    )
+    return _compressed(document)
+
+
+def pdf_with_xfa_script_after_predictor() -> bytes:
+    """The review's XFA bypass: the form's XML Flate-compressed with a PNG predictor (rows of
+    "up" differences), so the inflated bytes alone hold no `<script`."""
+    import zlib
+
+    import pikepdf
+
+    xml = b'<?xml version="1.0"?><xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/">' + _XFA_SCRIPT
+    columns = 16
+    rows = [xml[i : i + columns].ljust(columns, b" ") for i in range(0, len(xml), columns)]
+    above, encoded = bytes(columns), b""
+    for row in rows:
+        encoded += b"\x02" + bytes((row[i] - above[i]) & 0xFF for i in range(columns))
+        above = row
+
+    def stream_of(document: Any) -> Any:
+        stream = pikepdf.Stream(document, zlib.compress(encoded))
+        stream.Filter = pikepdf.Name.FlateDecode
+        stream.DecodeParms = pikepdf.Dictionary(Predictor=12, Columns=columns)
+        return stream
+
+    assert b"script" not in zlib.decompress(zlib.compress(encoded))
+    return _with_xfa(stream_of)
+
+
+def pdf_with_xfa_script_after_padding(padding: int) -> bytes:
+    """The review's other XFA bypass: the script after `padding` bytes of an XML comment."""
+    import zlib
+
+    import pikepdf
+
+    xml = (
+        b'<?xml version="1.0"?><xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/"><!--'
+        + b" " * padding
+        + b"-->"
+        + _XFA_SCRIPT
+    )
+
+    def stream_of(document: Any) -> Any:
+        stream = pikepdf.Stream(document, zlib.compress(xml, 9))
+        stream.Filter = pikepdf.Name.FlateDecode
+        return stream
+
+    return _with_xfa(stream_of)
+
+
+def pdf_with_javascript_beside_a_memory_bomb(elements: int = 20_000_000) -> bytes:
+    """The review's memory bypass, written by hand: one compressed object stream holding the
+    catalog, its page and a JavaScript /OpenAction beside an array of `elements` numbers, which
+    qpdf cannot parse within the worker's memory (std::bad_alloc: the whole stream's objects read
+    as null) while pdfium, reading the action alone, runs it."""
+    import zlib
+
+    bodies = [
+        b"<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+        b"<< /S /JavaScript /JS (app.alert(1)) /Pad [" + b"0 " * elements + b"] >>",
+    ]
+    index, data = b"", b""
+    for number, body in enumerate(bodies, 1):
+        index += b"%d %d " % (number, len(data))
+        data += body + b"\n"
+    packed = zlib.compress(index + data, 9)
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    stream_at = len(out)
+    out += b"5 0 obj\n<< /Type /ObjStm /N 4 /First %d /Filter /FlateDecode /Length %d >>\n" % (
+        len(index),
+        len(packed),
+    )
+    out += b"stream\n" + packed + b"\nendstream\nendobj\n"
+    xref_at = len(out)
+    rows = b"\x00\x00\x00\x00\x00\xff\xff"
+    rows += b"".join(b"\x02\x00\x00\x00\x05" + i.to_bytes(2, "big") for i in range(4))
+    rows += b"\x01" + stream_at.to_bytes(4, "big") + b"\x00\x00"
+    rows += b"\x01" + xref_at.to_bytes(4, "big") + b"\x00\x00"
+    out += b"6 0 obj\n<< /Type /XRef /Size 7 /W [1 4 2] /Root 1 0 R /Length %d >>\n" % len(rows)
+    out += b"stream\n" + rows + b"\nendstream\nendobj\n"
+    out += b"startxref\n%d\n%%%%EOF\n" % xref_at
+    return bytes(out)
+
+
+def pdf_with_objects(count: int, *, javascript: bool = False) -> bytes:
+    """A one-page PDF holding count more (empty) objects, in compressed object streams (and a
+    JavaScript /OpenAction with javascript)."""
     import pikepdf
 
     document = pikepdf.new()
     document.add_blank_page()
+    if javascript:
+        _javascript_opening(document)
     document.Root.Many = pikepdf.Array(
         [document.make_indirect(pikepdf.Dictionary()) for _ in range(count)]
     )

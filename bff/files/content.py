@@ -21,9 +21,10 @@ the whole file) and counts them; `ContentCheck.verdict`, once they are all stage
   active content it holds found there (bff/files/previews.py `pdf_findings`: every object qpdf
   reads, compressed object streams included, bff/files/pdf_active.py; pdfium's JavaScript and
   attachment counts; a search of the bytes with names' #xx escapes decoded); a PDF pdfium
-  cannot open, or whose objects could not all be looked at (too slow, too many), is refused or
-  kept not displayable (BFF_DAMAGED_PDF), one with active content flagged or refused
-  (BFF_PDF_ACTIVE_CONTENT).
+  cannot open, or too slow or too large to look at, is refused or kept not displayable
+  (BFF_DAMAGED_PDF); one with active content, or whose objects could not all be looked at
+  (qpdf cannot open it or read one of them, a password, too slow, too large), is flagged or
+  refused (BFF_PDF_ACTIVE_CONTENT): never passed as checked.
 
 Content the portal made itself (a profile image's JPEG) is not checked (Screening.checked).
 """
@@ -65,6 +66,17 @@ PDF_DAMAGED = "This PDF is damaged and cannot be opened; it was not saved."
 PDF_TOO_SLOW = "This PDF took too long to open, so it cannot be checked; it was not saved."
 PDF_TOO_LARGE = "This PDF has too many parts to be checked for active content; it was not saved."
 _UNCHECKED = {"damaged": PDF_DAMAGED, "slow": PDF_TOO_SLOW, "large": PDF_TOO_LARGE}
+PDF_NOT_CHECKED = (
+    "This PDF could not be checked for active content, and PDFs must be checked here; "
+    "it was not saved."
+)
+PDF_PASSWORD_NOT_CHECKED = (
+    "This PDF is protected by a password, so it could not be checked for active content, "  # noqa: S105
+    "and PDFs must be checked here; it was not saved."
+)
+# What activeContent says of a PDF kept (BFF_PDF_ACTIVE_CONTENT=flag) whose objects could not
+# all be looked at: the listing's badge reads "Active content: could not be checked".
+NOT_CHECKED = "could not be checked"
 
 
 def program_refused(what: str) -> str:
@@ -181,6 +193,10 @@ _PAGE_NAMES: dict[str, Kind] = {
     **dict.fromkeys(("svg", "svgz"), SVG_IMAGE),
     **dict.fromkeys(("mht", "mhtml"), WEB_ARCHIVE),
 }
+# Names a browser opens as plain text: served text/plain, text/csv, text/markdown... with
+# nosniff (bff/app.py) and a sandboxing CSP (bff/files/delivery.py), so markup under them is
+# shown as text and runs nothing: a note starting with a comment or `<b>` is text.
+_TEXT_NAMES = frozenset(("txt", "csv", "tsv", "text", "log", "md"))
 # What a name's extension claims the bytes are: (group, "a PDF").
 _CLAIMS: dict[str, tuple[str, str]] = {
     "pdf": ("pdf", "a PDF"),
@@ -188,7 +204,7 @@ _CLAIMS: dict[str, tuple[str, str]] = {
         ("png", "jpg", "jpeg", "jfif", "jpe", "gif", "webp", "tif", "tiff", "bmp", "heic", "heif"),
         ("image", "an image"),
     ),
-    **dict.fromkeys(("txt", "csv", "tsv", "text", "log", "md"), ("text", "a text file")),
+    **dict.fromkeys(_TEXT_NAMES, ("text", "a text file")),
     "rtf": ("rtf", "an RTF document"),
     **dict.fromkeys(
         ("docx", "xlsx", "pptx", "odt", "ods", "odp"), ("office", "an Office document")
@@ -435,6 +451,8 @@ class ContentCheck:
             raise ApiError(422, program_refused(f".{extension} file"))
         if extension in _PAGE_NAMES and kind.group == "text":
             kind = _PAGE_NAMES[extension]  # a browser shows it as a page by its name
+        if extension in _TEXT_NAMES and kind in (HTML_PAGE, SVG_IMAGE) and _is_text(head):
+            kind = TEXT  # a browser shows it as text by its name
         claim = _CLAIMS.get(extension)
         if claim is not None and kind.group not in {claim[0], *_ALSO.get(claim[0], ())}:
             raise ApiError(422, not_what_named(claim[1], kind.what))
@@ -451,27 +469,35 @@ class ContentCheck:
 async def _pdf_verdict(
     storage: Storage, staging_key: str, settings: Settings, workers: WorkerPool | None
 ) -> Findings:
+    """The rule (docs/security.md, Content checks): a PDF pdfium cannot open, or too slow or
+    large to look at, is refused or kept not displayable (BFF_DAMAGED_PDF); whatever was not
+    looked at is never passed as checked: refused with BFF_PDF_ACTIVE_CONTENT=refuse, kept
+    flagged "could not be checked" with flag, as is active content found."""
     try:
-        state, found = await _pdf_findings(storage, staging_key, settings, workers)
+        state, found, unchecked = await _pdf_findings(storage, staging_key, settings, workers)
     except WorkerBusy:
         raise ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS}) from None
     except WorkerTimeout:
-        state, found = "slow", ()
+        state, found, unchecked = "slow", (), "slow"
     except WorkerFailed:  # out of memory, or pdfium took its worker down: not a PDF to open
-        state, found = "damaged", ()
+        state, found, unchecked = "damaged", (), "unreadable"
+    if state in _UNCHECKED and settings.damaged_pdf == "refuse":
+        raise ApiError(422, _UNCHECKED[state])
     active = ", ".join(found)
-    if state in _UNCHECKED:
-        if settings.damaged_pdf == "refuse":
-            raise ApiError(422, _UNCHECKED[state])
-        return Findings(active, displayable=False)
-    if active and settings.pdf_active_content == "refuse":
-        raise ApiError(422, active_refused(active))
-    return Findings(active)
+    if settings.pdf_active_content == "refuse":
+        if active:
+            raise ApiError(422, active_refused(active))
+        if unchecked:
+            password = unchecked == "password" or state == "password"
+            raise ApiError(422, PDF_PASSWORD_NOT_CHECKED if password else PDF_NOT_CHECKED)
+    if unchecked:
+        active = f"{active}, {NOT_CHECKED}" if active else NOT_CHECKED
+    return Findings(active, displayable=state not in _UNCHECKED)
 
 
 async def _pdf_findings(
     storage: Storage, staging_key: str, settings: Settings, workers: WorkerPool | None
-) -> tuple[str, tuple[str, ...]]:
+) -> tuple[str, tuple[str, ...], str]:
     """previews.pdf_findings on a copy of the staged PDF in the jobs' work directory, in the
     worker pool (its place taken before anything is copied; WorkerBusy at once when full)."""
     with workers.reserve() if workers is not None else contextlib.nullcontext() as place:

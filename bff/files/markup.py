@@ -15,13 +15,22 @@ then it is a page or an SVG image when
   Sniffing: html, head, body, script, iframe, h1, div, font, table, a, style, title, b, br, p)
   or one that runs or loads content (svg, math, object, embed, frame, frameset, img, form,
   meta, link, base...), a prefix (`h:html`) aside, followed by whitespace, `/` or `>`;
+- its first element is itself in the XHTML or SVG namespace (`<page xmlns="http://www.w3.org/
+  1999/xhtml">`, `<x:doc xmlns:x="...svg">`): an XML document a browser shows as a page or an
+  image, whose scripts run, however far after the first bytes they come;
+- the text has an `<?xml-stylesheet ...?>` instruction anywhere in its first bytes: a browser
+  opening the XML transforms or styles it by that sheet, which can make it a page;
 - its first element is any other, the text declares the XHTML or SVG namespace and it
   scripts (a `script` element, with a prefix or not, an `on...=` event attribute or a
   `javascript:` address): an XML document whose XHTML or SVG scripts a browser runs. An XML
-  record that merely declares the namespace (a clinical document's narrative) stays text.
+  record that merely declares the namespace (a clinical document's narrative) stays text;
+- a processing instruction, comment, document type or first element's start tag is not
+  closed within the first bytes (HEAD_BYTES of bff/files/content.py): what follows it cannot
+  be seen, so it is taken for a page (fails closed; an SVG after a 70 KB comment).
 
 A text whose first thing is not markup (a note that mentions `<script>` further on, a letter
-quoting a tag) is text.
+quoting a tag) is text. Whether markup is refused under a name a browser opens as plain text
+(`.txt`, `.csv`...) is content.py's decision, not this module's.
 """
 
 from __future__ import annotations
@@ -51,6 +60,9 @@ _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u00ad"
 _SCRIPTS = re.compile(r"<(?:[\w.-]+:)?script[\s/>]|\son[a-z]+\s*=|javascript:", re.IGNORECASE)
 _ELEMENT = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?([A-Za-z][\w.-]*)(?=[\s/>]|$)")
 _DOCTYPE = re.compile(r"<!doctype\s+(?:[\w.-]*:)?([\w.-]+)", re.IGNORECASE)
+_ROOT = re.compile(r"<(?:([A-Za-z_][\w.-]*):)?[A-Za-z][\w.-]*")
+_STYLESHEET = re.compile(r"<\?xml-stylesheet[\s?]")
+_DECLARATION = re.compile(r"""\sxmlns(?::([\w.-]+))?\s*=\s*(["'])(.*?)\2""")
 
 
 def _decoded(head: bytes) -> str:
@@ -77,6 +89,26 @@ def _doctype_end(text: str, at: int) -> int:
     return close + 1 if close >= 0 else -1
 
 
+def _root_namespace(text: str, at: int) -> str:
+    """HTML or SVG when the element starting at `at` is in the XHTML or SVG namespace (by its
+    own start tag's declaration of its prefix, or of the default one), "" when it is not, and
+    HTML (fail closed) when its start tag does not end within the text."""
+    root = _ROOT.match(text, at)
+    if root is None:
+        return ""
+    end = text.find(">", root.end())
+    if end < 0:
+        return HTML
+    prefix = root.group(1)
+    for declared in _DECLARATION.finditer(text, root.end(), end):
+        if declared.group(1) != prefix:
+            continue
+        for namespace, kind in _NAMESPACES:
+            if declared.group(3).strip() == namespace:
+                return kind
+    return ""
+
+
 def markup_of(head: bytes) -> str | None:
     """HTML or SVG when a text's first bytes are a web page or an SVG image (the module's
     rule), else None."""
@@ -88,14 +120,14 @@ def markup_of(head: bytes) -> str | None:
             xml = xml or text.startswith("<?xml", at)
             end = text.find("?>", at)
             if end < 0:
-                return None
+                return HTML  # not closed within the head: what follows it is unseen
             at = _skip(text, end + 2)
         elif text.startswith("<!--", at):
             if not xml:
                 return HTML
             end = text.find("-->", at + 4)
             if end < 0:
-                return None
+                return HTML
             at = _skip(text, end + 3)
         elif (doctype := _DOCTYPE.match(text, at)) is not None:
             name = doctype.group(1).lower()
@@ -103,7 +135,7 @@ def markup_of(head: bytes) -> str | None:
                 return SVG if name == SVG else HTML
             end = _doctype_end(text, at)
             if end < 0:
-                return None
+                return HTML
             at = _skip(text, end)
         else:
             break
@@ -115,6 +147,11 @@ def markup_of(head: bytes) -> str | None:
         return SVG
     if name in _HTML_ELEMENTS:
         return HTML
+    if _STYLESHEET.search(text) is not None:
+        return HTML
+    in_namespace = _root_namespace(text, at)
+    if in_namespace != "":
+        return in_namespace
     if _SCRIPTS.search(text) is None:
         return None
     for namespace, kind in _NAMESPACES:

@@ -1,16 +1,19 @@
 """What active content a PDF holds (issue 49's review): every object qpdf reads of it (pikepdf),
 those inside compressed object streams too, its names as qpdf decodes them (`/J#61vaScript` is
-/JavaScript); when qpdf cannot read the file, a search of its bytes with the names' `#xx`
-escapes decoded. Run in a worker process by bff/files/previews.py `pdf_findings`.
+/JavaScript). Run in a worker process by bff/files/previews.py `pdf_findings`, which also
+searches the file's bytes (`named_in_bytes`, the names' `#xx` escapes decoded): that search
+adds findings, it never stands in for the walk.
 
 Every object is looked at, not only the places a reader starts from (the names tree, an
 /OpenAction, a document's, page's, annotation's or field's /AA, an action's /Next, an outline
 item): an action anywhere is found. An object's text as qpdf writes it (the objects written
-inside it included) is searched first for the names a finding needs; only the few that name
-one are walked entry by entry. Found:
+inside it included) is searched first for the names a finding needs (or an /S, /Subtype or
+/Type given by reference: an indirect /Launch); only the few that name one are walked entry by
+entry. Found:
 
 - JAVASCRIPT: an action dictionary with /S /JavaScript or a /JS entry (a /Rendition action's
-  too), the names tree's /JavaScript, and an XFA form's scripts (`<script>` in its XML);
+  too), the names tree's /JavaScript, a 3D artwork's /OnInstantiate script, and an XFA form's
+  scripts (`<script>` in its XML, decoded by qpdf: predictors applied);
 - LAUNCH: an action with /S /Launch;
 - EMBEDDED: an embedded file stream (/Type /EmbeddedFile), a file specification holding one
   (/EF), the names tree's /EmbeddedFiles, a /FileAttachment or /RichMedia annotation (whose
@@ -20,10 +23,15 @@ Not flagged: links (/URI, /GoTo, /GoToR), /SubmitForm and /ImportData actions: t
 in the reader, and the portal's viewer renders pages as images, so no action of a PDF runs
 there at all.
 
-Bounded: a PDF of more than MAX_OBJECTS objects, or whose objects naming active content hold
-more than MAX_ITEMS entries, or whose walk outlasts its deadline is `Unchecked` (refused or
-kept not displayable as a PDF that cannot be opened, never passed as checked); memory is the
-worker's limit.
+Fails closed: whatever cannot be looked at makes the PDF `Unchecked` (never passed as checked;
+bff/files/content.py refuses it or keeps it flagged as not checked): a file qpdf cannot open
+even with its recovery of damaged files ("unreadable": e.g. cut before its `startxref`, whose
+trailer lives in an xref stream qpdf's recovery does not use), one protected by a password
+("password"), an object in use that qpdf cannot read (it raises, or qpdf warns of an object
+it could not read and gives null for it: an object stream exhausting memory) ("unreadable"),
+more than MAX_OBJECTS objects or objects naming active content with more than MAX_ITEMS
+entries ("large"), an XFA form of more than XFA_BYTES decoded ("form"), a walk past its
+deadline ("slow").
 """
 
 from __future__ import annotations
@@ -55,12 +63,17 @@ _KEYS = (
     ("/JavaScript", JAVASCRIPT),
     ("/EF", EMBEDDED),
     ("/EmbeddedFiles", EMBEDDED),
+    ("/OnInstantiate", JAVASCRIPT),  # a 3D stream's script, run when the artwork loads
 )
+# What qpdf warns when it could not read an object (it then reads as null).
+_UNREADABLE_WARNINGS = re.compile(r"error reading object|bad_alloc|object stream", re.IGNORECASE)
 
 
 class Unchecked(Exception):
-    """The walk stopped before its end: `reason` is "slow" (past its deadline) or "large"
-    (over MAX_OBJECTS or MAX_ITEMS)."""
+    """The walk could not look at everything: `reason` is "slow" (past its deadline), "large"
+    (over MAX_OBJECTS or MAX_ITEMS), "form" (an XFA form over XFA_BYTES decoded), "password"
+    (it needs one) or "unreadable" (qpdf cannot open it, or an object in use cannot be read, or
+    an XFA form's part cannot be decoded); `found` what was found before."""
 
     def __init__(self, reason: str, found: set[str]) -> None:
         super().__init__(reason)
@@ -87,23 +100,30 @@ def _in_dictionary(entry: pikepdf.Object) -> set[str]:
 
 
 def _stream_text(stream: pikepdf.Object, limit: int) -> bytes:
-    """At most limit bytes of a stream's decoded data (Flate decompressed a piece at a time,
-    so a small stream cannot expand past the limit in memory)."""
+    """A stream's decoded data as qpdf decodes it (predictors applied); Unchecked ("form")
+    when it is more than limit bytes. Flate alone is decompressed a piece at a time, so a small
+    stream cannot expand past the limit in memory; other filters by qpdf, within the worker's
+    memory."""
     filters = stream.get("/Filter")
     if isinstance(filters, pikepdf.Array) and len(filters) == 1:
         filters = filters[0]
-    if filters is None:
-        return stream.read_raw_bytes()[:limit]
-    if isinstance(filters, pikepdf.Name) and str(filters) == "/FlateDecode":
+    plain_flate = isinstance(filters, pikepdf.Name) and str(filters) == "/FlateDecode"
+    if plain_flate and stream.get("/DecodeParms") is None:
+        inflate = zlib.decompressobj()
         try:
-            return zlib.decompressobj().decompress(stream.read_raw_bytes(), limit)
+            data = inflate.decompress(stream.read_raw_bytes(), limit + 1)
         except zlib.error:
-            return b""
-    return stream.read_bytes()[:limit]  # another filter: decoded by qpdf, within memory
+            data = stream.read_bytes()  # qpdf reads what zlib alone does not (a cut stream)
+    else:
+        data = stream.read_bytes()
+    if len(data) > limit:
+        raise Unchecked("form", set())
+    return data
 
 
 def _xfa_scripts(form: pikepdf.Object) -> bool:
-    """Whether an AcroForm's XFA (one stream, or an array of names and streams) has scripts."""
+    """Whether an AcroForm's XFA (one stream, or an array of names and streams) has scripts:
+    all of it searched (Unchecked past XFA_BYTES decoded, or a part qpdf cannot decode)."""
     xfa = form.get("/XFA")
     streams = [xfa] if isinstance(xfa, pikepdf.Stream) else []
     if isinstance(xfa, pikepdf.Array):
@@ -113,17 +133,17 @@ def _xfa_scripts(form: pikepdf.Object) -> bool:
         try:
             text += _stream_text(stream, XFA_BYTES - len(text))
         except pikepdf.PdfError:
-            continue
-        if len(text) >= XFA_BYTES:
-            break
+            raise Unchecked("unreadable", set()) from None
     return _XFA_SCRIPT.search(text) is not None
 
 
 # The names every finding needs in an object's text as qpdf writes it (names decoded, objects
 # written inside it included): only the objects naming one are walked entry by entry.
 _CANDIDATE = re.compile(
-    rb"/(?:JavaScript|JS|Launch|EmbeddedFiles?|EF|FileAttachment|RichMedia|XFA)"
+    rb"/(?:JavaScript|JS|Launch|EmbeddedFiles?|EF|FileAttachment|RichMedia|XFA|OnInstantiate)"
     rb"(?=[\x00\t\n\x0c\r /<>\[\]()%{}]|$)"
+    # A type given by reference (/S 7 0 R): the name it refers to is read when walked.
+    rb"|/(?:S|Subtype|Type) \d+ \d+ R"
 )
 
 
@@ -156,18 +176,23 @@ def _walk(top: pikepdf.Object, budget: int) -> tuple[set[str], int]:
     return found, items
 
 
-def named_in_objects(path: str, deadline: float) -> set[str] | None:
-    """What active content a PDF's objects hold, or None when qpdf cannot open it (or it needs
-    a password); Unchecked when the walk is cut short (MAX_OBJECTS, MAX_ITEMS, deadline, a
-    time.monotonic() value)."""
+def _unreadable_warning(pdf: pikepdf.Pdf) -> bool:
+    return any(_UNREADABLE_WARNINGS.search(str(warning)) for warning in pdf.get_warnings())
+
+
+def named_in_objects(path: str, deadline: float) -> set[str]:
+    """What active content a PDF's objects hold; Unchecked when they cannot all be looked at
+    (the module's list; deadline a time.monotonic() value)."""
     # What qpdf raises on hostile input is not always a PdfError: whatever it is (but memory
-    # running out, which the worker pool reports), that file or that object is not read.
+    # running out, which the worker pool reports), what it stopped is not looked at.
     try:
-        pdf = pikepdf.open(path, inherit_page_attributes=False)
+        pdf = pikepdf.open(path, inherit_page_attributes=False)  # qpdf's recovery included
     except MemoryError:
         raise
-    except Exception:  # noqa: BLE001 (see above: the caller falls back to the bytes)
-        return None
+    except pikepdf.PasswordError:
+        raise Unchecked("password", set()) from None
+    except Exception:  # noqa: BLE001 (see above)
+        raise Unchecked("unreadable", set()) from None
     found: set[str] = set()
     items = 0
     with pdf:
@@ -176,7 +201,7 @@ def named_in_objects(path: str, deadline: float) -> set[str] | None:
         except MemoryError:
             raise
         except Exception:  # noqa: BLE001 (as above)
-            return None
+            raise Unchecked("unreadable", found) from None
         if len(objects) > MAX_OBJECTS:
             raise Unchecked("large", found)
         for number, (objgen, entry) in enumerate(objects):
@@ -186,6 +211,8 @@ def named_in_objects(path: str, deadline: float) -> set[str] | None:
                 raise Unchecked("slow", found)
             try:
                 top = pdf.get_object(objgen)
+                if top is None:  # null: written so, or unreadable (qpdf warns then: below)
+                    continue
                 if isinstance(top, pikepdf.Stream):
                     text = top.stream_dict.unparse(resolved=True)
                 else:
@@ -197,10 +224,12 @@ def named_in_objects(path: str, deadline: float) -> set[str] | None:
                 raise Unchecked(cut.reason, found | cut.found) from None
             except MemoryError:
                 raise
-            except Exception:  # noqa: BLE001, S112 (one unreadable object: the others are read)
-                continue
+            except Exception:  # noqa: BLE001 (an object qpdf cannot read: not looked at)
+                raise Unchecked("unreadable", found) from None
             found |= held
             items += used
+        if _unreadable_warning(pdf):
+            raise Unchecked("unreadable", found)
     return found
 
 

@@ -47,7 +47,6 @@ from bff.files.images import (
 from bff.files.pdf_active import (
     EMBEDDED,
     JAVASCRIPT,
-    LAUNCH,
     ORDER,
     Unchecked,
     named_in_bytes,
@@ -192,53 +191,30 @@ def pdf_page_count(source: bytes | str) -> int:
             document.close()
 
 
-# The pages whose annotations pdfium looks at (file attachments, launch links) when qpdf cannot
-# read a PDF pdfium opens; otherwise every object is looked at (bff/files/pdf_active.py).
-FINDINGS_PAGES = 2000
 # What share of its time limit a PDF's checks give qpdf's walk of its objects: past it the PDF
 # is "slow" (cannot be checked) before the worker's limit kills it.
 WALK_SHARE = 0.75
 
 
-def _named_in_annotations(page: pdfium.PdfPage) -> set[str]:
-    found: set[str] = set()
-    raw = pdfium.raw
-    for index in range(raw.FPDFPage_GetAnnotCount(page.raw)):
-        annot = raw.FPDFPage_GetAnnot(page.raw, index)
-        if not annot:
-            continue
-        try:
-            subtype = raw.FPDFAnnot_GetSubtype(annot)
-            if subtype == raw.FPDF_ANNOT_FILEATTACHMENT:
-                found.add(EMBEDDED)
-            elif subtype == raw.FPDF_ANNOT_LINK:
-                link = raw.FPDFAnnot_GetLink(annot)
-                action = raw.FPDFLink_GetAction(link) if link else None
-                if action and raw.FPDFAction_GetType(action) == raw.PDFACTION_LAUNCH:
-                    found.add(LAUNCH)
-        finally:
-            raw.FPDFPage_CloseAnnot(annot)
-    return found
+def pdf_findings(path: str, seconds: float) -> tuple[str, tuple[str, ...], str]:
+    """Whether pdfium opens a PDF (its path), what active content it holds and whether all of
+    it could be looked at: (state, found, unchecked). state is "ok", "password" (pdfium needs
+    one) or "damaged" (pdfium cannot open it, or it has no pages), then "slow" or "large" for
+    one whose objects could not all be looked at within WALK_SHARE of seconds or pdf_active's
+    bounds; found in the order JAVASCRIPT, LAUNCH, EMBEDDED; unchecked "" when qpdf's walk of
+    every object (pdf_active.named_in_objects) ended, else why not (pdf_active.Unchecked's
+    reason: what was found is then only part of what the PDF may hold).
 
-
-def pdf_findings(path: str, seconds: float) -> tuple[str, tuple[str, ...]]:
-    """Whether pdfium opens a PDF (its path) and what active content it holds: ("ok", found),
-    ("password", found) for one protected by a password, ("damaged", found) for one pdfium
-    cannot open or that has no pages, ("slow", found) or ("large", found) for one whose objects
-    could not all be looked at within WALK_SHARE of seconds or pdf_active's bounds; found in
-    the order JAVASCRIPT, LAUNCH, EMBEDDED.
-
-    Found by qpdf's walk of every object (pdf_active.named_in_objects), pdfium's JavaScript and
-    attachment counts and a search of the bytes (names' #xx escapes decoded); when qpdf cannot
-    read the file, pdfium's look at the first FINDINGS_PAGES pages' annotations instead."""
+    Found by qpdf's walk, pdfium's JavaScript and attachment counts and a search of the bytes
+    (names' #xx escapes decoded); the last two add findings and never stand in for the walk."""
     deadline = time.monotonic() + seconds * WALK_SHARE
     found = named_in_bytes(path)
-    walked = "ok"
+    unchecked = ""
     try:
-        in_objects = named_in_objects(path, deadline)
+        found |= named_in_objects(path, deadline)
     except Unchecked as cut:
         found |= cut.found
-        in_objects, walked = set(), cut.reason
+        unchecked = cut.reason
     state = "ok"
     with _PDFIUM:
         try:
@@ -254,21 +230,13 @@ def pdf_findings(path: str, seconds: float) -> tuple[str, tuple[str, ...]]:
                     found.add(EMBEDDED)
                 if len(document) == 0:
                     state = "damaged"
-                pages = min(len(document), FINDINGS_PAGES) if in_objects is None else 0
-                for index in range(pages):
-                    page = document[index]
-                    try:
-                        found |= _named_in_annotations(page)
-                    finally:
-                        page.close()
             except pdfium.PdfiumError:
                 state = "damaged"
             finally:
                 document.close()
-    if state == "ok":
-        state = walked
-    found |= in_objects or set()
-    return state, tuple(name for name in ORDER if name in found)
+    if state == "ok" and unchecked in ("slow", "large"):
+        state = unchecked
+    return state, tuple(name for name in ORDER if name in found), unchecked
 
 
 def pdf_page(source: bytes | str, page: int, width: int) -> bytes:

@@ -34,6 +34,16 @@ async def strict_ward(database_url: str, run_dir: Path, tmp_path: Path) -> Async
         yield await Ward(app, settings).setup()
 
 
+@pytest.fixture
+async def keeping_ward(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterator[Ward]:
+    """A ward keeping damaged PDFs and flagging active content."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", damaged_pdf="keep"
+    )
+    async with started_app(settings) as app:
+        yield await Ward(app, settings).setup()
+
+
 async def _refused(ward: Ward, name: str, data: bytes) -> str:
     message = await error_message(await ward.upload(ward.nurse, name, data), 422)
     assert await ward.stored(name) is None
@@ -60,12 +70,13 @@ async def test_a_damaged_pdf_is_refused(ward: Ward) -> None:
     assert message == content.PDF_DAMAGED
 
 
-async def test_a_damaged_pdf_kept_by_setting_cannot_be_displayed(strict_ward: Ward) -> None:
-    ward = strict_ward
+async def test_a_damaged_pdf_kept_by_setting_cannot_be_displayed(keeping_ward: Ward) -> None:
+    """Kept, and flagged as not checked for active content: qpdf cannot read it either."""
+    ward = keeping_ward
     response = await ward.upload(ward.nurse, "scan.pdf", samples.damaged_pdf())
     assert response.status_code == 201, await response.get_data()
     blob = await _blob(ward, "scan.pdf")
-    assert blob["displayable"] is False and blob["activeContent"] == ""
+    assert blob["displayable"] is False and blob["activeContent"] == content.NOT_CHECKED
     opened = await ward.client.get(ward.url("scan.pdf", "viewer"), headers=ward.nurse.headers)
     assert opened.status_code == 200, await opened.get_data()
     viewer = await opened.get_json()
@@ -234,8 +245,12 @@ HIDDEN = {
     "compressed.pdf": (samples.pdf_with_javascript_in_object_stream, "JavaScript"),
     "page-launch.pdf": (samples.pdf_with_page_launch, "launch actions"),
     "attached.pdf": (samples.pdf_with_attachment_in_object_stream, "embedded files"),
-    "protected.pdf": (samples.pdf_with_escaped_javascript_behind_password, "JavaScript"),
     "form.pdf": (samples.pdf_with_xfa_script, "JavaScript"),
+    # The second review's: an XFA form with a PNG predictor, a 3D artwork's script, a launch
+    # action whose /S is given by reference.
+    "predictor.pdf": (samples.pdf_with_xfa_script_after_predictor, "JavaScript"),
+    "3d.pdf": (samples.pdf_with_3d_javascript, "JavaScript"),
+    "indirect.pdf": (samples.pdf_with_indirect_launch, "launch actions"),
 }
 
 
@@ -270,13 +285,69 @@ def test_a_walk_cut_short_is_never_a_clean_pdf(tmp_path: Path, monkeypatch: Monk
     within the time given or the bounds is "slow" or "large", whatever was found before."""
     path = tmp_path / "compressed.pdf"
     path.write_bytes(samples.pdf_with_javascript_in_object_stream())
-    assert pdf_findings(str(path), 20) == ("ok", ("JavaScript",))
+    assert pdf_findings(str(path), 20) == ("ok", ("JavaScript",), "")
     assert pdf_findings(str(path), 1e-9)[0] == "slow"
     monkeypatch.setattr(pdf_active, "MAX_OBJECTS", 3)
     assert pdf_findings(str(path), 20)[0] == "large"
     monkeypatch.setattr(pdf_active, "MAX_OBJECTS", 1000)
     monkeypatch.setattr(pdf_active, "MAX_ITEMS", 1)
     assert pdf_findings(str(path), 20)[0] == "large"
+
+
+# The second review's PDFs whose objects cannot all be looked at (issue 49): never passed as
+# checked. Refused with BFF_PDF_ACTIVE_CONTENT=refuse, whatever BFF_DAMAGED_PDF says; kept and
+# flagged "could not be checked" with flag.
+def _unchecked() -> dict[str, tuple[bytes, str]]:
+    return {
+        "cut.pdf": (samples.pdf_cut_before_startxref(), content.PDF_NOT_CHECKED),
+        "padded.pdf": (
+            samples.pdf_with_javascript_beside_a_memory_bomb(),
+            content.PDF_NOT_CHECKED,
+        ),
+        "long-form.pdf": (
+            samples.pdf_with_xfa_script_after_padding(pdf_active.XFA_BYTES + 1024),
+            content.PDF_NOT_CHECKED,
+        ),
+        "protected.pdf": (
+            samples.pdf_with_javascript_behind_password(),
+            content.PDF_PASSWORD_NOT_CHECKED,
+        ),
+    }
+
+
+async def test_a_pdf_that_cannot_be_looked_into_is_refused_by_setting(strict_ward: Ward) -> None:
+    """qpdf cannot open it (pdfium repairs it), an object stream qpdf cannot read within the
+    worker's memory, an XFA form longer than the search, a user password: with active content
+    refused, each is refused for what could not be checked (the bytes name nothing)."""
+    ward = strict_ward
+    for name, (data, message) in _unchecked().items():
+        assert await _refused(ward, name, data) == message, name
+    # Past MAX_OBJECTS, with BFF_DAMAGED_PDF=keep: refused too, not stored downloadable.
+    data = samples.pdf_with_objects(pdf_active.MAX_OBJECTS + 1, javascript=True)
+    assert await _refused(ward, "many.pdf", data) == content.PDF_NOT_CHECKED
+
+
+async def test_a_pdf_that_cannot_be_looked_into_is_flagged(keeping_ward: Ward) -> None:
+    ward = keeping_ward
+    for name, (data, _) in _unchecked().items():
+        response = await ward.upload(ward.nurse, name, data)
+        assert response.status_code == 201, (name, await response.get_data())
+        blob = await _blob(ward, name)
+        assert blob["activeContent"] == content.NOT_CHECKED, name
+        assert blob["displayable"] is True, name  # pdfium opens each: the viewer decides
+    data = samples.pdf_with_objects(pdf_active.MAX_OBJECTS + 1, javascript=True)
+    assert (await ward.upload(ward.nurse, "many.pdf", data)).status_code == 201
+    blob = await _blob(ward, "many.pdf")
+    assert blob["activeContent"] == content.NOT_CHECKED and blob["displayable"] is False
+    # What the bytes name is said with it.
+    data = samples.pdf_with_escaped_javascript_behind_password()
+    assert (await ward.upload(ward.nurse, "escaped.pdf", data)).status_code == 201
+    blob = await _blob(ward, "escaped.pdf")
+    assert blob["activeContent"] == f"JavaScript, {content.NOT_CHECKED}"
+    # The viewer tells a protected PDF as before.
+    opened = await ward.client.get(ward.url("protected.pdf", "viewer"), headers=ward.nurse.headers)
+    assert opened.status_code == 200, await opened.get_data()
+    assert (await opened.get_json())["activeContent"] == content.NOT_CHECKED
 
 
 def test_escaped_names_are_found_in_the_bytes_across_chunks(tmp_path: Path) -> None:
@@ -320,10 +391,6 @@ async def test_web_pages_and_svg_passed_off_as_text_are_refused(ward: Ward) -> N
     for data, message in SMUGGLED.items():
         for name in ("results", "results.xml", "results.bin"):
             assert await _refused(ward, name, data) == message, (name, data)
-        # A text file's name says text: these bytes are a page.
-        refused = await _refused(ward, "notes.txt", data)
-        what = "an HTML page" if message == PAGE else "an SVG image"
-        assert refused == content.not_what_named("a text file", what), data
     # Names a browser opens as pages claim a page whatever text they hold.
     for name in ("notes.html", "notes.htm", "notes.xhtml", "notes.shtml", "notes.mht"):
         assert await _refused(ward, name, b"Blood pressure 120/80\n") in (
@@ -347,6 +414,58 @@ async def test_web_pages_and_svg_passed_off_as_text_are_refused(ward: Ward) -> N
     for name, data in notes.items():
         response = await ward.upload(ward.nurse, name, data)
         assert response.status_code == 201, (name, await response.get_data())
+
+
+# The second review's: markup whose head hides what follows it, XML a browser shows as a page,
+# and notes refused for starting with markup under names a browser opens as text.
+PADDING = b"x" * (content.HEAD_BYTES + 6 * 1024)
+XML_PAGES = {
+    b'<?xml version="1.0"?><!--' + PADDING + b'--><svg xmlns="http://www.w3.org/2000/svg" '
+    b'onload="alert(document.domain)"/>': PAGE,
+    b'<?xml version="1.0"?><?note ' + PADDING + b"?><svg onload='alert(1)'/>": PAGE,
+    b'<?xml version="1.0"?>\n<page xmlns="http://www.w3.org/1999/xhtml"><p>'
+    + PADDING
+    + b"</p><script>alert(1)</script></page>": PAGE,
+    b'<?xml version="1.0"?><d:drawing xmlns:d="http://www.w3.org/2000/svg"><d:g>'
+    + PADDING
+    + b"</d:g><d:script>alert(1)</d:script></d:drawing>": SVG,
+    b'<?xml version="1.0"?>\n<?xml-stylesheet type="text/xsl" href="show.xsl"?>\n'
+    b"<observation><value>5.4</value></observation>\n": PAGE,
+}
+
+
+async def test_xml_a_browser_shows_as_a_page_is_refused(ward: Ward) -> None:
+    for data, message in XML_PAGES.items():
+        for name in ("chart.xml", "chart.xsl", "chart.xslt", "chart"):
+            assert await _refused(ward, name, data) == message, (name, data[:60])
+    # The same under a text file's name is text a browser shows as text.
+    response = await ward.upload(ward.nurse, "chart.txt", next(iter(XML_PAGES)))
+    assert response.status_code == 201, await response.get_data()
+
+
+async def test_markup_under_a_text_files_name_is_text(ward: Ward) -> None:
+    """Names a browser opens as text are served as text (text/plain and the like, nosniff,
+    a sandboxing CSP): their markup runs nothing, so a note starting with markup is kept."""
+    notes = {
+        "notes.md": b"<!-- ward template v2 -->\n# Discharge notes\nPatient stable.\n",
+        "letter.txt": b"<b>Urgent</b>: call the patient back about results.\n",
+        "export.csv": b"<p>,value\n1,2\n",
+        "page.txt": b"\n<html><body><script>alert(1)</script></body></html>",
+        "drawing.log": b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
+        "copy.tsv": b"<html>\tx\n",
+        "plain.text": b"<!DOCTYPE html><p>x",
+    }
+    for name, data in notes.items():
+        response = await ward.upload(ward.nurse, name, data)
+        assert response.status_code == 201, (name, await response.get_data())
+    view = await ward.client.get(ward.url("page.txt", "view"), headers=ward.nurse.headers)
+    assert view.status_code == 200
+    assert view.headers["Content-Type"].startswith("text/plain")
+    assert view.headers["X-Content-Type-Options"] == "nosniff"
+    assert "sandbox" in view.headers["Content-Security-Policy"]
+    # Under any other name the same bytes are a page.
+    for name in ("page", "page.xml", "page.bin", "page.html"):
+        assert await _refused(ward, name, notes["page.txt"]) == PAGE, name
 
 
 async def test_web_pages_are_accepted_when_allowed(web_ward: Ward) -> None:
