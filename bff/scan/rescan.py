@@ -175,15 +175,7 @@ async def _release(folder: Folder, row: StoredFile, now: datetime) -> bool:
         )
         if row.scan_state == HELD:  # its staff could not see it until now
             announce(FILE_UPLOADED, folder, row.name, scan_state=CLEAN)
-            await record(
-                conn,
-                SYSTEM,
-                "file_released",
-                container=folder.container.name,
-                folder=folder.name,
-                blob=row.name,
-                details=_released(row),
-            )
+            await _audit_release(conn, folder, row.name, _released(row))
     return True
 
 
@@ -328,15 +320,8 @@ async def _rescan_history(storage: Storage, row: History) -> bool:
                 .update(scan_state=CLEAN, scanned_at=now, scan_tried_at=None)
             )
             if row.scan_state == HELD:
-                await record(
-                    conn,
-                    SYSTEM,
-                    "file_released",
-                    container=folder.container.name,
-                    folder=folder.name,
-                    blob=row.name,
-                    details=f"{_history_what(row)} scanned clean; shown to the folder's staff",
-                )
+                details = f"{_history_what(row)} scanned clean; shown to the folder's staff"
+                await _audit_release(conn, folder, row.name, details)
         return True
     kept = quarantine_key(folder_key(folder), new_id(now))
     await storage.copy_object(scanned, kept)
@@ -358,6 +343,19 @@ async def _rescan_history(storage: Storage, row: History) -> bool:
     metrics.quarantined()
     await removals.carry_out(storage, folder, leftover_ids)
     return True
+
+
+async def _audit_release(conn: BaseDBAsyncClient, folder: Folder, name: str, details: str) -> None:
+    """Audit held content a clean scan let out (`file_released`, by the system)."""
+    await record(
+        conn,
+        SYSTEM,
+        "file_released",
+        container=folder.container.name,
+        folder=folder.name,
+        blob=name,
+        details=details,
+    )
 
 
 def _released(row: StoredFile) -> str:

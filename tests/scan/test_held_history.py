@@ -4,27 +4,10 @@ migration 0029)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bff.files.models import FileVersion, StoredFile
 from bff.scan.rescan import rescan_files
 from tests.files.conftest import Ward
-from tests.scan.test_scanning import scanned_ward
 from tools.testclamd import RunningClamd
-
-
-@pytest.fixture
-async def holding_ward(
-    database_url: str, run_dir: Path, tmp_path: Path, clamd: RunningClamd
-) -> AsyncIterator[Ward]:
-    url = f"file://{tmp_path}/storage"
-    async with scanned_ward(
-        database_url, run_dir, url, clamd=clamd.address, scan_unavailable="hold"
-    ) as ward:
-        yield ward
 
 
 async def _held_notes(ward: Ward, scanner_down: RunningClamd) -> None:

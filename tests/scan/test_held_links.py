@@ -9,8 +9,6 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
 from bff.files.models import StoredFile
 from bff.files.reindex import reindex
 from bff.files.service import FILE_NOT_FOUND
@@ -20,19 +18,7 @@ from tests import samples
 from tests.conftest import make_settings, started_app
 from tests.factories import assign, make_staff
 from tests.files.conftest import Ward
-from tests.scan.test_scanning import scanned_ward
 from tools.testclamd import RunningClamd
-
-
-@pytest.fixture
-async def holding(
-    database_url: str, run_dir: Path, tmp_path: Path, clamd: RunningClamd
-) -> AsyncIterator[Ward]:
-    url = f"file://{tmp_path}/storage"
-    async with scanned_ward(
-        database_url, run_dir, url, clamd=clamd.address, scan_unavailable="hold"
-    ) as ward:
-        yield ward
 
 
 async def _page_link(ward: Ward, name: str) -> str:
@@ -48,11 +34,11 @@ async def _answer(ward: Ward, url: str) -> tuple[int, str]:
 
 
 async def test_a_stale_viewer_link_tells_held_from_deleted_no_more(
-    holding: Ward, clamd: RunningClamd
+    holding_ward: Ward, clamd: RunningClamd
 ) -> None:
     """Before: the held one answered "This file has changed since it was opened", the deleted
     one "File not found": a nurse learnt which of her open files had held content on them."""
-    ward = holding
+    ward = holding_ward
     colleague = await make_staff(ward.settings, Role.NURSE)
     await assign(colleague.user, ward.container, ward.folder)
     for name in ("a.pdf", "b.pdf"):
