@@ -24,6 +24,7 @@ from aiobotocore.session import AioSession, get_session
 from asyncpg.exceptions import DeadlockDetectedError
 from quart import Quart
 from quart.testing import QuartClient as Client
+from quart.testing.app import TestApp
 from tortoise import Tortoise, connections
 
 from bff.app import create_app
@@ -143,13 +144,20 @@ async def empty_tables() -> None:
         await guard(conn)
 
 
+APP_SECONDS = 120  # an app's start-up and its shutdown, each, in started_app
+
+
 @asynccontextmanager
 async def started_app(settings: Settings) -> AsyncIterator[Quart]:
     """Start an app through its own start-up hooks on an emptied database; `async with`, so
     that a failing test stops it at once (an abandoned `async for` generator is finalised
     later, in whichever test runs then, closing that test's database connections)."""
     app = create_app(settings, bootstrap_admin=False)
-    async with app.test_app():
+    # Quart's test app gives start-up and shutdown 6 s each; the app's own stop steps may take
+    # up to STEP_SECONDS each (bff/shutdown.py) on a loaded machine (a CI run saw the audit
+    # head's step take 7.5 s): cut short, the stop went on beside the next test's app and
+    # closed its database. Waited for whole here, every test starts after the last one ended.
+    async with TestApp(app, startup_timeout=APP_SECONDS, shutdown_timeout=APP_SECONDS):
         await empty_tables()
         # The run's local storage is shared with earlier tests: its signed audit head names their
         # log. (S3 tests have buckets of their own, and some point at no server at all.)
