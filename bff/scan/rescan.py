@@ -200,12 +200,9 @@ async def _quarantine(
             leftover_ids = await removals.defer(conn, folder.id, [k for k in gone if k])
             announce(FILE_DELETED, folder, row.name, scan_state=row.scan_state)
             await _quarantined(conn, folder, row, signature, kept, _what(row), now)
-    if current is None:  # changed meanwhile: the copy is not needed
-        await storage.delete_object(kept)
-        return False
-    metrics.quarantined()
-    await removals.carry_out(storage, folder, leftover_ids)
-    return True
+    return await _after_quarantine(
+        storage, folder, kept, leftover_ids if current is not None else None
+    )
 
 
 async def _quarantined(
@@ -337,7 +334,18 @@ async def _rescan_history(storage: Storage, row: History) -> bool:
                 await files_repository.delete_versions(conn, id=row.id)
             leftover_ids = await removals.defer(conn, folder.id, objects)
             await _quarantined(conn, folder, row, signature, kept, _history_what(row), now)
-    if current is None:  # changed meanwhile: the copy is not needed
+    return await _after_quarantine(
+        storage, folder, kept, leftover_ids if current is not None else None
+    )
+
+
+async def _after_quarantine(
+    storage: Storage, folder: Folder, kept: ObjectKey, leftover_ids: list[int] | None
+) -> bool:
+    """After a quarantine's transaction: its objects removed (leftover_ids), or, when the
+    content changed meanwhile (None), the quarantine's copy, not needed; whether it was
+    quarantined."""
+    if leftover_ids is None:
         await storage.delete_object(kept)
         return False
     metrics.quarantined()
