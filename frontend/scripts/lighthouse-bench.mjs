@@ -1,11 +1,12 @@
 /* global window */
-// Lighthouse (mobile preset, simulated throttling, cold cache) on the three first loads that
-// matter most: /login, a responder's emergency page opened from a SmartToken link (a patient
-// with a photo), and a doctor's folder page. Starts the real BFF on a throwaway database (the
+// Lighthouse (mobile preset, simulated throttling, cold cache) on the first loads that matter
+// most: /login, a responder's emergency page opened from a SmartToken link (a patient with a
+// photo), a doctor's folder page, the doctor's search results for a word of a letter, and the
+// folder page with that letter open in the viewer at the match (issue 50). Starts the real BFF on a throwaway database (the
 // built web app in frontend/dist: run `npm run build` first), arranges the data through the
-// API and CLI, and prints performance, total blocking time, LCP and CLS per page.
+// API and CLI, and prints performance, accessibility, total blocking time, LCP and CLS per page.
 //
-//   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|emergency|folder] [--save DIR] [--thumbnailed N] [--compare DIR,...]
+//   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|emergency|folder|search|viewer] [--save DIR] [--thumbnailed N] [--compare DIR,...]
 //
 // --save writes each full Lighthouse report (JSON) to DIR, for its diagnostics.
 // --thumbnailed N: the folder also holds N pictures, measured once each has its thumbnail; with
@@ -73,6 +74,8 @@ const ADMIN = { username: 'admin', name: 'Ada Admin', password: 'admin-password-
 const DOCTOR = { username: 'doctor.bench', name: 'Dana Doctor', password: 'doctor-password-1', role: 'doctor' };
 const WARD = 'ward-bench';
 const FOLDER = 'patient-1';
+const LETTER = 'discharge-letter.pdf';
+const WORD = 'penicillin';
 
 /** A photo like a phone's, 1200x1600 JPEG (Pillow, in the BFF's environment); `size` another. */
 function photo(size = [1200, 1600]) {
@@ -141,6 +144,17 @@ async function arrange(server) {
       await new Promise((done) => setTimeout(done, 2000));
     }
   }
+  // The patient named in the banner, the search results and the viewer's header, and a letter
+  // with a text layer to find, read in place (its text searchable before measuring).
+  await api(base, 'PUT', `/patients/${WARD}/${FOLDER}`, { token, body: { name: 'Maria Lopez', dateOfBirth: '1975-06-15', recordNumber: 'BENCH-0001' } });
+  await upload(base, token, LETTER, new Blob([letter()], { type: 'application/pdf' }), false);
+  const indexedBy = Date.now() + 3 * 60_000;
+  for (;;) {
+    const { blobs } = await api(base, 'GET', `/blobs/${WARD}/${FOLDER}`, { token });
+    if (blobs.some((b) => b.name === LETTER && b.textState === 'ready')) break;
+    if (Date.now() > indexedBy) throw new Error(`${LETTER}'s text was not searchable after 3 minutes`);
+    await new Promise((done) => setTimeout(done, 1000));
+  }
   const { user } = await api(base, 'POST', '/auth/register', { token, body: DOCTOR });
   await api(base, 'POST', `/assignments/containers/${WARD}/users/${user.id}`, { token });
   await api(base, 'POST', `/assignments/containers/${WARD}/folders`, { token, body: { userId: user.id, folderNames: [FOLDER] } });
@@ -157,6 +171,9 @@ async function arrange(server) {
   return { link, doctorToken: doctor.token };
 }
 
+/** A Lighthouse category's score out of 100. */
+const score = (category) => (category?.score == null ? 'n/a' : Math.round(category.score * 100));
+
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** One cold Lighthouse run (mobile preset: the default config) of `url`; `token` signs in. */
@@ -168,13 +185,14 @@ async function measure(browser, port, url, token, tag = '') {
       // every new document before the app's scripts run, as a signed-in browser would have it.
       await page.evaluateOnNewDocument((value) => window.localStorage.setItem('token', value), token);
     }
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }, undefined, page);
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] }, undefined, page);
     if (options.save) writeFileSync(resolve(options.save, `${new URL(result.lhr.finalDisplayedUrl).pathname.split('/')[1]}${tag}-${Date.now()}.json`), result.report);
     const { audits, categories, runtimeError } = result.lhr;
     if (runtimeError) throw new Error(`Lighthouse could not measure ${url}: ${runtimeError.message}`);
     const value = (id, digits = 0) => audits[id]?.numericValue?.toFixed(digits) ?? 'n/a';
     return {
-      performance: categories.performance.score === null ? 'n/a' : Math.round(categories.performance.score * 100),
+      performance: score(categories.performance),
+      accessibility: score(categories.accessibility),
       tbt: value('total-blocking-time'),
       lcp: value('largest-contentful-paint'),
       cls: value('cumulative-layout-shift', 3),
@@ -198,6 +216,8 @@ try {
     ['login', '/login', `${server.base}/login`, null],
     ['emergency', 'emergency page (SmartToken link)', link, null],
     ['folder', "doctor's folder page", `${server.base}/containers/${WARD}/folders/${FOLDER}`, doctorToken],
+    ['search', "doctor's search results", `${server.base}/search?q=${WORD}`, doctorToken],
+    ['viewer', 'folder page, letter in the viewer', `${server.base}/containers/${WARD}/folders/${FOLDER}?${new URLSearchParams({ view: LETTER, page: '1', q: WORD })}`, doctorToken],
   ].filter(([key]) => !options.only || key === options.only);
   console.log(`Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset, cold load; ${new Date().toISOString()}`);
   for (const [, name, url, token] of pages) {
@@ -214,7 +234,7 @@ try {
           continue;
         }
         console.log(
-          `${label.padEnd(34)} performance ${String(r.performance).padStart(3)}  TBT ${String(r.tbt).padStart(5)} ms  LCP ${String(r.lcp).padStart(5)} ms  FCP ${String(r.fcp).padStart(5)} ms  CLS ${r.cls}  (load ${before}; ${r.finalUrl.replace(server.base, '')})`,
+          `${label.padEnd(34)} performance ${String(r.performance).padStart(3)}  accessibility ${String(r.accessibility).padStart(3)}  TBT ${String(r.tbt).padStart(5)} ms  LCP ${String(r.lcp).padStart(5)} ms  FCP ${String(r.fcp).padStart(5)} ms  CLS ${r.cls}  (load ${before}; ${r.finalUrl.replace(server.base, '')})`,
         );
       }
     }
