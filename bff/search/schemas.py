@@ -8,6 +8,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from bff.patients.schemas import PatientDetails
 from bff.search.query import MAX_QUERY_LENGTH
 
 MAX_LIMIT = 50
@@ -60,6 +61,9 @@ class SearchResult(BaseModel):
     lastModified: datetime
     snippet: Snippet
     page: int | None = Field(None, description="The page the snippet is from (text matches)")
+    patient: PatientDetails | None = Field(
+        None, description="The folder's patient (null when nothing is known of them)"
+    )
 
 
 class SearchResults(BaseModel):

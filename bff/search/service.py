@@ -19,6 +19,7 @@ from bff.auth.sessions import Principal
 from bff.containers import repository as containers
 from bff.containers.service import CONTAINER_NOT_FOUND, FOLDER_NOT_FOUND
 from bff.errors import ApiError
+from bff.patients.schemas import PatientDetails
 from bff.search import repository
 from bff.search.query import MAX_PREFIXES, MAX_QUERY_LENGTH, MIN_PREFIX, Query, parse
 from bff.search.schemas import FileType, SearchQuery, SearchResult, SearchResults, Snippet
@@ -179,6 +180,7 @@ async def search(
                 lastModified=hit.last_modified,
                 snippet=Snippet(text=hit.snippet, highlights=[list(h) for h in hit.highlights]),
                 page=hit.page,
+                patient=PatientDetails.known(hit.patient),
             )
             for hit in found.hits
         ],

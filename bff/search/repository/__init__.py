@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.db import as_datetime, dialect, fetch
+from bff.patients.rules import Demographics
 from bff.search.pieces import pieces
 from bff.search.query import Query
 from bff.search.repository import postgres, sqlite
@@ -169,7 +171,9 @@ async def search(
         f"WITH hits AS MATERIALIZED ({hits}), best AS MATERIALIZED ({_best(db is postgres)}) "
         "SELECT b.key AS key, b.page AS page, b.text_id AS text_id, f.id AS file_id, "
         "f.name AS name, f.content_type AS content_type, f.last_modified AS last_modified, "
-        "d.name AS folder, c.name AS container, "
+        "d.name AS folder, c.name AS container, d.patient_name AS patient_name, "
+        "d.patient_birth_date AS patient_birth_date, "
+        "d.patient_record_number AS patient_record_number, "
         "(SELECT COUNT(*) FROM best) AS total, (SELECT COUNT(*) FROM hits) AS matches "
         "FROM best b JOIN files f ON f.id = b.file_id JOIN folders d ON d.id = f.folder_id "
         "JOIN containers c ON c.id = d.container_id"
@@ -204,10 +208,21 @@ async def search(
             page=int(row["page"]) if row["page"] is not None else None,
             snippet=snippets[int(row["file_id"])][0],
             highlights=snippets[int(row["file_id"])][1],
+            patient=_patient(row),
         )
         for row in rows
     ]
     return Found(found, total, capped, more)
+
+
+def _patient(row: dict[str, Any]) -> Demographics:
+    """The patient of a hit's folder (the caller may read the folder, so its patient too)."""
+    born = row["patient_birth_date"]
+    return Demographics(
+        row["patient_name"],
+        date.fromisoformat(born) if isinstance(born, str) else born,  # SQLite: text
+        row["patient_record_number"],
+    )
 
 
 async def _count(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
 
+from bff.patients.rules import Demographics
 from bff.search.query import Kind, Query, Term
 
 if TYPE_CHECKING:
@@ -97,6 +98,7 @@ class Hit:
     page: int | None
     snippet: str
     highlights: list[tuple[int, int]]
+    patient: Demographics  # the folder's patient (nothing known: every field None)
 
 
 @dataclass(frozen=True)
