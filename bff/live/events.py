@@ -8,8 +8,8 @@ reacts by refetching what it shows. Names and payloads:
 - file:restored {container, folder, name}: the same (a file back from the trash)
 - version:restored {container, folder, name}: the same (an earlier version made current)
 - profile:changed {container, folder}: the same
-- patient:changed {container, folder}: the same (the patient's name, date of birth or record
-  number)
+- patient:changed {container, folder, by, at}: the same (the patient's name, date of birth or
+  record number; by: the changer's display name, at: when, ISO 8601 UTC)
 - file:preview {container, folder, name}: the same, when a file's thumbnail is ready
 - file:indexed {container, folder, name, state}: the same, when a file's text has been read for
   search (state "ready": it is searchable) or could not be (state "failed"; the listing says why)

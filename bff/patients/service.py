@@ -3,6 +3,8 @@ imported from a CSV file."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.assignments.repository import folder_member_ids
@@ -17,13 +19,17 @@ SAVED = "Patient details saved"
 UNCHANGED = "Patient details unchanged"
 
 
-def announce(container: str, folder: str, folder_id: int) -> None:
-    """Tell admins and the folder's care team (worked out when the event is sent)."""
+def announce(container: str, folder: str, folder_id: int, by: Actor, at: datetime) -> None:
+    """Tell admins and the folder's care team (worked out when the event is sent) who changed
+    the patient (their display name, as the app shows users) and when (ISO 8601, UTC): an open
+    page says so ("Patient details changed by ... at ...")."""
 
     async def rooms() -> list[str]:
         return [ADMINS, *(user_room(user_id) for user_id in await folder_member_ids(folder_id))]
 
-    publish(PATIENT_CHANGED, {"container": container, "folder": folder}, rooms)
+    stamp = at.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    payload = {"container": container, "folder": folder, "by": by.name, "at": stamp}
+    publish(PATIENT_CHANGED, payload, rooms)
 
 
 async def patient_details(container: str, folder: str, actor: Actor) -> Demographics:
@@ -56,7 +62,7 @@ async def save_patient(
             folder=name,
             details=f"{how}: {', '.join(changed)}",
         )
-        announce(container, name, folder_id)
+        announce(container, name, folder_id, actor, datetime.now(UTC))
     return changed
 
 

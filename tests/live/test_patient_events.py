@@ -1,7 +1,10 @@
 """patient:changed with real Socket.IO clients: a doctor's edit reaches admins and the folder's
-care team (a nurse's open folder page), and nobody else (proved with a marker)."""
+care team (a nurse's open folder page), and nobody else (proved with a marker); it says who
+changed the patient and when (issue 50), never the values."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 from bff.users.models import Role
 from tests.factories import assign, make_container, make_folder, make_staff
@@ -22,15 +25,20 @@ async def test_patient_changed_reaches_the_care_team_only(live: LiveServer) -> N
     nurse_ears = await live.listener(nurse.token, "nurse")
     sibling_ears = await live.listener(sibling.token, "sibling")
 
+    before = datetime.now(UTC).replace(microsecond=0)
     response = await live.app.test_client().put(
         f"/api/patients/{container.name}/patient-1",
         json={"name": "Ann Smith", "dateOfBirth": "1950-03-14", "recordNumber": "MRN-1"},
         headers=doctor.headers,
     )
     assert response.status_code == 200, await response.get_data()
-    payload = {"container": container.name, "folder": "patient-1"}
-    assert await nurse_ears.wait_for("patient:changed") == payload  # names, never the values
-    assert await admin_ears.wait_for("patient:changed") == payload
+    after = datetime.now(UTC)
+    heard = await nurse_ears.wait_for("patient:changed")
+    at = heard.pop("at")
+    payload = {"container": container.name, "folder": "patient-1", "by": doctor.user.name}
+    assert heard == payload  # names, never the values
+    assert at.endswith("Z") and before <= datetime.fromisoformat(at) <= after
+    assert await admin_ears.wait_for("patient:changed") == {**payload, "at": at}
     await marker(live, admin, sibling_ears, sibling.user)
     assert "patient:changed" not in sibling_ears.names()
     assert (await admin_ears.wait_for("audit:created"))["operation"] == "patient_update"
