@@ -1,7 +1,11 @@
-"""A small synthetic demo: containers, patient folders, staff of each role, sample files.
+"""A small synthetic demo: containers, patient folders with their patients (name, date of
+birth, a DEMO-0NNN record number), staff of each role, and files: in every folder a scanned
+referral letter, a multi-page PDF and a Word document (bff/demo_documents.py), in the first
+folders sample text, CSV, RTF and PDF files and portraits.
 
 Everything here is invented. Loading it twice changes nothing: existing users keep their
-passwords, existing containers, folders, assignments and files are left as they are.
+passwords, existing containers, folders, assignments, patients and files are left as they are.
+Files are stored as uploads are (scanned, checked, read for search, thumbnailed).
 (tools/scale_demo.py seeds a realistic volume for benchmarks from the same samples.)
 """
 
@@ -10,14 +14,20 @@ from __future__ import annotations
 import io
 
 from PIL import Image, ImageDraw
+from tortoise.exceptions import IntegrityError
 
 from bff.assignments import repository as assignments
 from bff.auth.password_rule import generated_password
 from bff.containers import repository as containers_repository
 from bff.containers.models import Container, Folder
+from bff.db import transaction
+from bff.demo_documents import DOCUMENT_NAMES, DemoPatient, demo_patient, documents
+from bff.errors import ApiError
 from bff.files import repository as files
 from bff.files.names import PROFILE_IMAGE_NAME
 from bff.files.storing import store_file
+from bff.patients.rules import Demographics
+from bff.patients.service import save_patient
 from bff.tokens import repository as tokens
 from bff.tokens import service as token_service
 from bff.tokens.schemas import AssignToken, SunTag
@@ -46,7 +56,7 @@ ASSIGNED = {
 DEMO_TAG_CHIP = "demo-sun-tag"
 DEMO_TAG_UID = "04DE3000DE3001"
 DEMO_TAG_FOLDER = ("north-clinic", "patient-001")
-DEMO_TAG_PATIENT = "Demo Patient (synthetic)"
+DEMO_TAG_PATIENT = demo_patient(0, DEMO_TAG_FOLDER[1]).name  # the folder's patient
 VISIT_NOTES = (
     rb"{\rtf1\ansi\deff0{\fonttbl{\f0 Helvetica;}}\f0\fs24 "
     rb"{\b Visit notes (synthetic demo data)}\par "
@@ -117,6 +127,9 @@ async def load_demo(settings: Settings, storage: Storage) -> list[str]:
         for index, folder_name in enumerate(folder_names):
             folder = await _folder(container, folder_name, storage)
             folders[(container_name, folder_name)] = folder
+            patient = demo_patient(len(folders) - 1, folder_name)
+            lines.extend(await _patient(folder, patient))
+            await _documents(folder, patient, storage)
             if index < 5:
                 await _sample_files(folder, index, storage)
     for username, name, role in STAFF:
@@ -162,6 +175,31 @@ async def _demo_tag(settings: Settings) -> list[str]:
         "emergency. Tap it (each command prints a fresh tap URL):",
         f"  python -m bff tokens simulate-tap {token_id}",
     ]
+
+
+async def _patient(folder: Folder, patient: DemoPatient) -> list[str]:
+    """Give a folder its demo patient unless it has one (audited as the system's change)."""
+    if not containers_repository.patient_of(folder).is_empty():
+        return []
+    where = (folder.id, folder.container.name, folder.name)
+    demographics = Demographics(patient.name, patient.birth_date, patient.record_number)
+    try:
+        async with transaction() as conn:
+            await save_patient(conn, where, demographics, SYSTEM, "demo")
+    except (ApiError, IntegrityError) as exc:  # its record number is another folder's by now
+        why = exc.message if isinstance(exc, ApiError) else "its record number is taken"
+        return [f"  {folder.container.name}/{folder.name}: patient left unset ({why})"]
+    return []
+
+
+async def _documents(folder: Folder, patient: DemoPatient, storage: Storage) -> None:
+    """A scanned letter, a multi-page PDF and a Word document, each naming the patient."""
+    present = set(await files.files_by_name(folder.id))
+    if present.issuperset(DOCUMENT_NAMES):
+        return
+    for name, data in documents(patient).items():
+        if name not in present:
+            await store_file(folder, name, data, storage=storage, actor=SYSTEM)
 
 
 async def _sample_files(folder: Folder, index: int, storage: Storage) -> None:
