@@ -41,6 +41,13 @@ CONTAINERS = {
     "north-clinic": [f"patient-{n:03d}" for n in range(1, 9)],
     "south-clinic": [f"patient-{n:03d}" for n in range(101, 105)],
 }
+# Each folder's invented patient, record numbers DEMO-0NNN after the folder's number.
+PATIENTS = {
+    (container, folder): demo_patient(index, folder)
+    for index, (container, folder) in enumerate(
+        (container, folder) for container, folders in CONTAINERS.items() for folder in folders
+    )
+}
 STAFF = [
     ("dr.demo", "Dr Jane Demo", Role.DOCTOR),
     ("nurse.demo", "Sam Nurse", Role.NURSE),
@@ -56,7 +63,7 @@ ASSIGNED = {
 DEMO_TAG_CHIP = "demo-sun-tag"
 DEMO_TAG_UID = "04DE3000DE3001"
 DEMO_TAG_FOLDER = ("north-clinic", "patient-001")
-DEMO_TAG_PATIENT = demo_patient(0, DEMO_TAG_FOLDER[1]).name  # the folder's patient
+DEMO_TAG_PATIENT = PATIENTS[DEMO_TAG_FOLDER].name  # the folder's patient
 VISIT_NOTES = (
     rb"{\rtf1\ansi\deff0{\fonttbl{\f0 Helvetica;}}\f0\fs24 "
     rb"{\b Visit notes (synthetic demo data)}\par "
@@ -127,7 +134,7 @@ async def load_demo(settings: Settings, storage: Storage) -> list[str]:
         for index, folder_name in enumerate(folder_names):
             folder = await _folder(container, folder_name, storage)
             folders[(container_name, folder_name)] = folder
-            patient = demo_patient(len(folders) - 1, folder_name)
+            patient = PATIENTS[(container_name, folder_name)]
             lines.extend(await _patient(folder, patient))
             await _documents(folder, patient, storage)
             if index < 5:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import random
 import textwrap
+import unicodedata
 import zipfile
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -150,11 +151,18 @@ def letter_lines(patient: DemoPatient) -> list[str]:
     ]
 
 
+def _unaccented(text: str) -> str:
+    """Text without its accents, as many practice systems still print names."""
+    parts = unicodedata.normalize("NFKD", text)
+    return "".join(char for char in parts if not unicodedata.combining(char))
+
+
 def scanned_letter(patient: DemoPatient) -> bytes:
     """The referral letter as a scanner gives it: greyscale JPEG, grey paper, specks, a
-    slight tilt and softness; large enough type that OCR reads it."""
+    slight tilt and softness; large enough type that OCR reads it. Typed without accents
+    (Pillow's built-in font has none; search matches names either way)."""
     font = ImageFont.load_default(size=28)
-    lines = letter_lines(patient)
+    lines = [_unaccented(line) for line in letter_lines(patient)]
     width, line_height = 1000, 40
     page = Image.new("L", (width, 120 + line_height * len(lines)), 236)
     draw = ImageDraw.Draw(page)

@@ -26,7 +26,8 @@ import aiohttp
 import pytest
 import socketio
 
-from bff.demo import CONTAINERS, DEMO_TAG_PATIENT, SAMPLE_FILES, STAFF
+from bff.demo import CONTAINERS, DEMO_TAG_PATIENT, PATIENTS, SAMPLE_FILES, STAFF
+from bff.demo_documents import DOCUMENT_NAMES
 from storage.base import STAGING_DIR
 from tests.tools.test_operator_files import procfile
 from tools.devserver import REPO, free_port, kill_group, query_database, wait_for_port
@@ -338,7 +339,10 @@ async def test_the_procfile_web_line_serves_logs_nothing_private_and_stops_grace
         *CONTAINERS,
         *(folder for folders in CONTAINERS.values() for folder in folders),
         *SAMPLE_FILES,
+        *DOCUMENT_NAMES,
         DEMO_TAG_PATIENT,
+        *(patient.name for patient in PATIENTS.values()),
+        *(patient.record_number for patient in PATIENTS.values()),
         *(name for _, name, _ in STAFF),
         UPLOADED,
         IN_FLIGHT,
