@@ -38,6 +38,9 @@ OPERATIONS: tuple[str, ...] = (
     "file_list",
     "file_upload",
     "file_view",
+    # Text copied from a file's page in the viewer (its page and how many characters; a
+    # user's further copies of the file's text within a minute one entry with their count)
+    "file_copy",
     "file_delete",
     "profile_upload",
     "profile_view",

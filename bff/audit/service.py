@@ -6,7 +6,8 @@ key can recompute it (entries written before the key existed keep their unkeyed 
 Verification and checkpoints are in bff/audit/integrity.py. Entries that are part of a change are
 written inside its transaction (`record`); entries of reads and refusals are committed in
 batches (`record_alone`); a refusal anyone can repeat at will (a public endpoint's, content
-refused at upload) is written once a minute with the count of its repeats (`record_repeated`).
+refused at upload), or an access repeated as fast as one clicks (text copied in the viewer), is
+written once a minute with the count of its repeats (`record_repeated`).
 On PostgreSQL an advisory transaction lock keeps the chain linear across processes; SQLite has
 one writer.
 """
@@ -343,6 +344,7 @@ class _Repeat:
     details: str
     opened: float
     count: int = 0
+    names: tuple[str, str, str] = ("", "", "")  # container, folder, file the count names
 
 
 class _Repeats:
@@ -358,8 +360,14 @@ class _Repeats:
         repeat = self.open.pop(key, None)
         if repeat is not None and repeat.count:
             suffix = f" repeated={repeat.count} within {int(REPEAT_SECONDS)}s"
+            container, folder, blob = repeat.names
             await record_alone(
-                repeat.actor, repeat.operation, details=repeat.details[: 500 - len(suffix)] + suffix
+                repeat.actor,
+                repeat.operation,
+                container=container,
+                folder=folder,
+                blob=blob,
+                details=repeat.details[: 500 - len(suffix)] + suffix,
             )
 
     def watch(self) -> None:
@@ -395,6 +403,7 @@ async def record_repeated(
     folder: str = "",
     blob: str = "",
     counted_as: str | None = None,
+    same_file: bool = False,
 ) -> None:
     """Audit a refusal that anyone can repeat at will (a forged or replayed request to a public
     endpoint, content a member of staff uploads): the first of a kind (the operation, the
@@ -402,14 +411,17 @@ async def record_repeated(
     the container, folder and file it names; its repeats in the next REPEAT_SECONDS are only
     counted, and written as one entry with their count (`repeated=N`) when that time is up (or
     the app stops), saying counted_as (default: the first's details; it names no container,
-    folder or file: the repeats may name others). A flood costs the log an entry a minute
-    (each process counts its own), never one a request."""
+    folder or file: the repeats may name others; `same_file`: only the repeats naming the same
+    ones are counted together, and the count names them too: a copy storm from one file's
+    text, `file_copy`). A flood costs the log an entry a minute (each process counts its own),
+    never one a request."""
     # The user's id is part of what repeats: two members of staff may share a name.
     loop = asyncio.get_running_loop()
     repeats = _REPEATS.get(loop)
     if repeats is None:
         repeats = _REPEATS[loop] = _Repeats()
-    key = (operation, str(actor.user_id), actor.name, actor.client_address, reason)
+    names = (container, folder, blob) if same_file else ("", "", "")
+    key = (operation, str(actor.user_id), actor.name, actor.client_address, reason, *names)
     now = _clock()
     repeat = repeats.open.get(key)
     if repeat is not None and now - repeat.opened < REPEAT_SECONDS:
@@ -417,7 +429,7 @@ async def record_repeated(
         return
     await repeats.close(key)
     counted = details if counted_as is None else counted_as
-    repeats.open[key] = _Repeat(actor, operation, counted, now)
+    repeats.open[key] = _Repeat(actor, operation, counted, now, names=names)
     repeats.watch()
     await record_alone(
         actor, operation, container=container, folder=folder, blob=blob, details=details

@@ -30,6 +30,7 @@ from bff.files.schemas import (
 )
 from bff.request_context import current_actor
 from bff.services import app_services
+from bff.search.text_layer import has_text_layer
 from bff.streaming import IDLE_SECONDS, streamed_body
 from bff.users.schemas import Message
 
@@ -327,6 +328,7 @@ _VIEWER_CONTENT_LINK = {**_VIEWER_LINK, "link_purpose": viewer.VIEWER_CONTENT_LI
 @bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/pages/<int:page>")
 @allow(ANY_ROLE, Scope.FOLDER, **_VIEWER_LINK)  # type: ignore[arg-type]
 @validate_querystring(PageQuery)
+        textLayer=await has_text_layer(row.id, row.version_id),
 async def viewer_page(
     container: str, folder: str, blob: str, version_id: str, page: int, query_args: PageQuery
 ) -> Response:

@@ -255,3 +255,8 @@ class PageQuery(BaseModel):
     """The width (px) a page image is wanted at; snapped up to one of the rendered widths."""
 
     width: int = Field(ge=200, le=2000)
+    textLayer: bool = Field(
+        False,
+        description="Words with their boxes are stored for this version (a PDF's, an image's): "
+        "viewer/{versionId}/words?page=N and find answer",
+    )

@@ -9,6 +9,10 @@
 - Word .docx (python-docx): paragraphs, tables, headers and footers;
 - images (JPEG, PNG, TIFF with its pages, WebP, GIF, BMP): OCR.
 
+Each PDF page's and image's words are kept with their boxes too (bff/search/words.py): from the
+text layer's characters, or from the same OCR run (tesseract's text and TSV outputs at once); an
+image is read upright (its EXIF orientation), as the viewer shows it.
+
 OCR is Debian's `tesseract` program in the languages of BFF_OCR_LANGUAGES, one thread, killed
 with the worker (PR_SET_PDEATHSIG) and after a time limit of its own. A file that can never be
 read raises `Unreadable` with a sentence a person can read (encrypted PDF, damaged file).
@@ -30,6 +34,7 @@ from typing import Any
 from PIL import Image, UnidentifiedImageError
 
 from bff.jobs.work import Unavailable, Unreadable
+from bff.search.words import MAX_FILE_JSON, Word, encoded, pdf_words, tsv_words
 from bff.workers import die_with_worker
 
 TEXT_EXTENSIONS = frozenset(
@@ -78,14 +83,17 @@ class TextOptions:
 @dataclass
 class Extracted:
     """A file's text: (page, text) pairs, pages numbered from 1 (1 for a file without pages),
-    only pages with text; how many pages were read and how many of them by OCR."""
+    only pages with text; how many pages were read and how many of them by OCR; and the words
+    with their boxes of the pages that have them (a PDF's, an image's): (page, compact JSON)."""
 
     pages: list[tuple[int, str]] = field(default_factory=list)
+    words: list[tuple[int, str]] = field(default_factory=list)
     pages_read: int = 0
     ocr_pages: int = 0
     ocr_seconds: float = 0.0  # spent in OCR (rendering the pages included)
     truncated: bool = False
     _chars: int = 0
+    _word_chars: int = 0
 
     def add(self, page: int, text: str) -> bool:
         """Keep a page's text; False once the file's MAX_TEXT_CHARS are reached."""
@@ -97,6 +105,15 @@ class Extracted:
             self.pages.append((page, text))
             self._chars += len(text)
         return not self.truncated
+
+    def add_words(self, page: int, words: list[Word]) -> None:
+        """Keep a page's words (encoded), within the file's MAX_FILE_JSON."""
+        if not words:
+            return
+        stored = encoded(words, min(MAX_FILE_JSON - self._word_chars, 1_000_000))
+        if stored != "[]":
+            self.words.append((page, stored))
+            self._word_chars += len(stored)
 
 
 def _format(path: Path, name: str, content_type: str) -> str:
@@ -217,35 +234,43 @@ def _pdf(path: Path, options: TextOptions, result: Extracted) -> None:
                 raise Unreadable(DAMAGED_PDF) from None
             try:
                 textpage = page.get_textpage()
-                text = textpage.get_text_bounded()
-                textpage.close()
+                try:
+                    text = textpage.get_text_bounded()
+                    words = pdf_words(page, textpage) if text.strip() else []
+                finally:
+                    textpage.close()
                 if not text.strip() and result.ocr_pages < options.max_ocr_pages:
                     started = time.monotonic()
-                    text = _ocr_page(page, path.parent / f"page-{index + 1}.png", options)
+                    text, words = _ocr_page(page, path.parent / f"page-{index + 1}.png", options)
                     result.ocr_pages += 1
                     result.ocr_seconds += time.monotonic() - started
             finally:
                 page.close()
             result.pages_read += 1
-            if not result.add(index + 1, text):
+            kept = result.add(index + 1, text)
+            result.add_words(index + 1, words)
+            if not kept:
                 break
     finally:
         pdf.close()
 
 
-def _ocr_page(page: Any, image_path: Path, options: TextOptions) -> str:
-    """A PDF page's text by OCR: rendered in greyscale at OCR_DPI, at most MAX_RENDER_PIXELS."""
+def _ocr_page(page: Any, image_path: Path, options: TextOptions) -> tuple[str, list[Word]]:
+    """A PDF page's text and words by OCR: rendered in greyscale at OCR_DPI, at most
+    MAX_RENDER_PIXELS (the rendering is the page as shown: its words' boxes are too)."""
     width, height = page.get_size()  # in points, 72 a inch
     scale = OCR_DPI / 72
     if width * height * scale * scale > MAX_RENDER_PIXELS:
         scale = (MAX_RENDER_PIXELS / max(width * height, 1.0)) ** 0.5
     bitmap = page.render(scale=scale, grayscale=True, may_draw_forms=False)
     try:
-        bitmap.to_pil().save(image_path, format="PNG")
+        picture = bitmap.to_pil()
+        size = picture.size
+        picture.save(image_path, format="PNG")
     finally:
         bitmap.close()
     try:
-        return ocr(image_path, options)
+        return ocr_words(image_path, size, options)
     finally:
         image_path.unlink(missing_ok=True)
 
@@ -270,25 +295,60 @@ def _image(path: Path, options: TextOptions, result: Extracted) -> None:
             started = time.monotonic()
             try:
                 image.seek(index)
-                frame = image.convert("L")
+                frame = _upright(image, image.convert("L"))
                 target = path.parent / f"frame-{index + 1}.png"
                 frame.save(target, format="PNG")
             except (OSError, ValueError, EOFError):
                 raise Unreadable(DAMAGED_IMAGE) from None
             try:
-                text = ocr(target, options)
+                text, words = ocr_words(target, frame.size, options)
             finally:
                 target.unlink(missing_ok=True)
             result.pages_read += 1
             result.ocr_pages += 1
             result.ocr_seconds += time.monotonic() - started
-            if not result.add(index + 1, text):
+            kept = result.add(index + 1, text)
+            result.add_words(index + 1, words)
+            if not kept:
                 break
 
 
-def ocr(image_path: Path, options: TextOptions) -> str:
-    """The text tesseract reads in an image file, in BFF_OCR_LANGUAGES."""
-    command = ["tesseract", str(image_path), "stdout", "-l", options.languages, "--psm", "3"]
+def _upright(image: Image.Image, frame: Image.Image) -> Image.Image:
+    """frame (of image) turned as its EXIF orientation says: as browsers and the viewer's
+    reduced copy (bff/files/previews.py) show it, so its words' boxes fall where it is seen."""
+    try:
+        orientation = image.getexif().get(0x0112, 1)
+    except (OSError, ValueError, SyntaxError, TypeError, KeyError):  # a damaged EXIF block
+        return frame
+    method = {
+        2: Image.Transpose.FLIP_LEFT_RIGHT,
+        3: Image.Transpose.ROTATE_180,
+        4: Image.Transpose.FLIP_TOP_BOTTOM,
+        5: Image.Transpose.TRANSPOSE,
+        6: Image.Transpose.ROTATE_270,
+        7: Image.Transpose.TRANSVERSE,
+        8: Image.Transpose.ROTATE_90,
+    }.get(orientation)
+    return frame if method is None else frame.transpose(method)
+
+
+def ocr_words(
+    image_path: Path, size: tuple[int, int], options: TextOptions
+) -> tuple[str, list[Word]]:
+    """The text tesseract reads in an image file (size: its width and height in pixels), in
+    BFF_OCR_LANGUAGES, and its words with their boxes: one run, its text and TSV outputs."""
+    base = image_path.with_name(image_path.stem + "-ocr")
+    command = [
+        "tesseract",
+        str(image_path),
+        str(base),
+        "-l",
+        options.languages,
+        "--psm",
+        "3",
+        "txt",
+        "tsv",
+    ]
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
     started = time.monotonic()
     try:
@@ -310,4 +370,11 @@ def ocr(image_path: Path, options: TextOptions) -> str:
         if b"Failed loading language" in done.stderr or b"Error opening data file" in done.stderr:
             raise Unavailable(no_language(options.languages))
         raise Unreadable(DAMAGED_IMAGE)
-    return decode(done.stdout)
+    text_file, tsv_file = base.with_suffix(".txt"), base.with_suffix(".tsv")
+    try:
+        text = decode(text_file.read_bytes()[:MAX_TEXT_BYTES]) if text_file.exists() else ""
+        tsv = decode(tsv_file.read_bytes()) if tsv_file.exists() else ""
+    finally:
+        text_file.unlink(missing_ok=True)
+        tsv_file.unlink(missing_ok=True)
+    return text, tsv_words(tsv, *size)

@@ -1,7 +1,8 @@
 """The "text" kind of file job (bff/jobs/service.py): each file's text read for search in a
 worker process (bff/search/extract.py) and kept in `search_texts` page by page, each page in
-pieces (bff/search/pieces.py), replaced for each new content; `file:indexed` tells the folder's
-room when it is searchable or why not.
+pieces (bff/search/pieces.py), with each page's words and their boxes in `page_words` (the
+viewer's text layer: bff/search/words.py), both replaced for each new content; `file:indexed`
+tells the folder's room when it is searchable or why not.
 
 The rows are written in bounded pieces of work (`prepare`), each in a background turn and a
 transaction of its own: a 5,000-page PDF's text in one transaction held SQLite's one connection
@@ -24,6 +25,7 @@ from bff.jobs.service import Kind, held_turn, register
 from bff.live.events import FILE_INDEXED
 from bff.search.extract import READ_EXTENSIONS, Extracted, TextOptions, extract_text
 from bff.search.repository import insert_rows, remove_text, text_rows
+from bff.search.words_repository import insert_words, remove_words
 from config.settings import Settings
 
 
@@ -51,6 +53,7 @@ def options(settings: Settings) -> TextOptions:
 REMOVE_ROWS = 16
 WRITE_ROWS = 64
 WRITE_CHARS = 256_000
+REMOVE_WORD_ROWS = 64  # of page_words (no index reads them again): a piece of their removal
 
 
 async def forget(conn: BaseDBAsyncClient, file_id: int, follows: bool) -> None:
@@ -59,14 +62,21 @@ async def forget(conn: BaseDBAsyncClient, file_id: int, follows: bool) -> None:
     read for search: rare)."""
     if not follows:
         await remove_text(file_id, client_conn=conn)
+        await remove_words(file_id, client_conn=conn)
 
 
 async def prepare(job: Claimed, result: Extracted) -> None:
-    """Write the text that was read, replacing the file's earlier rows, a bounded piece of
-    work at a time (each checks the job still holds the file's current content)."""
+    """Write the text and words that were read, replacing the file's earlier rows, a bounded
+    piece of work at a time (each checks the job still holds the file's current content)."""
     while True:
         async with held_turn(job) as conn:
             if await remove_text(job.file_id, REMOVE_ROWS, client_conn=conn) < REMOVE_ROWS:
+                break
+    while True:
+        async with held_turn(job) as conn:
+            if await remove_words(job.file_id, REMOVE_WORD_ROWS, client_conn=conn) < (
+                REMOVE_WORD_ROWS
+            ):
                 break
     pages = [""] * max((page for page, _ in result.pages), default=0)
     for page, text in result.pages:
@@ -83,6 +93,23 @@ async def prepare(job: Claimed, result: Extracted) -> None:
         async with held_turn(job) as conn:
             await insert_rows(job.file_id, job.version_id, rows[start:end], client_conn=conn)
         start = end
+    for piece in _pieces(result.words):
+        async with held_turn(job) as conn:
+            await insert_words(job.file_id, job.version_id, piece, client_conn=conn)
+
+
+def _pieces(rows: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """(page, words) rows in pieces of work of at most WRITE_ROWS rows and WRITE_CHARS (a
+    longer page, up to 1 MB of JSON, a piece of its own)."""
+    pieces: list[list[tuple[int, str]]] = []
+    size = 0
+    for row in rows:
+        if not pieces or len(pieces[-1]) >= WRITE_ROWS or size + len(row[1]) > WRITE_CHARS:
+            pieces.append([])
+            size = 0
+        pieces[-1].append(row)
+        size += len(row[1])
+    return pieces
 
 
 async def store(conn: BaseDBAsyncClient, job: Claimed, result: Extracted, seconds: float) -> None:
@@ -96,6 +123,7 @@ async def store(conn: BaseDBAsyncClient, job: Claimed, result: Extracted, second
 async def failed(conn: BaseDBAsyncClient, job: Claimed, reason: str) -> None:
     """The file's text cannot be read: nothing of it is searched (the listing says why)."""
     await remove_text(job.file_id, client_conn=conn)
+    await remove_words(job.file_id, client_conn=conn)
     await _announce(conn, job, "failed")
 
 

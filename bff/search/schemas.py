@@ -75,3 +75,66 @@ class SearchResults(BaseModel):
     totalCapped: bool = Field(
         False, description="True when the query matched more than are counted: total is a floor"
     )
+
+
+# The viewer's text layer (bff/search/text_layer.py).
+
+
+class WordBox(BaseModel):
+    """A word on a page and where it is."""
+
+    text: str
+    box: list[float] = Field(
+        min_length=4,
+        max_length=4,
+        description="[x0, y0, x1, y1] in fractions (0..1) of the page's width and height as "
+        "shown, origin top-left",
+    )
+
+
+class PageWords(BaseModel):
+    """A page's words with their boxes, in reading order (an image's page is 1)."""
+
+    page: int
+    words: list[WordBox]
+
+
+class WordsQuery(BaseModel):
+    """Which page's words."""
+
+    page: Annotated[int, Field(ge=1, le=100_000)]
+
+
+class FindQuery(BaseModel):
+    """What to find in the document, as search's box takes it."""
+
+    q: Annotated[
+        str,
+        Field(
+            max_length=MAX_QUERY_LENGTH * 5,  # past 200 characters the service says "too long"
+            description='Words (all on a page), "a phrase", -excluded, prefix*',
+        ),
+    ]
+
+
+class TextMatch(BaseModel):
+    """A match: the words [start, end) of a page's words."""
+
+    page: int
+    start: int
+    end: int
+
+
+class TextMatches(BaseModel):
+    """The document's matches, in page then word order, at most 1000."""
+
+    total: int = Field(description="How many matches are listed")
+    capped: bool = Field(description="True when there are more than the 1000 listed")
+    matches: list[TextMatch]
+
+
+class CopiedText(BaseModel):
+    """Text copied from a page of the viewer (audited `file_copy`)."""
+
+    page: Annotated[int, Field(ge=1, le=100_000)]
+    characters: Annotated[int, Field(ge=0, le=100_000_000)]

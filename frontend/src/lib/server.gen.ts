@@ -56,6 +56,7 @@ export const AUDIT_OPERATIONS = [
   'file_list',
   'file_upload',
   'file_view',
+  'file_copy',
   'file_delete',
   'profile_upload',
   'profile_view',

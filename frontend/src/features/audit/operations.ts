@@ -30,6 +30,7 @@ export const OPERATION_WORDS: Record<AuditOperation, string> = {
   file_list: 'Listed the files',
   file_upload: 'Uploaded',
   file_view: 'Viewed a file',
+  file_copy: 'Copied text from a file',
   file_delete: 'Deleted a file',
   profile_upload: 'Uploaded a profile image',
   profile_view: 'Viewed the profile image',

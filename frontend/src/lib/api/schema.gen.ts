@@ -875,6 +875,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/copied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text was copied from a page in the viewer: audited `file_copy` (a user's copies of the
+         * @description file's text within a minute one entry with their count); 204.
+         */
+        post: operations["post_viewer_copied"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where q is in the document (as search matches: words, "a phrase", prefix*), each match
+         * @description a span of a page's words, at most 1000; 409 once the file has changed.
+         */
+        get: operations["get_viewer_find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/image": {
         parameters: {
             query?: never;
@@ -916,6 +956,26 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
+    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's words with their boxes (fractions of the page, origin top-left), in reading
+         * @description order; 404 when the page has no text stored, 409 once the file has changed.
+         */
+        get: operations["get_viewer_words"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
             path?: never;
             cookie?: never;
         };
@@ -2070,6 +2130,18 @@ export interface components {
         Uploader: {
             /** Name */
             name: string;
+        /**
+         * TextMatch
+         * @description A match: the words [start, end) of a page's words.
+         */
+        TextMatch: {
+            /** End */
+            end: number;
+            /** Page */
+            page: number;
+            /** Start */
+            start: number;
+        };
             /** Role */
             role: string;
         };
@@ -2255,6 +2327,19 @@ export interface operations {
                     "application/json": {
                         /** Containername */
                         containerName: string;
+        /**
+         * WordBox
+         * @description A word on a page and where it is.
+         */
+        WordBox: {
+            /**
+             * Box
+             * @description [x0, y0, x1, y1] in fractions (0..1) of the page's width and height as shown, origin top-left
+             */
+            box: number[];
+            /** Text */
+            text: string;
+        };
                         /** Foldername */
                         folderName: string;
                         /** Message */
@@ -3733,6 +3818,12 @@ export interface operations {
             200: {
                 headers: {
                     [name: string]: unknown;
+                        /**
+                         * Textlayer
+                         * @description Words with their boxes are stored for this version (a PDF's, an image's): viewer/{versionId}/words?page=N and find answer
+                         * @default false
+                         */
+                        textLayer: boolean;
                 };
                 content: {
                     "application/json": {
@@ -3763,6 +3854,71 @@ export interface operations {
             content: {
                 "application/json": {
                     /** Confirmation */
+    post_viewer_copied: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Characters */
+                    characters: number;
+                    /** Page */
+                    page: number;
+                };
+            };
+        };
+        responses: never;
+    };
+    get_viewer_find: {
+        parameters: {
+            query?: {
+                /** @description Words (all on a page), "a phrase", -excluded, prefix* */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's matches, in page then word order, at most 1000. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Capped
+                         * @description True when there are more than the 1000 listed
+                         */
+                        capped: boolean;
+                        /** Matches */
+                        matches: components["schemas"]["TextMatch"][];
+                        /**
+                         * Total
+                         * @description How many matches are listed
+                         */
+                        total: number;
+                    };
+                };
+            };
+        };
+    };
                     confirmation: string;
                 };
             };
@@ -3793,6 +3949,38 @@ export interface operations {
             };
             cookie?: never;
         };
+    get_viewer_words: {
+        parameters: {
+            query?: {
+                page?: number;
+            };
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page's words with their boxes, in reading order (an image's page is 1). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Page */
+                        page: number;
+                        /** Words */
+                        words: components["schemas"]["WordBox"][];
+                    };
+                };
+            };
+        };
+    };
         requestBody?: never;
         responses: {
             /** @description A result with a message a person can read. */

@@ -1,0 +1,217 @@
+"""The viewer's text layer through the real app, its text job in the real worker pool (real
+pdfium, real tesseract): a page's words with their boxes, find in the document, a copy's audit
+entry; the version the viewer opened only (409 after a new one), nothing of another folder or of
+held content (404)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bff.audit import service as audit_service
+from bff.files.models import StoredFile
+from bff.files.viewer import FILE_CHANGED
+from bff.search.models import PageWords
+from bff.search.text_layer import FIND_TOO_LONG, NO_TEXT
+from tests.factories import StaffMember
+from tests.files.conftest import Ward
+from tests.helpers import audit_entries, error_message
+from tests.search.conftest import png_of, scanned_pdf, settled, text_pdf
+
+LETTER = text_pdf(
+    "Discharge letter mentions amoxicillin. Crème brûlée for Müller.",
+    "Second page: asthma, amoxicillin given",
+)
+
+
+async def _uploaded(ward: Ward, name: str, data: bytes, **query: str) -> dict[str, Any]:
+    """Upload as the nurse, wait for the text job, open the viewer: its answer."""
+    response = await ward.upload(ward.nurse, name, data, query=query or None)
+    assert response.status_code == 201, await response.get_data()
+    assert (await settled(ward, name)).state == "done"
+    return await _open(ward, name, ward.nurse)
+
+
+async def _open(ward: Ward, name: str, who: StaffMember) -> dict[str, Any]:
+    response = await ward.client.get(ward.url(name, "viewer"), headers=who.headers)
+    assert response.status_code == 200, await response.get_data()
+    body: dict[str, Any] = await response.get_json()
+    return body
+
+
+async def _get(
+    ward: Ward, name: str, version: str, what: str, who: StaffMember, status: int, **query: Any
+) -> Any:
+    response = await ward.client.get(
+        ward.url(name, "viewer", version, what), headers=who.headers, query_string=query
+    )
+    body = await response.get_json()
+    assert response.status_code == status, body
+    return body
+
+
+def _spans(found: dict[str, Any]) -> list[tuple[int, int, int]]:
+    return [(m["page"], m["start"], m["end"]) for m in found["matches"]]
+
+
+async def test_a_pdf_s_words_boxes_and_matches(reading_ward: Ward) -> None:
+    ward = reading_ward
+    opened = await _uploaded(ward, "letter.pdf", LETTER)
+    assert opened["textLayer"] is True
+    version = opened["versionId"]
+
+    page = await _get(ward, "letter.pdf", version, "words", ward.nurse, 200, page=1)
+    assert page["page"] == 1
+    texts = [w["text"] for w in page["words"]]
+    assert texts[:4] == ["Discharge", "letter", "mentions", "amoxicillin."]
+    assert "Müller." in texts
+    boxes = [w["box"] for w in page["words"]]
+    for x0, y0, x1, y1 in boxes:
+        assert 0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1
+    # Top-left first (PDF's own origin is bottom-left), left to right on the line.
+    assert boxes[0][1] < 0.1 and boxes[0][0] < 0.1
+    assert boxes[0][2] <= boxes[1][0]
+    second = await _get(ward, "letter.pdf", version, "words", ward.nurse, 200, page=2)
+    assert [w["text"] for w in second["words"]][:2] == ["Second", "page:"]
+    missing = await _get(ward, "letter.pdf", version, "words", ward.nurse, 404, page=3)
+    assert missing["message"] == NO_TEXT
+
+    async def find(q: str) -> dict[str, Any]:
+        body: dict[str, Any] = await _get(ward, "letter.pdf", version, "find", ward.nurse, 200, q=q)
+        return body
+
+    found = await find("Amoxicillin")
+    assert (found["total"], found["capped"]) == (2, False)
+    assert _spans(found) == [(1, 3, 4), (2, 3, 4)]
+    assert _spans(await find("creme brulee")) == [(1, 4, 5), (1, 5, 6)]
+    assert _spans(await find('"crème brûlée"')) == [(1, 4, 6)]
+    assert _spans(await find('"brulee creme"')) == []
+    assert _spans(await find("MULLER")) == [(1, 7, 8)]
+    assert _spans(await find("amox* given")) == [(2, 3, 4), (2, 4, 5)]  # both on one page only
+    assert (await find("penicillin"))["total"] == 0
+    too_long = await _get(ward, "letter.pdf", version, "find", ward.nurse, 400, q="x" * 201)
+    assert too_long["message"] == FIND_TOO_LONG
+    await _get(ward, "letter.pdf", version, "find", ward.nurse, 400, q="-asthma")
+    await _get(ward, "letter.pdf", version, "find", ward.nurse, 400, q="")
+    await _get(ward, "letter.pdf", version, "words", ward.nurse, 400, page=0)
+
+
+async def test_an_ocr_d_scan_s_words_from_the_same_ocr_run(reading_ward: Ward) -> None:
+    ward = reading_ward
+    for name, data in (
+        ("photo.png", png_of("referral letter")),
+        ("scan.pdf", scanned_pdf("x", "penicillin allergy")),
+    ):
+        opened = await _uploaded(ward, name, data)
+        assert opened["textLayer"] is True, name
+    version = (await _open(ward, "photo.png", ward.nurse))["versionId"]
+    page = await _get(ward, "photo.png", version, "words", ward.nurse, 200, page=1)
+    words = [(w["text"].lower(), w["box"]) for w in page["words"]]
+    assert [text for text, _ in words] == ["referral", "letter"]
+    (_, (x0, y0, x1, y1)), (_, (x2, _, _, _)) = words
+    assert 0 < x0 < x1 < x2 < 1 and 0 < y0 < y1 < 1
+    found = await _get(ward, "photo.png", version, "find", ward.nurse, 200, q="Referral")
+    assert _spans(found) == [(1, 0, 1)]
+    scan = (await _open(ward, "scan.pdf", ward.nurse))["versionId"]
+    found = await _get(ward, "scan.pdf", scan, "find", ward.nurse, 200, q='"penicillin allergy"')
+    assert _spans(found) == [(2, 0, 2)]
+
+
+async def test_a_file_without_words_has_no_text_layer(reading_ward: Ward) -> None:
+    ward = reading_ward
+    opened = await _uploaded(ward, "note.txt", b"Penicillin allergy noted.")
+    assert opened["textLayer"] is False
+    version = opened["versionId"]
+    body = await _get(ward, "note.txt", version, "words", ward.nurse, 404, page=1)
+    assert body["message"] == NO_TEXT
+    assert (await _get(ward, "note.txt", version, "find", ward.nurse, 200, q="allergy")) == {
+        "total": 0,
+        "capped": False,
+        "matches": [],
+    }
+
+
+async def test_a_new_version_is_409_and_the_old_words_go(reading_ward: Ward) -> None:
+    ward = reading_ward
+    old = (await _uploaded(ward, "letter.pdf", LETTER))["versionId"]
+    new = await _uploaded(ward, "letter.pdf", text_pdf("Replaced letter"), overwrite="true")
+    assert new["versionId"] != old and new["textLayer"] is True
+    for what, query in (("words", {"page": 1}), ("find", {"q": "amoxicillin"})):
+        body = await _get(ward, "letter.pdf", old, what, ward.nurse, 409, **query)
+        assert body["message"] == FILE_CHANGED
+    copied = await ward.client.post(
+        ward.url("letter.pdf", "viewer", old, "copied"),
+        json={"page": 1, "characters": 5},
+        headers=ward.nurse.headers,
+    )
+    assert await error_message(copied, 409) == FILE_CHANGED
+    row = await StoredFile.get(folder_id=ward.folder.id, name="letter.pdf")
+    stored = await PageWords.filter(file_id=row.id).values_list("version_id", "page")
+    assert stored == [(row.version_id, 1)]  # the earlier content's words removed
+    page = await _get(ward, "letter.pdf", new["versionId"], "words", ward.nurse, 200, page=1)
+    assert [w["text"] for w in page["words"]] == ["Replaced", "letter"]
+
+
+async def test_another_folder_and_held_content_are_404(reading_ward: Ward) -> None:
+    ward = reading_ward
+    version = (await _uploaded(ward, "letter.pdf", LETTER))["versionId"]
+    # The other folder: the admin's upload, the nurse not assigned there.
+    response = await ward.upload(ward.admin, "other.pdf", LETTER, folder=ward.other)
+    assert response.status_code == 201
+    other = await StoredFile.get(folder_id=ward.other.id, name="other.pdf")
+    url = ward.url("other.pdf", "viewer", other.version_id or "x", "words", folder=ward.other)
+    refused = await ward.client.get(url, headers=ward.nurse.headers, query_string={"page": 1})
+    assert refused.status_code == 404
+    url = ward.url("other.pdf", "viewer", other.version_id or "x", "copied", folder=ward.other)
+    refused = await ward.client.post(
+        url, json={"page": 1, "characters": 3}, headers=ward.nurse.headers
+    )
+    assert refused.status_code == 404
+    await ward.client.get(ward.url("letter.pdf", "viewer"))  # no session: 401
+    anonymous = await ward.client.get(
+        ward.url("letter.pdf", "viewer", version, "words"), query_string={"page": 1}
+    )
+    assert anonymous.status_code == 401
+    # Held content (not scanned yet): as for a missing file, the admins' only.
+    await StoredFile.filter(folder_id=ward.folder.id, name="letter.pdf").update(scan_state="held")
+    for what, query in (("words", {"page": 1}), ("find", {"q": "asthma"})):
+        held = await _get(ward, "letter.pdf", version, what, ward.nurse, 404, **query)
+        assert "changed" not in held["message"]
+    await _get(ward, "letter.pdf", version, "words", ward.admin, 200, page=1)
+    missing = await _get(ward, "nothing.pdf", version, "words", ward.nurse, 404, page=1)
+    assert missing["message"] == held["message"]
+
+
+async def test_copying_is_audited_and_a_storm_is_one_entry_with_its_count(
+    reading_ward: Ward, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ward = reading_ward
+    version = (await _uploaded(ward, "letter.pdf", LETTER))["versionId"]
+    monkeypatch.setattr(audit_service, "_clock", lambda: 0.0)  # the minute frozen
+    for page in (1, 2, 2, 2):
+        response = await ward.client.post(
+            ward.url("letter.pdf", "viewer", version, "copied"),
+            json={"page": page, "characters": 42},
+            headers=ward.nurse.headers,
+        )
+        assert response.status_code == 204, await response.get_data()
+    bad = await ward.client.post(
+        ward.url("letter.pdf", "viewer", version, "copied"),
+        json={"page": "one"},
+        headers=ward.nurse.headers,
+    )
+    assert bad.status_code == 400
+    [entry] = await audit_entries("file_copy")
+    assert (entry.user_id, entry.container_name, entry.folder_name, entry.blob_name) == (
+        ward.nurse.user.id,
+        ward.container.name,
+        ward.folder.name,
+        "letter.pdf",
+    )
+    assert entry.details == "copied text from page 1 (42 characters)"
+    await audit_service.flush()
+    first, counted = await audit_entries("file_copy")
+    assert first.id == entry.id
+    assert counted.blob_name == "letter.pdf" and counted.folder_name == ward.folder.name
+    assert counted.details == "copied text again repeated=3 within 60s"
