@@ -102,6 +102,9 @@ _FIXED_HEADERS = (
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 )
+# The one loosening of them a route may ask for: a page the app's own pages frame (a document
+# the viewer shows as sandboxed HTML: bff/files/routes.py `viewer_html`).
+SAME_ORIGIN_FRAME = (b"x-frame-options", b"SAMEORIGIN")
 # Headers every answer carries unless the route set its own.
 _DEFAULT_HEADERS = (
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
@@ -126,12 +129,16 @@ class CommonHeaders:
         if hsts is not None:
             self._set += ((b"strict-transport-security", hsts.encode()),)
         self._set_names = frozenset(name for name, _ in self._set)
+        self._framed = tuple(
+            SAME_ORIGIN_FRAME if name == SAME_ORIGIN_FRAME[0] else (name, value)
+            for name, value in self._set
+        )
 
     def added(self, headers: list[tuple[bytes, bytes]], path: str) -> list[tuple[bytes, bytes]]:
         """The answer's own headers (names in lower case, as Quart sends them) with these."""
         names = {name for name, _ in headers}
         out = [pair for pair in headers if pair[0] not in self._set_names]
-        out.extend(self._set)
+        out.extend(self._framed if SAME_ORIGIN_FRAME in headers else self._set)
         out.extend(pair for pair in _DEFAULT_HEADERS if pair[0] not in names)
         if path.startswith(_PATIENT_DATA_PATHS):
             # Patient data never sits in a shared cache; only an answer that said `private`

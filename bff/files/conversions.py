@@ -27,7 +27,12 @@ from bff.workers import Reservation, WorkerBusy, WorkerFailed, WorkerOutOfMemory
 T = TypeVar("T")
 
 # What the workers import before their first job, so that it does not count against its time.
-WORKER_MODULES = ("bff.files.images", "bff.files.rtf", "bff.files.previews")
+WORKER_MODULES = (
+    "bff.files.images",
+    "bff.files.rtf",
+    "bff.files.previews",
+    "bff.files.documents",
+)
 BUSY = "The server is busy converting other files. Please try again in a minute."
 BUSY_RETRY_SECONDS = "30"
 IMAGE_TOO_SLOW = "This image took too long to process. Please use a smaller or simpler one."

@@ -293,6 +293,7 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         settings=services.settings,
         storage=services.storage,
         workers=services.workers,
+        cache=services.page_cache,
     )
     row = await service.get_file(folder_row, blob, current_actor())  # held since: not there
     return ViewerOpen(
@@ -308,6 +309,7 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         imageReduced=opened.reduced,
         originalDownload=opened.original_download,
         textUrl=opened.content_url if opened.kind == "text" else None,
+        htmlUrl=opened.html_url,
         reason=opened.reason,
         activeContent=row.active_content,
         displayable=row.displayable,
@@ -323,12 +325,20 @@ _VIEWER_LINK = {
     "link_required": True,
 }
 _VIEWER_CONTENT_LINK = {**_VIEWER_LINK, "link_purpose": viewer.VIEWER_CONTENT_LINK}
+_VIEWER_HTML_LINK = {**_VIEWER_LINK, "link_purpose": viewer.VIEWER_HTML_LINK}
+_VIEWER_TEXT_LINK = {**_VIEWER_LINK, "link_purpose": viewer.VIEWER_TEXT_LINK}
+# A document's HTML page: nothing but its own inline styles and data: images, no script
+# (sandbox), framed by the app's own pages only (the app's X-Frame-Options DENY gives way
+# to frame-ancestors in every browser that knows it).
+HTML_CSP = (
+    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+    "frame-ancestors 'self'; base-uri 'none'; form-action 'none'; sandbox"
+)
 
 
 @bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/pages/<int:page>")
 @allow(ANY_ROLE, Scope.FOLDER, **_VIEWER_LINK)  # type: ignore[arg-type]
 @validate_querystring(PageQuery)
-        textLayer=await has_text_layer(row.id, row.version_id),
 async def viewer_page(
     container: str, folder: str, blob: str, version_id: str, page: int, query_args: PageQuery
 ) -> Response:
@@ -391,3 +401,48 @@ async def viewer_content(container: str, folder: str, blob: str, version_id: str
         container, folder, blob, version_id, current_actor(), app_services().settings
     )
     return await _serve(container, folder, blob, None, may_redirect=False)
+
+
+async def _document(
+    container: str, folder: str, blob: str, version_id: str, document: viewer.Document
+) -> bytes:
+    """A document's rendering for the viewer (bff/files/viewer.py `rendered_document`)."""
+    services = app_services()
+    return await viewer.rendered_document(
+        container,
+        folder,
+        blob,
+        version_id,
+        document,
+        actor=current_actor(),
+        settings=services.settings,
+        storage=services.storage,
+        workers=services.workers,
+        cache=services.page_cache,
+    )
+
+
+@bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/html")
+@allow(ANY_ROLE, Scope.FOLDER, **_VIEWER_HTML_LINK)  # type: ignore[arg-type]
+async def viewer_html(container: str, folder: str, blob: str, version_id: str) -> Response:
+    """A Word .docx as one sanitised HTML page rendered in the worker pool, by the viewer
+    session's HTML link (its audit entry covers it): a CSP that allows no script, no remote
+    resource and no form, sandboxed; 404 once the file has changed or is held."""
+    page = await _document(container, folder, blob, version_id, "docx")
+    headers = rendered_headers(app_services().settings.preview_link_seconds)
+    headers["Content-Security-Policy"] = HTML_CSP
+    headers["X-Frame-Options"] = "SAMEORIGIN"
+    return Response(page, content_type="text/html; charset=utf-8", headers=headers)
+
+
+@bp.get("/<container>/<folder>/<blob>/viewer/<version_id>/text")
+@allow(ANY_ROLE, Scope.FOLDER, **_VIEWER_TEXT_LINK)  # type: ignore[arg-type]
+async def viewer_text(container: str, folder: str, blob: str, version_id: str) -> Response:
+    """An RTF document's plain text, read in the worker pool, by the viewer session's text
+    link (its audit entry covers it)."""
+    text = await _document(container, folder, blob, version_id, "rtf")
+    return Response(
+        text,
+        content_type="text/plain; charset=utf-8",
+        headers=rendered_headers(app_services().settings.preview_link_seconds),
+    )

@@ -208,10 +208,11 @@ class ViewerOpen(BaseModel):
     """A file opened in the in-app viewer (one audited view): what to show and the links of
     this viewer session, valid until expiresAt, for this content version only."""
 
-    kind: Literal["image", "pdf", "text", "other"] = Field(
+    kind: Literal["image", "pdf", "text", "html", "other"] = Field(
         description="pdf: pages as images (pageUrl); image: imageUrl; text: textUrl (the "
-        "file's text); other: a card with Open original (reason says why when it is a file "
-        "the viewer could not show)"
+        "file's text; an RTF's text as the server read it); html: htmlUrl (a Word .docx as "
+        "a sanitised HTML page, for a sandboxed frame); other: a card with Open original "
+        "(reason says why when it is a file the viewer could not show)"
     )
     name: str
     contentType: str
@@ -239,6 +240,12 @@ class ViewerOpen(BaseModel):
         "download (Content-Disposition: attachment), never shown in a tab",
     )
     textUrl: str | None = None
+    htmlUrl: str | None = Field(
+        None,
+        description="kind html: the document as one HTML page the server rendered and "
+        "sanitised (no script, no remote resource, images only as data: URIs), served with a "
+        "CSP of its own (sandbox; framed by the app only)",
+    )
     reason: str | None = None
     activeContent: str = Field(
         "",

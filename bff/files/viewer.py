@@ -16,6 +16,13 @@ in a bounded in-memory cache per process (`PageCache`), so a picture seen again 
 once; the content route refuses PDFs whatever link it is given. An image over the budget is
 answered with `original_download`: the view routes send its original only as a download
 (bff/files/delivery.py), and the web app offers it so.
+
+A Word .docx is shown as sanitised HTML and an RTF as its text, both rendered in the worker
+pool (bff/files/documents.py: a DOCX bomb refused from its ZIP directory before anything is
+unpacked) when the viewer opens them, so a refusal is the card's reason, and cached as pages
+are; each under a link of its own purpose (VIEWER_HTML_LINK, VIEWER_TEXT_LINK). Their
+originals are never served by the viewer's content route (a .docx is a download by the view
+route: bff/files/delivery.py shows no Office type inline).
 """
 
 from __future__ import annotations
@@ -39,6 +46,8 @@ from bff.auth.links import sign_link
 from bff.containers.models import Folder
 from bff.errors import ApiError
 from bff.files import preview_repository
+from bff.files.documents import docx_html, rtf_text
+from bff.files.names import extension_of
 from bff.files.pixels import HEAD_BYTES, read_head, within_budget
 from bff.files.previews import (
     IMAGE_TOO_MUCH_MEMORY,
@@ -70,9 +79,14 @@ T = TypeVar("T")
 # one never opens the other's routes.
 VIEWER_LINK = ".bff-viewer"
 VIEWER_CONTENT_LINK = ".bff-viewer-content"
+# A document the server rendered: a .docx as HTML, an RTF as text.
+VIEWER_HTML_LINK = ".bff-viewer-html"
+VIEWER_TEXT_LINK = ".bff-viewer-text"
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"})
 TEXT_TYPES = frozenset({"text/plain", "text/csv"})
 TEXT_MAX_BYTES = 5 * MB  # larger text files open as "other" (Open original)
+DOCX_TYPES = frozenset({"application/vnd.openxmlformats-officedocument.wordprocessingml.document"})
+RTF_TYPES = frozenset({"application/rtf", "text/rtf", "application/x-rtf", "text/richtext"})
 FILE_CHANGED = "This file has changed since it was opened. Please open it again."
 NOT_A_PDF = "This file has no pages to show."
 BUSY = "The server is busy showing other files. Please try again in a moment."
@@ -83,6 +97,13 @@ PAGE_TOO_MUCH_MEMORY = (
     "This page needs more memory to show than the server allows. Please open the original instead."
 )
 IMAGE_FAILED = "This image could not be shown. Please open the original instead."
+DOCUMENT_TOO_SLOW = "This document took too long to show. Please download the original instead."
+DOCUMENT_FAILED = "This document could not be shown. Please download the original instead."
+DOCUMENT_TOO_MUCH_MEMORY = (
+    "This document needs more memory to show than the server allows. "
+    "Please download the original instead."
+)
+NOT_A_DOCUMENT = "This file is not a document the viewer renders."
 NOT_AN_IMAGE = "This file is not an image."
 # A damaged PDF kept by BFF_DAMAGED_PDF=keep (bff/files/content.py): never rendered.
 CANNOT_DISPLAY = "This file is damaged and cannot be displayed. You can download the original."
@@ -91,7 +112,8 @@ NO_CONTENT = (
     "Use Open original to open or download it."
 )
 
-Kind = Literal["image", "pdf", "text", "other"]
+Kind = Literal["image", "pdf", "text", "html", "other"]
+Document = Literal["docx", "rtf"]
 
 
 def kind_of(content_type: str, size: int, max_bytes: int) -> Kind:
@@ -106,6 +128,16 @@ def kind_of(content_type: str, size: int, max_bytes: int) -> Kind:
     return "other"
 
 
+def document_of(content_type: str, name: str) -> Document | None:
+    """Whether the viewer shows this file as a document the server renders (a .docx as HTML,
+    an RTF as text): by its name's extension, else its type."""
+    extension = extension_of(name)
+    if extension in ("docx", "rtf"):
+        return "docx" if extension == "docx" else "rtf"
+    base = base_type(content_type)
+    return "docx" if base in DOCX_TYPES else "rtf" if base in RTF_TYPES else None
+
+
 @dataclass(frozen=True)
 class ViewerSession:
     """What open_viewer answers (bff/files/schemas.py ViewerOpen)."""
@@ -116,12 +148,16 @@ class ViewerSession:
     page_count: int | None = None
     page_url: str | None = None
     content_url: str | None = None
+    html_url: str | None = None
     reason: str | None = None
     reduced: bool = False  # an image's content_url is its reduced copy, not the original
     original_download: bool = False  # an image whose original the view routes only download
 
 
 PageKey = tuple[str, str, str, str, int, int]  # container, folder, name, version, page, width
+# The cache's page and width of a document the server rendered (no page has these).
+DOCUMENT_PAGE = 0
+DOCUMENT_WIDTHS: dict[Document, int] = {"docx": -1, "rtf": -2}
 
 
 class PageCache:
@@ -236,6 +272,43 @@ async def _within_budget(storage: Storage, where: tuple[str, str, str], size: in
     return within_budget(await read_head(stream))
 
 
+def _document_limit(document: Document, settings: Settings) -> int:
+    """The largest file of this kind the viewer renders (BFF_PREVIEW_MAX_MB, BFF_RTF_MAX_MB)."""
+    return settings.preview_max_mb * MB if document == "docx" else settings.rtf_max_bytes
+
+
+async def _document(
+    where: tuple[str, str, str],
+    version_id: str,
+    document: Document,
+    *,
+    settings: Settings,
+    storage: Storage,
+    workers: WorkerPool | None,
+    cache: PageCache,
+) -> bytes:
+    """A document's rendering (bff/files/documents.py: a .docx's HTML page, an RTF's text)
+    from the cache, or rendered in the worker pool (once, whoever else asks meanwhile):
+    PreviewRefused with a reason a person can read when it must not or could not be rendered;
+    503 when the pool is full."""
+    key: PageKey = (*where, version_id, DOCUMENT_PAGE, DOCUMENT_WIDTHS[document])
+    func = docx_html if document == "docx" else rtf_text
+
+    def render() -> Awaitable[bytes]:
+        return _rendered(workers, settings, storage, where, func)
+
+    try:
+        return await cache.get_or_render(key, render)
+    except WorkerBusy:
+        raise ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS}) from None
+    except WorkerTimeout:
+        raise PreviewRefused(DOCUMENT_TOO_SLOW) from None
+    except WorkerOutOfMemory:
+        raise PreviewRefused(DOCUMENT_TOO_MUCH_MEMORY) from None
+    except WorkerFailed:
+        raise PreviewRefused(DOCUMENT_FAILED) from None
+
+
 async def open_viewer(
     folder: Folder,
     name: str,
@@ -245,15 +318,23 @@ async def open_viewer(
     settings: Settings,
     storage: Storage,
     workers: WorkerPool | None,
+    cache: PageCache | None = None,
 ) -> ViewerSession:
     """Open a file in the viewer: one audited view (`file_view`, "in the viewer") and the
-    links its pages or content load under, for this session and content version."""
+    links its pages or content load under, for this session and content version. A document
+    (.docx, RTF) is rendered now (into cache), so that one that cannot be shown opens as a
+    card with the reason."""
     row = await get_file(folder, name, actor)
     container = folder.container.name
     version_id = content_id(row.version_id)
     max_bytes = settings.preview_max_mb * MB
-    kind = kind_of(row.content_type, row.size, max_bytes)
+    kind: Kind = kind_of(row.content_type, row.size, max_bytes)
     reason = TOO_LARGE if kind == "other" and row.size > max_bytes else None
+    document = document_of(row.content_type, name)
+    if document is not None:
+        kind, reason = ("html" if document == "docx" else "text"), None
+        if row.size > _document_limit(document, settings):
+            kind, reason = "other", TOO_LARGE
     if not row.displayable:  # the content checks found it damaged and kept it so
         kind, reason = "other", CANNOT_DISPLAY
     page_count = None
@@ -261,7 +342,20 @@ async def open_viewer(
     if base_type(row.content_type) in IMAGE_TYPES:
         where = (container, folder.name, name)
         original_download = not await _within_budget(storage, where, row.size)
-    if kind == "pdf":
+    if document is not None and kind != "other":
+        try:
+            await _document(
+                (container, folder.name, name),
+                version_id,
+                document,
+                settings=settings,
+                storage=storage,
+                workers=workers,
+                cache=cache if cache is not None else PageCache(0),
+            )
+        except PreviewRefused as exc:
+            kind, reason = "other", str(exc)
+    elif kind == "pdf":
         preview = await preview_repository.current_content(container, folder.name, name)
         if preview and preview["preview_version"] == version_id and preview["page_count"]:
             page_count = int(preview["page_count"])
@@ -299,6 +393,8 @@ async def open_viewer(
         details="in the viewer",
     )
     purpose = VIEWER_LINK if kind == "pdf" or reduced else VIEWER_CONTENT_LINK
+    if document is not None:
+        purpose = VIEWER_HTML_LINK if document == "docx" else VIEWER_TEXT_LINK
     link, expires = sign_link(
         settings,
         session_id,
@@ -314,6 +410,10 @@ async def open_viewer(
             page_count=page_count,
             page_url=f"{base}/pages/{{page}}?width={{width}}&link={link}",
         )
+    if kind == "html":
+        return ViewerSession("html", version_id, expires, html_url=f"{base}/html?link={link}")
+    if kind == "text" and document == "rtf":
+        return ViewerSession("text", version_id, expires, content_url=f"{base}/text?link={link}")
     if reduced:
         url = f"{base}/image?link={link}"
         return ViewerSession(
@@ -348,10 +448,10 @@ async def content_or_404(
     An image beyond the budget has no content link to ask with (`open_viewer`)."""
     found = await current_or_404(container, folder, name, version_id, actor)
     size = int(found["size"])
-    if kind_of(str(found["content_type"]), size, settings.preview_max_mb * MB) not in (
-        "image",
-        "text",
-    ):
+    content_type = str(found["content_type"])
+    shown = kind_of(content_type, size, settings.preview_max_mb * MB)
+    # A document's (an RTF's text, a .docx's page) is its rendering, never its bytes.
+    if shown not in ("image", "text") or document_of(content_type, name) is not None:
         raise ApiError(404, NO_CONTENT)
 
 
@@ -446,6 +546,44 @@ async def reduced_picture(
         raise _render_errors(exc, IMAGE_TOO_SLOW, IMAGE_TOO_MUCH_MEMORY, IMAGE_FAILED) from None
 
 
+async def rendered_document(
+    container: str,
+    folder: str,
+    name: str,
+    version_id: str,
+    document: Document,
+    *,
+    actor: Actor,
+    settings: Settings,
+    storage: Storage,
+    workers: WorkerPool | None,
+    cache: PageCache,
+) -> bytes:
+    """A document's rendering (a .docx's sanitised HTML page, an RTF's text) of its current
+    content (the version the viewer opened); from the cache when it was rendered before."""
+    key: PageKey = (container, folder, name, version_id, DOCUMENT_PAGE, DOCUMENT_WIDTHS[document])
+    cached = cache.get(key)
+    found = await current_or_404(container, folder, name, version_id, actor)
+    if document_of(str(found["content_type"]), name) != document:
+        raise ApiError(404, NOT_A_DOCUMENT)
+    if cached is not None:
+        return cached
+    if int(found["size"]) > _document_limit(document, settings):
+        raise ApiError(422, TOO_LARGE)
+    try:
+        return await _document(
+            (container, folder, name),
+            version_id,
+            document,
+            settings=settings,
+            storage=storage,
+            workers=workers,
+            cache=cache,
+        )
+    except PreviewRefused as exc:
+        raise ApiError(422, str(exc)) from None
+
+
 __all__ = [
     "PAGE_WIDTHS",
     "PageCache",
@@ -454,4 +592,5 @@ __all__ = [
     "open_viewer",
     "page_image",
     "reduced_picture",
+    "rendered_document",
 ]
