@@ -6,6 +6,7 @@ from tortoise import fields
 from tortoise.models import Model
 
 from bff.containers.models import Folder
+from bff.users.models import User
 
 
 class StoredFile(Model):
@@ -184,3 +185,24 @@ class FilePreview(Model):
 
     class Meta:
         table = "file_previews"
+
+
+class FolderVisit(Model):
+    """When a member of staff last opened a folder's files (POST .../visit), so the web app
+    can mark files added since; one row per user and folder, gone with either. Not patient
+    data: not audited."""
+
+    id = fields.IntField(primary_key=True)
+    user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField(
+        "bff.User", related_name="folder_visits", on_delete=fields.CASCADE
+    )
+    folder: fields.ForeignKeyRelation[Folder] = fields.ForeignKeyField(
+        "bff.Folder", related_name="visits", on_delete=fields.CASCADE
+    )
+    visited_at = fields.DatetimeField()
+    user_id: int
+    folder_id: int
+
+    class Meta:
+        table = "folder_visits"
+        unique_together = (("user", "folder"),)

@@ -13,7 +13,7 @@ from tortoise.functions import Count
 
 from bff.containers.models import Folder
 from bff.db import as_datetime, fetch
-from bff.files.models import FileVersion, StoredFile, TrashedFile
+from bff.files.models import FileVersion, FolderVisit, StoredFile, TrashedFile
 
 _BATCH = 500  # rows per statement when inserting or deleting many
 
@@ -320,3 +320,18 @@ async def current_file_ids(container_id: int | None = None) -> list[int]:
     )
     ids = await query.order_by("id").values_list("id", flat=True)
     return [int(str(i)) for i in ids]
+
+
+async def record_visit(
+    conn: BaseDBAsyncClient, user_id: int, folder_id: int, now: datetime
+) -> datetime | None:
+    """Record inside transaction conn that user visited folder at now; when they visited it
+    before (None: never). One row per user and folder (two first visits at once: both None)."""
+    query = FolderVisit.filter(user_id=user_id, folder_id=folder_id).using_db(conn)
+    row = await query.select_for_update().first()
+    if row is None:
+        visit = FolderVisit(user_id=user_id, folder_id=folder_id, visited_at=now)
+        await FolderVisit.bulk_create([visit], ignore_conflicts=True, using_db=conn)
+        return None
+    await FolderVisit.filter(id=row.id).using_db(conn).update(visited_at=now)
+    return as_datetime(row.visited_at)

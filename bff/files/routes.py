@@ -12,7 +12,7 @@ from bff.auth.links import sign_link
 from bff.auth.policy import ADMIN, ANY_ROLE, CAN_UPLOAD, Scope, allow, current_principal
 from bff.containers.service import get_folder
 from bff.errors import ApiError
-from bff.files import repository, service, thumbnails, trash, versions, viewer
+from bff.files import repository, service, thumbnails, trash, versions, viewer, visits
 from bff.files import upload as upload_service
 from bff.files.delivery import rendered_headers, send_view
 from bff.files.multipart import UploadForm
@@ -27,6 +27,7 @@ from bff.files.schemas import (
     VersionList,
     ViewerOpen,
     ViewLink,
+    VisitOut,
 )
 from bff.request_context import current_actor
 from bff.services import app_services
@@ -130,6 +131,19 @@ async def profile_image(container: str, folder: str) -> Response:
     # Small, and shown inside the app's pages, whose CSP allows images from its own origin
     # only: never redirected to the bucket.
     return await _serve(container, folder, PROFILE_IMAGE_NAME, "profile_view", may_redirect=False)
+
+
+@bp.post("/<container>/<folder>/visit")
+@allow(ANY_ROLE, Scope.FOLDER)
+@validate_response(VisitOut)
+async def visit(container: str, folder: str) -> VisitOut:
+    """Record the caller's visit to the folder now and answer the one before (null: the
+    first), so the web app can mark files added since as new. Not audited: when someone
+    opened a folder's list says nothing about the patient (the listing itself is audited).
+    Not for emergency grants (a responder has no visits)."""
+    folder_row = await get_folder(container, folder)
+    previous = await visits.visit(folder_row, current_principal().user_id)
+    return VisitOut(previousVisitAt=previous)
 
 
 @bp.delete("/<container>/<folder>/<blob>")

@@ -258,6 +258,15 @@ class ViewerOpen(BaseModel):
     expiresAt: datetime
 
 
+class VisitOut(BaseModel):
+    """The caller's visit to a folder just recorded, and the one before it."""
+
+    previousVisitAt: datetime | None = Field(
+        description="When the caller last visited this folder before now (null: never): the "
+        "web app marks files added since as new"
+    )
+
+
 class PageQuery(BaseModel):
     """The width (px) a page image is wanted at; snapped up to one of the rendered widths."""
 
