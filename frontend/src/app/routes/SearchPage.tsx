@@ -1,18 +1,10 @@
-/** /search: the search feature's results screen, opening a result the files feature's way (the
- * view link in a new tab, a PDF at the matching page). */
-import { useFileOpener } from '../../features/files/useOpenFile';
+/** /search: the search feature's results screen. A hit opens its folder page in the app, with the
+ * viewer at the match (issue 50); no new tab. */
+import { useMemo } from 'react';
 import SearchResultsPage from '../../features/search/routes/SearchPage';
-import { isPdf } from '../../lib/files';
+import { isIosSafari } from '../../lib/device';
 
 export default function SearchPage() {
-  const { openFile, ios } = useFileOpener();
-  return (
-    <SearchResultsPage
-      ios={ios}
-      // Only a PDF viewer takes #page=N.
-      onOpen={(result) =>
-        openFile(result.containerName, result.folderName, result.blobName, { page: isPdf(result.contentType) ? result.page : null })
-      }
-    />
-  );
+  const ios = useMemo(() => isIosSafari(), []);
+  return <SearchResultsPage ios={ios} />;
 }

@@ -20,4 +20,9 @@ export const SEARCH_MSG = {
   page: (n: number) => `Page ${n}`,
   /** A dates range that ends before it starts: said before asking the server. */
   badRange: 'The “Modified to” date is before the “Modified from” date.',
+  /** A group of hits whose folder has no patient details recorded. */
+  patientUnknown: 'Patient details not recorded',
+  hitsIn: (container: string, folder: string) => `Files found in ${container} / ${folder}`,
+  /** The phone's disclosure of the filters, with how many are set. */
+  filters: (set: number) => (set ? `Filters (${set} set)` : 'Filters'),
 } as const;

@@ -123,7 +123,9 @@ export type DeleteTokenResponse = ResponseOf<'delete_delete_token'>;
 export type EmergencyView = ResponseOf<'get_emergency_view'>;
 export type SearchQueryParams = QueryOf<'get_search'>;
 export type SearchResponse = ResponseOf<'get_search'>;
-export type SearchResult = Schemas['SearchResult'];
+/** A search hit; `patient` (issue 50) is the folder's patient, null when nothing is known.
+ * Written by hand until the server's schema has it (then `npm run gen:api` and drop the `&`). */
+export type SearchResult = Schemas['SearchResult'] & { patient?: PatientDetails | null };
 export type FileType = Schemas['FileType'];
 export type UnassignType = QueryOf<'delete_unassign'>['type'];
 

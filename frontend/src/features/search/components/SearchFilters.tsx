@@ -1,8 +1,11 @@
 /** The results screen's form: the words and the filters (container, folder, file type, modified
- * dates), sent to the address on Search, so the address always says what is shown. */
+ * dates), sent to the address on Search, so the address always says what is shown. On a phone
+ * the filters are behind a "Filters" disclosure (closed at first), so that the results are on
+ * the first screen (issue 50). */
 import { useState, type FormEvent } from 'react';
 import { Field } from '../../../components/Field';
 import { EMPTY_SEARCH, FILE_TYPES, type SearchQuery } from '../../../lib/searchQuery';
+import { PHONE_QUERY, useMediaQuery } from '../../../lib/useMediaQuery';
 import { SEARCH_MSG } from '../messages';
 
 interface SearchFiltersProps {
@@ -14,12 +17,16 @@ interface SearchFiltersProps {
 export function SearchFilters({ query, onSearch }: SearchFiltersProps) {
   const [draft, setDraft] = useState(query);
   const [problem, setProblem] = useState<string | null>(null);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [open, setOpen] = useState(false);
+  const setCount = (['container', 'folder', 'type', 'modifiedFrom', 'modifiedTo'] as const).filter((field) => query[field] !== '').length;
   const set = (field: keyof SearchQuery) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (draft.modifiedFrom && draft.modifiedTo && draft.modifiedTo < draft.modifiedFrom) {
       setProblem(SEARCH_MSG.badRange);
+      setOpen(true);
       return;
     }
     setProblem(null);
@@ -44,7 +51,18 @@ export function SearchFilters({ query, onSearch }: SearchFiltersProps) {
         autoComplete="off"
         enterKeyHint="search"
       />
-      <fieldset className="search-filters">
+      {phone ? (
+        <button
+          type="button"
+          className="btn filters-toggle"
+          aria-expanded={open}
+          aria-controls="search-filters"
+          onClick={() => setOpen((value) => !value)}
+        >
+          {SEARCH_MSG.filters(setCount)}
+        </button>
+      ) : null}
+      <fieldset className="search-filters" id="search-filters" hidden={phone && !open}>
         <legend>Filters</legend>
         <div className="filters">
           <Field id="search-container" label="Container" value={draft.container} onValue={set('container')} autoComplete="off" />

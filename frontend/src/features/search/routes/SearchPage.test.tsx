@@ -1,7 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SearchResponse, SearchResult } from '../../../lib/api/types';
-import { closeViewerWindows } from '../../../lib/viewerWindows';
 import { ADMIN, mockApi, never, NURSE, renderApp, signIn, type Handler } from '../../../test/utils';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
@@ -130,15 +129,16 @@ describe('search: the results screen', () => {
     mockApi({ [SEARCH]: { body: page([result(), scan]) } });
     renderApp('/search?q=penicillin');
     const list = await screen.findByRole('list', { name: 'Search results' });
-    const [first, second] = within(list).getAllByRole('listitem');
-    expect(within(first!).getByRole('button', { name: /^discharge\.pdf ?\(page 3\)/ })).toHaveAttribute('title', 'Click to open');
-    expect(within(first!).getByRole('link', { name: 'ward a / p-1' })).toHaveAttribute('href', '/containers/ward%20a/folders/p-1');
+    const first = within(list).getByRole('list', { name: 'Files found in ward a / p-1' }).querySelector('li');
+    const second = within(list).getByRole('list', { name: 'Files found in ward a / p-2' }).querySelector('li');
+    expect(within(first!).getByRole('link', { name: /^discharge\.pdf ?\(page 3\)/ })).toHaveAttribute('title', 'Click to open');
+    expect(within(list).getByRole('link', { name: 'ward a / p-1' })).toHaveAttribute('href', '/containers/ward%20a/folders/p-1');
     expect(first).toHaveTextContent(/Modified 02 Jan 2026/);
     expect(first).toHaveTextContent('PDF');
     expect(first).toHaveTextContent('Known penicillin allergy since 2019.');
     expect([...first!.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['penicillin']);
     // A single image is the server's page 1: no page to tell.
-    expect(within(second!).getByRole('button', { name: /^referral\.png/ })).not.toHaveTextContent('page');
+    expect(within(second!).getByRole('link', { name: /^referral\.png/ })).not.toHaveTextContent('page');
     expect(second).toHaveTextContent('PNG');
     expect([...second!.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['penicillin']);
   });
@@ -267,68 +267,111 @@ describe('search: the results screen', () => {
     const pages = await screen.findByRole('navigation', { name: 'Search result pages' });
     expect(within(pages).getByRole('button', { name: 'Previous' })).toBeDisabled();
     await userEvent.click(within(pages).getByRole('button', { name: 'Next' }));
-    expect(await screen.findByRole('button', { name: /^referral\.png/ })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: /^referral\.png/ })).toBeInTheDocument();
     expect(within(pages).getByText('Page 2')).toBeInTheDocument();
     expect(within(pages).getByRole('button', { name: 'Next' })).toBeDisabled();
     expect(searches(api).at(-1)?.get('cursor')).toBe('c2');
     expect(screen.getByRole('heading', { name: 'Results' })).toHaveFocus();
     await userEvent.click(within(pages).getByRole('button', { name: 'Previous' }));
-    expect(await screen.findByRole('button', { name: /^discharge\.pdf/ })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: /^discharge\.pdf/ })).toBeInTheDocument();
     expect(within(pages).getByText('Page 1')).toBeInTheDocument();
   });
 });
 
-describe('search: opening a result', () => {
-  let viewer: { location: { href: string }; close: ReturnType<typeof vi.fn>; closed: boolean; opener: unknown };
+describe('search: results by patient (issue 50)', () => {
+  beforeEach(() => signIn(DOCTOR));
 
-  beforeEach(() => {
-    signIn(DOCTOR);
-    viewer = { location: { href: '' }, close: vi.fn(), closed: false, opener: window };
-    closeViewerWindows();
-  });
+  const jose = { name: 'José Müller', dateOfBirth: '1950-03-14', recordNumber: 'MRN-0042' };
+  const ana = { name: 'Ana Lima', dateOfBirth: '1961-07-02', recordNumber: 'MRN-0007' };
 
-  const link = (name: string) => ({
-    [`GET /api/blobs/ward%20a/p-1/${name}/url`]: { body: { url: `/api/blobs/ward%20a/p-1/${name}/view?link=abc`, expiresAt: T } },
-  });
-
-  it('opens a PDF at the matching page, as the folder page opens files', async () => {
-    const open = vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
-    mockApi({ [SEARCH]: { body: page([result()]) }, ...link('discharge.pdf') });
-    renderApp('/search?q=penicillin');
-    await userEvent.click(await screen.findByRole('button', { name: /^discharge\.pdf/ }));
-    expect(open).toHaveBeenCalledWith('', '_blank');
-    await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/discharge.pdf/view?link=abc#page=3'));
-    expect(await screen.findByText('File opened in new tab')).toBeInTheDocument();
-  });
-
-  it.each([
-    ['notes.txt', 'text/plain', null],
-    ['scan.png', 'image/png', 1], // a viewer of images takes no #page
-  ])('opens a file that is no PDF as it is (%s)', async (name, contentType, at) => {
-    vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
-    mockApi({ [SEARCH]: { body: page([result({ blobName: name, contentType, page: at })]) }, ...link(name) });
-    renderApp('/search?q=penicillin');
-    await userEvent.click(await screen.findByRole('button', { name: new RegExp(`^${name.replace('.', '\\.')}`) }));
-    await waitFor(() => expect(viewer.location.href).toBe(`/api/blobs/ward%20a/p-1/${name}/view?link=abc`));
-  });
-
-  it('says why a file could not be opened, in the folder page’s words', async () => {
-    vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
+  it('names each hit’s patient first (name, date of birth, record number), the folder second, one heading per patient', async () => {
     mockApi({
-      [SEARCH]: { body: page([result()]) },
-      'GET /api/blobs/ward%20a/p-1/discharge.pdf/url': { status: 403, body: { message: 'Forbidden' } },
+      [SEARCH]: {
+        body: page([
+          result({ patient: jose }),
+          result({ blobName: 'letter.pdf', folderName: 'p-2', patient: ana }),
+          result({ blobName: 'referral.pdf', patient: jose }),
+        ]),
+      },
     });
     renderApp('/search?q=penicillin');
-    await userEvent.click(await screen.findByRole('button', { name: /^discharge\.pdf/ }));
-    expect(await screen.findByText("You don't have permission to view this file.")).toBeInTheDocument();
-    expect(viewer.close).toHaveBeenCalled();
+    const list = await screen.findByRole('list', { name: 'Search results' });
+    const headings = within(list).getAllByRole('heading', { level: 3 });
+    expect(headings.map((h) => h.textContent)).toEqual(['José Müller · 14 Mar 1950 · MRN-0042', 'Ana Lima · 02 Jul 1961 · MRN-0007']);
+    // José's two hits under his one heading, his folder after his name.
+    const joses = within(list).getByRole('list', { name: 'Files found in ward a / p-1' });
+    expect(within(joses).getAllByRole('link').map((a) => a.textContent)).toEqual([
+      expect.stringMatching(/^discharge\.pdf/),
+      expect.stringMatching(/^referral\.pdf/),
+    ]);
+    const group = joses.closest('.search-group')!;
+    expect(group.textContent!.indexOf('José Müller')).toBeLessThan(group.textContent!.indexOf('ward a / p-1'));
   });
 
-  it('says when the popup was blocked', async () => {
-    vi.spyOn(window, 'open').mockReturnValue(null);
-    mockApi({ [SEARCH]: { body: page([result()]) } });
+  it('says when a folder’s patient is not recorded, and still names the folder', async () => {
+    mockApi({ [SEARCH]: { body: page([result({ patient: null })]) } });
     renderApp('/search?q=penicillin');
-    await userEvent.click(await screen.findByRole('button', { name: /^discharge\.pdf/ }));
-    expect(await screen.findByText('Popup blocked by browser. Please allow popups for this site and try again.')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 3, name: 'Patient details not recorded' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'ward a / p-1' })).toBeInTheDocument();
+  });
+});
+
+describe('search: opening a result', () => {
+  beforeEach(() => signIn(DOCTOR));
+
+  it('opens the hit in the app: the folder page with the viewer at the page and the words, no new tab', async () => {
+    const open = vi.spyOn(window, 'open');
+    mockApi({ [SEARCH]: { body: page([result()]) }, 'GET /api/blobs/ward%20a/p-1': { body: { blobs: [], hasProfileImage: false } } });
+    renderApp('/search?q=penicillin+allergy');
+    const hit = await screen.findByRole('link', { name: /^discharge\.pdf/ });
+    expect(hit).toHaveAttribute('href', '/containers/ward%20a/folders/p-1?view=discharge.pdf&page=3&q=penicillin+allergy');
+    await userEvent.click(hit);
+    await waitFor(() => expect(location()).toBe('/containers/ward%20a/folders/p-1?view=discharge.pdf&page=3&q=penicillin+allergy'));
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('names no page for a file without pages, and opens an admin’s folder page', async () => {
+    signIn(ADMIN);
+    mockApi({ [SEARCH]: { body: page([result({ blobName: 'scan.png', contentType: 'image/png', page: 1 })]) } });
+    renderApp('/search?q=rash');
+    expect(await screen.findByRole('link', { name: /^scan\.png/ })).toHaveAttribute(
+      'href',
+      '/admin/containers/ward%20a/folders/p-1?view=scan.png&q=rash',
+    );
+  });
+});
+
+describe('search: the filters on a phone (issue 50)', () => {
+  const phone = (matches: boolean) =>
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('keeps them behind a closed Filters disclosure, saying how many are set', async () => {
+    signIn(NURSE);
+    phone(true);
+    mockApi({ [SEARCH]: { body: page([result()]) } });
+    renderApp('/search?q=x&container=ward+a&type=pdf');
+    const toggle = await screen.findByRole('button', { name: 'Filters (2 set)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('textbox', { name: 'Container' })).toBeNull();
+    expect(screen.getByRole('searchbox', { name: 'Search for' })).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Search results' })).toBeInTheDocument();
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('textbox', { name: 'Container' })).toHaveValue('ward a');
+  });
+
+  it('shows them as they are on a wider screen', async () => {
+    signIn(NURSE);
+    phone(false);
+    mockApi({ [SEARCH]: { body: page([result()]) } });
+    renderApp('/search?q=x');
+    expect(await screen.findByRole('textbox', { name: 'Container' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Filters/ })).toBeNull();
   });
 });

@@ -2,15 +2,15 @@
  * The results screen (/search?q=...&container=...): what the address says is searched (the top
  * bar's box and this screen's form both change the address), one page of results at a time by
  * the server's cursor. After each search or page the focus goes to the results heading and the
- * count is announced. Opening a file is the caller's (app/routes/SearchPage.tsx: the files
- * feature's way), so the search feature needs no other feature.
+ * count is announced. A hit opens its folder page in the app with the viewer at the match
+ * (SearchResults' hitPath); the page of results being read is kept in this history entry's
+ * state, so Back from the folder returns to it.
  */
-import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { CursorPager } from '../../../components/CursorPager';
 import { EmptyState, ErrorState, Loading, PageHeader } from '../../../components/States';
 import { errorMessage, seg } from '../../../lib/api/client';
-import type { SearchResult } from '../../../lib/api/types';
 import { hasFilters, parseSearch, searchParams, searchUrl, type SearchQuery } from '../../../lib/searchQuery';
 import { useSession } from '../../../lib/sessionContext';
 import { useSearch } from '../api/search';
@@ -19,12 +19,16 @@ import { SearchResults } from '../components/SearchResults';
 import { SEARCH_MSG } from '../messages';
 
 interface SearchPageProps {
-  onOpen: (result: SearchResult) => void;
-  /** iOS Safari: files open in this tab, and the wording is 'Tap to Open'. */
+  /** iOS Safari: the wording is 'Tap to Open'. */
   ios: boolean;
 }
 
-export default function SearchPage({ onOpen, ios }: SearchPageProps) {
+/** This history entry's state: the cursors of the result pages visited, for the search named. */
+interface PagingState {
+  searchPaging?: { key: string; cursors: (string | null)[] };
+}
+
+export default function SearchPage({ ios }: SearchPageProps) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const query = parseSearch(params);
@@ -34,7 +38,7 @@ export default function SearchPage({ onOpen, ios }: SearchPageProps) {
     <>
       <PageHeader title="Search" />
       <SearchFilters key={key} query={query} onSearch={onSearch} />
-      <Results searchKey={key} query={query} onOpen={onOpen} ios={ios} />
+      <Results searchKey={key} query={query} ios={ios} />
     </>
   );
 }
@@ -44,13 +48,19 @@ interface ResultsProps extends SearchPageProps {
   query: SearchQuery;
 }
 
-function Results({ searchKey, query, onOpen, ios }: ResultsProps) {
+function Results({ searchKey, query, ios }: ResultsProps) {
   const { user } = useSession();
-  // The cursors of the pages visited belong to the search they were visited in.
-  const [paging, setPaging] = useState<{ key: string; cursors: (string | null)[] }>({ key: searchKey, cursors: [null] });
-  const cursors = paging.key === searchKey ? paging.cursors : [null];
+  const location = useLocation();
+  const navigate = useNavigate();
+  // The cursors of the pages visited belong to the search they were visited in, and to this
+  // history entry (Back from a hit's folder page finds the same page of results).
+  const paging = (location.state as PagingState | null)?.searchPaging;
+  const cursors = paging && paging.key === searchKey && paging.cursors.length > 0 ? paging.cursors : [null];
   const setCursors = (update: (cursors: (string | null)[]) => (string | null)[]) =>
-    setPaging({ key: searchKey, cursors: update(cursors) });
+    navigate(
+      { pathname: location.pathname, search: location.search },
+      { replace: true, state: { ...((location.state as object | null) ?? {}), searchPaging: { key: searchKey, cursors: update(cursors) } } },
+    );
   const cursor = cursors[cursors.length - 1] ?? null;
   const search = useSearch(query, cursor);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -82,7 +92,7 @@ function Results({ searchKey, query, onOpen, ios }: ResultsProps) {
   } else {
     body = (
       <>
-        <SearchResults results={data.results} ios={ios} busy={search.isFetching} onOpen={onOpen} folderPath={folderPath} />
+        <SearchResults results={data.results} ios={ios} busy={search.isFetching} folderPath={folderPath} q={query.q} />
         <CursorPager
           label="Search result pages"
           cursors={cursors}
