@@ -1,11 +1,13 @@
 /**
  * GET /api/blobs/{container}/{folder}/{blob}/viewer: how the in-app viewer shows one file (its
- * kind, and signed short-lived links to what it shows: an image, a text, or a PDF's pages
- * rendered as images on the server), and the fetch of a text through its link.
+ * kind, and signed short-lived links to what it shows: an image, a text, a DOCX's sanitised
+ * HTML, or a PDF's pages rendered as images on the server), and the fetch of a text through its
+ * link. Under .../viewer/{version}: a page's words with their boxes (the text layer and the
+ * highlights), the matches of a find, and the report of a copy (issue 50).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest, messageOf, serverUrl } from '../../../lib/api/client';
-import type { ViewerResponse } from '../../../lib/api/types';
+import type { PageWords, TextCopied, TextMatches, ViewerResponse } from '../../../lib/api/types';
 import { viewerKeys } from '../../../lib/queryKeys';
 import { filePath } from './paths';
 
@@ -60,3 +62,50 @@ export const useViewerText = (url: string | null | undefined) =>
     retry: false,
     refetchOnWindowFocus: false,
   });
+
+/** What the viewer's text calls name: one version of one file. */
+export interface ViewerVersion {
+  container: string;
+  folder: string;
+  blob: string;
+  versionId: string;
+}
+
+const versionPath = ({ container, folder, blob, versionId }: ViewerVersion) =>
+  `${filePath(container, folder, blob)}/viewer/${encodeURIComponent(versionId)}`;
+
+/** GET .../viewer/{version}/words?page=N: a page's words with their boxes. */
+export const getPageWords = (version: ViewerVersion, page: number, signal?: AbortSignal): Promise<PageWords> =>
+  apiRequest<PageWords>(`${versionPath(version)}/words`, { query: { page }, signal });
+
+/** A page's words, once per page of this version (its opening's audit entry covers them); a page
+ * without text (404) has none. `enabled`: the server said words are stored (textLayer). */
+export const usePageWords = (version: ViewerVersion, page: number, enabled: boolean) =>
+  useQuery({
+    queryKey: [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'words', page] as const,
+    queryFn: ({ signal }) => getPageWords(version, page, signal),
+    enabled,
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+
+/** GET .../viewer/{version}/find?q=: where the words of q are in the file. */
+export const findText = (version: ViewerVersion, q: string, signal?: AbortSignal): Promise<TextMatches> =>
+  apiRequest<TextMatches>(`${versionPath(version)}/find`, { query: { q }, signal });
+
+export const useFindText = (version: ViewerVersion, q: string, enabled: boolean) =>
+  useQuery({
+    queryKey: [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'find', q] as const,
+    queryFn: ({ signal }) => findText(version, q, signal),
+    enabled: enabled && q.trim() !== '',
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+
+/** POST .../viewer/{version}/copied: text copied from a page, audited by the server (file_copy). */
+export const reportCopied = (version: ViewerVersion, body: TextCopied): Promise<void> =>
+  apiRequest<void>(`${versionPath(version)}/copied`, { method: 'POST', body });

@@ -540,7 +540,7 @@ describe('folder page: deleting (admins)', () => {
 async function openOriginal(name: string) {
   await userEvent.click(await screen.findByRole('button', { name: new RegExp(`^${name.replace('.', '\\.')}`) }));
   const dialog = await screen.findByRole('dialog', { name });
-  await userEvent.click(within(dialog).getAllByRole('button', { name: 'Open original' })[0]!);
+  await userEvent.click(within(dialog).getAllByRole('button', { name: /^Open original/ })[0]!);
 }
 
 describe('folder page: opening files', () => {
@@ -577,7 +577,7 @@ describe('folder page: opening files', () => {
     mockApi({ [LIST]: { body: listing } });
     renderApp(PAGE);
     await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
-    const button = within(await screen.findByRole('dialog', { name: 'letter.txt' })).getByRole('button', { name: 'Open original' });
+    const button = within(await screen.findByRole('dialog', { name: 'letter.txt' })).getByRole('button', { name: 'Open original (new tab)' });
     vi.useFakeTimers();
     try {
       fireEvent.click(button);
@@ -625,7 +625,7 @@ describe('folder page: opening files', () => {
     mockApi({ [LIST]: { body: listing } });
     renderApp(PAGE);
     await userEvent.click(await screen.findByRole('button', { name: /^letter\.txt/ }));
-    const button = within(await screen.findByRole('dialog', { name: 'letter.txt' })).getByRole('button', { name: 'Open original' });
+    const button = within(await screen.findByRole('dialog', { name: 'letter.txt' })).getByRole('button', { name: 'Open original (new tab)' });
     window.localStorage.removeItem('token');
     await userEvent.click(button);
     expect(await screen.findByText('No authentication token found. Please log in again.')).toBeInTheDocument();

@@ -1,6 +1,8 @@
 /** The in-app viewer on the folder page (issue 33): its URL, each kind, keys, focus, messages. */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { StoredFile } from '../../../../lib/api/types';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { makeStoredFile, mockApi, never, renderApp, signIn } from '../../../../test/utils';
@@ -224,7 +226,7 @@ describe('the viewer: each kind', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Zoom in' }));
     expect(within(dialog).getByText('150%')).toBeInTheDocument();
     // Its original is never opened in a tab: Download original saves it by its signed link.
-    expect(within(dialog).queryByRole('button', { name: 'Open original' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: /^Open original/ })).toBeNull();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Download original' }));
     await waitFor(() => expect(clicked).toHaveLength(1));
     expect(clicked[0]!.getAttribute('href')).toBe('/api/blobs/ward%20a/p-1/a-photo.png/view?link=o');
@@ -250,7 +252,7 @@ describe('the viewer: each kind', () => {
       `${reason} Its original is too large to open in the browser: Download original saves it to your device.`,
     );
     expect(within(dialog).queryByRole('img')).toBeNull();
-    expect(within(dialog).queryByRole('button', { name: 'Open original' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: /^Open original/ })).toBeNull();
     await userEvent.click(within(why.closest('.viewer-card') as HTMLElement).getByRole('button', { name: 'Download original' }));
     await waitFor(() => expect(clicked).toHaveLength(1));
     expect(clicked[0]!.getAttribute('href')).toBe('/api/blobs/ward%20a/p-1/a-photo.png/view?link=o');
@@ -266,16 +268,34 @@ describe('the viewer: each kind', () => {
     expect(text.querySelector('b')).toBeNull();
   });
 
-  it('offers the original of another type, opened the way the list always has (a new tab)', async () => {
-    const viewer = { location: { href: '' }, close: vi.fn(), closed: false, opener: window };
-    const open = vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
+  it('offers the original of a type the browser would only download as a download, never a blank tab (issue 50)', async () => {
+    const open = vi.spyOn(window, 'open');
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
     setUp({ 'GET /api/blobs/ward%20a/p-1/d-data.zip/url': { body: { url: '/api/blobs/ward%20a/p-1/d-data.zip/view?link=z', expiresAt: LATER } } });
     renderApp(`${PAGE}?view=d-data.zip`);
     const dialog = await viewerOf('d-data.zip');
-    const card = (await within(dialog).findByText(/cannot be shown here/)).closest('.viewer-card') as HTMLElement;
-    await userEvent.click(within(card).getByRole('button', { name: 'Open original' }));
+    const card = (await within(dialog).findByText('This type of file cannot be shown here. Download the original to see it on your device.')).closest(
+      '.viewer-card',
+    ) as HTMLElement;
+    expect(within(dialog).queryByRole('button', { name: /^Open original/ })).toBeNull();
+    await userEvent.click(within(card).getByRole('button', { name: 'Download original' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]!.getAttribute('href')).toBe('/api/blobs/ward%20a/p-1/d-data.zip/view?link=z');
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('says that "Open original" of a type the browser shows opens a new tab, and opens one', async () => {
+    const viewer = { location: { href: '' }, close: vi.fn(), closed: false, opener: window };
+    const open = vi.spyOn(window, 'open').mockReturnValue(viewer as unknown as Window);
+    setUp({ 'GET /api/blobs/ward%20a/p-1/c-notes.txt/url': { body: { url: '/api/blobs/ward%20a/p-1/c-notes.txt/view?link=t', expiresAt: LATER } } });
+    renderApp(`${PAGE}?view=c-notes.txt`);
+    const dialog = await viewerOf('c-notes.txt');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Open original (new tab)' }));
     expect(open).toHaveBeenCalledWith('', '_blank');
-    await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/d-data.zip/view?link=z'));
+    await waitFor(() => expect(viewer.location.href).toBe('/api/blobs/ward%20a/p-1/c-notes.txt/view?link=t'));
     expect(await screen.findByText('File opened in new tab')).toBeInTheDocument();
   });
 
@@ -307,7 +327,7 @@ describe('the viewer: errors', () => {
     const dialog = await viewerOf('b-scan.pdf');
     await alertSays(dialog, message);
     // The original can still be asked for.
-    expect(within(dialog).getByRole('button', { name: 'Open original' })).toBeEnabled();
+    expect(within(dialog).getByRole('button', { name: 'Open original (new tab)' })).toBeEnabled();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(api.calls.filter((c) => c.path.endsWith('/viewer'))).toHaveLength(2));
   });
@@ -344,7 +364,7 @@ describe('the viewer: errors', () => {
     await alertSays(dialog, message);
     const card = within(dialog).getByRole('alert').closest('.viewer-card') as HTMLElement;
     expect(within(card).getByRole('button', { name: 'Download original' })).toBeEnabled();
-    expect(within(card).queryByRole('button', { name: 'Open original' })).toBeNull();
+    expect(within(card).queryByRole('button', { name: /^Open original/ })).toBeNull();
     expect(within(card).getByRole('button', { name: 'Try again' })).toBeEnabled();
   });
 
@@ -366,5 +386,311 @@ describe('the viewer: errors', () => {
     // Try again: a new opening, with new links.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(api.calls.filter((c) => c.path.endsWith('/viewer'))).toHaveLength(3));
+  });
+});
+
+// Issue 50: the patient in the header, a search hit opened at its page with its words highlighted,
+// find in the document, the text layer, a DOCX as HTML, phones.
+const WORDS_PATH = `GET ${base('b-scan.pdf')}/words`;
+const FIND_PATH = `GET ${base('b-scan.pdf')}/find`;
+const COPIED_PATH = `POST ${base('b-scan.pdf')}/copied`;
+type Box = [number, number, number, number];
+const word = (text: string, box: Box) => ({ text, box });
+// Two lines on page 1; one on page 3; page 2 has no text.
+const WORDS: Record<number, { text: string; box: Box }[]> = {
+  1: [
+    word('Dear', [0.1, 0.1, 0.18, 0.12]),
+    word('Dr', [0.2, 0.1, 0.24, 0.12]),
+    word('Potassium', [0.26, 0.1, 0.42, 0.12]),
+    word('was', [0.1, 0.15, 0.15, 0.17]),
+    word('high', [0.16, 0.15, 0.22, 0.17]),
+  ],
+  3: [
+    word('Potassium', [0.1, 0.5, 0.3, 0.525]),
+    word('4.1', [0.32, 0.5, 0.38, 0.525]),
+    word('today;', [0.4, 0.5, 0.5, 0.525]),
+    word('potassium', [0.52, 0.5, 0.7, 0.525]),
+    word('again', [0.72, 0.5, 0.8, 0.525]),
+  ],
+};
+const MATCHES = {
+  total: 3,
+  capped: false,
+  matches: [
+    { page: 1, start: 2, end: 3 },
+    { page: 3, start: 0, end: 1 },
+    { page: 3, start: 3, end: 4 },
+  ],
+};
+const PATIENT_ROUTE = 'GET /api/patients/ward%20a/p-1';
+
+/** The PDF with its words stored (textLayer), its words per page, its find and its copy report. */
+function setUpText(routes = {}) {
+  return setUp({
+    [viewerPath('b-scan.pdf')]: answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true }),
+    [WORDS_PATH]: ({ url }: { url: URL }) => {
+      const page = Number(url.searchParams.get('page'));
+      const words = WORDS[page];
+      return words ? { body: { page, words } } : { status: 404, body: { message: 'This page has no text.' } };
+    },
+    [FIND_PATH]: ({ url }: { url: URL }) => (url.searchParams.get('q') === 'potassium' ? { body: MATCHES } : { body: { total: 0, capped: false, matches: [] } }),
+    [COPIED_PATH]: { status: 204 },
+    ...routes,
+  });
+}
+
+const hits = (dialog: HTMLElement) => Array.from(dialog.querySelectorAll<HTMLElement>('[data-testid="viewer-hit"]'));
+
+describe('the viewer: the patient (issue 50)', () => {
+  it("names the folder's patient in the header: name, date of birth and record number", async () => {
+    setUp({ [PATIENT_ROUTE]: { body: { name: 'Jane Roe', dateOfBirth: '1955-01-30', recordNumber: 'MRN-0042' } } });
+    renderApp(`${PAGE}?view=c-notes.txt`);
+    const dialog = await viewerOf('c-notes.txt');
+    const strip = within(dialog).getByTestId('viewer-patient');
+    await waitFor(() => expect(strip).toHaveTextContent('Patient: Jane Roe'));
+    expect(strip).toHaveTextContent('Born 30 Jan 1955');
+    expect(strip).toHaveTextContent('Record no. MRN-0042');
+    // In the header, before the page: it never scrolls away with the file.
+    expect(strip.closest('.viewer-bar')).not.toBeNull();
+  });
+
+  it('says when nothing is recorded of the patient', async () => {
+    setUp({ [PATIENT_ROUTE]: { body: { name: null, dateOfBirth: null, recordNumber: null } } });
+    renderApp(`${PAGE}?view=c-notes.txt`);
+    const dialog = await viewerOf('c-notes.txt');
+    await waitFor(() => expect(within(dialog).getByTestId('viewer-patient')).toHaveTextContent('Patient details not recorded'));
+  });
+});
+
+describe('the viewer: a search hit opened at its page, its words highlighted (issue 50)', () => {
+  it('opens at the page the URL asks for, and keeps the page shown in the URL', async () => {
+    setUp();
+    renderApp(`${PAGE}?view=b-scan.pdf&page=2`);
+    const dialog = await viewerOf('b-scan.pdf');
+    const page = await within(dialog).findByRole('img', { name: 'Page 2 of 3' });
+    expect(page.getAttribute('src')).toBe(`${base('b-scan.pdf')}/pages/2?width=1024&link=sig`);
+    expect(location()).toBe(`${PAGE}?view=b-scan.pdf&page=2`);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(location()).toBe(`${PAGE}?view=b-scan.pdf&page=3`));
+    // Another file opens at its first page: the URL carries no page of this one.
+    await userEvent.keyboard('{ArrowRight}');
+    await viewerOf('c-notes.txt');
+    await waitFor(() => expect(location()).toBe(`${PAGE}?view=c-notes.txt`));
+  });
+
+  it("finds the URL's words, starts at the first match on the page asked for, and highlights the matched words' boxes", async () => {
+    const api = setUpText();
+    renderApp(`${PAGE}?view=b-scan.pdf&page=3&q=potassium`);
+    const dialog = await viewerOf('b-scan.pdf');
+    await within(dialog).findByRole('img', { name: 'Page 3 of 3' });
+    await waitFor(() => expect(within(dialog).getByText('Match 2 of 3')).toBeInTheDocument());
+    expect(within(dialog).getByText('Match 2 of 3')).toHaveAttribute('aria-live', 'polite');
+    expect(within(dialog).getByRole('searchbox', { name: 'Find in document' })).toHaveValue('potassium');
+    const find = api.calls.filter((c) => c.path === `${base('b-scan.pdf')}/find`);
+    expect(find.map((c) => c.search)).toEqual(['?q=potassium']);
+    // Both matches of page 3, placed by their words' boxes in percentages of the page.
+    await waitFor(() => expect(hits(dialog)).toHaveLength(2));
+    const [first, second] = hits(dialog);
+    expect(first!.style.left).toBe('10%');
+    expect(first!.style.top).toBe('50%');
+    expect(first!.style.width).toBe('20%');
+    expect(first!.style.height).toBe('2.5%');
+    expect(first).toHaveClass('viewer-hit-current');
+    expect(second!.style.left).toBe('52%');
+    expect(second).not.toHaveClass('viewer-hit-current');
+    // They lie on the page's picture, and grow with it: the sheet is the zoom's width.
+    const sheet = first!.closest('.viewer-sheet') as HTMLElement;
+    expect(within(sheet).getByRole('img', { name: 'Page 3 of 3' })).toBeInTheDocument();
+    expect(sheet.style.width).toBe('100%');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Zoom in' }));
+    expect(sheet.style.width).toBe('150%');
+  });
+
+  it('moves to the next and previous match across pages: buttons, Enter and Shift+Enter', async () => {
+    setUpText();
+    renderApp(`${PAGE}?view=b-scan.pdf&q=potassium`);
+    const dialog = await viewerOf('b-scan.pdf');
+    await waitFor(() => expect(within(dialog).getByText('Match 1 of 3')).toBeInTheDocument());
+    expect(within(dialog).getByRole('img', { name: 'Page 1 of 3' })).toBeInTheDocument();
+    await waitFor(() => expect(hits(dialog)).toHaveLength(1));
+    expect(hits(dialog)[0]!.style.left).toBe('26%');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next match' }));
+    expect(within(dialog).getByText('Match 2 of 3')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('img', { name: 'Page 3 of 3' })).toBeInTheDocument();
+    await waitFor(() => expect(hits(dialog).map((hit) => hit.classList.contains('viewer-hit-current'))).toEqual([true, false]));
+    const box = within(dialog).getByRole('searchbox', { name: 'Find in document' });
+    await userEvent.type(box, '{Enter}');
+    expect(within(dialog).getByText('Match 3 of 3')).toBeInTheDocument();
+    expect(hits(dialog).map((hit) => hit.classList.contains('viewer-hit-current'))).toEqual([false, true]);
+    // From the last, round to the first (page 1), and back with Shift+Enter.
+    await userEvent.type(box, '{Enter}');
+    expect(within(dialog).getByText('Match 1 of 3')).toBeInTheDocument();
+    expect(await within(dialog).findByRole('img', { name: 'Page 1 of 3' })).toBeInTheDocument();
+    await userEvent.type(box, '{Shift>}{Enter}{/Shift}');
+    expect(within(dialog).getByText('Match 3 of 3')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Previous match' }));
+    expect(within(dialog).getByText('Match 2 of 3')).toBeInTheDocument();
+    // Arrows typed in the box stay there: they do not change the file.
+    await userEvent.type(box, '{ArrowRight}');
+    expect(location()).toContain('view=b-scan.pdf');
+  });
+
+  it('finds other words typed in the box, and says when there are none', async () => {
+    const api = setUpText();
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    const box = await within(dialog).findByRole('searchbox', { name: 'Find in document' });
+    expect(within(dialog).getByRole('button', { name: 'Next match' })).toBeDisabled();
+    await userEvent.type(box, 'sodium{Enter}');
+    expect(await within(dialog).findByText('No matches')).toBeInTheDocument();
+    await userEvent.clear(box);
+    await userEvent.type(box, 'potassium{Enter}');
+    expect(await within(dialog).findByText('Match 1 of 3')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.path.endsWith('/find')).map((c) => c.search)).toEqual(['?q=sodium', '?q=potassium']);
+  });
+});
+
+describe('the viewer: the text layer (issue 50)', () => {
+  it("lays the page's words over it as text placed by their boxes, a line break between lines", async () => {
+    setUpText();
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    const layer = await within(dialog).findByRole('group', { name: 'Text of page 1' });
+    const spans = Array.from(layer.querySelectorAll('span'));
+    expect(spans.map((span) => span.textContent)).toEqual(['Dear', 'Dr', 'Potassium', 'was', 'high']);
+    expect(spans[2]!.style.left).toBe('26%');
+    expect(spans[2]!.style.top).toBe('10%');
+    // As tall as its box: a share of the page's height, which follows the zoom.
+    expect(spans[2]!.style.fontSize).toBe('calc(var(--sheet-h, 0px) * 0.02000)');
+    expect(layer.querySelectorAll('br')).toHaveLength(1);
+    expect(layer.textContent).toBe('Dear Dr Potassiumwas high');
+    // A page without words has no layer (and says nothing).
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next page' }));
+    await within(dialog).findByRole('img', { name: 'Page 2 of 3' });
+    expect(within(dialog).queryByRole('group', { name: /^Text of page/ })).toBeNull();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+
+  it('reports a copy from the text layer to the server: the page and how many characters', async () => {
+    const api = setUpText();
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    const layer = await within(dialog).findByRole('group', { name: 'Text of page 1' });
+    const potassium = within(layer).getByText('Potassium');
+    const range = document.createRange();
+    range.selectNodeContents(potassium);
+    const selection = window.getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    fireEvent.copy(potassium);
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/copied'))).toHaveLength(1));
+    const [copied] = api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/copied'));
+    expect(copied!.path).toBe(`${base('b-scan.pdf')}/copied`);
+    expect(copied!.body).toEqual({ page: 1, characters: 9 });
+    // Nothing selected, nothing copied: nothing reported.
+    selection.removeAllRanges();
+    fireEvent.copy(potassium);
+    expect(api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/copied'))).toHaveLength(1);
+  });
+
+  it('has no text layer or find box when no words are stored', async () => {
+    const api = setUp();
+    renderApp(`${PAGE}?view=b-scan.pdf&q=potassium`);
+    const dialog = await viewerOf('b-scan.pdf');
+    await within(dialog).findByRole('img', { name: 'Page 1 of 3' });
+    expect(within(dialog).queryByRole('searchbox')).toBeNull();
+    expect(api.calls.filter((c) => c.path.endsWith('/words') || c.path.endsWith('/find'))).toEqual([]);
+  });
+});
+
+describe('the viewer: a DOCX (issue 50)', () => {
+  const DOCX = makeStoredFile({
+    name: 'e-letter.docx',
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    contentLength: 4096,
+    lastModified: T,
+  });
+
+  it('shows its HTML in a frame sandboxed with no permission, and downloads its original, never a tab', async () => {
+    const open = vi.spyOn(window, 'open');
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    setUp({
+      [LIST]: { body: { blobs: [...FILES, DOCX], hasProfileImage: false } },
+      [viewerPath('e-letter.docx')]: answer('e-letter.docx', {
+        contentType: DOCX.contentType,
+        kind: 'html',
+        htmlUrl: `${base('e-letter.docx')}/html?link=h`,
+      }),
+      'GET /api/blobs/ward%20a/p-1/e-letter.docx/url': { body: { url: '/api/blobs/ward%20a/p-1/e-letter.docx/view?link=d', expiresAt: LATER } },
+    });
+    renderApp(`${PAGE}?view=e-letter.docx`);
+    const dialog = await viewerOf('e-letter.docx');
+    const frame = await within(dialog).findByTitle('Document: e-letter.docx');
+    expect(frame.tagName).toBe('IFRAME');
+    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('src')).toBe(`${base('e-letter.docx')}/html?link=h`);
+    expect(within(dialog).queryByRole('button', { name: /^Open original/ })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Download original' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]!.getAttribute('href')).toBe('/api/blobs/ward%20a/p-1/e-letter.docx/view?link=d');
+    expect(open).not.toHaveBeenCalled();
+  });
+});
+
+describe('the viewer: phones (issue 50)', () => {
+  it('zooms with a pinch of two fingers (not a swipe), and Fit is always there to fit the page again', async () => {
+    setUp();
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    await within(dialog).findByRole('img', { name: 'Page 1 of 3' });
+    const fit = within(dialog).getByRole('button', { name: 'Fit to width' });
+    expect(fit).toBeEnabled();
+    const stage = dialog.querySelector('.viewer-stage')!;
+    fireEvent.pointerDown(stage, { pointerType: 'touch', pointerId: 1, clientX: 150, clientY: 300 });
+    fireEvent.pointerDown(stage, { pointerType: 'touch', pointerId: 2, clientX: 250, clientY: 300 });
+    fireEvent.pointerMove(stage, { pointerType: 'touch', pointerId: 2, clientX: 350, clientY: 300 });
+    fireEvent.pointerMove(stage, { pointerType: 'touch', pointerId: 1, clientX: 50, clientY: 300 });
+    expect(within(dialog).getByText('300%')).toBeInTheDocument();
+    fireEvent.pointerUp(stage, { pointerType: 'touch', pointerId: 2, clientX: 350, clientY: 300 });
+    fireEvent.pointerUp(stage, { pointerType: 'touch', pointerId: 1, clientX: 50, clientY: 300 });
+    expect(location()).toBe(`${PAGE}?view=b-scan.pdf`);
+    expect((dialog.querySelector('.viewer-sheet') as HTMLElement).style.width).toBe('300%');
+    await userEvent.click(fit);
+    expect(within(dialog).getByText('100%')).toBeInTheDocument();
+  });
+
+  it('marks every control for the 44 x 44 pixel target of a touch screen', async () => {
+    setUpText();
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    await within(dialog).findByRole('searchbox', { name: 'Find in document' });
+    const controls = Array.from(dialog.querySelectorAll('button, input'));
+    expect(controls.length).toBeGreaterThan(10);
+    expect(controls.filter((control) => !control.matches('.viewer-control, .viewer-step'))).toEqual([]);
+    // ... which the stylesheet makes 44 x 44 on a phone or a touch screen.
+    const css = readFileSync(resolve(process.cwd(), 'src/styles.css'), 'utf8');
+    const touch = /@media \(max-width: 640px\), \(pointer: coarse\) \{([^@]*?)\n\}/.exec(css)?.[1] ?? '';
+    expect(touch).toContain('.viewer-control { min-height: 44px; min-width: 44px; }');
+    expect(touch).toContain('.viewer-step { min-height: 44px; min-width: 44px; }');
+  });
+
+  it('never draws the page fetched ahead, and fits every page to the width at one scale', async () => {
+    setUp();
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    const page = await within(dialog).findByRole('img', { name: 'Page 1 of 3' });
+    fireEvent.load(page);
+    expect(dialog.querySelector('img.viewer-ahead')).toHaveAttribute('hidden');
+    const css = readFileSync(resolve(process.cwd(), 'src/styles.css'), 'utf8');
+    expect(css).toContain('.viewer-ahead { display: none; }');
+    // Each page's sheet is the zoom's share of the screen's width, its picture all of the sheet.
+    expect((page.closest('.viewer-sheet') as HTMLElement).style.width).toBe('100%');
+    expect(css).toMatch(/\.viewer-sheet > img \{ display: block; width: 100%; height: auto;/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next page' }));
+    const second = within(dialog).getByRole('img', { name: 'Page 2 of 3' });
+    expect((second.closest('.viewer-sheet') as HTMLElement).style.width).toBe('100%');
   });
 });

@@ -4,22 +4,47 @@
  * time as images the server renders at the screen's width (the next page fetched ahead), an image
  * too large to hand to the browser as the reduced copy the server rendered (with a note; the
  * review's 900-megapixel bomb too, streamed by libvips; none at all when the server cannot make
- * one: it says why), texts as text, anything else a card with "Open original". An image over the
- * browser's budget is never opened in a tab: its original is "Download original" (the server
- * sends it only as an attachment: `originalDownload`). Previous and next file (buttons, arrow
- * keys, a swipe on a phone), Escape closes, focus stays inside and goes back to the file's row.
- * No PDF is read by a script here: pages arrive as images through signed short-lived links.
+ * one: it says why), texts as text, a DOCX as the sanitised HTML the server made of it in a
+ * sandboxed frame, anything else a card with its original. An original the browser would not show
+ * (an image over the browser's budget: `originalDownload`, a DOCX, an archive) is "Download
+ * original", never a blank tab; the others "Open original (new tab)". Previous and next file
+ * (buttons, arrow keys, a swipe on a phone), Escape closes, focus stays inside and goes back to
+ * the file's row. No PDF is read by a script here: pages arrive as images through signed
+ * short-lived links.
+ *
+ * Issue 50: the header names the patient (ViewerPatient) at every size; `?page=` opens a PDF at
+ * that page and `?q=` finds those words (the search's), highlighted on the page (PageSheet) with
+ * "Match i of N" and previous and next match across pages (ViewerFind); the page's words lie over
+ * it as a selectable text layer, a copy from it reported to the server; on a phone pages fit the
+ * width, all at one scale, a pinch zooms, and every control is at least 44 x 44 CSS pixels.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { Banner } from '../../../../components/Banner';
 import { messageOf, serverUrl } from '../../../../lib/api/client';
 import { wrapTab } from '../../../../lib/focusTrap';
-import type { StoredFile, ViewerResponse } from '../../../../lib/api/types';
+import type { StoredFile, TextMatch, ViewerResponse } from '../../../../lib/api/types';
 import { fileTypeBadge } from '../../../../lib/files';
 import { formatFileSize } from '../../../../lib/format';
-import { useViewer, useViewerText } from '../../api/viewer';
+import { useFindText, useViewer, useViewerText, type ViewerVersion } from '../../api/viewer';
 import { VIEWER_MSG, viewerErrorMessage } from '../../messages';
-import { nextZoom, pageLink, pageWidthFor, swipeDirection, ZOOM_STEPS } from './viewerRules';
+import { PageSheet } from './PageSheet';
+import { ViewerFind } from './ViewerFind';
+import { VIEWER_TEXT } from './viewerMessages';
+import { ViewerPatient } from './ViewerPatient';
+import {
+  clampZoom,
+  firstMatchFrom,
+  nextZoom,
+  opensInBrowser,
+  pageLink,
+  pageWidthFor,
+  pinchZoom,
+  requestedPage,
+  stepMatch,
+  swipeDirection,
+  ZOOM_STEPS,
+} from './viewerRules';
 
 export interface FileViewerProps {
   container: string;
@@ -33,10 +58,15 @@ export interface FileViewerProps {
   onClose: () => void;
   /** Opens the original the way the file list always has: a sandboxed tab (this tab on iOS). */
   onOpenOriginal: (name: string) => void;
-  /** Saves the original to the device: an image the server sends only as a download. */
+  /** Saves the original to the device: a file the browser would not show, sent as a download. */
   onDownloadOriginal: (name: string) => void;
   ios: boolean;
 }
+
+/** The URL's parameters the viewer reads besides `view` (the folder page's): the page to open
+ * at and the words to find (a search hit's), `?view=<name>&page=<n>&q=<terms>`. */
+const PAGE_PARAM = 'page';
+const FIND_PARAM = 'q';
 
 /** The row button that opens `name` in the file list, to give focus back to. */
 function rowOf(name: string): HTMLElement | null {
@@ -46,9 +76,15 @@ function rowOf(name: string): HTMLElement | null {
 const typing = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable);
 
+const NO_MATCHES: readonly TextMatch[] = [];
+
 export default function FileViewer({ container, folder, files, name, onNavigate, onClose, onOpenOriginal, onDownloadOriginal, ios }: FileViewerProps) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const urlPage = params.get(PAGE_PARAM);
+  const urlFind = params.get(FIND_PARAM) ?? '';
   const index = files.findIndex((file) => file.name === name);
   const file = index >= 0 ? files[index] : undefined;
   const previous = index > 0 ? files[index - 1] : undefined;
@@ -60,23 +96,86 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const kind = viewer.data?.kind;
   const zoomable = kind === 'image' || kind === 'pdf';
   const [zoom, setZoom] = useState(1);
-  const [page, setPage] = useState(1);
+  // The page asked for in the URL (a search hit's) until the file's page count is known.
+  const [page, setPage] = useState(() => requestedPage(urlPage));
   const pageCount = kind === 'pdf' ? Math.max(1, viewer.data?.pageCount ?? 1) : 1;
-  // The original of an image over the browser's budget is a download, never a tab.
-  const original: Original = viewer.data?.originalDownload || !displayable
-    ? { label: VIEWER_MSG.downloadOriginal, onClick: () => onDownloadOriginal(name) }
-    : { label: VIEWER_MSG.openOriginal, onClick: () => onOpenOriginal(name) };
+  const shownPage = Math.min(page, pageCount);
+  const contentType = viewer.data?.contentType ?? file?.contentType;
+  // The original of a file the browser would only download (a DOCX, an archive) or of an image
+  // over the browser's budget is a download, never a tab (it would stay blank).
+  const downloads = Boolean(viewer.data?.originalDownload) || !displayable || kind === 'html' || !opensInBrowser(contentType);
+  const original: Original = downloads
+    ? { label: VIEWER_TEXT.downloadOriginal, download: true, onClick: () => onDownloadOriginal(name) }
+    : { label: ios ? VIEWER_TEXT.openOriginalHere : VIEWER_TEXT.openOriginalTab, download: false, onClick: () => onOpenOriginal(name) };
 
-  // Another file starts unzoomed at its first page.
-  const [shown, setShown] = useState(name);
-  if (shown !== name) {
-    setShown(name);
-    setZoom(1);
-    setPage(1);
+  // Find in the document: the box's words, the words searched for, and the match shown.
+  const [draft, setDraft] = useState(urlFind);
+  const [terms, setTerms] = useState(urlFind.trim());
+  const [matchIndex, setMatchIndex] = useState<number | null>(null);
+  const textLayer = Boolean(viewer.data?.textLayer);
+  const version: ViewerVersion = { container, folder, blob: name, versionId: viewer.data?.versionId ?? '' };
+  const found = useFindText(version, terms, textLayer && viewer.isSuccess);
+  const matches = found.data?.matches ?? NO_MATCHES;
+
+  // Another file starts unzoomed at its first page (or the page a new URL asks for), and the
+  // URL asking for another page or other words (a new search hit) is followed.
+  const [seen, setSeen] = useState({ name, urlPage, urlFind });
+  if (seen.name !== name || seen.urlPage !== urlPage || seen.urlFind !== urlFind) {
+    setSeen({ name, urlPage, urlFind });
+    if (seen.name !== name) {
+      setZoom(1);
+      setMatchIndex(null);
+    }
+    if (seen.urlPage !== urlPage && urlPage !== null && urlPage !== String(page)) setPage(requestedPage(urlPage));
+    else if (seen.name !== name) setPage(1);
+    if (seen.urlFind !== urlFind) {
+      setDraft(urlFind);
+      setTerms(urlFind.trim());
+      setMatchIndex(null);
+    }
   }
+  // A find's answer starts at the first match on the page shown or after it.
+  const [placed, setPlaced] = useState<unknown>(null);
+  if (found.data && placed !== found.data) {
+    setPlaced(found.data);
+    const first = firstMatchFrom(found.data.matches, shownPage);
+    const match = found.data.matches[first];
+    setMatchIndex(match ? first : null);
+    if (match) setPage(match.page);
+  }
+  const current = matchIndex !== null ? (matches[matchIndex] ?? null) : null;
 
   const goTo = useCallback((target: StoredFile | undefined) => target && onNavigate(target.name), [onNavigate]);
   const turn = useCallback((to: number) => setPage(Math.min(Math.max(1, to), pageCount)), [pageCount]);
+  const onFind = (direction: 1 | -1) => {
+    const wanted = draft.trim();
+    if (wanted !== terms) {
+      setTerms(wanted);
+      setMatchIndex(null);
+      return;
+    }
+    if (matches.length === 0) return;
+    const to = stepMatch(matchIndex, matches.length, direction);
+    setMatchIndex(to);
+    setPage(matches[to]!.page);
+  };
+
+  // The page shown is kept in the URL (replacing it): a reload opens there, and another file's
+  // URL carries no page of this one.
+  useEffect(() => {
+    if (!viewer.isSuccess) return;
+    const wanted = kind === 'pdf' && shownPage > 1 ? String(shownPage) : null;
+    if (urlPage === wanted) return;
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (wanted === null) updated.delete(PAGE_PARAM);
+        else updated.set(PAGE_PARAM, wanted);
+        return updated;
+      },
+      { replace: true, state: location.state },
+    );
+  }, [viewer.isSuccess, kind, shownPage, urlPage, setParams, location.state]);
 
   // What the keys do, read by the one listener below (it is set up once).
   const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
@@ -92,8 +191,8 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
       if (typing(event.target)) return;
       if (key === 'ArrowLeft' && previous) goTo(previous);
       else if (key === 'ArrowRight' && next) goTo(next);
-      else if (kind === 'pdf' && key === 'PageDown') turn(page + 1);
-      else if (kind === 'pdf' && key === 'PageUp') turn(page - 1);
+      else if (kind === 'pdf' && key === 'PageDown') turn(shownPage + 1);
+      else if (kind === 'pdf' && key === 'PageUp') turn(shownPage - 1);
       else if (zoomable && (key === '+' || key === '=')) setZoom((z) => nextZoom(z, 1));
       else if (zoomable && key === '-') setZoom((z) => nextZoom(z, -1));
       else if (zoomable && key === '0') setZoom(1);
@@ -129,64 +228,73 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
     };
   }, []);
 
-  // A swipe to the side on a touch screen goes to the previous or next file (not while zoomed:
-  // then the finger moves the picture).
-  const swipeStart = useRef<{ x: number; y: number; id: number } | null>(null);
-  const onPointerDown = (event: ReactPointerEvent) => {
-    swipeStart.current = event.pointerType === 'mouse' ? null : { x: event.clientX, y: event.clientY, id: event.pointerId };
-  };
-  const onPointerUp = (event: ReactPointerEvent) => {
-    const start = swipeStart.current;
-    swipeStart.current = null;
-    if (!start || start.id !== event.pointerId || zoom !== 1) return;
-    const direction = swipeDirection(event.clientX - start.x, event.clientY - start.y);
-    if (direction === 'next') goTo(next);
-    else if (direction === 'previous') goTo(previous);
-  };
+  const gestures = useGestures({
+    zoom,
+    zoomable,
+    onZoom: setZoom,
+    onSwipe: (direction) => goTo(direction === 'next' ? next : previous),
+  });
 
   const position = index >= 0 ? VIEWER_MSG.filePosition(index + 1, files.length) : null;
+  const findStatus = !terms
+    ? ''
+    : found.isPending
+      ? VIEWER_TEXT.searching
+      : found.isError
+        ? VIEWER_TEXT.findFailed
+        : matches.length === 0
+          ? VIEWER_TEXT.noMatches
+          : VIEWER_TEXT.matchPosition((matchIndex ?? 0) + 1, found.data?.total ?? matches.length, Boolean(found.data?.capped));
+  const onPage = (p: number) => (matches === NO_MATCHES ? NO_MATCHES : matches.filter((match) => match.page === p));
 
   return (
     <div className="viewer-backdrop">
       <div ref={ref} className="viewer" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         <div className="viewer-bar">
-          <h2 id={titleId} className="viewer-title">
-            {name}
-          </h2>
-          {position ? <span className="viewer-position muted small">{position}</span> : null}
+          <div className="viewer-heading">
+            <h2 id={titleId} className="viewer-title">
+              {name}
+            </h2>
+            {position ? <span className="viewer-position muted small">{position}</span> : null}
+          </div>
+          <ViewerPatient container={container} folder={folder} />
           <div className="viewer-tools">
             {zoomable ? (
               <span className="viewer-zoom" role="group" aria-label="Zoom">
-                <button type="button" className="btn btn-small" onClick={() => setZoom((z) => nextZoom(z, -1))} disabled={zoom <= ZOOM_STEPS[0]!}>
+                <button type="button" className="btn btn-small viewer-control" onClick={() => setZoom((z) => nextZoom(z, -1))} disabled={zoom <= ZOOM_STEPS[0]!}>
                   <span aria-hidden="true">−</span>
                   <span className="visually-hidden">Zoom out</span>
                 </button>
                 <span className="viewer-zoom-level small" aria-live="polite">
                   {Math.round(zoom * 100)}%
                 </span>
-                <button type="button" className="btn btn-small" onClick={() => setZoom((z) => nextZoom(z, 1))} disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}>
+                <button type="button" className="btn btn-small viewer-control" onClick={() => setZoom((z) => nextZoom(z, 1))} disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}>
                   <span aria-hidden="true">+</span>
                   <span className="visually-hidden">Zoom in</span>
                 </button>
-                <button type="button" className="btn btn-small" onClick={() => setZoom(1)} disabled={zoom === 1} aria-label="Fit to screen">
+                {/* Always there: on a phone it is how a page pinched too large or too small comes back. */}
+                <button type="button" className="btn btn-small viewer-control" onClick={() => setZoom(1)} aria-label={kind === 'pdf' ? VIEWER_TEXT.fitWidth : VIEWER_TEXT.fitScreen}>
                   Fit
                 </button>
               </span>
             ) : null}
-            <button type="button" className="btn btn-small" onClick={original.onClick} title={ios && !viewer.data?.originalDownload ? 'Tap to Open' : undefined}>
+            <button type="button" className="btn btn-small viewer-control" onClick={original.onClick} title={ios && !original.download ? 'Tap to Open' : undefined}>
               {original.label}
             </button>
-            <button type="button" className="btn btn-small" onClick={onClose} aria-label="Close viewer">
+            <button type="button" className="btn btn-small viewer-control" onClick={onClose} aria-label="Close viewer">
               Close
             </button>
           </div>
+          {textLayer && viewer.isSuccess ? (
+            <ViewerFind draft={draft} onDraft={setDraft} onFind={onFind} status={findStatus} canStep={matches.length > 0 && draft.trim() === terms} />
+          ) : null}
         </div>
         <div className="viewer-main">
           <button type="button" className="viewer-step viewer-previous" onClick={() => goTo(previous)} disabled={!previous} title={previous?.name}>
             <span aria-hidden="true">‹</span>
             <span className="visually-hidden">{previous ? VIEWER_MSG.previousFile(previous.name) : 'Previous file'}</span>
           </button>
-          <div className="viewer-stage" onPointerDown={onPointerDown} onPointerUp={onPointerUp} onPointerCancel={() => (swipeStart.current = null)}>
+          <div className={`viewer-stage${zoom > 1 ? ' zoomed' : ''}`} {...gestures}>
             {!displayable ? (
               <NotDisplayable file={file} original={original} />
             ) : viewer.isPending ? (
@@ -202,11 +310,15 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
                 file={file}
                 name={name}
                 zoom={zoom}
-                page={page}
+                page={shownPage}
                 pageCount={pageCount}
                 onTurn={turn}
                 onExpired={() => void viewer.refetch()}
                 original={original}
+                version={version}
+                textLayer={textLayer}
+                matchesOn={onPage}
+                current={current}
               />
             )}
           </div>
@@ -220,9 +332,80 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   );
 }
 
+/**
+ * Touch on the page: a swipe to the side goes to the previous or next file (not while zoomed:
+ * then the finger moves the picture), two fingers pinch the zoom (the browser's own pinch is
+ * turned off there by touch-action, so the header and the patient stay on screen). A mouse drag
+ * is neither (it selects text).
+ */
+function useGestures({
+  zoom,
+  zoomable,
+  onZoom,
+  onSwipe,
+}: {
+  zoom: number;
+  zoomable: boolean;
+  onZoom: (zoom: number) => void;
+  onSwipe: (direction: 'next' | 'previous') => void;
+}) {
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
+  const swipeStart = useRef<{ x: number; y: number; id: number } | null>(null);
+  const pinch = useRef<{ distance: number; zoom: number } | null>(null);
+  const spread = () => {
+    const [a, b] = Array.from(pointers.current.values());
+    return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
+  };
+  const end = (event: ReactPointerEvent) => {
+    pointers.current.delete(event.pointerId);
+    if (pinch.current) {
+      if (pointers.current.size < 2) pinch.current = null;
+      swipeStart.current = null;
+      return false;
+    }
+    return true;
+  };
+  return {
+    onPointerDown: (event: ReactPointerEvent) => {
+      if (event.pointerType === 'mouse') {
+        swipeStart.current = null;
+        return;
+      }
+      pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pointers.current.size === 2 && zoomable) {
+        swipeStart.current = null;
+        pinch.current = { distance: spread(), zoom };
+      } else if (pointers.current.size === 1) {
+        swipeStart.current = { x: event.clientX, y: event.clientY, id: event.pointerId };
+      } else {
+        swipeStart.current = null;
+      }
+    },
+    onPointerMove: (event: ReactPointerEvent) => {
+      if (!pointers.current.has(event.pointerId)) return;
+      pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (pinch.current && pointers.current.size >= 2) onZoom(pinchZoom(pinch.current.zoom, pinch.current.distance, spread()));
+    },
+    onPointerUp: (event: ReactPointerEvent) => {
+      if (!end(event)) return;
+      const start = swipeStart.current;
+      swipeStart.current = null;
+      if (!start || start.id !== event.pointerId || clampZoom(zoom) !== 1) return;
+      const direction = swipeDirection(event.clientX - start.x, event.clientY - start.y);
+      if (direction) onSwipe(direction);
+    },
+    onPointerCancel: (event: ReactPointerEvent) => {
+      end(event);
+      swipeStart.current = null;
+    },
+  };
+}
+
 /** The way to the file's original: a sandboxed tab, or a download. */
 interface Original {
   label: string;
+  /** Saved to the device (else opened in a tab). */
+  download: boolean;
   onClick: () => void;
 }
 
@@ -231,7 +414,7 @@ function ViewerProblem({ message, onRetry, original }: { message: string; onRetr
     <div className="viewer-card">
       <Banner kind="error">{message}</Banner>
       {onRetry ? (
-        <button type="button" className="btn btn-small" onClick={onRetry}>
+        <button type="button" className="btn btn-small viewer-control" onClick={onRetry}>
           Try again
         </button>
       ) : null}
@@ -256,6 +439,11 @@ interface ContentProps {
    * again, a new opening with new links. */
   onExpired: () => void;
   original: Original;
+  /** The version shown, for its words (the text layer) and the find's highlights. */
+  version: ViewerVersion;
+  textLayer: boolean;
+  matchesOn: (page: number) => readonly TextMatch[];
+  current: TextMatch | null;
 }
 
 function Content(props: ContentProps) {
@@ -270,10 +458,11 @@ function Content(props: ContentProps) {
   );
 }
 
-function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original }: ContentProps) {
+function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original, version, textLayer, matchesOn, current }: ContentProps) {
   const expired = () => Date.parse(answer.expiresAt) <= Date.now();
+  const text = { version, textLayer, matchesOn, current };
   if (answer.kind === 'image' && answer.imageUrl) {
-    const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} original={original} />;
+    const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} original={original} {...text} />;
     // Beyond what the server hands a browser to decode, the picture is its reduced copy.
     if (!answer.imageReduced) return image;
     return (
@@ -285,10 +474,21 @@ function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, o
   }
   if (answer.kind === 'pdf' && answer.pageUrl) {
     return (
-      <PdfView template={answer.pageUrl} widths={answer.pageWidths} page={page} pageCount={pageCount} zoom={zoom} onTurn={onTurn} expired={expired} onExpired={onExpired} />
+      <PdfView
+        template={answer.pageUrl}
+        widths={answer.pageWidths}
+        page={page}
+        pageCount={pageCount}
+        zoom={zoom}
+        onTurn={onTurn}
+        expired={expired}
+        onExpired={onExpired}
+        {...text}
+      />
     );
   }
   if (answer.kind === 'text' && answer.textUrl) return <TextView url={answer.textUrl} name={name} />;
+  if (answer.kind === 'html' && answer.htmlUrl) return <HtmlView url={answer.htmlUrl} name={name} />;
   return <OtherCard answer={answer} file={file} original={original} />;
 }
 
@@ -325,7 +525,15 @@ interface ImageViewProps {
   original: Original;
 }
 
-function ImageView({ url, name, zoom, expired, onExpired, original }: ImageViewProps) {
+/** What a page needs for its text layer and highlights. */
+interface PageText {
+  version: ViewerVersion;
+  textLayer: boolean;
+  matchesOn: (page: number) => readonly TextMatch[];
+  current: TextMatch | null;
+}
+
+function ImageView({ url, name, zoom, expired, onExpired, original, version, textLayer, matchesOn, current }: ImageViewProps & PageText) {
   const frame = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
   const [box, setBox] = useState<{ w: number; h: number } | null>(null);
@@ -347,15 +555,17 @@ function ImageView({ url, name, zoom, expired, onExpired, original }: ImageViewP
   if (failed) return <ViewerProblem message={message ?? VIEWER_MSG.imageFailed} onRetry={onExpired} original={original} />;
   return (
     <div ref={frame} className={`viewer-scroll viewer-image${zoom > 1 ? ' zoomed' : ''}`} tabIndex={0} role="region" aria-label={VIEWER_MSG.imageRegion(name)}>
-      <img
-        src={src}
-        alt={name}
-        style={size}
-        className={size ? undefined : 'viewer-fit'}
-        onLoad={(event) => setNatural({ w: event.currentTarget.naturalWidth || 1, h: event.currentTarget.naturalHeight || 1 })}
-        onError={onError}
-        draggable={false}
-      />
+      {/* An image is page 1 of its words. */}
+      <PageSheet version={version} page={1} textLayer={textLayer} matches={matchesOn(1)} current={current?.page === 1 ? current : null} style={size}>
+        <img
+          src={src}
+          alt={name}
+          className={size ? undefined : 'viewer-fit'}
+          onLoad={(event) => setNatural({ w: event.currentTarget.naturalWidth || 1, h: event.currentTarget.naturalHeight || 1 })}
+          onError={onError}
+          draggable={false}
+        />
+      </PageSheet>
     </div>
   );
 }
@@ -372,7 +582,7 @@ interface PdfViewProps {
   onExpired: () => void;
 }
 
-function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onExpired }: PdfViewProps) {
+function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onExpired, version, textLayer, matchesOn, current }: PdfViewProps & PageText) {
   const frame = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | null>(null);
   const [loaded, setLoaded] = useState<number | null>(null);
@@ -415,15 +625,19 @@ function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onE
         {failed ? (
           <ViewerProblem message={message ?? VIEWER_MSG.pageFailed} onRetry={onExpired} />
         ) : src !== null && width !== null ? (
-          <img
+          // Every page at one scale: the width of the screen times the zoom (fitted to the width
+          // at 1), whatever its own size in pixels.
+          <PageSheet
             key={page}
-            src={src}
-            alt={VIEWER_MSG.pagePosition(page, pageCount)}
+            version={version}
+            page={page}
+            textLayer={textLayer}
+            matches={matchesOn(page)}
+            current={current?.page === page ? current : null}
             style={{ width: `${zoom * 100}%` }}
-            onLoad={() => setLoaded(page)}
-            onError={onError}
-            draggable={false}
-          />
+          >
+            <img src={src} alt={VIEWER_MSG.pagePosition(page, pageCount)} onLoad={() => setLoaded(page)} onError={onError} draggable={false} />
+          </PageSheet>
         ) : null}
         {/* The next page travels while this one is read: an image the browser fetches but
             does not show, so that turning the page finds it in the cache. */}
@@ -432,13 +646,13 @@ function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onE
         ) : null}
       </div>
       <nav className="viewer-pages" aria-label="Pages">
-        <button type="button" className="btn btn-small" onClick={() => onTurn(page - 1)} disabled={page <= 1}>
+        <button type="button" className="btn btn-small viewer-control" onClick={() => onTurn(page - 1)} disabled={page <= 1}>
           Previous page
         </button>
         <span className="viewer-page-number" aria-live="polite" aria-atomic="true">
           {VIEWER_MSG.pagePosition(page, pageCount)}
         </span>
-        <button type="button" className="btn btn-small" onClick={() => onTurn(page + 1)} disabled={page >= pageCount}>
+        <button type="button" className="btn btn-small viewer-control" onClick={() => onTurn(page + 1)} disabled={page >= pageCount}>
           Next page
         </button>
         {pageCount > 1 ? (
@@ -452,10 +666,11 @@ function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onE
               inputMode="numeric"
               min={1}
               max={pageCount}
+              className="viewer-control"
               value={jump}
               onChange={(event) => setJump(event.target.value)}
             />
-            <button type="submit" className="btn btn-small">
+            <button type="submit" className="btn btn-small viewer-control">
               Go
             </button>
           </form>
@@ -511,13 +726,13 @@ function NotDisplayable({ file, original }: { file: StoredFile | undefined; orig
 function OtherCard({ answer, file, original }: { answer: ViewerResponse; file: StoredFile | undefined; original: Original }) {
   // Why the viewer cannot show it when the server says (a damaged PDF, a file too large), and
   // for an image over the browser's budget that its original is a download.
-  const next = answer.originalDownload ? VIEWER_MSG.downloadIt : VIEWER_MSG.openIt;
+  const next = answer.originalDownload ? VIEWER_MSG.downloadIt : original.download ? VIEWER_TEXT.downloadIt : VIEWER_MSG.openIt;
   return (
     <div className="viewer-card">
       <p className="viewer-icon" aria-hidden="true">
         {fileTypeBadge(file ?? { name: answer.name, contentType: answer.contentType })}
       </p>
-      <p>{answer.reason ? `${answer.reason} ${next}` : VIEWER_MSG.notShown}</p>
+      <p>{answer.reason ? `${answer.reason} ${next}` : original.download ? VIEWER_TEXT.notShownDownload : VIEWER_MSG.notShown}</p>
       <p className="muted small">
         {answer.contentType} · {formatFileSize(answer.contentLength)}
       </p>
@@ -526,4 +741,12 @@ function OtherCard({ answer, file, original }: { answer: ViewerResponse; file: S
       </button>
     </div>
   );
+}
+
+/**
+ * A DOCX as the sanitised HTML the server made of it, in a frame sandboxed with no permission at
+ * all (no script, no form, no same origin; the server's answer carries a strict CSP too).
+ */
+function HtmlView({ url, name }: { url: string; name: string }) {
+  return <iframe className="viewer-html" sandbox="" src={serverUrl(url)} title={VIEWER_TEXT.htmlRegion(name)} referrerPolicy="no-referrer" />;
 }
