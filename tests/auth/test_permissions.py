@@ -129,6 +129,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("PUT", "/api/patients/<container>/<folder>"): (EDIT_PATIENT, "folder"),
     ("GET", "/api/search"): (ANY, None),
     ("GET", "/api/blobs/<container>/<folder>/profile-image"): (ANY, "folder"),
+    ("POST", "/api/blobs/<container>/<folder>/visit"): (ANY, "folder"),
     ("DELETE", "/api/blobs/<container>/<folder>/<blob>"): (ADMIN, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/url"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/view"): (ANY, "folder"),
@@ -147,6 +148,8 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
         ANY,
         "folder",
     ),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/html"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/text"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/url"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/view"): (ANY, "folder"),
     ("POST", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/restore"): (
@@ -587,6 +590,8 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
         404,
         NO_LINK,
     ),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/html"): (404, NO_LINK),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/text"): (404, NO_LINK),
 }
 
 
