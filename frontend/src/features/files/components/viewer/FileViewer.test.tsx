@@ -550,6 +550,17 @@ describe('the viewer: a search hit opened at its page, its words highlighted (is
   });
 });
 
+describe('the viewer: find fails', () => {
+  it("says why in the server's words (the file changed)", async () => {
+    const message = 'This file has changed since it was opened. Please open it again.';
+    setUpText({ [FIND_PATH]: { status: 409, body: { message } } });
+    renderApp(`${PAGE}?view=b-scan.pdf&q=potassium`);
+    const dialog = await viewerOf('b-scan.pdf');
+    expect(await within(dialog).findByText(message)).toHaveAttribute('aria-live', 'polite');
+    expect(within(dialog).getByRole('button', { name: 'Next match' })).toBeDisabled();
+  });
+});
+
 describe('the viewer: the text layer (issue 50)', () => {
   it("lays the page's words over it as text placed by their boxes, a line break between lines", async () => {
     setUpText();

@@ -18,10 +18,10 @@
  * it as a selectable text layer, a copy from it reported to the server; on a phone pages fit the
  * width, all at one scale, a pinch zooms, and every control is at least 44 x 44 CSS pixels.
  */
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { Banner } from '../../../../components/Banner';
-import { messageOf, serverUrl } from '../../../../lib/api/client';
+import { ApiError, messageOf, serverUrl } from '../../../../lib/api/client';
 import { wrapTab } from '../../../../lib/focusTrap';
 import type { StoredFile, TextMatch, ViewerResponse } from '../../../../lib/api/types';
 import { fileTypeBadge } from '../../../../lib/files';
@@ -228,10 +228,23 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
     };
   }, []);
 
+  // A pinch keeps the point between the fingers where it is: the scroll follows the zoom.
+  const pinchAt = useRef<PinchPoint & { from: number } | null>(null);
+  useLayoutEffect(() => {
+    const at = pinchAt.current;
+    pinchAt.current = null;
+    if (!at || at.from === zoom) return;
+    const ratio = zoom / at.from;
+    at.scroller.scrollLeft = (at.scroller.scrollLeft + at.x) * ratio - at.x;
+    at.scroller.scrollTop = (at.scroller.scrollTop + at.y) * ratio - at.y;
+  }, [zoom]);
   const gestures = useGestures({
     zoom,
     zoomable,
-    onZoom: setZoom,
+    onZoom: (to, at) => {
+      if (at && !pinchAt.current) pinchAt.current = { ...at, from: zoom };
+      setZoom(to);
+    },
     onSwipe: (direction) => goTo(direction === 'next' ? next : previous),
   });
 
@@ -241,7 +254,7 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
     : found.isPending
       ? VIEWER_TEXT.searching
       : found.isError
-        ? VIEWER_TEXT.findFailed
+        ? ((found.error instanceof ApiError && found.error.status !== 0 && found.error.status < 500 && found.error.serverMessage) || VIEWER_TEXT.findFailed)
         : matches.length === 0
           ? VIEWER_TEXT.noMatches
           : VIEWER_TEXT.matchPosition((matchIndex ?? 0) + 1, found.data?.total ?? matches.length, Boolean(found.data?.capped));
@@ -332,6 +345,13 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   );
 }
 
+/** Where a pinch is: the page's scrolling box, and the point between the fingers in it. */
+interface PinchPoint {
+  scroller: HTMLElement;
+  x: number;
+  y: number;
+}
+
 /**
  * Touch on the page: a swipe to the side goes to the previous or next file (not while zoomed:
  * then the finger moves the picture), two fingers pinch the zoom (the browser's own pinch is
@@ -346,7 +366,7 @@ function useGestures({
 }: {
   zoom: number;
   zoomable: boolean;
-  onZoom: (zoom: number) => void;
+  onZoom: (zoom: number, at: PinchPoint | null) => void;
   onSwipe: (direction: 'next' | 'previous') => void;
 }) {
   const pointers = useRef(new Map<number, { x: number; y: number }>());
@@ -384,7 +404,12 @@ function useGestures({
     onPointerMove: (event: ReactPointerEvent) => {
       if (!pointers.current.has(event.pointerId)) return;
       pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
-      if (pinch.current && pointers.current.size >= 2) onZoom(pinchZoom(pinch.current.zoom, pinch.current.distance, spread()));
+      if (!pinch.current || pointers.current.size < 2) return;
+      const [a, b] = Array.from(pointers.current.values());
+      const scroller = (event.currentTarget as HTMLElement).querySelector<HTMLElement>('.viewer-scroll');
+      const box = scroller?.getBoundingClientRect();
+      const at = scroller && box && a && b ? { scroller, x: (a.x + b.x) / 2 - box.left, y: (a.y + b.y) / 2 - box.top } : null;
+      onZoom(pinchZoom(pinch.current.zoom, pinch.current.distance, spread()), at);
     },
     onPointerUp: (event: ReactPointerEvent) => {
       if (!end(event)) return;
