@@ -14,7 +14,7 @@ import { expireSession } from '../../lib/session';
 import { shortTokenId } from '../../lib/smartTokens';
 import { useSession } from '../../lib/sessionContext';
 import { refetchAwaiting } from './awaiting';
-import { CACHE_EVENTS, keysForEvent, type LivePayload } from './invalidations';
+import { CACHE_EVENTS, keysForEvent, signalEvent, type LivePayload } from './invalidations';
 
 /** off: no connection wanted; unavailable: the server refused or closed it (retried later). */
 export type LiveStatus = 'off' | 'connecting' | 'connected' | 'reconnecting' | 'unavailable';
@@ -156,6 +156,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         for (const queryKey of keysForEvent(event, asPayload(payload), userId)) {
           void queryClient.invalidateQueries({ queryKey });
         }
+        signalEvent(event, asPayload(payload));
       });
     }
     socket.on(LiveEvent.EMERGENCY_OPENED, (payload: unknown) => {

@@ -1,5 +1,6 @@
+import { subscribePatientChanges, type PatientChange } from '../../lib/liveSignals';
 import { LiveEvent } from '../../lib/server.gen';
-import { CACHE_EVENTS, keysForEvent } from './invalidations';
+import { CACHE_EVENTS, keysForEvent, signalEvent } from './invalidations';
 
 const ME = 1;
 const FOLDER_EVENT = { container: 'ward-a', folder: 'patient-1', name: 'x.txt' };
@@ -93,5 +94,22 @@ describe('keysForEvent', () => {
     expect(CACHE_EVENTS).not.toContain(LiveEvent.LIVE_RECONNECT);
     expect(CACHE_EVENTS).toHaveLength(Object.keys(LiveEvent).length - 5);
     for (const event of CACHE_EVENTS) expect(keysForEvent(event, FOLDER_EVENT, ME).length).toBeGreaterThan(0);
+  });
+});
+
+describe('signalEvent (issue 50)', () => {
+  it('hands a patient:changed to the folder page’s notice: whose, by whom, when', () => {
+    const heard: PatientChange[] = [];
+    const stop = subscribePatientChanges((change) => heard.push(change));
+    signalEvent(LiveEvent.PATIENT_CHANGED, { container: 'ward-a', folder: 'patient-1', by: 'Ada Admin', at: '2026-03-04T09:08:07Z' });
+    signalEvent(LiveEvent.PATIENT_CHANGED, { container: 'ward-a', folder: 'patient-1' });
+    signalEvent(LiveEvent.PATIENT_CHANGED, { container: 'ward-a' }); // names no folder: nothing to tell
+    signalEvent(LiveEvent.FILE_UPLOADED, { container: 'ward-a', folder: 'patient-1' });
+    stop();
+    signalEvent(LiveEvent.PATIENT_CHANGED, { container: 'ward-a', folder: 'patient-1', by: 'Ada Admin' });
+    expect(heard).toEqual([
+      { container: 'ward-a', folder: 'patient-1', by: 'Ada Admin', at: '2026-03-04T09:08:07Z' },
+      { container: 'ward-a', folder: 'patient-1', by: null, at: null },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 /** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
 import type { QueryKey } from '@tanstack/react-query';
 import { assignmentKeys, auditKeys, fileKeys, patientKeys, scanKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
+import { parsePatientChange, publishPatientChange } from '../../lib/liveSignals';
 import { LiveEvent, type LiveEventName } from '../../lib/server.gen';
 
 /** The fields the server's payloads may carry (bff/live/events.py); any may be missing or malformed. */
@@ -115,3 +116,11 @@ export const CACHE_EVENTS: readonly LiveEventName[] = Object.values(LiveEvent).f
     event !== LiveEvent.SESSION_REVOKED &&
     event !== LiveEvent.LIVE_RECONNECT,
 );
+
+/** What an event tells a screen besides its refetch: a patient's change reaches the folder page's
+ * notice (lib/liveSignals.ts). */
+export function signalEvent(event: LiveEventName, payload: LivePayload): void {
+  if (event !== LiveEvent.PATIENT_CHANGED) return;
+  const change = parsePatientChange(payload);
+  if (change) publishPatientChange(change);
+}

@@ -148,3 +148,9 @@ export type ScanStatus = ResponseOf<'get_scanning'>;
 export type QuarantinedFile = Schemas['QuarantinedOut'];
 export type QuarantinePage = ResponseOf<'get_list_quarantine'>;
 export type DeleteQuarantinedResponse = ResponseOf<'delete_delete_quarantined'>;
+
+// Issue 50: written by hand until the server's schema has them (then `npm run gen:api`).
+/** POST /api/blobs/{c}/{f}/visit: the caller's visit before this one (null: the first). */
+export interface VisitResponse {
+  previousVisitAt: string | null;
+}

@@ -1,6 +1,8 @@
 /** The Patient Files list: thumbnail (or type), name, badges (a file whose text could not be read
  * says why; a PDF's active content; a file that cannot be displayed, with Download; a file
- * waiting for the virus scan, which only admins see), modified date, size, content type and version count; click to open in the viewer.
+ * waiting for the virus scan, which only admins see; "New": added or changed since the reader's
+ * previous visit), modified date, size, content type and version count; click to open in the
+ * viewer. The list comes sorted (fileSort.ts; FileSortSelect chooses the order).
  *
  * A long list comes in pages, so that a folder of hundreds of files shows its first screen at
  * once: the first FIRST_ROWS rows, then MORE_ROWS more (as a transition React renders in slices)
@@ -17,6 +19,8 @@ import { EmptyState } from '../../../components/States';
 import type { StoredFile } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
+import { isNewSince } from '../api/visit';
+import { FILE_SORTS, type FileSort } from '../fileSort';
 import { FILE_MSG } from '../messages';
 import { FileThumb } from './FileThumb';
 
@@ -41,6 +45,24 @@ interface FileListProps {
   onDownload?: (name: string) => void;
   /** A file whose row must be in the page (the one the viewer shows: focus goes back to it). */
   reveal?: string | null;
+  /** The reader's previous visit (ISO 8601): files modified after it are marked "New". */
+  newSince?: string | null;
+}
+
+/** The list's order: a labelled select (its choice is remembered by the caller). */
+export function FileSortSelect({ sort, onSort }: { sort: FileSort; onSort: (sort: FileSort) => void }) {
+  return (
+    <div className="field file-sort">
+      <label htmlFor="file-sort">Sort by</label>
+      <select id="file-sort" value={sort} onChange={(event) => onSort(event.target.value as FileSort)}>
+        {FILE_SORTS.map(({ value, label }) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
 
 /** '1 version', '3 versions'. */
@@ -62,7 +84,7 @@ function useNear(node: Element | null, onNear: () => void, step: number) {
   }, [node, onNear, step]);
 }
 
-export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions, onDownload, reveal = null }: FileListProps) {
+export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions, onDownload, reveal = null, newSince = null }: FileListProps) {
   const [shown, setShown] = useState(FIRST_ROWS);
   const revealAt = reveal === null ? -1 : files.findIndex((file) => file.name === reveal);
   if (revealAt >= shown) setShown(revealAt + 1);
@@ -96,6 +118,7 @@ export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions
             onDelete={onDelete}
             onVersions={onVersions}
             onDownload={onDownload}
+            isNew={isNewSince(file.lastModified, newSince)}
             position={partial ? index + 1 : undefined}
             setSize={partial ? files.length : undefined}
           />
@@ -113,12 +136,14 @@ interface FileRowProps {
   onDelete?: (file: StoredFile) => void;
   onVersions?: (file: StoredFile) => void;
   onDownload?: (name: string) => void;
+  /** Added or changed since the reader's previous visit. */
+  isNew?: boolean;
   /** While the list is partial: the row's place among all the folder's files, and their number. */
   position?: number;
   setSize?: number;
 }
 
-const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions, onDownload, position, setSize }: FileRowProps) {
+const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions, onDownload, isNew = false, position, setSize }: FileRowProps) {
   return (
     <li className="file-row" aria-posinset={position} aria-setsize={setSize}>
       {/* The thumbnail opens the file too, for a pointer; the name is the keyboard's way. */}
@@ -131,6 +156,11 @@ const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions
           <span className="visually-hidden"> ({hint})</span>
         </button>
         <div className="file-badges">
+          {isNew ? (
+            <span className="badge badge-new">
+              New<span className="visually-hidden"> since your last visit</span>
+            </span>
+          ) : null}
           <span className="badge badge-type">{fileTypeBadge(file)}</span>
           {file.isProfileImage ? <span className="badge badge-profile">Profile Image</span> : null}
           {file.activeContent ? <span className="badge badge-warning">{FILE_MSG.activeContent(file.activeContent)}</span> : null}

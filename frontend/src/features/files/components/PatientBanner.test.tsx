@@ -1,5 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { formatTime } from '../../../lib/format';
+import { lastSocket, sockets } from '../../../test/socketMock';
 import { mockApi, NURSE, renderApp, signIn } from '../../../test/utils';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
@@ -90,5 +92,56 @@ describe('folder page: editing the patient', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('A date of birth cannot be in the future.')).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Patient name')).toHaveValue('José Müller');
+  });
+});
+
+describe('folder page: a change to the patient while it is open (issue 50)', () => {
+  const at = '2026-03-04T09:08:07Z';
+  const shown = formatTime(new Date(at));
+
+  it('says who changed the details and when, politely, until dismissed; the banner shows the new details', async () => {
+    signIn(NURSE);
+    let patient = KNOWN;
+    mockApi({ [LIST]: { body: listing }, [PATIENT]: () => ({ body: patient }) });
+    renderApp(PAGE);
+    await within(await banner()).findByText('José Müller');
+    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
+    patient = { ...KNOWN, name: 'José Müller-Lima' };
+    act(() => lastSocket().serverEmit('patient:changed', { container: 'ward a', folder: 'p-1', by: 'Ada Admin', at }));
+    const notice = await screen.findByText(`Patient details changed by Ada Admin at ${shown}`);
+    expect(notice.closest('[role="status"]')).toHaveAttribute('aria-live', 'polite');
+    expect(await within(screen.getByRole('region', { name: 'Patient' })).findByText('José Müller-Lima')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss message' }));
+    expect(screen.queryByText(/Patient details changed by/)).toBeNull();
+  });
+
+  it('says nothing of another folder’s patient', async () => {
+    signIn(NURSE);
+    mockApi({ [LIST]: { body: listing }, [PATIENT]: { body: KNOWN } });
+    renderApp(PAGE);
+    await banner();
+    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
+    act(() => lastSocket().serverEmit('patient:changed', { container: 'ward a', folder: 'p-2', by: 'Ada Admin', at }));
+    expect(screen.queryByText(/Patient details changed by/)).toBeNull();
+  });
+});
+
+describe('folder page: a record number another folder holds (issue 50)', () => {
+  it('shows the server’s 409 message at the record number field, and keeps the form open', async () => {
+    signIn(DOCTOR);
+    const message = 'Record number MRN-0042 is already used by the patient of ward b / p-9.';
+    mockApi({ [LIST]: { body: listing }, [PATIENT]: { body: KNOWN }, [SAVE]: { status: 409, body: { message } } });
+    renderApp(PAGE);
+    await userEvent.click(await within(await banner()).findByRole('button', { name: 'Edit patient details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Patient details' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const field = within(dialog).getByLabelText('Medical record number');
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription(message);
+    expect(within(dialog).getAllByText(message)).toHaveLength(1);
+    // Changing the number clears the complaint.
+    await userEvent.type(field, '-B');
+    expect(field).not.toHaveAttribute('aria-invalid');
+    expect(within(dialog).queryByText(message)).toBeNull();
   });
 });

@@ -1,15 +1,18 @@
 /**
  * The patient banner at the top of a folder page: the patient's name, date of birth and record
  * number (PatientIdentity), and for admins and doctors an Edit button opening PatientForm. A
- * change made anywhere reaches an open page through the live `patient:changed` event.
+ * change made anywhere reaches an open page through the live `patient:changed` event: the
+ * banner refetches and PatientChangeNotice says who changed it and when (issue 50).
  */
 import { useState, type FormEvent } from 'react';
 import { Field } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
 import { useNotify } from '../../../components/Notifications';
 import { PatientIdentity } from '../../../components/PatientIdentity';
-import { errorMessage, isNotFound } from '../../../lib/api/client';
+import { ApiError, errorMessage, isNotFound } from '../../../lib/api/client';
 import type { PatientDetails, Role } from '../../../lib/api/types';
+import { formatTime } from '../../../lib/format';
+import { usePatientChange } from '../../../lib/liveSignals';
 import { useSession } from '../../../lib/sessionContext';
 import { PATIENT_EDITORS, usePatient, useUpdatePatient } from '../api/patient';
 
@@ -17,7 +20,39 @@ export const PATIENT_MSG = {
   loadFailed: 'Patient details could not be loaded.',
   saveFailed: 'The patient details were not saved.',
   saved: 'Patient details saved',
+  /** The live notice (issue 50), in these words. */
+  changed: (by: string, time: string) => `Patient details changed by ${by} at ${time}`,
+  changedBySomeone: 'another user',
+  /** A record number another folder holds, when the server said nothing readable. */
+  duplicateRecord: 'Another patient folder already has this record number.',
 } as const;
+
+/** The time a change is told at: the event's, else now (formatted as the app's other times). */
+function changeTime(at: string | null): string {
+  const date = at ? new Date(at) : new Date();
+  return formatTime(Number.isNaN(date.getTime()) ? new Date() : date);
+}
+
+/**
+ * "Patient details changed by {name} at {time}" when the folder's patient changes while the page
+ * is open, until dismissed. The polite status region is always in the page, so each notice is
+ * announced; over the open viewer it is drawn above it (`overViewer`).
+ */
+export function PatientChangeNotice({ container, folder, overViewer = false }: { container: string; folder: string; overViewer?: boolean }) {
+  const [change, dismiss] = usePatientChange(container, folder);
+  return (
+    <div className={overViewer ? 'patient-change over-viewer' : 'patient-change'} role="status" aria-live="polite">
+      {change ? (
+        <div className="banner banner-info">
+          <span className="banner-text">{PATIENT_MSG.changed(change.by ?? PATIENT_MSG.changedBySomeone, changeTime(change.at))}</span>
+          <button type="button" className="banner-close" onClick={dismiss} aria-label="Dismiss message">
+            ×
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
 
 export function PatientBanner({ container, folder }: { container: string; folder: string }) {
   const { user } = useSession();
@@ -66,6 +101,9 @@ export function PatientForm({ container, folder, patient, onClose }: PatientForm
   const save = useUpdatePatient(container, folder);
   const notify = useNotify();
   const today = new Date().toISOString().slice(0, 10);
+  // A record number another folder holds (409): said at the field, not above the form.
+  const duplicate = save.error instanceof ApiError && save.error.status === 409;
+  const recordError = duplicate ? errorMessage(save.error, PATIENT_MSG.duplicateRecord) : null;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -89,7 +127,7 @@ export function PatientForm({ container, folder, patient, onClose }: PatientForm
       submitLabel="Save"
       busyLabel="Saving…"
       busy={save.isPending}
-      error={save.isError ? errorMessage(save.error, PATIENT_MSG.saveFailed) : null}
+      error={save.isError && !duplicate ? errorMessage(save.error, PATIENT_MSG.saveFailed) : null}
     >
       <Field id="patient-name" label="Patient name" value={name} onValue={setName} maxLength={200} autoComplete="off" autoFocus />
       <Field id="patient-dob" label="Date of birth" type="date" max={today} min="1870-01-01" value={dateOfBirth} onValue={setDateOfBirth} />
@@ -97,10 +135,20 @@ export function PatientForm({ container, folder, patient, onClose }: PatientForm
         id="patient-mrn"
         label="Medical record number"
         value={recordNumber}
-        onValue={setRecordNumber}
+        onValue={(value) => {
+          setRecordNumber(value);
+          if (duplicate) save.reset();
+        }}
         maxLength={64}
         autoComplete="off"
+        aria-invalid={recordError ? true : undefined}
+        aria-describedby={recordError ? 'patient-mrn-error' : undefined}
       />
+      {recordError ? (
+        <p id="patient-mrn-error" className="field-error" role="alert">
+          {recordError}
+        </p>
+      ) : null}
     </FormDialog>
   );
 }

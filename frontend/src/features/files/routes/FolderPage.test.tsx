@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { StoredFile } from '../../../lib/api/types';
 import { trackedViewerWindowCount, closeViewerWindows } from '../../../lib/viewerWindows';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
-import { ADMIN, makeStoredFile, mockApi, never, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, makeStoredFile, mockApi, never, NURSE, renderApp, signIn } from '../../../test/utils';
 import { mockXhr } from '../../../test/xhr';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
@@ -59,7 +59,10 @@ describe('folder page: the files list', () => {
     mockApi({ [LIST]: { body: { blobs: [letter, scan, profile], hasProfileImage: true } } });
     renderApp(PAGE);
     const list = await screen.findByRole('list', { name: 'Patient files' });
-    const rows = within(list).getAllByRole('listitem');
+    // By name (natural order), a wider screen's default.
+    const all = within(list).getAllByRole('listitem');
+    expect(all.map((row) => row.querySelector('.file-name')?.textContent)).toEqual(['letter.txt', 'patient-profile.jpg', 'scan.pdf']);
+    const rows = [all[0], all[2], all[1]];
     expect(rows[0]).toHaveTextContent('letter.txt');
     expect(rows[0]).toHaveTextContent('TXT');
     expect(rows[0]).toHaveTextContent('Converted from RTF: letter.rtf');
@@ -735,5 +738,92 @@ describe('folder page: the trash (admins)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
     expect(await screen.findByText('File deleted permanently')).toBeInTheDocument();
     expect(api.calls.find((c) => c.method === 'DELETE')?.body).toEqual({ confirmation: 'DELETE' });
+  });
+});
+
+describe('folder page: the files’ order, New since the last visit, Skip to files (issue 50)', () => {
+  const VISIT = 'POST /api/blobs/ward%20a/p-1/visit';
+  const older = file({ name: 'a-old.pdf', contentType: 'application/pdf', lastModified: '2026-01-01T08:00:00Z' });
+  const newer = file({ name: 'b-new.txt', contentType: 'text/plain', lastModified: '2026-01-03T08:00:00Z' });
+  const middle = file({ name: 'c-mid.png', contentType: 'image/png', lastModified: '2026-01-02T08:00:00Z' });
+  const three = { blobs: [older, newer, middle], hasProfileImage: false };
+  const names = async () => {
+    const list = await screen.findByRole('list', { name: 'Patient files' });
+    return within(list)
+      .getAllByRole('listitem')
+      .map((row) => row.querySelector('.file-name')?.textContent);
+  };
+  const media = (matching: string[]) =>
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: matching.includes(query),
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sorts by name, newest first or type, and remembers the choice for the user who made it', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: three } });
+    const first = renderApp(PAGE);
+    expect(await names()).toEqual(['a-old.pdf', 'b-new.txt', 'c-mid.png']);
+    const select = screen.getByRole('combobox', { name: 'Sort by' });
+    await userEvent.selectOptions(select, 'Newest first');
+    expect(await names()).toEqual(['b-new.txt', 'c-mid.png', 'a-old.pdf']);
+    await userEvent.selectOptions(select, 'Type');
+    expect(await names()).toEqual(['a-old.pdf', 'c-mid.png', 'b-new.txt']); // PDF, PNG, TXT
+    await userEvent.selectOptions(select, 'Newest first');
+    first.unmount();
+
+    // The same user again: newest first. Another user on this device: the default.
+    const again = renderApp(PAGE);
+    expect(await names()).toEqual(['b-new.txt', 'c-mid.png', 'a-old.pdf']);
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('newest');
+    again.unmount();
+    signIn(NURSE);
+    renderApp(PAGE);
+    expect(await names()).toEqual(['a-old.pdf', 'b-new.txt', 'c-mid.png']);
+  });
+
+  it('lists the newest first on a phone when nothing was chosen', async () => {
+    media(['(max-width: 640px)']);
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: three } });
+    renderApp(PAGE);
+    expect(await names()).toEqual(['b-new.txt', 'c-mid.png', 'a-old.pdf']);
+  });
+
+  it('records the visit once and marks the files added since the last one as New, in words', async () => {
+    signIn(DOCTOR);
+    const api = mockApi({ [LIST]: { body: three }, [VISIT]: { body: { previousVisitAt: '2026-01-01T12:00:00Z' } } });
+    renderApp(PAGE);
+    const list = await screen.findByRole('list', { name: 'Patient files' });
+    await waitFor(() => expect(within(list).getAllByText('New')).toHaveLength(2));
+    const row = (name: string) => within(list).getByText(name).closest('li')!;
+    expect(row('b-new.txt')).toHaveTextContent('New since your last visit');
+    expect(row('c-mid.png')).toHaveTextContent('New since your last visit');
+    expect(row('a-old.pdf')).not.toHaveTextContent('New');
+    expect(api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/visit'))).toHaveLength(1);
+  });
+
+  it('marks nothing on a first visit, or when the visit could not be recorded', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: three }, [VISIT]: { body: { previousVisitAt: null } } });
+    renderApp(PAGE);
+    await screen.findByRole('list', { name: 'Patient files' });
+    await waitFor(() => expect(screen.queryByText('New')).toBeNull());
+  });
+
+  it('offers Skip to files first, which takes the focus to the first file', async () => {
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: three } });
+    renderApp(PAGE);
+    await screen.findByRole('list', { name: 'Patient files' });
+    const skip = screen.getByRole('link', { name: 'Skip to files' });
+    const main = screen.getByRole('main');
+    // The first control of the page's own content.
+    expect(main.querySelector('a, button, input, select, textarea')).toBe(skip);
+    await userEvent.click(skip);
+    expect(screen.getByRole('button', { name: /^a-old\.pdf/ })).toHaveFocus();
   });
 });

@@ -3,8 +3,12 @@
  * management and uploads for admin, doctor and nurse; the Patient Files list for everyone, each
  * file's Versions panel (restoring a version: admin, doctor, nurse); deletion to the trash and
  * the folder's Trash for admins. The server enforces all of it; this only hides what a role cannot do.
+ * Issue 50: the files sorted as the reader chose (fileSort.ts), those added since the reader's
+ * previous visit marked New (the visit is recorded as the page opens), a notice when the
+ * patient's details change, and "Skip to files" first. A search hit opens the viewer here at
+ * `?view=<name>&page=<n>&q=<words>` (the viewer reads page and q).
  */
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
@@ -20,14 +24,16 @@ import { PHONE_QUERY, useMediaQuery } from '../../../lib/useMediaQuery';
 import { profileVersion, UPLOADERS } from '../api/prefetch';
 import { useFiles } from '../api/get-files';
 import { useTrash } from '../api/trash';
+import { usePreviousVisit } from '../api/visit';
 import { DeleteFileDialog } from '../components/DeleteFileDialog';
-import { FileList } from '../components/FileList';
+import { FileList, FileSortSelect } from '../components/FileList';
 import { FolderSearch } from '../components/FolderSearch';
-import { PatientBanner } from '../components/PatientBanner';
+import { PatientBanner, PatientChangeNotice } from '../components/PatientBanner';
 import { ProfileImageCard } from '../components/ProfileImage';
 import { TrashSection } from '../components/TrashSection';
 import { UploadForm } from '../components/UploadForm';
 import { VersionsDialog } from '../components/VersionsDialog';
+import { sortFiles, useFileSort } from '../fileSort';
 import { FILE_MSG, VIEWER_MSG } from '../messages';
 import { useOpenFile } from '../useOpenFile';
 import { useReportingDialog } from '../useReportingDialog';
@@ -38,6 +44,10 @@ const FileViewer = lazy(() => import('../components/viewer/FileViewer'));
 /** The search parameter naming the file the viewer shows: the back button closes the viewer,
  * a reload opens it again. */
 const VIEW_PARAM = 'view';
+/** With it (a search hit): the page to show first and the words to mark. Another file shown drops
+ * the page; closing the viewer drops both. */
+const PAGE_PARAM = 'page';
+const WORDS_PARAM = 'q';
 
 /** History state of an entry the folder page pushed to open the viewer: closing goes back to it. */
 interface ViewerState {
@@ -56,6 +66,7 @@ function useViewerParam() {
       setParams(
         (current) => {
           const next = new URLSearchParams(current);
+          if (next.get(VIEW_PARAM) !== name) next.delete(PAGE_PARAM);
           next.set(VIEW_PARAM, name);
           return next;
         },
@@ -72,7 +83,7 @@ function useViewerParam() {
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        next.delete(VIEW_PARAM);
+        for (const param of [VIEW_PARAM, PAGE_PARAM, WORDS_PARAM]) next.delete(param);
         return next;
       },
       { replace: true },
@@ -83,6 +94,10 @@ function useViewerParam() {
   const switchTo = useCallback((name: string) => show(name, true), [show]);
   return { viewing, openViewer, switchTo, close };
 }
+
+const FOLDER_MSG = {
+  skipToFiles: 'Skip to files',
+} as const;
 
 /** The folder's sections before their first deferred render: shown as loading. */
 const DRAWING = { isPending: true, isError: false, error: null, data: undefined, refetch: () => undefined };
@@ -120,6 +135,8 @@ function Folder({ container, folder, children }: { container: string; folder: st
   // On a phone the files come first; upload and profile management are one tap away.
   const phone = useMediaQuery(PHONE_QUERY);
   const [tool, setTool] = useState<'upload' | 'profile' | null>(null);
+  const [sort, setSort] = useFileSort(user?.userId ?? null, phone);
+  const previousVisit = usePreviousVisit(container, folder);
   const toggle = (which: 'upload' | 'profile') => setTool((open) => (open === which ? null : which));
 
   // One banner at a time: a new outcome replaces the last. Successes go after 5 seconds like
@@ -139,12 +156,22 @@ function Folder({ container, folder, children }: { container: string; folder: st
   // the banner are drawn first, the folder's sections right after, in a render React can
   // interrupt (until then they show as loading, as on any other load).
   const drawn = useDeferredValue(true, false);
-  const blobs = useMemo(() => files.data?.blobs ?? [], [files.data]);
+  const blobs = useMemo(() => sortFiles(files.data?.blobs ?? [], sort), [files.data, sort]);
   const names = useMemo(() => new Set(blobs.map((b) => b.name)), [blobs]);
   const back = isAdmin ? `/admin/containers/${encodeURIComponent(container)}` : `/containers/${encodeURIComponent(container)}`;
 
+  // Past the banner, the tools and the search: to the first file (or the list's heading).
+  const skipToFiles = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    const first = document.querySelector<HTMLElement>('.file-list .file-open') ?? document.getElementById('files-heading');
+    first?.focus();
+  };
+
   return (
     <>
+      <a className="skip-link" href="#files-heading" onClick={skipToFiles}>
+        {FOLDER_MSG.skipToFiles}
+      </a>
       <p className="back-link">
         <Link to={back}>← Back to {container}</Link>
       </p>
@@ -152,6 +179,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
         <span className="muted">Container: {container}</span>
       </PageHeader>
       <PatientBanner container={container} folder={folder} />
+      <PatientChangeNotice container={container} folder={folder} overViewer={viewing !== null} />
       <div aria-live="polite">
         {outcome ? (
           <Banner key={outcome.id} kind={outcome.kind} onClose={() => dismiss(outcome.id)}>
@@ -211,7 +239,10 @@ function Folder({ container, folder, children }: { container: string; folder: st
             ) : null}
             <section className="panel" aria-labelledby="files-heading">
               <div className="section-header">
-                <h2 id="files-heading">Patient Files</h2>
+                <h2 id="files-heading" tabIndex={-1}>
+                  Patient Files
+                </h2>
+                {blobs.length > 1 ? <FileSortSelect sort={sort} onSort={setSort} /> : null}
                 {phone ? null : <FolderSearch container={container} folder={folder} />}
               </div>
               {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
@@ -224,6 +255,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
                 onVersions={versions.open}
                 onDownload={download}
                 reveal={viewing}
+                newSince={previousVisit}
               />
             </section>
             {isAdmin && !trash.isError ? (

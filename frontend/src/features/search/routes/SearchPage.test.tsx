@@ -16,6 +16,7 @@ const result = (over: Partial<SearchResult> = {}): SearchResult => ({
   lastModified: T,
   snippet: { text: 'Known penicillin allergy since 2019.', highlights: [[6, 16]] },
   page: 3,
+  patient: null,
   ...over,
 });
 const scan = result({
