@@ -1,6 +1,5 @@
 /** Staff dashboard: welcome, counts, role, a patient folder search across my containers, and the assigned containers with folder counts. */
 import { Link } from 'react-router-dom';
-import { PatientLine } from '../../../components/PatientIdentity';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { Stat } from '../../../components/Stat';
@@ -10,7 +9,7 @@ import { naturalSort } from '../../../lib/sort';
 import { usePagedSearch } from '../../../lib/usePagedSearch';
 import { useMyAssignments } from '../api/get-my-assignments';
 import { useMyFolders } from '../api/get-my-folders';
-import { folderHref, MyFolderList } from './MyFolderList';
+import { FinderResult, MyFolderList } from './MyFolderList';
 
 export const MSG = {
   loading: 'Loading your assignments…',
@@ -81,10 +80,7 @@ function FindPatient() {
         {(folder) => (
           <li className="folder-stat">
             <div className="assignment-row">
-              <span>
-                <Link to={folderHref(folder.containerName, folder.folderName)}>{folder.folderName}</Link>
-                <PatientLine patient={folder.patient} />
-              </span>
+              <FinderResult folder={folder} />
               <span className="muted">{plural(folder.totalFiles, 'file')}</span>
             </div>
           </li>
