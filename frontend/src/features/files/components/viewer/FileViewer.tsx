@@ -19,7 +19,7 @@
  * width, all at one scale, a pinch zooms, and every control is at least 44 x 44 CSS pixels.
  */
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { useLocation, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { Banner } from '../../../../components/Banner';
 import { ApiError, messageOf, serverUrl } from '../../../../lib/api/client';
 import { wrapTab } from '../../../../lib/focusTrap';
@@ -81,8 +81,7 @@ const NO_MATCHES: readonly TextMatch[] = [];
 export default function FileViewer({ container, folder, files, name, onNavigate, onClose, onOpenOriginal, onDownloadOriginal, ios }: FileViewerProps) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
-  const [params, setParams] = useSearchParams();
-  const location = useLocation();
+  const [params] = useSearchParams();
   const urlPage = params.get(PAGE_PARAM);
   const urlFind = params.get(FIND_PARAM) ?? '';
   const index = files.findIndex((file) => file.name === name);
@@ -118,7 +117,8 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const matches = found.data?.matches ?? NO_MATCHES;
 
   // Another file starts unzoomed at its first page (or the page a new URL asks for), and the
-  // URL asking for another page or other words (a new search hit) is followed.
+  // URL asking for another page or other words (a new search hit) is followed. The URL's page is
+  // where the viewer opened (a reload opens there again): turning pages leaves the URL alone.
   const [seen, setSeen] = useState({ name, urlPage, urlFind });
   if (seen.name !== name || seen.urlPage !== urlPage || seen.urlFind !== urlFind) {
     setSeen({ name, urlPage, urlFind });
@@ -159,23 +159,6 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
     setMatchIndex(to);
     setPage(matches[to]!.page);
   };
-
-  // The page shown is kept in the URL (replacing it): a reload opens there, and another file's
-  // URL carries no page of this one.
-  useEffect(() => {
-    if (!viewer.isSuccess) return;
-    const wanted = kind === 'pdf' && shownPage > 1 ? String(shownPage) : null;
-    if (urlPage === wanted) return;
-    setParams(
-      (current) => {
-        const updated = new URLSearchParams(current);
-        if (wanted === null) updated.delete(PAGE_PARAM);
-        else updated.set(PAGE_PARAM, wanted);
-        return updated;
-      },
-      { replace: true, state: location.state },
-    );
-  }, [viewer.isSuccess, kind, shownPage, urlPage, setParams, location.state]);
 
   // What the keys do, read by the one listener below (it is set up once).
   const keys = useRef<(event: KeyboardEvent) => void>(() => undefined);
