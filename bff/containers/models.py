@@ -44,6 +44,10 @@ class Folder(Model):
     patient_birth_date = fields.DateField(null=True)
     patient_record_number = fields.CharField(max_length=64, null=True)
     patient_search = fields.TextField(default="")
+    # The record number as compared for uniqueness (rules.record_key: trimmed, lower case):
+    # one folder per key. Null without a record number, and for a duplicate found when
+    # migration 0032 added it (`folders duplicates` lists those; saving one refuses it).
+    patient_record_key = fields.CharField(max_length=64, null=True, unique=True)
     container_id: int
     assignments: fields.ReverseRelation[FolderAssignment]
 

@@ -6,6 +6,8 @@ folder, staff only those assigned to them, so a listing cannot forget the scope.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -14,7 +16,7 @@ from tortoise.queryset import QuerySet
 
 from bff.containers.models import Container, Folder
 from bff.naming import sort_key
-from bff.patients.rules import Demographics, folded, search_text
+from bff.patients.rules import Demographics, folded, record_key, search_text
 
 if TYPE_CHECKING:
     from bff.auth.sessions import Principal
@@ -180,8 +182,67 @@ async def set_patient(conn: BaseDBAsyncClient, folder_id: int, patient: Demograp
             patient_birth_date=patient.birth_date,
             patient_record_number=patient.record_number,
             patient_search=search_text(patient),
+            patient_record_key=record_key(patient.record_number),
         )
     )
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A folder holding a record number: its id and names."""
+
+    folder_id: int
+    container: str
+    folder: str
+
+
+async def record_holders(
+    keys: Collection[str], conn: BaseDBAsyncClient | None = None
+) -> dict[str, list[Holder]]:
+    """The folders holding each of keys (rules.record_key): by the unique key, and those
+    without one whose record number has it (duplicates found by migration 0032)."""
+    found: dict[str, list[Holder]] = {}
+    wanted = sorted(set(keys))
+    for at in range(0, len(wanted), 500):  # bounded IN lists
+        rows = (
+            await Folder.filter(patient_record_key__in=wanted[at : at + 500])
+            .using_db(conn)
+            .values("id", "name", "container__name", "patient_record_key")
+        )
+        for r in rows:
+            holder = Holder(int(r["id"]), str(r["container__name"]), str(r["name"]))
+            found.setdefault(str(r["patient_record_key"]), []).append(holder)
+    for number, holder in await unkeyed_numbers(conn):
+        key = record_key(number)
+        if key in wanted and key is not None:
+            found.setdefault(key, []).append(holder)
+    return found
+
+
+async def unkeyed_numbers(conn: BaseDBAsyncClient | None = None) -> list[tuple[str, Holder]]:
+    """The folders with a record number but no key (each shares its number with another
+    folder since before migration 0032), with their numbers, in id order."""
+    rows = (
+        await Folder.filter(patient_record_key=None, patient_record_number__not_isnull=True)
+        .using_db(conn)
+        .order_by("id")
+        .values("id", "name", "container__name", "patient_record_number")
+    )
+    return [
+        (
+            str(r["patient_record_number"]),
+            Holder(int(r["id"]), str(r["container__name"]), str(r["name"])),
+        )
+        for r in rows
+    ]
+
+
+async def clear_record_keys(conn: BaseDBAsyncClient, folder_ids: list[int]) -> None:
+    """Forget the keys of folders whose record numbers are about to change in transaction conn
+    (so that two folders may swap theirs: each key is written again with its number)."""
+    for at in range(0, len(folder_ids), 500):
+        chunk = folder_ids[at : at + 500]
+        await Folder.filter(id__in=chunk).using_db(conn).update(patient_record_key=None)
 
 
 async def patients_named(

@@ -1,4 +1,5 @@
-"""`folders import FILE.csv [--dry-run]`: patients' demographics from a CSV file."""
+"""`folders import FILE.csv [--dry-run]`: patients' demographics from a CSV file;
+`folders duplicates`: the folders sharing a record number since before numbers were unique."""
 
 from __future__ import annotations
 
@@ -31,5 +32,25 @@ def import_(text: str, dry_run: bool) -> None:
             say=echo,
             warn=lambda line: echo(line, err=True),
         )
+
+    run(with_db(settings, work))
+
+
+@folders.command("duplicates")
+def duplicates() -> None:
+    """List the folders that share a record number with another folder (found when record
+    numbers became unique, migration 0032), each with the folder holding it. Saving such a
+    folder is refused until its record number is changed. Exit status 1 when there are any."""
+    settings = load_settings_or_fail()
+
+    async def work() -> int:
+        from bff.patients.service import shared_numbers
+
+        pairs = await shared_numbers()
+        for folder, holder in pairs:
+            echo(f"{folder.container} / {folder.folder}: the record number of {holder.container}"
+                 f" / {holder.folder}")  # fmt: skip
+        echo(f"{len(pairs)} folder(s) share a record number with another folder.")
+        return 1 if pairs else 0
 
     run(with_db(settings, work))

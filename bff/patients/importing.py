@@ -5,8 +5,11 @@ Columns (a header row, any order, case and '_' or '-' for spaces ignored; other 
 ignored): container, folder, name, date of birth (YYYY-MM-DD), record number. A row updates the
 existing folder it names; an empty cell leaves that field as it is. Folders are not created
 here: they come into being in storage (created by an admin, or indexed by `storage reindex`), so
-a row naming a folder that does not exist is a bad row. Any bad row and nothing is written; a
-file that is already in effect changes nothing (and says so).
+a row naming a folder that does not exist is a bad row. A record number is one folder's only
+(bff/patients/service.py): a row giving its folder a record number another folder holds (or
+another row gives its folder) is a bad row naming that folder ("container / folder") or line.
+Any bad row and nothing is written; a file that is already in effect changes nothing (and says
+so).
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
+from tortoise.exceptions import IntegrityError
+
 from bff.containers import repository
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.patients import rules
 from bff.patients.rules import Demographics
-from bff.patients.service import save_patient
+from bff.patients.service import other_holders, save_patient
 from bff.users.bootstrap import SYSTEM
 
 if TYPE_CHECKING:
@@ -160,8 +165,48 @@ async def plan_import(rows: list[Row], problems: list[tuple[int, str]]) -> Plan:
                 plan.changes.append((row, folder_id, after, changed))
             else:
                 plan.unchanged += 1
+    plan.problems.extend(await _taken_numbers(plan, first_line))
     plan.problems.sort()
     return plan
+
+
+async def _taken_numbers(
+    plan: Plan, first_line: dict[tuple[str, str], int]
+) -> list[tuple[int, str]]:
+    """The changed rows whose folder would share its record number (rules.record_key) with
+    another folder: one another row names (either changed or left as it is), or one the file
+    leaves alone. Folders the file changes may trade their numbers."""
+    wanted = {
+        folder_id: key
+        for _, folder_id, after, _ in plan.changes
+        if (key := rules.record_key(after.record_number)) is not None
+    }
+    lines = {folder_id: row.line for row, folder_id, _, _ in plan.changes}
+    problems: list[tuple[int, str]] = []
+    first_with: dict[str, int] = {}
+    for row, folder_id, _, _ in sorted(plan.changes, key=lambda change: change[0].line):
+        key = wanted.get(folder_id)
+        if key is None:
+            continue
+        if key in first_with:
+            problems.append((row.line, f"the record number is also on line {first_with[key]}"))
+        else:
+            first_with[key] = row.line
+    for folder_id, holder in (await other_holders(wanted)).items():
+        line = lines[folder_id]
+        other = first_line.get((holder.container, holder.folder))
+        if other is not None:
+            # A folder on another line that keeps its number.
+            problems.append((line, f"the record number is also on line {other}"))
+        else:
+            problems.append(
+                (
+                    line,
+                    f"the record number is already in another folder: "
+                    f"{holder.container} / {holder.folder}",
+                )
+            )
+    return problems
 
 
 async def apply_import(plan: Plan) -> int:
@@ -171,9 +216,15 @@ async def apply_import(plan: Plan) -> int:
         raise ValueError("a plan with bad rows is never applied")
     changed = 0
     async with transaction() as conn:
+        # Checked whole in the plan; a save since then that took one of the numbers is
+        # refused by the unique key (IntegrityError: the transaction rolls back).
+        renumbered = [
+            folder_id for _, folder_id, _, fields_ in plan.changes if "record number" in fields_
+        ]
+        await repository.clear_record_keys(conn, renumbered)
         for row, folder_id, after, _ in plan.changes:
             where = (folder_id, row.container, row.folder)
-            if await save_patient(conn, where, after, SYSTEM, "imported"):
+            if await save_patient(conn, where, after, SYSTEM, "imported", unique_checked=True):
                 changed += 1
     return changed
 
@@ -185,7 +236,12 @@ def _say_plan(plan: Plan, dry_run: bool, say: Callable[[str], None]) -> None:
 
 
 async def import_text(
-    text: str, *, dry_run: bool, say: Callable[[str], None], warn: Callable[[str], None]
+    text: str,
+    *,
+    dry_run: bool,
+    say: Callable[[str], None],
+    warn: Callable[[str], None],
+    again: bool = True,
 ) -> int:
     """`folders import`: check the CSV text whole, then print what would change (dry_run) or
     apply it; the command's exit status (0 done or nothing to do, 1 bad rows, 2 an unreadable
@@ -210,6 +266,13 @@ async def import_text(
             "up to date. Nothing was changed."
         )
     else:
-        changed = await apply_import(plan)
+        try:
+            changed = await apply_import(plan)
+        except IntegrityError:
+            # Another save took a record number the file gives since it was checked: nothing
+            # was written; the check again names the rows.
+            if not again:
+                raise
+            return await import_text(text, dry_run=dry_run, say=say, warn=warn, again=False)
         say(f"Updated {changed} folder(s); {plan.unchanged} already up to date.")
     return 0

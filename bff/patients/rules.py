@@ -86,6 +86,14 @@ def record_number(given: str | None) -> str | None:
     return text
 
 
+def record_key(number: str | None) -> str | None:
+    """A record number as compared for uniqueness (two folders never share one): trimmed and
+    in lower case (record numbers are ASCII: rules.record_number), None when there is none."""
+    if number is None or not number.strip():
+        return None
+    return number.strip().lower()
+
+
 def latest_birth_date(now: datetime | None = None) -> date:
     """The latest date of birth that is not in the future anywhere on Earth."""
     return ((now or datetime.now(UTC)) + _EARLIEST_ZONE).date()

@@ -29,8 +29,10 @@ async def test_search_by_patient_scoped(client: Client, settings: Settings) -> N
         response = await client.put(f"/api/patients/ward-1/{name}", headers=admin.headers,
                                     json=patient)  # fmt: skip
         assert response.status_code == 200
+    # Another José Müller, born the same day (a record number is one folder's only).
+    twin = {**PATIENTS["patient-1"], "recordNumber": "MRN-0043"}
     response = await client.put(
-        f"/api/patients/ward-2/{elsewhere.name}", headers=admin.headers, json=PATIENTS["patient-1"]
+        f"/api/patients/ward-2/{elsewhere.name}", headers=admin.headers, json=twin
     )
     assert response.status_code == 200
 
