@@ -30,8 +30,8 @@ from bff.files.schemas import (
     VisitOut,
 )
 from bff.request_context import current_actor
-from bff.services import app_services
 from bff.search.text_layer import has_text_layer
+from bff.services import app_services
 from bff.streaming import IDLE_SECONDS, streamed_body
 from bff.users.schemas import Message
 
@@ -328,6 +328,7 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         activeContent=row.active_content,
         displayable=row.displayable,
         expiresAt=opened.expires_at,
+        textLayer=await has_text_layer(row.id, row.version_id),
     )
 
 

@@ -256,6 +256,11 @@ class ViewerOpen(BaseModel):
         True, description="As the Blob's: false for a damaged file kept (kind other, reason says)"
     )
     expiresAt: datetime
+    textLayer: bool = Field(
+        False,
+        description="Words with their boxes are stored for this version (a PDF's, an image's): "
+        "viewer/{versionId}/words?page=N and find answer",
+    )
 
 
 class VisitOut(BaseModel):
@@ -271,8 +276,3 @@ class PageQuery(BaseModel):
     """The width (px) a page image is wanted at; snapped up to one of the rendered widths."""
 
     width: int = Field(ge=200, le=2000)
-    textLayer: bool = Field(
-        False,
-        description="Words with their boxes are stored for this version (a PDF's, an image's): "
-        "viewer/{versionId}/words?page=N and find answer",
-    )
