@@ -183,6 +183,9 @@ class Settings(BaseSettings):
     metrics_token: str = ""
     # Logs: "text" (one readable line, for a developer) or "json" (one object per line).
     log_format: Literal["text", "json"] = "text"
+    # How the patient finder reads a date typed in numbers (30/01/1955 or 01/30/1955): the
+    # deployment's locale (bff/patients/dates.py). A month in words is read in either.
+    date_order: Literal["day-month", "month-day"] = "day-month"
     # Versions and the trash (bff/files/versions.py): days an admin-deleted file stays in its
     # folder's trash before it is purged; days and number of old versions kept per file
     # (0: keep forever / no limit). Purged by the running server every sweep interval.

@@ -16,7 +16,10 @@ from tortoise.queryset import QuerySet
 
 from bff.containers.models import Container, Folder
 from bff.naming import sort_key
-from bff.patients.rules import Demographics, folded, record_key, search_text
+from bff.patients.dates import DAY_MONTH, DateOrder
+from bff.patients.finder import FUZZY_CANDIDATES, Finder, matches, pieces, typo_word
+from bff.patients.rules import Demographics, record_key, search_text
+from bff.services import running_services
 
 if TYPE_CHECKING:
     from bff.auth.sessions import Principal
@@ -75,7 +78,14 @@ async def ensure_folder(container: Container, name: str) -> tuple[Folder, bool]:
     return await Folder.get_or_create(container=container, name=name, defaults=_sort_fields(name))
 
 
-def _window(
+def date_order() -> DateOrder:
+    """How the running app reads a date typed in numbers (BFF_DATE_ORDER; outside an app, the
+    default)."""
+    services = running_services()
+    return services.settings.date_order if services is not None else DAY_MONTH
+
+
+async def _window(
     query: QuerySet[Container] | QuerySet[Folder],
     q: str,
     page: int,
@@ -83,24 +93,58 @@ def _window(
     order: tuple[str, ...] = NATURAL_ORDER,
 ) -> tuple[QuerySet[Container] | QuerySet[Folder], QuerySet[Container] | QuerySet[Folder]]:
     """The rows matching q (a case-insensitive substring of the name; of a folder's, also of
-    its patient's name, record number or date of birth), and one ordered page of them (all
-    when page_size is None)."""
+    its patient's name, record number or date of birth, a date of birth typed as people type
+    one, and when nothing matches so, a patient's name with one typo: patients/finder.py), and
+    one ordered page of them (all when page_size is None)."""
     if q:
         match = Q(name__icontains=q)
-        if query.model is Folder and (key := folded(q)):
-            match |= Q(patient_search__contains=key)  # both sides folded: no case to ignore
-        query = query.filter(match)
+        if query.model is Folder:
+            finder = Finder.of(q, date_order())
+            if finder.key:
+                match |= Q(patient_search__contains=finder.key)  # both sides folded
+            if finder.born is not None:
+                match |= Q(patient_birth_date=finder.born)
+            exact = query.filter(match)
+            if finder.may_have_typo() and not await exact.exists():
+                query = query.filter(id__in=await _one_typo(query, finder))
+            else:
+                query = exact
+        else:
+            query = query.filter(match)
     ordered = query.order_by(*order)
     if page_size is not None:
         ordered = ordered.offset((page - 1) * page_size).limit(page_size)
     return query, ordered
 
 
+async def _one_typo(query: QuerySet[Container] | QuerySet[Folder], finder: Finder) -> list[int]:
+    """The ids of the folders of query whose patient's name matches finder with one typo: the
+    first FUZZY_CANDIDATES in natural order that hold a piece of the word (finder.pieces),
+    compared in Python (finder.matches)."""
+    candidates = Q()
+    for index, word in enumerate(finder.words):
+        if not typo_word(word):
+            continue
+        held = Q()
+        for piece in pieces(word):
+            held |= Q(patient_search__contains=piece)
+        for other in finder.words[:index] + finder.words[index + 1 :]:
+            held &= Q(patient_search__contains=other)
+        candidates |= held
+    rows = (
+        await query.filter(candidates)
+        .order_by(*NATURAL_ORDER)
+        .limit(FUZZY_CANDIDATES)
+        .values("id", "patient_search")
+    )
+    return [int(r["id"]) for r in rows if matches(finder, str(r["patient_search"]))]
+
+
 async def _page(
     query: QuerySet[Container] | QuerySet[Folder], q: str, page: int, page_size: int | None
 ) -> tuple[list[str], int]:
     """One page of names in natural order (all when page_size is None), and the total."""
-    matching, ordered = _window(query, q, page, page_size)
+    matching, ordered = await _window(query, q, page, page_size)
     names = await ordered.values_list("name", flat=True)
     return [str(n) for n in names], await matching.count()
 
@@ -134,7 +178,7 @@ async def readable_folders(
     query = Folder.filter(container=container)
     if not principal.is_admin:
         query = query.filter(assignments__user_id=principal.user_id)
-    matching, ordered = _window(query, q, page, page_size)
+    matching, ordered = await _window(query, q, page, page_size)
     rows = await ordered.values("name", *_PATIENT_COLUMNS)
     return [(str(r["name"]), patient_of(r)) for r in rows], await matching.count()
 
@@ -154,7 +198,7 @@ async def assigned_folders(
     """The folders assigned to the caller in every container (matching q), one page as
     (folder id, container name, folder name, patient), and the total."""
     query = Folder.filter(assignments__user_id=user_id)
-    matching, ordered = _window(query, q, page, page_size, _ASSIGNED_ORDER)
+    matching, ordered = await _window(query, q, page, page_size, _ASSIGNED_ORDER)
     rows = await ordered.values("id", "name", "container__name", *_PATIENT_COLUMNS)
     found = [(int(r["id"]), str(r["container__name"]), str(r["name"]), patient_of(r)) for r in rows]
     return found, await matching.count()
