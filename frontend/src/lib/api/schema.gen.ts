@@ -1945,6 +1945,11 @@ export interface components {
              * @default null
              */
             page: number | null;
+            /**
+             * @description The folder's patient (null when nothing is known of them)
+             * @default null
+             */
+            patient: components["schemas"]["PatientDetails"] | null;
             snippet: components["schemas"]["Snippet"];
         };
         /**
