@@ -61,7 +61,8 @@ test('a doctor edits the patient banner and a nurse sees it live', async () => {
     await search.fill('14 mar 1950');
     await np.getByText('1 folder matching “14 mar 1950”').waitFor();
     await search.fill('zoe okafor'); // no accent typed
-    await np.getByRole('list', { name: 'Search patient folders: results' }).getByRole('link', { name: 'patient-1' }).waitFor();
+    // The patient's name first, the link to the folder (issue 50).
+    await np.getByRole('list', { name: 'Search patient folders: results' }).getByRole('link', { name: 'Zoë Okafor' }).waitFor();
 
     assert.deepEqual(
       [...nurseSide.problems, ...doctorSide.problems].filter((p) => !/status of 404/.test(p)),
