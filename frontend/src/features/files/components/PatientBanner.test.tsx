@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { formatTime } from '../../../lib/format';
 import { lastSocket, sockets } from '../../../test/socketMock';
-import { mockApi, NURSE, renderApp, signIn } from '../../../test/utils';
+import { makeStoredFile, mockApi, NURSE, renderApp, signIn } from '../../../test/utils';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
 const PAGE = '/containers/ward%20a/folders/p-1';
@@ -143,5 +143,24 @@ describe('folder page: a record number another folder holds (issue 50)', () => {
     await userEvent.type(field, '-B');
     expect(field).not.toHaveAttribute('aria-invalid');
     expect(within(dialog).queryByText(message)).toBeNull();
+  });
+});
+
+describe('folder page: a change to the patient while the viewer is open (issue 50)', () => {
+  it('tells it inside the viewer’s dialog (a modal hides the page behind it), and can be dismissed there', async () => {
+    signIn(NURSE);
+    const letter = { ...makeStoredFile({ name: 'letter.pdf' }), contentType: 'application/pdf' };
+    mockApi({ [LIST]: { body: { blobs: [letter], hasProfileImage: false } }, [PATIENT]: { body: KNOWN } });
+    renderApp(`${PAGE}?view=letter.pdf&page=2&q=allergy`);
+    const dialog = await screen.findByRole('dialog', { name: /letter\.pdf/ });
+    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
+    await waitFor(() => expect(dialog.querySelector('.patient-change[role="status"]')).not.toBeNull());
+    act(() => lastSocket().serverEmit('patient:changed', { container: 'ward a', folder: 'p-1', by: 'Ada Admin', at: '2026-03-04T09:08:07Z' }));
+    expect(await within(dialog).findByText(/^Patient details changed by Ada Admin at /)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Dismiss message' }));
+    expect(screen.queryByText(/Patient details changed by/)).toBeNull();
+    // Closed, the viewer leaves the folder's address as it was: no page, no words.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close viewer' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(PAGE));
   });
 });

@@ -4,7 +4,8 @@
  * change made anywhere reaches an open page through the live `patient:changed` event: the
  * banner refetches and PatientChangeNotice says who changed it and when (issue 50).
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { Field } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
 import { useNotify } from '../../../components/Notifications';
@@ -33,15 +34,35 @@ function changeTime(at: string | null): string {
   return formatTime(Number.isNaN(date.getTime()) ? new Date() : date);
 }
 
+/** The open viewer's dialog once it is in the page (it loads lazily), else null. */
+function useViewerDialog(open: boolean): Element | null {
+  const [dialog, setDialog] = useState<Element | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    const find = () => setDialog(document.querySelector('.viewer[role="dialog"]'));
+    const observer = new MutationObserver(find);
+    observer.observe(document.body, { childList: true, subtree: true });
+    const first = window.setTimeout(find, 0);
+    return () => {
+      observer.disconnect();
+      window.clearTimeout(first);
+      setDialog(null);
+    };
+  }, [open]);
+  return open ? dialog : null;
+}
+
 /**
  * "Patient details changed by {name} at {time}" when the folder's patient changes while the page
- * is open, until dismissed. The polite status region is always in the page, so each notice is
- * announced; over the open viewer it is drawn above it (`overViewer`).
+ * is open, until dismissed. The polite status region is always there, so each notice is
+ * announced. While the viewer is open (`overViewer`) the region is inside its dialog, drawn over
+ * it: a modal dialog hides the rest of the page from screen readers and keeps the keyboard in.
  */
 export function PatientChangeNotice({ container, folder, overViewer = false }: { container: string; folder: string; overViewer?: boolean }) {
   const [change, dismiss] = usePatientChange(container, folder);
-  return (
-    <div className={overViewer ? 'patient-change over-viewer' : 'patient-change'} role="status" aria-live="polite">
+  const dialog = useViewerDialog(overViewer);
+  const region = (
+    <div className={dialog ? 'patient-change over-viewer' : 'patient-change'} role="status" aria-live="polite">
       {change ? (
         <div className="banner banner-info">
           <span className="banner-text">{PATIENT_MSG.changed(change.by ?? PATIENT_MSG.changedBySomeone, changeTime(change.at))}</span>
@@ -52,6 +73,7 @@ export function PatientChangeNotice({ container, folder, overViewer = false }: {
       ) : null}
     </div>
   );
+  return dialog ? createPortal(region, dialog) : region;
 }
 
 export function PatientBanner({ container, folder }: { container: string; folder: string }) {
