@@ -915,6 +915,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Word .docx as one sanitised HTML page rendered in the worker pool, by the viewer
+         * @description session's HTML link (its audit entry covers it): a CSP that allows no script, no remote
+         *     resource and no form, sandboxed; 404 once the file has changed or is held.
+         */
+        get: operations["get_viewer_html"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/image": {
         parameters: {
             query?: never;
@@ -927,6 +948,46 @@ export interface paths {
          * @description worker pool, by the viewer session's link (its audit entry covers it).
          */
         get: operations["get_viewer_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An RTF document's plain text, read in the worker pool, by the viewer session's text
+         * @description link (its audit entry covers it).
+         */
+        get: operations["get_viewer_text"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's words with their boxes (fractions of the page, origin top-left), in reading
+         * @description order; 404 when the page has no text stored, 409 once the file has changed.
+         */
+        get: operations["get_viewer_words"];
         put?: never;
         post?: never;
         delete?: never;
@@ -956,26 +1017,6 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-    "/api/blobs/{container}/{folder}/{blob}/viewer/{version_id}/words": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A page's words with their boxes (fractions of the page, origin top-left), in reading
-         * @description order; 404 when the page has no text stored, 409 once the file has changed.
-         */
-        get: operations["get_viewer_words"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
             path?: never;
             cookie?: never;
         };
@@ -1017,6 +1058,28 @@ export interface paths {
         put?: never;
         /** Bring a deleted file back with its versions (409 if a file of that name exists now). */
         post: operations["post_restore_trashed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/blobs/{container}/{folder}/visit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the caller's visit to the folder now and answer the one before (null: the
+         * @description first), so the web app can mark files added since as new. Not audited: when someone
+         *     opened a folder's list says nothing about the patient (the listing itself is audited).
+         *     Not for emergency grants (a responder has no visits).
+         */
+        post: operations["post_visit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2068,6 +2131,18 @@ export interface components {
             uid: string;
         };
         /**
+         * TextMatch
+         * @description A match: the words [start, end) of a page's words.
+         */
+        TextMatch: {
+            /** End */
+            end: number;
+            /** Page */
+            page: number;
+            /** Start */
+            start: number;
+        };
+        /**
          * TokenFolderLink
          * @description The token linked to a folder.
          */
@@ -2135,18 +2210,6 @@ export interface components {
         Uploader: {
             /** Name */
             name: string;
-        /**
-         * TextMatch
-         * @description A match: the words [start, end) of a page's words.
-         */
-        TextMatch: {
-            /** End */
-            end: number;
-            /** Page */
-            page: number;
-            /** Start */
-            start: number;
-        };
             /** Role */
             role: string;
         };
@@ -2264,6 +2327,19 @@ export interface components {
             /** Versionid */
             versionId: string;
         };
+        /**
+         * WordBox
+         * @description A word on a page and where it is.
+         */
+        WordBox: {
+            /**
+             * Box
+             * @description [x0, y0, x1, y1] in fractions (0..1) of the page's width and height as shown, origin top-left
+             */
+            box: number[];
+            /** Text */
+            text: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2332,19 +2408,6 @@ export interface operations {
                     "application/json": {
                         /** Containername */
                         containerName: string;
-        /**
-         * WordBox
-         * @description A word on a page and where it is.
-         */
-        WordBox: {
-            /**
-             * Box
-             * @description [x0, y0, x1, y1] in fractions (0..1) of the page's width and height as shown, origin top-left
-             */
-            box: number[];
-            /** Text */
-            text: string;
-        };
                         /** Foldername */
                         folderName: string;
                         /** Message */
@@ -3704,6 +3767,12 @@ export interface operations {
                          */
                         expiresAt: string;
                         /**
+                         * Htmlurl
+                         * @description kind html: the document as one HTML page the server rendered and sanitised (no script, no remote resource, images only as data: URIs), served with a CSP of its own (sandbox; framed by the app only)
+                         * @default null
+                         */
+                        htmlUrl: string | null;
+                        /**
                          * Imagereduced
                          * @description The image has more pixels than the viewer hands to a browser: imageUrl is a reduced copy the server rendered (WebP, at most 2000 px on its long side); the original, every pixel, is a download (originalDownload)
                          * @default false
@@ -3716,10 +3785,10 @@ export interface operations {
                         imageUrl: string | null;
                         /**
                          * Kind
-                         * @description pdf: pages as images (pageUrl); image: imageUrl; text: textUrl (the file's text); other: a card with Open original (reason says why when it is a file the viewer could not show)
+                         * @description pdf: pages as images (pageUrl); image: imageUrl; text: textUrl (the file's text; an RTF's text as the server read it); html: htmlUrl (a Word .docx as a sanitised HTML page, for a sandboxed frame); other: a card with Open original (reason says why when it is a file the viewer could not show)
                          * @enum {string}
                          */
-                        kind: "image" | "pdf" | "text" | "other";
+                        kind: "image" | "pdf" | "text" | "html" | "other";
                         /** Name */
                         name: string;
                         /**
@@ -3750,6 +3819,12 @@ export interface operations {
                          */
                         reason: string | null;
                         /**
+                         * Textlayer
+                         * @description Words with their boxes are stored for this version (a PDF's, an image's): viewer/{versionId}/words?page=N and find answer
+                         * @default false
+                         */
+                        textLayer: boolean;
+                        /**
                          * Texturl
                          * @default null
                          */
@@ -3779,86 +3854,6 @@ export interface operations {
         requestBody?: never;
         responses: never;
     };
-    get_viewer_image: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                blob: string;
-                container: string;
-                folder: string;
-                version_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: never;
-    };
-    get_profile_image: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                container: string;
-                folder: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: never;
-    };
-    get_list_trash: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                container: string;
-                folder: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A folder's trash, most recently deleted first, and how long files stay in it. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                        /**
-                         * Textlayer
-                         * @description Words with their boxes are stored for this version (a PDF's, an image's): viewer/{versionId}/words?page=N and find answer
-                         * @default false
-                         */
-                        textLayer: boolean;
-                };
-                content: {
-                    "application/json": {
-                        /** Blobs */
-                        blobs: components["schemas"]["TrashedBlob"][];
-                        /**
-                         * Trashdays
-                         * @description BFF_TRASH_DAYS: days a deleted file stays in the trash
-                         */
-                        trashDays: number;
-                    };
-                };
-            };
-        };
-    };
-    delete_purge_trashed: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                blob: string;
-                container: string;
-                folder: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** Confirmation */
     post_viewer_copied: {
         parameters: {
             query?: never;
@@ -3924,26 +3919,7 @@ export interface operations {
             };
         };
     };
-                    confirmation: string;
-                };
-            };
-        };
-        responses: {
-            /** @description A result with a message a person can read. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** Message */
-                        message: string;
-                    };
-                };
-            };
-        };
-    };
-    post_restore_trashed: {
+    get_viewer_html: {
         parameters: {
             query?: never;
             header?: never;
@@ -3951,9 +3927,43 @@ export interface operations {
                 blob: string;
                 container: string;
                 folder: string;
+                version_id: string;
             };
             cookie?: never;
         };
+        requestBody?: never;
+        responses: never;
+    };
+    get_viewer_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_viewer_text: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
     get_viewer_words: {
         parameters: {
             query?: {
@@ -3986,6 +3996,95 @@ export interface operations {
             };
         };
     };
+    get_profile_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_list_trash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A folder's trash, most recently deleted first, and how long files stay in it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Blobs */
+                        blobs: components["schemas"]["TrashedBlob"][];
+                        /**
+                         * Trashdays
+                         * @description BFF_TRASH_DAYS: days a deleted file stays in the trash
+                         */
+                        trashDays: number;
+                    };
+                };
+            };
+        };
+    };
+    delete_purge_trashed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Confirmation */
+                    confirmation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A result with a message a person can read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_restore_trashed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blob: string;
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
         requestBody?: never;
         responses: {
             /** @description A result with a message a person can read. */
@@ -3997,6 +4096,35 @@ export interface operations {
                     "application/json": {
                         /** Message */
                         message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_visit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's visit to a folder just recorded, and the one before it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Previousvisitat
+                         * @description When the caller last visited this folder before now (null: never): the web app marks files added since as new
+                         */
+                        previousVisitAt: string | null;
                     };
                 };
             };
