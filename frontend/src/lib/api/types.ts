@@ -35,13 +35,7 @@ export type StoredFile = Schemas['Blob'];
 /** Whether a file's text is searchable (null: its content is not searched). */
 export type TextState = StoredFile['textState'];
 /** A file opened in the in-app viewer: its kind and the links of that viewer session. */
-export type ViewerResponse = ViewerOpenBase & ViewerHtml;
-// The DOCX kind (issue 50, contract 6): until its schema is in schema.gen.ts, kind "html" and
-// htmlUrl are added here (an intersection that the generated fields satisfy once they land).
-type ViewerOpenBase = Omit<ResponseOf<'get_open_viewer'>, 'kind'> & { kind: ResponseOf<'get_open_viewer'>['kind'] | 'html' };
-interface ViewerHtml {
-  htmlUrl?: string | null;
-}
+export type ViewerResponse = ResponseOf<'get_open_viewer'>;
 /** A page's words with their boxes [x0, y0, x1, y1] in fractions of the page, origin top-left, in reading order. */
 export type PageWords = ResponseOf<'get_viewer_words'>;
 export type PageWord = Schemas['WordBox'];
