@@ -131,9 +131,8 @@ export type DeleteTokenResponse = ResponseOf<'delete_delete_token'>;
 export type EmergencyView = ResponseOf<'get_emergency_view'>;
 export type SearchQueryParams = QueryOf<'get_search'>;
 export type SearchResponse = ResponseOf<'get_search'>;
-/** A search hit; `patient` (issue 50) is the folder's patient, null when nothing is known.
- * Written by hand until the server's schema has it (then `npm run gen:api` and drop the `&`). */
-export type SearchResult = Schemas['SearchResult'] & { patient?: PatientDetails | null };
+/** A search hit; `patient` (issue 50) is the folder's patient, null when nothing is known. */
+export type SearchResult = Schemas['SearchResult'];
 export type FileType = Schemas['FileType'];
 export type UnassignType = QueryOf<'delete_unassign'>['type'];
 
@@ -142,9 +141,5 @@ export type ScanStatus = ResponseOf<'get_scanning'>;
 export type QuarantinedFile = Schemas['QuarantinedOut'];
 export type QuarantinePage = ResponseOf<'get_list_quarantine'>;
 export type DeleteQuarantinedResponse = ResponseOf<'delete_delete_quarantined'>;
-
-// Issue 50: written by hand until the server's schema has them (then `npm run gen:api`).
 /** POST /api/blobs/{c}/{f}/visit: the caller's visit before this one (null: the first). */
-export interface VisitResponse {
-  previousVisitAt: string | null;
-}
+export type VisitResponse = ResponseOf<'post_visit'>;
