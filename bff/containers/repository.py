@@ -233,11 +233,14 @@ async def set_patient(conn: BaseDBAsyncClient, folder_id: int, patient: Demograp
 
 @dataclass(frozen=True)
 class Holder:
-    """A folder holding a record number: its id and names."""
+    """A folder holding a record number: its id and names, and whether it holds the number's
+    key (the folders without one share their number with the key's holder since before
+    migration 0032)."""
 
     folder_id: int
     container: str
     folder: str
+    keyed: bool
 
 
 async def record_holders(
@@ -254,7 +257,7 @@ async def record_holders(
             .values("id", "name", "container__name", "patient_record_key")
         )
         for r in rows:
-            holder = Holder(int(r["id"]), str(r["container__name"]), str(r["name"]))
+            holder = Holder(int(r["id"]), str(r["container__name"]), str(r["name"]), True)
             found.setdefault(str(r["patient_record_key"]), []).append(holder)
     for number, holder in await unkeyed_numbers(conn):
         key = record_key(number)
@@ -275,7 +278,7 @@ async def unkeyed_numbers(conn: BaseDBAsyncClient | None = None) -> list[tuple[s
     return [
         (
             str(r["patient_record_number"]),
-            Holder(int(r["id"]), str(r["container__name"]), str(r["name"])),
+            Holder(int(r["id"]), str(r["container__name"]), str(r["name"]), False),
         )
         for r in rows
     ]

@@ -6,7 +6,8 @@ A database may already hold duplicates (two folders were given `DUP-1`): the mig
 fails for them. Folders are filled in id order; the first holder of a number keeps its key, the
 later ones keep their record number with no key, and the migration logs how many (ids only, no
 patient data). `python -m bff folders duplicates` lists them with the folder that holds each
-number; saving one (the form, an import row) is refused until its number is changed."""
+number; saving one (the form, an import row) is refused until its number is changed, while the
+folder holding the key saves as any other (bff/patients/service.py `other_holders`)."""
 
 import logging
 from typing import Any

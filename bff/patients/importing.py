@@ -28,7 +28,7 @@ from bff.db import transaction
 from bff.errors import ApiError
 from bff.patients import rules
 from bff.patients.rules import Demographics
-from bff.patients.service import other_holders, save_patient
+from bff.patients.service import keeping_keys, other_holders, save_patient
 from bff.users.bootstrap import SYSTEM
 
 if TYPE_CHECKING:
@@ -175,16 +175,21 @@ async def _taken_numbers(
 ) -> list[tuple[int, str]]:
     """The changed rows whose folder would share its record number (rules.record_key) with
     another folder: one another row names (either changed or left as it is), or one the file
-    leaves alone. Folders the file changes may trade their numbers."""
+    leaves alone. Folders the file changes may trade their numbers. A folder keeping the key
+    of its number is never the bad row: another folder sharing that number (unkeyed since
+    migration 0032) is, whichever line comes first."""
     wanted = {
         folder_id: key
         for _, folder_id, after, _ in plan.changes
         if (key := rules.record_key(after.record_number)) is not None
     }
+    holders = await repository.record_holders(set(wanted.values()))
+    keeping = keeping_keys(wanted, holders)
     lines = {folder_id: row.line for row, folder_id, _, _ in plan.changes}
     problems: list[tuple[int, str]] = []
     first_with: dict[str, int] = {}
-    for row, folder_id, _, _ in sorted(plan.changes, key=lambda change: change[0].line):
+    in_order = sorted(plan.changes, key=lambda change: (change[1] not in keeping, change[0].line))
+    for row, folder_id, _, _ in in_order:
         key = wanted.get(folder_id)
         if key is None:
             continue
@@ -192,7 +197,7 @@ async def _taken_numbers(
             problems.append((row.line, f"the record number is also on line {first_with[key]}"))
         else:
             first_with[key] = row.line
-    for folder_id, holder in (await other_holders(wanted)).items():
+    for folder_id, holder in (await other_holders(wanted, holders=holders)).items():
         line = lines[folder_id]
         other = first_line.get((holder.container, holder.folder))
         if other is not None:

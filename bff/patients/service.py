@@ -43,15 +43,34 @@ def taken(holder: repository.Holder, actor: Actor) -> ApiError:
     return ApiError(409, taken_by(holder) if actor.role == Role.ADMIN else TAKEN)
 
 
+def keeping_keys(wanted: dict[int, str], holders: dict[str, list[repository.Holder]]) -> set[int]:
+    """Of the folders and the record number keys they are to hold, those already holding
+    theirs (holders: repository.record_holders of the keys)."""
+    return {
+        folder_id
+        for folder_id, key in wanted.items()
+        if any(h.keyed and h.folder_id == folder_id for h in holders.get(key, []))
+    }
+
+
 async def other_holders(
-    wanted: dict[int, str], conn: BaseDBAsyncClient | None = None
+    wanted: dict[int, str],
+    conn: BaseDBAsyncClient | None = None,
+    holders: dict[str, list[repository.Holder]] | None = None,
 ) -> dict[int, repository.Holder]:
     """Of the folders and the record number keys they are to hold (rules.record_key), those
-    whose key a folder not among them holds, with that folder. (Two folders among them wanting
-    one key is for the caller to tell: the import names both lines.)"""
-    holders = await repository.record_holders(set(wanted.values()), conn)
+    whose key a folder not among them holds, with that folder. A folder already holding its
+    key clashes with nobody: the folders sharing its number without the key (since before
+    migration 0032) are the ones refused. (Two folders among them wanting one key is for the
+    caller to tell: the import names both lines.) holders: record_holders of the keys, if the
+    caller has them."""
+    if holders is None:
+        holders = await repository.record_holders(set(wanted.values()), conn)
+    keeping = keeping_keys(wanted, holders)
     clashes: dict[int, repository.Holder] = {}
     for folder_id, key in wanted.items():
+        if folder_id in keeping:
+            continue
         others = [h for h in holders.get(key, []) if h.folder_id not in wanted]
         if others:
             clashes[folder_id] = others[0]

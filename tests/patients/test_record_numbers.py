@@ -167,6 +167,19 @@ async def test_duplicates_from_before_are_listed_and_their_saves_refused(
     admin = await make_staff(settings, Role.ADMIN)
     response = await client.put(url("patient-2"), json=patient("dup-1"), headers=admin.headers)
     assert await error_message(response, 409) == ADMIN_SAYS
+    # patient-1 holds the number's key: its patient's other details may change (refused before).
+    for name, number in (("Ann Smyth", "DUP-1"), ("Ann Smith", " dup-1")):
+        response = await client.put(
+            url("patient-1"), json=patient(number, name), headers=admin.headers
+        )
+        assert response.status_code == 200, await response.get_data(as_text=True)
+    # patient-2 does not: changing only its patient's name is still refused, as documented.
+    response = await client.put(
+        url("patient-2"), json=patient("dup-1", "Bo Brown"), headers=admin.headers
+    )
+    assert await error_message(response, 409) == ADMIN_SAYS
+    assert await numbers() == {"patient-1": "dup-1", "patient-2": "dup-1", "patient-3": None}
+    assert {f.name: f.patient_record_key for f in await Folder.all()}["patient-1"] == "dup-1"
     # patient-1 gives it up; a third folder still may not take it while patient-2 has it.
     response = await client.put(url("patient-1"), json=patient("OTHER"), headers=admin.headers)
     assert response.status_code == 200
@@ -176,6 +189,44 @@ async def test_duplicates_from_before_are_listed_and_their_saves_refused(
     response = await client.put(url("patient-2"), json=patient("dup-1"), headers=admin.headers)
     assert response.status_code == 200
     assert await shared_numbers() == []
+
+
+async def test_the_import_lets_a_number_holder_change_its_patient(
+    app: Quart, tmp_path: Path
+) -> None:
+    """As migration 0032 leaves duplicates: the keyed folder's rows are applied, the later
+    (unkeyed) folder's refused until its number changes, whichever line comes first."""
+    ward = await make_container("ward-1")
+    for name in ("patient-1", "patient-2"):
+        await make_folder(ward, name)
+    await Folder.filter(name="patient-1").update(
+        patient_record_number="DUP-1", patient_record_key="dup-1"
+    )
+    await Folder.filter(name="patient-2").update(patient_record_number="dup-1")
+    csv_file = tmp_path / "patients.csv"
+    csv_file.write_text(HEADER + "ward-1,patient-2,Bo Brown,,\nward-1,patient-1,Ann Smyth,,\n")
+    code, out, err = await in_process(csv_file)
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        "line 2: the record number is also on line 3",
+        "Nothing was changed: 1 bad row(s). Fix them and run again.",
+    ]
+    csv_file.write_text(HEADER + "ward-1,patient-2,Bo Brown,,\n")
+    code, out, err = await in_process(csv_file)
+    assert (code, err.splitlines()[0]) == (
+        1,
+        "line 2: the record number is already in another folder: ward-1 / patient-1",
+    )
+    csv_file.write_text(HEADER + "ward-1,patient-1,Ann Smyth,,dup-1\n")
+    code, out, err = await in_process(csv_file)
+    assert (code, err) == (0, ""), err
+    changed = {f.name: (f.patient_name, f.patient_record_key) for f in await Folder.all()}
+    assert changed == {"patient-1": ("Ann Smyth", "dup-1"), "patient-2": (None, None)}
+    assert [e.folder_name for e in await audit_entries("patient_update")] == ["patient-1"]
+    # Once patient-2's number changes, its patient may change too.
+    csv_file.write_text(HEADER + "ward-1,patient-2,Bo Brown,,DUP-2\n")
+    code, out, err = await in_process(csv_file)
+    assert (code, err) == (0, ""), err
 
 
 MIGRATE = """
