@@ -31,6 +31,7 @@ from bff.files.schemas import (
 )
 from bff.request_context import current_actor
 from bff.search.text_layer import has_text_layer
+from bff.search.text_layer import links as text_links
 from bff.services import app_services
 from bff.streaming import IDLE_SECONDS, streamed_body
 from bff.users.schemas import Message
@@ -310,6 +311,20 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         cache=services.page_cache,
     )
     row = await service.get_file(folder_row, blob, current_actor())  # held since: not there
+    # The text layer's links, of this session and version, only when its words are stored.
+    text_layer = thumbnails.content_id(row.version_id) == opened.version_id and (
+        await has_text_layer(row.id, row.version_id)
+    )
+    words_url = find_url = None
+    if text_layer:
+        words_url, find_url = text_links(
+            services.settings,
+            current_principal().session_id,
+            container,
+            folder,
+            blob,
+            opened.version_id,
+        )
     return ViewerOpen(
         kind=opened.kind,
         name=row.name,
@@ -328,7 +343,9 @@ async def open_viewer(container: str, folder: str, blob: str) -> ViewerOpen:
         activeContent=row.active_content,
         displayable=row.displayable,
         expiresAt=opened.expires_at,
-        textLayer=await has_text_layer(row.id, row.version_id),
+        textLayer=text_layer,
+        wordsUrl=words_url,
+        findUrl=find_url,
     )
 
 

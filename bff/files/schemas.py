@@ -259,7 +259,17 @@ class ViewerOpen(BaseModel):
     textLayer: bool = Field(
         False,
         description="Words with their boxes are stored for this version (a PDF's, an image's): "
-        "viewer/{versionId}/words?page=N and find answer",
+        "wordsUrl and findUrl answer",
+    )
+    wordsUrl: str | None = Field(
+        None,
+        description="textLayer: a template, replace {page} (1..) to get a page's words with "
+        "their boxes (PageWords), under this viewer session's link until expiresAt",
+    )
+    findUrl: str | None = Field(
+        None,
+        description="textLayer: append &q=<the words, URL-encoded> to find them in the "
+        "document (TextMatches), under this viewer session's link until expiresAt",
     )
 
 

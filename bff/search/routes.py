@@ -1,6 +1,7 @@
 """GET /api/search: full-text search of the files the caller may read; and the in-app viewer's
 text layer under /api/blobs/<c>/<f>/<b>/viewer/<version_id>/ (words, find, copied:
-bff/search/text_layer.py), beside the viewer's other routes (bff/files/routes.py)."""
+bff/search/text_layer.py), beside the viewer's other routes (bff/files/routes.py): words and
+find by the viewer session's link only, as its pages."""
 
 from __future__ import annotations
 
@@ -36,13 +37,19 @@ async def search(query_args: SearchQuery) -> SearchResults:
     )
 
 
-# The viewer's text layer: by the session (no signed link: the answers are JSON the app reads),
-# for the content version the viewer opened; covered by the viewer's `file_view` entry.
+# The viewer's text layer, for the content version the viewer opened: a document's text only
+# by the link its audited opening handed out (covered by that `file_view` entry), never by a
+# session's header alone (a version id is no secret: thumbnails' URLs and .../versions name it).
 _VIEWER = "/blobs/<container>/<folder>/<blob>/viewer/<version_id>"
+_WORDS_LINK = {
+    "link": ("container", "folder", "blob", "version_id"),
+    "link_purpose": text_layer.VIEWER_WORDS_LINK,
+    "link_required": True,
+}
 
 
 @bp.get(f"{_VIEWER}/words")
-@allow(ANY_ROLE, Scope.FOLDER)
+@allow(ANY_ROLE, Scope.FOLDER, **_WORDS_LINK)  # type: ignore[arg-type]
 @validate_querystring(WordsQuery)
 @validate_response(PageWords)
 async def viewer_words(
@@ -56,19 +63,28 @@ async def viewer_words(
 
 
 @bp.get(f"{_VIEWER}/find")
-@allow(ANY_ROLE, Scope.FOLDER)
+@allow(ANY_ROLE, Scope.FOLDER, **_WORDS_LINK)  # type: ignore[arg-type]
 @validate_querystring(FindQuery)
 @validate_response(TextMatches)
 async def viewer_find(
     container: str, folder: str, blob: str, version_id: str, query_args: FindQuery
 ) -> TextMatches:
     """Where q is in the document (as search matches: words, "a phrase", prefix*), each match
-    a span of a page's words, at most 1000; 409 once the file has changed."""
-    return await text_layer.find(container, folder, blob, version_id, query_args.q, current_actor())
+    a span of a page's words, at most 1000, those found in a few seconds (partial); 409 once
+    the file has changed, 429 past the caller's finds per minute, 503 when busy."""
+    return await text_layer.find(
+        container,
+        folder,
+        blob,
+        version_id,
+        query_args.q,
+        current_actor(),
+        app_services().search.finds,
+    )
 
 
 @bp.post(f"{_VIEWER}/copied")
-@allow(ANY_ROLE, Scope.FOLDER)
+@allow(ANY_ROLE, Scope.FOLDER)  # by the session: it reads nothing, it is recorded
 @validate_request(CopiedText)
 async def viewer_copied(
     container: str, folder: str, blob: str, version_id: str, data: CopiedText

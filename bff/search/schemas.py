@@ -130,6 +130,11 @@ class TextMatches(BaseModel):
 
     total: int = Field(description="How many matches are listed")
     capped: bool = Field(description="True when there are more than the 1000 listed")
+    partial: bool = Field(
+        False,
+        description="True when the find ran out of its time (a few seconds) before the "
+        "document's end: the matches found so far, in the pages read",
+    )
     matches: list[TextMatch]
 
 

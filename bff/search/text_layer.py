@@ -5,15 +5,29 @@ file has changed since), of a file the caller may see (held content answers as a
 covers the words and finds; a copy is audited `file_copy`, a user's copies of one file's text
 within a minute one entry with their count (`record_repeated`).
 
+Words and find answer only under a link of the viewer session the audited opening handed out
+(`links`, purpose VIEWER_WORDS_LINK, signed like the viewer's others: bff/files/viewer.py), so
+every read of a document's text is covered by a `file_view` entry; a session's header alone is
+refused (404), as for the pages. A copy is only recorded, and is reported by the session.
+
 Find matches as search does (bff/search/query.py's syntax and tokens, case- and
 accent-insensitive: bff/search/words.py), page by page, at most MAX_FIND_MATCHES; the pages'
-words are read a few at a time and matched off the event loop's thread."""
+words are read a few at a time and matched off the event loop's thread. What bounds it
+(`FindGuard`, one per app): each user's finds per minute (429 with Retry-After), at most
+FINDS_AT_ONCE at once per process (503 with Retry-After past FIND_WAIT_SECONDS waiting for a
+turn), and each within FIND_SECONDS, checked between pages and as a page is matched: past it
+the matches found so far are answered, `partial`."""
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from urllib.parse import quote
 
 from bff.audit.service import Actor, record_repeated
+from bff.auth.links import sign_link
 from bff.errors import ApiError
 from bff.files.service import FILE_NOT_FOUND, current_content
 from bff.files.thumbnails import content_id
@@ -21,13 +35,83 @@ from bff.files.viewer import FILE_CHANGED
 from bff.search import words_repository
 from bff.search.query import MAX_QUERY_LENGTH, Query, parse
 from bff.search.schemas import PageWords, TextMatch, TextMatches, WordBox
-from bff.search.words import MAX_FIND_MATCHES, SCALE, decoded, page_matches
+from bff.search.words import MAX_FIND_MATCHES, SCALE, TimeUp, decoded, page_matches
+from bff.throttle import FailureCounter, Limit, wait_text
+from config.settings import Settings
 
 NO_TEXT = "This page has no text."
 FIND_EMPTY = "Type a word to find."
 FIND_ONLY_EXCLUDED = "Type a word to find, not only words to leave out."
 FIND_TOO_LONG = f"The text to find is too long: use at most {MAX_QUERY_LENGTH} characters."
 FIND_PAGES = 16  # pages' words read from the database at a time
+FIND_SECONDS = 3.0  # a find's time, past which it answers the matches found so far (partial)
+FINDS_AT_ONCE = 2  # finds matching at once in a process (each holds the GIL while it matches)
+FIND_WAIT_SECONDS = 2.0  # how long a find waits for a turn before the 503
+FINDS_PER_MINUTE = 30  # each user's finds, in this process and (when configured) Redis
+FIND_BUSY = "The server is busy finding text in other files. Please try again in a moment."
+FIND_BUSY_RETRY_SECONDS = "5"
+# The purpose signed into the text layer's links (words and find): a link of the viewer's
+# pages or content never opens them, nor theirs these.
+VIEWER_WORDS_LINK = ".bff-viewer-words"
+
+
+def too_many_finds(seconds: int) -> str:
+    """The 429 of a user past FINDS_PER_MINUTE."""
+    return f"Too many finds in a short time: wait {wait_text(seconds)} and find again."
+
+
+class FindGuard:
+    """What bounds a process's finds: each user's rate (FINDS_PER_MINUTE, a load limit: this
+    process's count and Redis's when configured: bff/throttle.py) and FINDS_AT_ONCE turns."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.rate = FailureCounter(settings, "bff-find", 60)
+        self.per_minute = FINDS_PER_MINUTE
+        self._turns: asyncio.Semaphore | None = None
+
+    async def admit(self, user_id: int | None) -> None:
+        """Count one find of the user's, or refuse it (429) past their rate."""
+        _, wait = await self.rate.reserve([Limit(f"user:{user_id}", self.per_minute)])
+        if wait is not None:
+            raise ApiError(429, too_many_finds(wait), {"Retry-After": str(wait)})
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """One of the process's FINDS_AT_ONCE turns, waited for FIND_WAIT_SECONDS at most
+        (503 with Retry-After past them)."""
+        if self._turns is None:
+            self._turns = asyncio.Semaphore(FINDS_AT_ONCE)
+        turns = self._turns
+        try:
+            async with asyncio.timeout(FIND_WAIT_SECONDS):
+                await turns.acquire()
+        except TimeoutError:
+            raise ApiError(503, FIND_BUSY, {"Retry-After": FIND_BUSY_RETRY_SECONDS}) from None
+        try:
+            yield
+        finally:
+            turns.release()
+
+    async def aclose(self) -> None:
+        """Close Redis's connection (when the app stops)."""
+        await self.rate.aclose()
+
+
+def links(
+    settings: Settings, session_id: str, container: str, folder: str, name: str, version_id: str
+) -> tuple[str, str]:
+    """The text layer's links of a viewer session the opening audited (bff/files/routes.py
+    open_viewer), as long as its others: the words' (a template: {page}) and find's (the app
+    appends &q=)."""
+    link, _ = sign_link(
+        settings,
+        session_id,
+        (VIEWER_WORDS_LINK, container, folder, name, version_id),
+        seconds=settings.preview_link_seconds,
+    )
+    where = "/".join(quote(part, safe="") for part in (container, folder, name))
+    base = f"/api/blobs/{where}/viewer/{quote(version_id, safe='')}"
+    return f"{base}/words?page={{page}}&link={link}", f"{base}/find?link={link}"
 
 
 async def _current(
@@ -81,35 +165,57 @@ def _query(q: str) -> Query:
     return query
 
 
-def _matched(query: Query, pages: list[tuple[int, str]], room: int) -> list[TextMatch]:
-    """The matches of these pages, up to room of them (and one more, to say there are more)."""
+def _matched(
+    query: Query, pages: list[tuple[int, str]], room: int, deadline: float
+) -> tuple[list[TextMatch], bool]:
+    """The matches of these pages, up to room of them (and one more, to say there are more),
+    and whether the deadline (time.monotonic()) came first: then those of the pages matched."""
     out: list[TextMatch] = []
     for page, stored in pages:
-        for start, end in page_matches(query, decoded(stored)):
+        try:
+            found = page_matches(query, decoded(stored), deadline)
+        except TimeUp:
+            return out, True
+        for start, end in found:
             out.append(TextMatch(page=page, start=start, end=end))
             if len(out) > room:
-                return out
-    return out
+                return out, False
+    return out, False
 
 
 async def find(
-    container: str, folder: str, name: str, version_id: str, q: str, actor: Actor
+    container: str,
+    folder: str,
+    name: str,
+    version_id: str,
+    q: str,
+    actor: Actor,
+    guard: FindGuard,
 ) -> TextMatches:
-    """The document's matches of q, in page then word order, at most MAX_FIND_MATCHES."""
+    """The document's matches of q, in page then word order, at most MAX_FIND_MATCHES; those
+    found within FIND_SECONDS (`partial`) when the document takes longer."""
     query = _query(q)
+    await guard.admit(actor.user_id)
     file_id, stored = await _current(container, folder, name, version_id, actor)
     matches: list[TextMatch] = []
+    partial = False
     after = 0
-    while len(matches) <= MAX_FIND_MATCHES:
-        pages = await words_repository.pages_after(file_id, stored, after, FIND_PAGES)
-        if not pages:
-            break
-        room = MAX_FIND_MATCHES - len(matches)
-        matches += await asyncio.to_thread(_matched, query, pages, room)
-        after = pages[-1][0]
+    async with guard.turn():
+        deadline = time.monotonic() + FIND_SECONDS
+        while len(matches) <= MAX_FIND_MATCHES and not partial:
+            if time.monotonic() >= deadline:
+                partial = True
+                break
+            pages = await words_repository.pages_after(file_id, stored, after, FIND_PAGES)
+            if not pages:
+                break
+            room = MAX_FIND_MATCHES - len(matches)
+            found, partial = await asyncio.to_thread(_matched, query, pages, room, deadline)
+            matches += found
+            after = pages[-1][0]
     capped = len(matches) > MAX_FIND_MATCHES
     matches = matches[:MAX_FIND_MATCHES]
-    return TextMatches(total=len(matches), capped=capped, matches=matches)
+    return TextMatches(total=len(matches), capped=capped, partial=partial, matches=matches)
 
 
 async def copied(

@@ -3,7 +3,9 @@
 characters grouped into words at whitespace) or from tesseract's TSV word boxes, kept compactly
 per page (`page_words`, bff/search/jobs.py), and matched against a query as search matches it
 (bff/search/query.py's tokens, case- and accent-insensitive). Pure but for pdfium's calls, so
-grouping, boxes and matching are tested without a database.
+grouping, boxes and matching are tested without a database. Matching is bounded for a find's
+deadline: a word's first MAX_WORD_TOKENS tokens, each distinct token folded once, a term looked
+for only where its first token is, and the deadline checked as it goes (TimeUp).
 
 A box is (x0, y0, x1, y1) in fractions of the page as it is shown (a PDF's crop box, turned by
 its rotation, as pdfium renders it; an image as the browser shows it, upright), origin top-left,
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import ctypes
 import json
+import math
+import time
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -27,6 +31,8 @@ MAX_WORD_CHARS = 200  # a longer run without a space (a line of dashes, a URL) i
 MAX_PAGE_JSON = 1_000_000  # a page's stored words, in characters of JSON, at most
 MAX_FILE_JSON = 16_000_000  # a file's, all pages: past it later pages have no words
 MAX_FIND_MATCHES = 1000  # find answers at most this many matches (and says it stopped)
+MAX_WORD_TOKENS = 32  # a word's tokens matched at most (a URL has about 10)
+CHECK_EVERY = 1024  # words or candidates matched between two looks at a find's deadline
 
 Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF units
 Word = tuple[str, int, int, int, int]  # text, x0, y0, x1, y1 out of SCALE, origin top-left
@@ -184,42 +190,93 @@ def fold(token: str) -> str:
     return unicodedata.normalize("NFC", "".join(c for c in parts if not unicodedata.combining(c)))
 
 
-def _stream(words: Sequence[Word]) -> list[tuple[str, int]]:
-    """The page's tokens in order, each folded, with the index of the word it is in."""
-    return [(fold(token), index) for index, word in enumerate(words) for token in tokens(word[0])]
+class TimeUp(Exception):
+    """A find's time ran out (its deadline, time.monotonic()) before the page was matched."""
 
 
-def _occurrences(term: Term, stream: Sequence[tuple[str, int]]) -> list[tuple[int, int]]:
-    """[start, end) word spans where the term's tokens are found next to each other."""
+def _check(deadline: float) -> None:
+    if time.monotonic() >= deadline:
+        raise TimeUp
+
+
+def _stream(words: Sequence[Word], deadline: float) -> list[tuple[str, int]]:
+    """The page's tokens in order, each folded, with the index of the word it is in; at most
+    MAX_WORD_TOKENS of a word (a 200-character "a.a.a..." is 100 tokens), each distinct token
+    folded once."""
+    folded: dict[str, str] = {}
+    stream: list[tuple[str, int]] = []
+    for index, word in enumerate(words):
+        if index % CHECK_EVERY == 0:
+            _check(deadline)
+        for token in tokens(word[0])[:MAX_WORD_TOKENS]:
+            found = folded.get(token)
+            if found is None:
+                found = folded[token] = fold(token)
+            stream.append((found, index))
+    return stream
+
+
+def _positions(stream: Sequence[tuple[str, int]]) -> dict[str, list[int]]:
+    """Where each distinct token is in the stream."""
+    where: dict[str, list[int]] = {}
+    for position, (token, _) in enumerate(stream):
+        where.setdefault(token, []).append(position)
+    return where
+
+
+def _occurrences(
+    term: Term,
+    stream: Sequence[tuple[str, int]],
+    where: dict[str, list[int]],
+    deadline: float,
+) -> list[tuple[int, int]]:
+    """[start, end) word spans where the term's tokens are found next to each other: looked for
+    only where its first token is (every token starting with it, for a one-token prefix)."""
     wanted = [fold(token) for token in term.tokens]
     last = len(wanted) - 1
+    prefix = term.kind is Kind.PREFIX
+    if prefix and last == 0:
+        starts = sorted(
+            position
+            for token, positions in where.items()
+            if token.startswith(wanted[0])
+            for position in positions
+        )
+    else:
+        starts = where.get(wanted[0], [])
     spans: list[tuple[int, int]] = []
-    for start in range(len(stream) - last):
-        for offset, token in enumerate(wanted):
+    for count, start in enumerate(starts):
+        if count % CHECK_EVERY == 0:
+            _check(deadline)
+        if start + last >= len(stream):
+            break
+        for offset in range(1, last + 1):
             found = stream[start + offset][0]
-            if not (
-                found == token
-                or (term.kind is Kind.PREFIX and offset == last and found.startswith(token))
-            ):
+            token = wanted[offset]
+            if not (found == token or (prefix and offset == last and found.startswith(token))):
                 break
         else:
             spans.append((stream[start][1], stream[start + last][1] + 1))
     return spans
 
 
-def page_matches(query: Query, words: Sequence[Word]) -> list[tuple[int, int]]:
+def page_matches(
+    query: Query, words: Sequence[Word], deadline: float = math.inf
+) -> list[tuple[int, int]]:
     """The [start, end) word spans of a page that match, as search matches a page: none unless
     every term of the query is on it and no excluded one; then each term's occurrences, in word
-    order, overlapping ones left out (the earlier, then the longer, kept)."""
+    order, overlapping ones left out (the earlier, then the longer, kept). TimeUp once
+    time.monotonic() reaches deadline (checked every CHECK_EVERY words or candidates)."""
     if not query.positive:
         return []
-    stream = _stream(words)
+    stream = _stream(words, deadline)
+    where = _positions(stream)
     spans: list[tuple[int, int]] = []
     for term in query.excluded:
-        if _occurrences(term, stream):
+        if _occurrences(term, stream, where, deadline):
             return []
     for term in query.positive:
-        found = _occurrences(term, stream)
+        found = _occurrences(term, stream, where, deadline)
         if not found:
             return []
         spans += found

@@ -28,6 +28,7 @@ from bff.containers.schemas import ContainersResponse, FoldersResponse
 from bff.files.schemas import BlobList, MyFoldersResponse, UploadResponse, ViewLink
 from bff.files.service import VERSION_NOT_FOUND
 from bff.files.trash import TRASH_NOT_FOUND
+from bff.files.viewer import FILE_CHANGED
 from bff.mfa import service as mfa
 from bff.mfa.signin import MFA_EXPIRED
 from bff.oidc.service import NOT_CONFIGURED, NOT_EXPECTED, NOT_LINKED
@@ -150,6 +151,12 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/html"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/text"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/words"): (ANY, "folder"),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/find"): (ANY, "folder"),
+    ("POST", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/copied"): (
+        ANY,
+        "folder",
+    ),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/url"): (ANY, "folder"),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/view"): (ANY, "folder"),
     ("POST", "/api/blobs/<container>/<folder>/<blob>/versions/<version_id>/restore"): (
@@ -322,6 +329,10 @@ def _body(
         ("POST", "/api/auth/mfa/totp/confirm"): lambda: {"code": "123456"},
         ("POST", "/api/auth/mfa/webauthn/register"): lambda: {"credential": {}, "label": "Key"},
         ("POST", "/api/auth/confirm-identity"): lambda: {"password": PASSWORD},
+        ("POST", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/copied"): lambda: {
+            "page": 1,
+            "characters": 3,
+        },
         ("POST", "/api/admin/containers"): lambda: {"name": f"new-ward-{fresh}"},
         ("POST", "/patients/admin/register"): lambda: {"secureChipId": f"chip-{fresh}"},
         ("POST", "/patients/admin/assign"): lambda: {
@@ -573,6 +584,11 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
         404,
         VERSION_NOT_FOUND,
     ),
+    # A copy reported of a version the matrix's files do not have (not the one opened).
+    ("POST", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/copied"): (
+        409,
+        FILE_CHANGED,
+    ),
     ("POST", "/api/blobs/<container>/<folder>/trash/<blob>/restore"): (404, TRASH_NOT_FOUND),
     ("DELETE", "/api/blobs/<container>/<folder>/trash/<blob>"): (404, TRASH_NOT_FOUND),
     # Thumbnails and the viewer's pages and content open only by the link an audited listing
@@ -592,6 +608,9 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
     ),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/html"): (404, NO_LINK),
     ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/text"): (404, NO_LINK),
+    # A document's text too: its words and find only by the viewer opening's link.
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/words"): (404, NO_LINK),
+    ("GET", "/api/blobs/<container>/<folder>/<blob>/viewer/<version_id>/find"): (404, NO_LINK),
 }
 
 
