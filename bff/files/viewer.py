@@ -13,7 +13,9 @@ decompression budget. So no PDF and no image bomb reaches the browser from the v
 pages and a large image's reduced copy (streamed by libvips when installed, up to a gigapixel)
 are rendered in the worker pool (bff/files/previews.py: its time and memory limits) and kept
 in a bounded in-memory cache per process (`PageCache`), so a picture seen again is served at
-once; the content route refuses PDFs whatever link it is given. An image over the budget is
+once (and a rendering refused, out of time or memory or its worker dead, is refused again at once
+for that content version for REFUSAL_SECONDS, instead of holding a worker as long again); the
+content route refuses PDFs whatever link it is given. An image over the budget is
 answered with `original_download`: the view routes send its original only as a download
 (bff/files/delivery.py), and the web app offers it so.
 
@@ -39,7 +41,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 from urllib.parse import quote
 
-from cachetools import LRUCache
+from cachetools import LRUCache, TTLCache
 
 from bff.audit.service import Actor, record_alone
 from bff.auth.links import sign_link
@@ -160,24 +162,41 @@ DOCUMENT_PAGE = 0
 DOCUMENT_WIDTHS: dict[Document, int] = {"docx": -1, "rtf": -2}
 
 
+# A rendering refused for its content (it ran out of time or memory, its worker died, the file
+# must not be rendered) is remembered for its key (which holds the content version) this long,
+# so that opening it again answers at once instead of holding a worker for as long again.
+REFUSALS = 4096
+REFUSAL_SECONDS = 600
+REMEMBERED = (PreviewRefused, WorkerTimeout, WorkerFailed)  # not WorkerBusy: the pool was full
+
+
 class PageCache:
     """Rendered pages of this process, least recently used dropped beyond max_bytes; one
-    rendering at a time per page (requests for a page being rendered wait for it)."""
+    rendering at a time per page (requests for a page being rendered wait for it); a refused
+    rendering's refusal kept for REFUSAL_SECONDS (at most REFUSALS of them), answered again
+    without rendering."""
 
     def __init__(self, max_bytes: int) -> None:
         self._pages: LRUCache[PageKey, bytes] = LRUCache(max(max_bytes, 1), getsizeof=len)
         self._max_bytes = max_bytes
         self._rendering: dict[PageKey, asyncio.Future[bytes]] = {}
+        self._refused: TTLCache[PageKey, tuple[type[Exception], tuple[Any, ...]]] = TTLCache(
+            REFUSALS, REFUSAL_SECONDS
+        )
 
     def get(self, key: PageKey) -> bytes | None:
         """A cached page, or None."""
         return self._pages.get(key)
 
     async def get_or_render(self, key: PageKey, render: Callable[[], Awaitable[bytes]]) -> bytes:
-        """The cached page, or render() it (once, whoever else asks meanwhile)."""
+        """The cached page, or render() it (once, whoever else asks meanwhile); a refusal
+        remembered for it raised again (a new exception of its kind)."""
         found = self._pages.get(key)
         if found is not None:
             return found
+        if (refused := self._refused.get(key)) is not None:
+            kind, args = refused
+            raise kind(*args)
         if (pending := self._rendering.get(key)) is not None:
             return await asyncio.shield(pending)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
@@ -185,6 +204,8 @@ class PageCache:
         try:
             page = await render()
         except BaseException as exc:
+            if isinstance(exc, REMEMBERED):
+                self._refused[key] = (type(exc), exc.args)
             future.set_exception(exc)
             future.exception()  # retrieved: nobody else may be waiting
             raise

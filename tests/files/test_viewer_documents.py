@@ -8,6 +8,7 @@ import io
 import re
 import time
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import docx
@@ -21,6 +22,7 @@ from bff.files.documents import DOCX_BOMB, DOCX_TOO_LARGE_INSIDE, MAX_PART_BYTES
 from bff.files.models import StoredFile
 from bff.files.thumbnails import content_id
 from bff.files.viewer import (
+    DOCUMENT_TOO_SLOW,
     FILE_CHANGED,
     NO_CONTENT,
     VIEWER_CONTENT_LINK,
@@ -30,6 +32,7 @@ from bff.files.viewer import (
 from bff.services import app_services
 from tests.files.conftest import Ward
 from tests.files.test_previews import _open, _signed
+from tests.files.test_viewer_bombs import ward_with
 
 MB = 1024 * 1024
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -111,6 +114,39 @@ def docx_bomb(megabytes: int) -> bytes:
             zeros = bytes(MB)
             for _ in range(megabytes):
                 part.write(zeros)
+    return out.getvalue()
+
+
+def long_docx(paragraphs: int) -> bytes:
+    """A real .docx of `paragraphs` short paragraphs (packed some ten to one, within every
+    bound of the ZIP check): mammoth converts some 2,500 a second (20,000 took it 7 s here)."""
+    body = "".join(
+        f"<w:p><w:r><w:t>Line {n} of the notes, {n * 7919 % 100003}.</w:t></w:r></w:p>"
+        for n in range(paragraphs)
+    )
+    main = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    package = "http://schemas.openxmlformats.org/package/2006"
+    office = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            "[Content_Types].xml",
+            f'<?xml version="1.0"?><Types xmlns="{package}/content-types"><Default '
+            'Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships'
+            '+xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.'
+            'openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+        )
+        archive.writestr(
+            "_rels/.rels",
+            f'<?xml version="1.0"?><Relationships xmlns="{package}/relationships"><Relationship '
+            f'Id="rId1" Type="{office}/officeDocument" Target="word/document.xml"/>'
+            "</Relationships>",
+        )
+        archive.writestr(
+            "word/document.xml",
+            f'<?xml version="1.0"?><w:document xmlns:w="{main}"><w:body>{body}</w:body>'
+            "</w:document>",
+        )
     return out.getvalue()
 
 
@@ -221,6 +257,41 @@ async def test_a_docx_bomb_is_refused_in_a_moment_with_a_reason(ward: Ward) -> N
     assert pool.pids, "no worker was killed"
     await upload(ward, "letter.docx", letter())
     assert (await _open(ward, "letter.docx", ward.nurse))["kind"] == "html"
+
+
+async def test_a_docx_too_slow_to_show_is_refused_at_once_when_opened_again(
+    database_url: str, run_dir: Path, tmp_path: Path
+) -> None:
+    """The review's replay: a .docx that runs out of time was rendered again at every open,
+    each holding a worker for the whole BFF_PREVIEW_SECONDS. Its refusal is remembered for
+    that content version: opening it again (or its html link) runs nothing in the pool."""
+    async with ward_with(database_url, run_dir, tmp_path, preview_seconds=4) as ward:
+        await upload(ward, "long.docx", long_docx(100_000))
+        opened = await _open(ward, "long.docx", ward.nurse)
+        assert opened["kind"] == "other" and opened["reason"] == DOCUMENT_TOO_SLOW, opened
+        # One idle worker, which a rendering would take (and lose to the time limit).
+        await upload(ward, "letter.docx", letter())
+        assert (await _open(ward, "letter.docx", ward.nurse))["kind"] == "html"
+        pool = app_services(ward.app).workers
+        idle = set(pool.pids)
+        assert idle and not pool.running_pids
+        for _ in range(3):
+            again = await _open(ward, "long.docx", ward.nurse)
+            assert again["kind"] == "other" and again["reason"] == DOCUMENT_TOO_SLOW
+        version_id = content_id((await StoredFile.get(name="long.docx")).version_id)
+        link = _signed(ward, ward.nurse, VIEWER_HTML_LINK, "long.docx", version_id)
+        refused = await ward.client.get(
+            ward.url("long.docx", "viewer", version_id, "html") + f"?link={link}"
+        )
+        assert refused.status_code == 422
+        assert (await refused.get_json())["message"] == DOCUMENT_TOO_SLOW
+        assert set(pool.pids) == idle, "no rendering ran (one would have lost its worker)"
+        # Each open is still audited as a view.
+        views = await AuditLog.filter(operation="file_view", blob_name="long.docx").count()
+        assert views == 4
+        # A new content version is rendered anew.
+        await upload(ward, "long.docx", letter("Shorter now."))
+        assert (await _open(ward, "long.docx", ward.nurse))["kind"] == "html"
 
 
 async def test_a_held_or_changed_docx_is_not_served(ward: Ward) -> None:
