@@ -39,7 +39,6 @@ from bff.search.service import (
     too_many,
 )
 from bff.services import app_services
-from tests.factories import make_container, make_folder
 from tests.files.conftest import Ward
 from tests.search.conftest import Hospital, names, settled, text_pdf, texts_of
 from tools.devserver import throwaway_postgres
@@ -586,15 +585,28 @@ async def test_migration_cuts_long_rows_into_pieces(tmp_path: Path) -> None:
         await Tortoise.close_connections()
         await Tortoise.init(config=tortoise_config(url), _enable_global_fallback=True)
         try:
-            container = await make_container("c")
-            folder = await make_folder(container, "f")
-            # The files row as the schema then was (the model has columns added since).
+            # The rows as the schema then was (the models have columns added since).
+            now = datetime.now(UTC)
+            await fetch(
+                "INSERT INTO containers (name, sort_prefix, sort_number, created_at) "
+                "VALUES ('c', 'c', 0, ?)",
+                now,
+            )
+            [container] = await fetch("SELECT id FROM containers WHERE name = 'c'")
+            await fetch(
+                "INSERT INTO folders (container_id, name, sort_prefix, sort_number, created_at, "
+                "patient_search) "
+                "VALUES (?, 'f', 'f', 0, ?, '')",
+                container["id"],
+                now,
+            )
+            [folder] = await fetch("SELECT id FROM folders WHERE name = 'f'")
             await fetch(
                 "INSERT INTO files (folder_id, name, content_type, size, last_modified, "
                 "extension, is_profile_image, converted_from_rtf, version_id) "
                 "VALUES (?, 'a.txt', 'text/plain', 1, ?, 'txt', FALSE, FALSE, 'v1')",
-                folder.id,
-                datetime.now(UTC),
+                folder["id"],
+                now,
             )
             [row] = await fetch("SELECT id FROM files WHERE name = 'a.txt'")
             long = COMMON * 10_000 + "zebra"
