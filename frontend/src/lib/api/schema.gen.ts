@@ -904,7 +904,8 @@ export interface paths {
         };
         /**
          * Where q is in the document (as search matches: words, "a phrase", prefix*), each match
-         * @description a span of a page's words, at most 1000; 409 once the file has changed.
+         * @description a span of a page's words, at most 1000, those found in a few seconds (partial); 409 once
+         *     the file has changed, 429 past the caller's finds per minute, 503 when busy.
          */
         get: operations["get_viewer_find"];
         put?: never;
@@ -3767,6 +3768,12 @@ export interface operations {
                          */
                         expiresAt: string;
                         /**
+                         * Findurl
+                         * @description textLayer: append &q=<the words, URL-encoded> to find them in the document (TextMatches), under this viewer session's link until expiresAt
+                         * @default null
+                         */
+                        findUrl: string | null;
+                        /**
                          * Htmlurl
                          * @description kind html: the document as one HTML page the server rendered and sanitised (no script, no remote resource, images only as data: URIs), served with a CSP of its own (sandbox; framed by the app only)
                          * @default null
@@ -3820,7 +3827,7 @@ export interface operations {
                         reason: string | null;
                         /**
                          * Textlayer
-                         * @description Words with their boxes are stored for this version (a PDF's, an image's): viewer/{versionId}/words?page=N and find answer
+                         * @description Words with their boxes are stored for this version (a PDF's, an image's): wordsUrl and findUrl answer
                          * @default false
                          */
                         textLayer: boolean;
@@ -3834,6 +3841,12 @@ export interface operations {
                          * @description The content version these links show
                          */
                         versionId: string;
+                        /**
+                         * Wordsurl
+                         * @description textLayer: a template, replace {page} (1..) to get a page's words with their boxes (PageWords), under this viewer session's link until expiresAt
+                         * @default null
+                         */
+                        wordsUrl: string | null;
                     };
                 };
             };
@@ -3909,6 +3922,12 @@ export interface operations {
                         capped: boolean;
                         /** Matches */
                         matches: components["schemas"]["TextMatch"][];
+                        /**
+                         * Partial
+                         * @description True when the find ran out of its time (a few seconds) before the document's end: the matches found so far, in the pages read
+                         * @default false
+                         */
+                        partial: boolean;
                         /**
                          * Total
                          * @description How many matches are listed

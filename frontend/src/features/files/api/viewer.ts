@@ -3,9 +3,11 @@
  * kind, and signed short-lived links to what it shows: an image, a text, a DOCX's sanitised
  * HTML, or a PDF's pages rendered as images on the server), and the fetch of a text through its
  * link. Under .../viewer/{version}: a page's words with their boxes (the text layer and the
- * highlights), the matches of a find, and the report of a copy (issue 50).
+ * highlights) and the matches of a find, by the opening's links (wordsUrl, findUrl), and the report
+ * of a copy (issue 50).
  */
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { ApiError, apiRequest, messageOf, serverUrl } from '../../../lib/api/client';
 import type { PageWords, TextCopied, TextMatches, ViewerResponse } from '../../../lib/api/types';
 import { viewerKeys } from '../../../lib/queryKeys';
@@ -63,48 +65,96 @@ export const useViewerText = (url: string | null | undefined) =>
     refetchOnWindowFocus: false,
   });
 
-/** What the viewer's text calls name: one version of one file. */
+/** What the viewer's text calls name: one version of one file, and the links its opening handed
+ * out for its words and find (signed for that viewer session until expiresAt: the opening's audit
+ * entry covers what they read; a session alone is refused). */
 export interface ViewerVersion {
   container: string;
   folder: string;
   blob: string;
   versionId: string;
+  /** ViewerOpen.wordsUrl: a template with {page}; null without a text layer. */
+  wordsUrl: string | null;
+  /** ViewerOpen.findUrl: &q= appended; null without a text layer. */
+  findUrl: string | null;
+  /** A link was refused (403: expired): open the file again for new ones (once per opening). */
+  onLinkRefused: () => void;
 }
 
 const versionPath = ({ container, folder, blob, versionId }: ViewerVersion) =>
   `${filePath(container, folder, blob)}/viewer/${encodeURIComponent(versionId)}`;
 
-/** GET .../viewer/{version}/words?page=N: a page's words with their boxes. */
-export const getPageWords = (version: ViewerVersion, page: number, signal?: AbortSignal): Promise<PageWords> =>
-  apiRequest<PageWords>(`${versionPath(version)}/words`, { query: { page }, signal });
+/** JSON behind a signed link (no session header: the link is the credential); ApiError on failure. */
+async function getSigned<T>(url: string, signal?: AbortSignal): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(serverUrl(url), { signal, credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, null);
+  }
+  const data: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, messageOf(data));
+  return data as T;
+}
 
-/** A page's words, once per page of this version (its opening's audit entry covers them); a page
- * without text (404) has none. `enabled`: the server said words are stored (textLayer). */
-export const usePageWords = (version: ViewerVersion, page: number, enabled: boolean) =>
-  useQuery({
-    queryKey: [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'words', page] as const,
-    queryFn: ({ signal }) => getPageWords(version, page, signal),
-    enabled,
+/** A link the server refused (expired, or of another session): the viewer asks for new links. */
+const linkRefused = (error: unknown) => error instanceof ApiError && error.status === 403;
+
+function useRenewOnRefusal(error: unknown, onLinkRefused: () => void) {
+  const renew = useRef(onLinkRefused);
+  useEffect(() => {
+    renew.current = onLinkRefused;
+  });
+  useEffect(() => {
+    if (linkRefused(error)) renew.current();
+  }, [error]);
+}
+
+/** GET wordsUrl with its {page}: a page's words with their boxes. */
+export const getPageWords = (template: string, page: number, signal?: AbortSignal): Promise<PageWords> =>
+  getSigned<PageWords>(template.replace('{page}', String(page)), signal);
+
+/** A page's words, once per page of this opening (its audit entry covers them; new links after they
+ * expired ask again, the page's words shown meanwhile); a page without text (404) has none.
+ * `enabled`: the server said words are stored (textLayer). */
+export function usePageWords(version: ViewerVersion, page: number, enabled: boolean) {
+  const url = version.wordsUrl;
+  const words = useQuery({
+    queryKey: [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'words', page, url] as const,
+    queryFn: ({ signal }) => getPageWords(url ?? '', page, signal),
+    enabled: enabled && Boolean(url),
+    // One sheet shows one page (a page turned is another sheet): its words while new links ask.
+    placeholderData: keepPreviousData,
     staleTime: Infinity,
     gcTime: 5 * 60_000,
     retry: false,
     refetchOnWindowFocus: false,
   });
+  useRenewOnRefusal(words.error, version.onLinkRefused);
+  return words;
+}
 
-/** GET .../viewer/{version}/find?q=: where the words of q are in the file. */
-export const findText = (version: ViewerVersion, q: string, signal?: AbortSignal): Promise<TextMatches> =>
-  apiRequest<TextMatches>(`${versionPath(version)}/find`, { query: { q }, signal });
+/** GET findUrl&q=: where the words of q are in the file. */
+export const findText = (url: string, q: string, signal?: AbortSignal): Promise<TextMatches> =>
+  getSigned<TextMatches>(`${url}&${new URLSearchParams({ q }).toString()}`, signal);
 
-export const useFindText = (version: ViewerVersion, q: string, enabled: boolean) =>
-  useQuery({
-    queryKey: [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'find', q] as const,
-    queryFn: ({ signal }) => findText(version, q, signal),
-    enabled: enabled && q.trim() !== '',
+export function useFindText(version: ViewerVersion, q: string, enabled: boolean) {
+  const url = version.findUrl;
+  const found = useQuery({
+    queryKey: [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'find', q, url] as const,
+    queryFn: ({ signal }) => findText(url ?? '', q, signal),
+    enabled: enabled && Boolean(url) && q.trim() !== '',
+    // The same words asked again under new links: their matches shown meanwhile (never another's).
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[6] === q ? previous : undefined),
     staleTime: Infinity,
     gcTime: 5 * 60_000,
     retry: false,
     refetchOnWindowFocus: false,
   });
+  useRenewOnRefusal(found.error, version.onLinkRefused);
+  return found;
+}
 
 /** POST .../viewer/{version}/copied: text copied from a page, audited by the server (file_copy). */
 export const reportCopied = (version: ViewerVersion, body: TextCopied): Promise<void> =>

@@ -427,10 +427,16 @@ const MATCHES = {
 };
 const PATIENT_ROUTE = 'GET /api/patients/ward%20a/p-1';
 
+// The opening's links to its words and find (signed for the viewer session).
+const textLinks = (link: string) => ({
+  wordsUrl: `${base('b-scan.pdf')}/words?page={page}&link=${link}`,
+  findUrl: `${base('b-scan.pdf')}/find?link=${link}`,
+});
+
 /** The PDF with its words stored (textLayer), its words per page, its find and its copy report. */
 function setUpText(routes = {}) {
   return setUp({
-    [viewerPath('b-scan.pdf')]: answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true }),
+    [viewerPath('b-scan.pdf')]: answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true, ...textLinks('w1') }),
     [WORDS_PATH]: ({ url }: { url: URL }) => {
       const page = Number(url.searchParams.get('page'));
       const words = WORDS[page];
@@ -499,7 +505,7 @@ describe('the viewer: a search hit opened at its page, its words highlighted (is
     expect(within(dialog).getByText('Match 2 of 3')).toHaveAttribute('aria-live', 'polite');
     expect(within(dialog).getByRole('searchbox', { name: 'Find in document' })).toHaveValue('potassium');
     const find = api.calls.filter((c) => c.path === `${base('b-scan.pdf')}/find`);
-    expect(find.map((c) => c.search)).toEqual(['?q=potassium']);
+    expect(find.map((c) => c.search)).toEqual(['?link=w1&q=potassium']);
     // Both matches of page 3, placed by their words' boxes in percentages of the page.
     await waitFor(() => expect(hits(dialog)).toHaveLength(2));
     const [first, second] = hits(dialog);
@@ -558,7 +564,62 @@ describe('the viewer: a search hit opened at its page, its words highlighted (is
     await userEvent.clear(box);
     await userEvent.type(box, 'potassium{Enter}');
     expect(await within(dialog).findByText('Match 1 of 3')).toBeInTheDocument();
-    expect(api.calls.filter((c) => c.path.endsWith('/find')).map((c) => c.search)).toEqual(['?q=sodium', '?q=potassium']);
+    expect(api.calls.filter((c) => c.path.endsWith('/find')).map((c) => c.search)).toEqual(['?link=w1&q=sodium', '?link=w1&q=potassium']);
+  });
+});
+
+describe('the viewer: words and find by the opening\'s links (issue 50)', () => {
+  it('asks for them by the links alone, never by the session', async () => {
+    const api = setUpText();
+    renderApp(`${PAGE}?view=b-scan.pdf&q=potassium`);
+    const dialog = await viewerOf('b-scan.pdf');
+    await within(dialog).findByRole('group', { name: 'Text of page 1' });
+    const text = api.calls.filter((c) => c.path.endsWith('/words') || c.path.endsWith('/find'));
+    expect(text.map((c) => `${c.path.split('/').pop()}${c.search}`)).toEqual(expect.arrayContaining(['find?link=w1&q=potassium', 'words?page=1&link=w1']));
+    expect(text.every((c) => c.token === null)).toBe(true);
+  });
+
+  it('opens the file again once for new links when they were refused (expired), and shows the words by them', async () => {
+    let opened = 0;
+    const api = setUpText({
+      [viewerPath('b-scan.pdf')]: () => {
+        opened += 1;
+        return answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true, ...textLinks(`w${opened}`) });
+      },
+      [WORDS_PATH]: ({ url }: { url: URL }) =>
+        url.searchParams.get('link') === 'w1'
+          ? { status: 403, body: { message: 'This link is invalid or has expired. Please open the file again from its folder.' } }
+          : { body: { page: 1, words: WORDS[1] } },
+    });
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    await within(dialog).findByRole('group', { name: 'Text of page 1' });
+    expect(opened).toBe(2);
+    expect(api.calls.filter((c) => c.path.endsWith('/words')).map((c) => c.search)).toEqual(['?page=1&link=w1', '?page=1&link=w2']);
+  });
+
+  it('says when the find stopped before the end of a long document (partial)', async () => {
+    setUpText({ [FIND_PATH]: { body: { ...MATCHES, total: 1, matches: [MATCHES.matches[0]], partial: true } } });
+    renderApp(`${PAGE}?view=b-scan.pdf&q=potassium`);
+    const dialog = await viewerOf('b-scan.pdf');
+    expect(await within(dialog).findByText('Match 1 of 1+ · Showing matches found so far')).toBeInTheDocument();
+  });
+
+  it('says when the find stopped before the end without finding anything', async () => {
+    setUpText({ [FIND_PATH]: { body: { total: 0, capped: false, partial: true, matches: [] } } });
+    renderApp(`${PAGE}?view=b-scan.pdf&q=potassium`);
+    const dialog = await viewerOf('b-scan.pdf');
+    expect(await within(dialog).findByText('No matches found so far: the document is too long to search to its end.')).toBeInTheDocument();
+  });
+
+  it.each([
+    [429, 'Too many finds in a short time: wait 20 seconds and find again.'],
+    [503, 'The server is busy finding text in other files. Please try again in a moment.'],
+  ])("says why a find was refused (%i) in the server's words", async (status, message) => {
+    setUpText({ [FIND_PATH]: { status, body: { message } } });
+    renderApp(`${PAGE}?view=b-scan.pdf&q=potassium`);
+    const dialog = await viewerOf('b-scan.pdf');
+    expect(await within(dialog).findByText(message)).toHaveAttribute('aria-live', 'polite');
   });
 });
 

@@ -112,7 +112,24 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const [terms, setTerms] = useState(urlFind.trim());
   const [matchIndex, setMatchIndex] = useState<number | null>(null);
   const textLayer = Boolean(viewer.data?.textLayer);
-  const version: ViewerVersion = { container, folder, blob: name, versionId: viewer.data?.versionId ?? '' };
+  // Words and find by the opening's links: once refused (they expired), the file is opened again
+  // for new ones, once per opening (each opening is an audited view).
+  const renewedFor = useRef<string | null>(null);
+  const onLinkRefused = () => {
+    const opening = viewer.data?.expiresAt;
+    if (!opening || renewedFor.current === opening || viewer.isFetching) return;
+    renewedFor.current = opening;
+    void viewer.refetch();
+  };
+  const version: ViewerVersion = {
+    container,
+    folder,
+    blob: name,
+    versionId: viewer.data?.versionId ?? '',
+    wordsUrl: viewer.data?.wordsUrl ?? null,
+    findUrl: viewer.data?.findUrl ?? null,
+    onLinkRefused,
+  };
   const found = useFindText(version, terms, textLayer && viewer.isSuccess);
   const matches = found.data?.matches ?? NO_MATCHES;
 
@@ -134,14 +151,18 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
       setMatchIndex(null);
     }
   }
-  // A find's answer starts at the first match on the page shown or after it.
-  const [placed, setPlaced] = useState<unknown>(null);
-  if (found.data && placed !== found.data) {
-    setPlaced(found.data);
-    const first = firstMatchFrom(found.data.matches, shownPage);
-    const match = found.data.matches[first];
-    setMatchIndex(match ? first : null);
-    if (match) setPage(match.page);
+  // A find's answer starts at the first match on the page shown or after it; the same words'
+  // answer again under new links (they expired) stays at the match shown.
+  const [placed, setPlaced] = useState<{ data: unknown; what: string } | null>(null);
+  const findWhat = `${viewer.data?.versionId ?? ''}\n${terms}`;
+  if (found.data && !found.isPlaceholderData && placed?.data !== found.data) {
+    setPlaced({ data: found.data, what: findWhat });
+    if (placed?.what !== findWhat) {
+      const first = firstMatchFrom(found.data.matches, shownPage);
+      const match = found.data.matches[first];
+      setMatchIndex(match ? first : null);
+      if (match) setPage(match.page);
+    }
   }
   const current = matchIndex !== null ? (matches[matchIndex] ?? null) : null;
 
@@ -237,10 +258,14 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
     : found.isPending
       ? VIEWER_TEXT.searching
       : found.isError
-        ? ((found.error instanceof ApiError && found.error.status !== 0 && found.error.status < 500 && found.error.serverMessage) || VIEWER_TEXT.findFailed)
+        ? ((found.error instanceof ApiError && found.error.status !== 0 && (found.error.status < 500 || found.error.status === 503) && found.error.serverMessage) ||
+          VIEWER_TEXT.findFailed)
         : matches.length === 0
-          ? VIEWER_TEXT.noMatches
-          : VIEWER_TEXT.matchPosition((matchIndex ?? 0) + 1, found.data?.total ?? matches.length, Boolean(found.data?.capped));
+          ? found.data?.partial
+            ? VIEWER_TEXT.noMatchesSoFar
+            : VIEWER_TEXT.noMatches
+          : VIEWER_TEXT.matchPosition((matchIndex ?? 0) + 1, found.data?.total ?? matches.length, Boolean(found.data?.capped || found.data?.partial)) +
+            (found.data?.partial ? ` · ${VIEWER_TEXT.partial}` : '');
   const onPage = (p: number) => (matches === NO_MATCHES ? NO_MATCHES : matches.filter((match) => match.page === p));
 
   return (

@@ -16,6 +16,9 @@ export const VIEWER_TEXT = {
   nextMatch: 'Next match',
   searching: 'Searching…',
   noMatches: 'No matches',
+  /** The server's find ran out of time before the end of a long document (partial). */
+  partial: 'Showing matches found so far',
+  noMatchesSoFar: 'No matches found so far: the document is too long to search to its end.',
   findFailed: 'The search in this file failed.',
   matchPosition: (n: number, total: number, capped: boolean) => `Match ${n} of ${total}${capped ? '+' : ''}`,
   textLayer: (page: number) => `Text of page ${page}`,
