@@ -11,7 +11,9 @@ from fpdf import FPDF
 from bff.search.query import parse
 from bff.search.words import (
     MAX_PAGE_WORDS,
+    MAX_WORD_TOKENS,
     SCALE,
+    TimeUp,
     Word,
     decoded,
     encoded,
@@ -179,3 +181,13 @@ def test_matching_is_search_s(q: str, spans: list[tuple[int, int]]) -> None:
         "Discharge letter mentions amoxicillin, and Crème brûlée; Muller e.coli Amoxicillin given"
     )
     assert page_matches(parse(q), words) == spans
+
+
+def test_matching_stops_at_its_deadline_and_reads_a_word_s_first_tokens_only() -> None:
+    flood = _words(" ".join([".".join(["a"] * 100)] * 3000))
+    with pytest.raises(TimeUp):
+        page_matches(parse('"a a" zzz'), flood, deadline=0.0)  # long past
+    tail = [str(n) for n in range(MAX_WORD_TOKENS + 5)]
+    words = _words(".".join(tail))
+    assert page_matches(parse(tail[MAX_WORD_TOKENS - 1]), words) == [(0, 1)]
+    assert page_matches(parse(tail[MAX_WORD_TOKENS]), words) == []
