@@ -158,6 +158,21 @@ describe('the viewer: previous and next file', () => {
     swipe('touch', 100, 300);
     await viewerOf('b-scan.pdf');
   });
+
+  it('follows a swipe that starts on the next-file button a phone floats over the page (issue 50)', async () => {
+    setUp();
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    const next = within(dialog).getByRole('button', { name: 'Next file: c-notes.txt' });
+    fireEvent.pointerDown(next, { pointerType: 'touch', pointerId: 1, clientX: 360, clientY: 400 });
+    fireEvent.pointerMove(next, { pointerType: 'touch', pointerId: 1, clientX: 260, clientY: 402 });
+    fireEvent.pointerUp(next, { pointerType: 'touch', pointerId: 1, clientX: 160, clientY: 405 });
+    await viewerOf('c-notes.txt');
+    const previous = within(await viewerOf('c-notes.txt')).getByRole('button', { name: 'Previous file: b-scan.pdf' });
+    fireEvent.pointerDown(previous, { pointerType: 'touch', pointerId: 2, clientX: 20, clientY: 400 });
+    fireEvent.pointerUp(previous, { pointerType: 'touch', pointerId: 2, clientX: 220, clientY: 400 });
+    await viewerOf('b-scan.pdf');
+  });
 });
 
 describe('the viewer: each kind', () => {

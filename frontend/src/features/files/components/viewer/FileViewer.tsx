@@ -310,12 +310,14 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
             <ViewerFind draft={draft} onDraft={setDraft} onFind={onFind} status={findStatus} canStep={matches.length > 0 && draft.trim() === terms} />
           ) : null}
         </div>
-        <div className="viewer-main">
+        {/* Gestures on the page and on the previous and next buttons a phone floats over its
+            edges: a swipe that starts on one still swipes (a tap still taps). */}
+        <div className="viewer-main" {...gestures}>
           <button type="button" className="viewer-step viewer-previous" onClick={() => goTo(previous)} disabled={!previous} title={previous?.name}>
             <span aria-hidden="true">‹</span>
             <span className="visually-hidden">{previous ? VIEWER_MSG.previousFile(previous.name) : 'Previous file'}</span>
           </button>
-          <div className={`viewer-stage${zoom > 1 ? ' zoomed' : ''}`} {...gestures}>
+          <div className={`viewer-stage${zoom > 1 ? ' zoomed' : ''}`}>
             {!displayable ? (
               <NotDisplayable file={file} original={original} />
             ) : viewer.isPending ? (
@@ -361,10 +363,11 @@ interface PinchPoint {
 }
 
 /**
- * Touch on the page: a swipe to the side goes to the previous or next file (not while zoomed:
- * then the finger moves the picture), two fingers pinch the zoom (the browser's own pinch is
- * turned off there by touch-action, so the header and the patient stay on screen). A mouse drag
- * is neither (it selects text).
+ * Touch on the page (and on the previous and next buttons a phone floats over its edges: a
+ * swipe started on one is still a swipe): a swipe to the side goes to the previous or next file
+ * (not while zoomed: then the finger moves the picture), two fingers pinch the zoom (the
+ * browser's own pinch is turned off there by touch-action, so the header and the patient stay
+ * on screen). A mouse drag is neither (it selects text).
  */
 function useGestures({
   zoom,
