@@ -55,8 +55,9 @@ function useViewerDialog(open: boolean): Element | null {
 /**
  * "Patient details changed by {name} at {time}" when the folder's patient changes while the page
  * is open, until dismissed. The polite status region is always there, so each notice is
- * announced. While the viewer is open (`overViewer`) the region is inside its dialog, drawn over
- * it: a modal dialog hides the rest of the page from screen readers and keeps the keyboard in.
+ * announced. While the viewer is open (`overViewer`) the region is inside its dialog, shown
+ * between its header and the page (covering neither): a modal dialog hides the rest of the page
+ * from screen readers and keeps the keyboard in.
  */
 export function PatientChangeNotice({ container, folder, overViewer = false }: { container: string; folder: string; overViewer?: boolean }) {
   const [change, dismiss] = usePatientChange(container, folder);
