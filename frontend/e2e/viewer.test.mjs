@@ -148,6 +148,9 @@ for (const [device, options] of DEVICES) {
     const pageRequests = [];
     page.on('request', (r) => /\/viewer\/[^/]+\/pages\/\d+/.test(new URL(r.url()).pathname) && pageRequests.push(new URL(r.url())));
     await signIn(page, doctor);
+    // The list by name, as this journey follows it (a phone lists the newest first unless the
+    // reader chose another order, issue 50: the chart would be last, with no next file).
+    await page.evaluate((id) => window.localStorage.setItem(`files.sort.${id}`, 'name'), doctor.id);
     await page.goto(folderUrl);
     const files = page.getByRole('list', { name: 'Patient files' });
 
