@@ -1,5 +1,5 @@
 import { waitFor } from '@testing-library/react';
-import { fileKeys } from '../lib/queryKeys';
+import { fileKeys, viewerKeys } from '../lib/queryKeys';
 import { ADMIN, makeToken, mockApi, NURSE, signIn, testQueryClient } from '../test/utils';
 import { preloadScreens, screensFor } from './routes';
 
@@ -78,5 +78,29 @@ describe('preloadScreens', () => {
     preloadScreens('/containers/ward-east', client);
     preloadScreens('/login', client);
     expect(requested(api)).toEqual([]);
+  });
+
+  it("with ?view= (a search hit, a reload) opens the file's viewer with the listing, not after the page renders; never a file the listing lacks", async () => {
+    const file = { name: 'letter.pdf', lastModified: '2026-12-01T10:00:00Z', displayable: true };
+    const api = mockApi({
+      'GET /api/blobs/ward-east/patient-2': { body: { blobs: [file], hasProfileImage: false } },
+      'GET /api/blobs/ward-east/patient-2/letter.pdf/viewer': { body: { kind: 'pdf', versionId: 'v1' } },
+    });
+    const client = testQueryClient();
+    signIn(NURSE);
+    window.history.replaceState(null, '', `${FOLDER}?view=letter.pdf&page=2&q=warfarin`);
+    try {
+      preloadScreens(FOLDER, client);
+      await waitFor(() => expect(requested(api)).toEqual(['/api/blobs/ward-east/patient-2', '/api/blobs/ward-east/patient-2/letter.pdf/viewer']));
+      // Into the query the viewer reads (one opening, one audited view).
+      expect(client.getQueryData(viewerKeys.file('ward-east', 'patient-2', 'letter.pdf', file.lastModified))).toEqual({ kind: 'pdf', versionId: 'v1' });
+      window.history.replaceState(null, '', `${FOLDER}?view=gone.pdf`);
+      preloadScreens(FOLDER, testQueryClient());
+      await waitFor(() => expect(requested(api)).toHaveLength(3));
+      await new Promise((done) => setTimeout(done, 50));
+      expect(requested(api)).toHaveLength(3);
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
   });
 });

@@ -6,7 +6,7 @@
  * highlights) and the matches of a find, by the opening's links (wordsUrl, findUrl), and the report
  * of a copy (issue 50).
  */
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ApiError, apiRequest, messageOf, serverUrl } from '../../../lib/api/client';
 import type { PageWords, TextCopied, TextMatches, ViewerResponse } from '../../../lib/api/types';
@@ -32,9 +32,21 @@ export const viewerQuery = (container: string, folder: string, blob: string, ver
     refetchOnReconnect: false,
   });
 
-/** enabled false: a file the listing says cannot be displayed is not asked for (issue 49). */
-export const useViewer = (container: string, folder: string, blob: string, version: string, enabled = true) =>
-  useQuery({ ...viewerQuery(container, folder, blob, version), enabled });
+/** How long a first load's prefetched opening (features/files/api/prefetch.ts) waits for the
+ * viewer to mount. */
+export const PREFETCHED_VIEWER_MS = 60_000;
+
+/** enabled false: a file the listing says cannot be displayed is not asked for (issue 49). Its
+ * opening is removed when the viewer leaves it, so a prefetched one (kept longer) is never reused
+ * by a later opening: each is its own audited view. */
+export function useViewer(container: string, folder: string, blob: string, version: string, enabled = true) {
+  const client = useQueryClient();
+  useEffect(
+    () => () => client.removeQueries({ queryKey: viewerKeys.file(container, folder, blob, version), exact: true }),
+    [client, container, folder, blob, version],
+  );
+  return useQuery({ ...viewerQuery(container, folder, blob, version), enabled });
+}
 
 /** Texts longer than this are cut (a note says so): a browser lays out a long <pre> slowly. */
 export const TEXT_LIMIT = 1_000_000;
