@@ -13,6 +13,7 @@ import { LiveEvent } from '../../lib/server.gen';
 import { expireSession } from '../../lib/session';
 import { shortTokenId } from '../../lib/smartTokens';
 import { useSession } from '../../lib/sessionContext';
+import { viewerKeys } from '../../lib/queryKeys';
 import { refetchAwaiting } from './awaiting';
 import { CACHE_EVENTS, keysForEvent, signalEvent, type LivePayload } from './invalidations';
 
@@ -132,7 +133,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     socket.on('connect', () => {
       refusals = 0;
       set('connected');
-      if (missedEvents) void queryClient.invalidateQueries();
+      // Not the open viewer's opening, words or finds: asking again is another audited view.
+      if (missedEvents) void queryClient.invalidateQueries({ predicate: ({ queryKey }) => queryKey[0] !== viewerKeys.all[0] });
       else if (first) stopAwaiting = refetchAwaiting(queryClient);
       missedEvents = false;
       first = false;

@@ -6,7 +6,7 @@
  * highlights) and the matches of a find, by the opening's links (wordsUrl, findUrl), and the report
  * of a copy (issue 50).
  */
-import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { ApiError, apiRequest, messageOf, serverUrl } from '../../../lib/api/client';
 import type { PageWords, TextCopied, TextMatches, ViewerResponse } from '../../../lib/api/types';
@@ -123,6 +123,12 @@ function useRenewOnRefusal(error: unknown, onLinkRefused: () => void) {
   }, [error]);
 }
 
+/** Whether two of this file's query keys differ only in their last part, the link (the same
+ * words, page or find of the same version asked again under new links). */
+export function sameButLink(previous: readonly unknown[] | undefined, key: readonly unknown[]): boolean {
+  return previous !== undefined && previous.length === key.length && key.slice(0, -1).every((part, index) => previous[index] === part);
+}
+
 /** GET wordsUrl with its {page}: a page's words with their boxes. */
 export const getPageWords = (template: string, page: number, signal?: AbortSignal): Promise<PageWords> =>
   getSigned<PageWords>(template.replace('{page}', String(page)), signal);
@@ -132,12 +138,13 @@ export const getPageWords = (template: string, page: number, signal?: AbortSigna
  * `enabled`: the server said words are stored (textLayer). */
 export function usePageWords(version: ViewerVersion, page: number, enabled: boolean) {
   const url = version.wordsUrl;
+  const key = [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'words', page, url] as const;
   const words = useQuery({
-    queryKey: [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'words', page, url] as const,
+    queryKey: key,
     queryFn: ({ signal }) => getPageWords(url ?? '', page, signal),
     enabled: enabled && Boolean(url),
-    // One sheet shows one page (a page turned is another sheet): its words while new links ask.
-    placeholderData: keepPreviousData,
+    // The page's words while new links ask (never another page's, file's or version's).
+    placeholderData: (previous, previousQuery) => (sameButLink(previousQuery?.queryKey, key) ? previous : undefined),
     staleTime: Infinity,
     gcTime: 5 * 60_000,
     retry: false,
@@ -153,12 +160,14 @@ export const findText = (url: string, q: string, signal?: AbortSignal): Promise<
 
 export function useFindText(version: ViewerVersion, q: string, enabled: boolean) {
   const url = version.findUrl;
+  const key = [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'find', q, url] as const;
   const found = useQuery({
-    queryKey: [...viewerKeys.file(version.container, version.folder, version.blob, version.versionId), 'find', q, url] as const,
+    queryKey: key,
     queryFn: ({ signal }) => findText(url ?? '', q, signal),
     enabled: enabled && Boolean(url) && q.trim() !== '',
-    // The same words asked again under new links: their matches shown meanwhile (never another's).
-    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[6] === q ? previous : undefined),
+    // The same words in the same file asked again under new links: their matches shown meanwhile
+    // (never another file's or version's: its word spans would be drawn on this one's words).
+    placeholderData: (previous, previousQuery) => (sameButLink(previousQuery?.queryKey, key) ? previous : undefined),
     staleTime: Infinity,
     gcTime: 5 * 60_000,
     retry: false,

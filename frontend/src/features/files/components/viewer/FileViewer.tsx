@@ -193,8 +193,10 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
         return;
       }
       if (typing(event.target)) return;
-      if (key === 'ArrowLeft' && previous) goTo(previous);
-      else if (key === 'ArrowRight' && next) goTo(next);
+      // Sideways keys scroll a zoomed page and, with Shift, extend a selection: never another file.
+      const stepping = !event.shiftKey && zoom <= 1;
+      if (stepping && key === 'ArrowLeft' && previous) goTo(previous);
+      else if (stepping && key === 'ArrowRight' && next) goTo(next);
       else if (kind === 'pdf' && key === 'PageDown') turn(shownPage + 1);
       else if (kind === 'pdf' && key === 'PageUp') turn(shownPage - 1);
       else if (zoomable && (key === '+' || key === '=')) setZoom((z) => nextZoom(z, 1));
