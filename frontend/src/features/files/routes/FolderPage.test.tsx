@@ -378,14 +378,16 @@ describe('folder page: many files at once', () => {
   });
 });
 
+/** Media queries answered as on a device matching these (a phone: its width, a touch screen). */
+const media = (matching: string[]) =>
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: matching.includes(query),
+    media: query,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }));
+
 describe('folder page: phones and touch', () => {
-  const media = (matching: string[]) =>
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: matching.includes(query),
-      media: query,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-    }));
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the files first on a phone, with upload and profile one tap away, and says Tap to Open', async () => {
@@ -753,13 +755,6 @@ describe('folder page: the files’ order, New since the last visit, Skip to fil
       .getAllByRole('listitem')
       .map((row) => row.querySelector('.file-name')?.textContent);
   };
-  const media = (matching: string[]) =>
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: matching.includes(query),
-      media: query,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-    }));
   afterEach(() => vi.unstubAllGlobals());
 
   it('sorts by name, newest first or type, and remembers the choice for the user who made it', async () => {
