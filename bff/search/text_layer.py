@@ -12,8 +12,10 @@ refused (404), as for the pages. A copy is only recorded, and is reported by the
 
 Find matches as search does (bff/search/query.py's syntax and tokens, case- and
 accent-insensitive: bff/search/words.py), page by page, at most MAX_FIND_MATCHES; the pages'
-words are read a few at a time and matched off the event loop's thread. What bounds it
-(`FindGuard`, one per app): each user's finds per minute (429 with Retry-After), at most
+words are read a few at a time and matched in a worker process of the finds' own, at low
+priority (bff/workers.py: the server's process never matches, so a find holds neither its GIL
+nor its core). What bounds it (`FindGuard`, one per app): each user's finds per minute (429
+with Retry-After), at most
 FINDS_AT_ONCE at once per process (503 with Retry-After past FIND_WAIT_SECONDS waiting for a
 turn), and each within FIND_SECONDS, checked between pages and as a page is matched: past it
 the matches found so far are answered, `partial`."""
@@ -30,13 +32,14 @@ from bff.audit.service import Actor, record_repeated
 from bff.auth.links import sign_link
 from bff.errors import ApiError
 from bff.files.service import FILE_NOT_FOUND, current_content
-from bff.files.thumbnails import content_id
+from bff.files.thumbnails import MB, content_id
 from bff.files.viewer import FILE_CHANGED
 from bff.search import words_repository
 from bff.search.query import MAX_QUERY_LENGTH, Query, parse
 from bff.search.schemas import PageWords, TextMatch, TextMatches, WordBox
-from bff.search.words import MAX_FIND_MATCHES, SCALE, TimeUp, decoded, page_matches
+from bff.search.words import MAX_FIND_MATCHES, SCALE, decoded, document_matches
 from bff.throttle import FailureCounter, Limit, wait_text
+from bff.workers import WorkerFailed, WorkerPool, WorkerTimeout
 from config.settings import Settings
 
 NO_TEXT = "This page has no text."
@@ -45,7 +48,8 @@ FIND_ONLY_EXCLUDED = "Type a word to find, not only words to leave out."
 FIND_TOO_LONG = f"The text to find is too long: use at most {MAX_QUERY_LENGTH} characters."
 FIND_PAGES = 16  # pages' words read from the database at a time
 FIND_SECONDS = 3.0  # a find's time, past which it answers the matches found so far (partial)
-FINDS_AT_ONCE = 2  # finds matching at once in a process (each holds the GIL while it matches)
+FINDS_AT_ONCE = 2  # finds matching at once in a process, each in a low-priority worker process
+FIND_WORKER_SLACK = 2.0  # a find's worker killed this long after its deadline (it stops itself)
 FIND_WAIT_SECONDS = 2.0  # how long a find waits for a turn before the 503
 FINDS_PER_MINUTE = 30  # each user's finds, in this process and (when configured) Redis
 FIND_BUSY = "The server is busy finding text in other files. Please try again in a moment."
@@ -68,6 +72,16 @@ class FindGuard:
         self.rate = FailureCounter(settings, "bff-find", 60)
         self.per_minute = FINDS_PER_MINUTE
         self._turns: asyncio.Semaphore | None = None
+        # The matching's own processes, one a turn, never the server's (a find holding the
+        # event loop's GIL slowed every other request: a sign-in 0.12 s -> 1.6 s) nor the
+        # conversion pool's (a user's finds back to back would keep the viewer's pages waiting).
+        self.workers = WorkerPool(
+            FINDS_AT_ONCE,
+            0,
+            FIND_SECONDS + FIND_WORKER_SLACK,
+            preload=("bff.search.words",),
+            memory=settings.conversion_memory_mb * MB,
+        )
 
     async def admit(self, user_id: int | None) -> None:
         """Count one find of the user's, or refuse it (429) past their rate."""
@@ -92,9 +106,21 @@ class FindGuard:
         finally:
             turns.release()
 
+    async def matched(
+        self, query: Query, pages: list[tuple[int, str]], room: int, deadline: float
+    ) -> tuple[list[tuple[int, int, int]], bool]:
+        """words.document_matches in a worker of the finds' own (within a turn): a worker that
+        outlived the deadline by FIND_WORKER_SLACK, ran out of memory or died ends the find
+        as it stands (`partial`), its worker replaced."""
+        try:
+            return await self.workers.run(document_matches, query, pages, room, deadline)
+        except (WorkerTimeout, WorkerFailed):
+            return [], True
+
     async def aclose(self) -> None:
-        """Close Redis's connection (when the app stops)."""
+        """Close Redis's connection and end the finds' workers (when the app stops)."""
         await self.rate.aclose()
+        await self.workers.close()
 
 
 def links(
@@ -165,24 +191,6 @@ def _query(q: str) -> Query:
     return query
 
 
-def _matched(
-    query: Query, pages: list[tuple[int, str]], room: int, deadline: float
-) -> tuple[list[TextMatch], bool]:
-    """The matches of these pages, up to room of them (and one more, to say there are more),
-    and whether the deadline (time.monotonic()) came first: then those of the pages matched."""
-    out: list[TextMatch] = []
-    for page, stored in pages:
-        try:
-            found = page_matches(query, decoded(stored), deadline)
-        except TimeUp:
-            return out, True
-        for start, end in found:
-            out.append(TextMatch(page=page, start=start, end=end))
-            if len(out) > room:
-                return out, False
-    return out, False
-
-
 async def find(
     container: str,
     folder: str,
@@ -210,8 +218,8 @@ async def find(
             if not pages:
                 break
             room = MAX_FIND_MATCHES - len(matches)
-            found, partial = await asyncio.to_thread(_matched, query, pages, room, deadline)
-            matches += found
+            found, partial = await guard.matched(query, pages, room, deadline)
+            matches += [TextMatch(page=page, start=start, end=end) for page, start, end in found]
             after = pages[-1][0]
     capped = len(matches) > MAX_FIND_MATCHES
     matches = matches[:MAX_FIND_MATCHES]

@@ -285,3 +285,23 @@ def page_matches(
         if not kept or start >= kept[-1][1]:
             kept.append((start, end))
     return kept
+
+
+def document_matches(
+    query: Query, pages: Sequence[tuple[int, str]], room: int, deadline: float
+) -> tuple[list[tuple[int, int, int]], bool]:
+    """The (page, start, end) matches of these stored pages (`encoded`), in page then word
+    order, up to room of them (and one more, to say there are more), and whether the deadline
+    (time.monotonic(), the same clock in every process) came first: then those of the pages
+    matched before it. Run in the find's worker process (bff/search/text_layer.py)."""
+    out: list[tuple[int, int, int]] = []
+    for page, stored in pages:
+        try:
+            found = page_matches(query, decoded(stored), deadline)
+        except TimeUp:
+            return out, True
+        for start, end in found:
+            out.append((page, start, end))
+            if len(out) > room:
+                return out, False
+    return out, False

@@ -290,7 +290,22 @@ async def test_a_find_answers_what_it_found_within_its_time(
     took = time.monotonic() - started
     assert (found["partial"], found["total"], found["capped"]) == (True, 0, False)
     assert took < 0.5 + 5  # the deadline, and a loaded machine's slack (not 6 pages' time)
+    # Matched in the finds' own worker process, never the server's (its GIL, every request's).
+    assert app_services(ward.app).search.finds.workers.pids
     # The letter's own pages are matched before the flood's (in page order, within the time).
+    found = await _get(ward, opened, "find", 200, q="amoxicillin")
+    assert _spans(found) == [(1, 3, 4), (2, 3, 4)]
+
+
+async def test_a_find_whose_worker_outlives_its_time_answers_partial(reading_ward: Ward) -> None:
+    ward = reading_ward
+    opened = await _flooded(ward, 2)
+    workers = app_services(ward.app).search.finds.workers
+    workers.seconds = 0.01  # the worker killed long before the find's own deadline
+    found = await _get(ward, opened, "find", 200, q=FLOOD_QUERY)
+    assert (found["partial"], found["total"]) == (True, 0)
+    assert not workers.running_pids  # killed, and the next find starts a new one
+    workers.seconds = text_layer.FIND_SECONDS + text_layer.FIND_WORKER_SLACK
     found = await _get(ward, opened, "find", 200, q="amoxicillin")
     assert _spans(found) == [(1, 3, 4), (2, 3, 4)]
 
