@@ -47,7 +47,7 @@ async def list_containers(query_args: ListQuery) -> ContainersResponse:
 async def list_folders(container: str, query_args: ListQuery) -> FoldersResponse:
     """Folders of a container the caller may see (all for admins), with their patients,
     searchable (folder name, patient name, record number, date of birth) and paged."""
-    found, total = await containers.list_folders(
+    found, total, approximate = await containers.list_folders(
         current_principal(),
         current_actor(),
         container,
@@ -63,6 +63,7 @@ async def list_folders(container: str, query_args: ListQuery) -> FoldersResponse
         total=total,
         page=query_args.page,
         pageSize=query_args.pageSize,
+        approximate=approximate,
     )
 
 

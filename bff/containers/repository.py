@@ -91,11 +91,13 @@ async def _window(
     page: int,
     page_size: int | None,
     order: tuple[str, ...] = NATURAL_ORDER,
-) -> tuple[QuerySet[Container] | QuerySet[Folder], QuerySet[Container] | QuerySet[Folder]]:
+) -> tuple[QuerySet[Container] | QuerySet[Folder], QuerySet[Container] | QuerySet[Folder], bool]:
     """The rows matching q (a case-insensitive substring of the name; of a folder's, also of
     its patient's name, record number or date of birth, a date of birth typed as people type
-    one, and when nothing matches so, a patient's name with one typo: patients/finder.py), and
-    one ordered page of them (all when page_size is None)."""
+    one, and when nothing matches so, a patient's name with one typo: patients/finder.py), one
+    ordered page of them (all when page_size is None), and whether they are approximate (the
+    typo's: no row matched as typed, so none may be opened as the one asked for)."""
+    approximate = False
     if q:
         match = Q(name__icontains=q)
         if query.model is Folder:
@@ -106,7 +108,9 @@ async def _window(
                 match |= Q(patient_birth_date=finder.born)
             exact = query.filter(match)
             if finder.may_have_typo() and not await exact.exists():
-                query = query.filter(id__in=await _one_typo(query, finder))
+                ids = await _one_typo(query, finder)
+                query = query.filter(id__in=ids)
+                approximate = bool(ids)
             else:
                 query = exact
         else:
@@ -114,7 +118,7 @@ async def _window(
     ordered = query.order_by(*order)
     if page_size is not None:
         ordered = ordered.offset((page - 1) * page_size).limit(page_size)
-    return query, ordered
+    return query, ordered, approximate
 
 
 async def _one_typo(query: QuerySet[Container] | QuerySet[Folder], finder: Finder) -> list[int]:
@@ -144,7 +148,7 @@ async def _page(
     query: QuerySet[Container] | QuerySet[Folder], q: str, page: int, page_size: int | None
 ) -> tuple[list[str], int]:
     """One page of names in natural order (all when page_size is None), and the total."""
-    matching, ordered = await _window(query, q, page, page_size)
+    matching, ordered, _ = await _window(query, q, page, page_size)
     names = await ordered.values_list("name", flat=True)
     return [str(n) for n in names], await matching.count()
 
@@ -172,15 +176,16 @@ def patient_of(row: Folder | dict[str, Any]) -> Demographics:
 
 async def readable_folders(
     principal: Principal, container: Container, q: str, page: int, page_size: int | None
-) -> tuple[list[tuple[str, Demographics]], int]:
+) -> tuple[list[tuple[str, Demographics]], int, bool]:
     """The folders of container the caller may see (matching q), one page of (name, patient),
-    and the total."""
+    the total, and whether the match is approximate (a name with one typo)."""
     query = Folder.filter(container=container)
     if not principal.is_admin:
         query = query.filter(assignments__user_id=principal.user_id)
-    matching, ordered = await _window(query, q, page, page_size)
+    matching, ordered, approximate = await _window(query, q, page, page_size)
     rows = await ordered.values("name", *_PATIENT_COLUMNS)
-    return [(str(r["name"]), patient_of(r)) for r in rows], await matching.count()
+    found = [(str(r["name"]), patient_of(r)) for r in rows]
+    return found, await matching.count(), approximate
 
 
 # The caller's folders across containers: by container, then folder, each in natural order.
@@ -194,14 +199,15 @@ _ASSIGNED_ORDER = (
 
 async def assigned_folders(
     user_id: int, q: str, page: int, page_size: int | None
-) -> tuple[list[tuple[int, str, str, Demographics]], int]:
+) -> tuple[list[tuple[int, str, str, Demographics]], int, bool]:
     """The folders assigned to the caller in every container (matching q), one page as
-    (folder id, container name, folder name, patient), and the total."""
+    (folder id, container name, folder name, patient), the total, and whether the match is
+    approximate (a name with one typo)."""
     query = Folder.filter(assignments__user_id=user_id)
-    matching, ordered = await _window(query, q, page, page_size, _ASSIGNED_ORDER)
+    matching, ordered, approximate = await _window(query, q, page, page_size, _ASSIGNED_ORDER)
     rows = await ordered.values("id", "name", "container__name", *_PATIENT_COLUMNS)
     found = [(int(r["id"]), str(r["container__name"]), str(r["name"]), patient_of(r)) for r in rows]
-    return found, await matching.count()
+    return found, await matching.count(), approximate
 
 
 async def folder_patient(folder_id: int) -> Demographics:

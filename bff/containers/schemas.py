@@ -9,6 +9,14 @@ from pydantic import BaseModel, Field, StringConstraints
 from bff.patients.schemas import PatientDetails
 
 SearchText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)]
+# A folder search's answer found only by the one-typo fallback (patients/finder.py).
+Approximate = Annotated[
+    bool,
+    Field(
+        description="True when no folder matched the search as typed and these are the names "
+        "within one typo of it: the closest names, never to be opened as the one asked for"
+    ),
+]
 
 
 class CreateContainer(BaseModel):
@@ -67,3 +75,4 @@ class FoldersResponse(BaseModel):
     total: int
     page: int
     pageSize: int | None
+    approximate: Approximate = False

@@ -81,12 +81,13 @@ async def list_folders(
     q: str,
     page: int,
     page_size: int | None,
-) -> tuple[list[tuple[str, Demographics]], int]:
+) -> tuple[list[tuple[str, Demographics]], int, bool]:
     """Folders of a container the caller may see, with their patients: all for admins,
-    assigned ones for staff (audited: folder names and patients are patient data)."""
+    assigned ones for staff (audited: folder names and patients are patient data); the total,
+    and whether the match is approximate (a name with one typo)."""
     container = await get_container(container_name)
-    found, total = await repository.readable_folders(principal, container, q, page, page_size)
+    found = await repository.readable_folders(principal, container, q, page, page_size)
     await record_alone(
         actor, "folder_list", container=container.name, details=listing_details(q, page)
     )
-    return found, total
+    return found

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from bff.containers.schemas import Approximate
 from bff.patients.schemas import PatientDetails
 
 
@@ -202,6 +203,7 @@ class MyFoldersResponse(BaseModel):
     total: int
     page: int
     pageSize: int | None
+    approximate: Approximate = False
 
 
 class ViewerOpen(BaseModel):

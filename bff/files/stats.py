@@ -64,7 +64,7 @@ async def my_folder_page(
     substring of the folder's name or its patient's name, record number or date of birth),
     each with its file counts and patient (audited: folder names are
     patient data)."""
-    found, total = await containers.assigned_folders(user_id, q, page, page_size)
+    found, total, approximate = await containers.assigned_folders(user_id, q, page, page_size)
     per_folder: dict[int, dict[str, int]] = {}
     ids = [folder_id for folder_id, *_ in found]
     for item in await repository.file_counts_in(ids, held=may_see(HELD, actor)):
@@ -84,4 +84,5 @@ async def my_folder_page(
         total=total,
         page=page,
         pageSize=page_size,
+        approximate=approximate,
     )

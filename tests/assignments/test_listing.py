@@ -130,6 +130,7 @@ async def test_admin_lists_all_folders_in_natural_order(client: Client, settings
         "total": 5,
         "page": 1,
         "pageSize": None,
+        "approximate": False,
     }
 
 

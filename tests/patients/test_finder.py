@@ -140,6 +140,39 @@ async def test_the_finder_through_the_app(client: Client, settings: Settings) ->
     assert (body["folders"], body["total"]) == (["patient-2"], 1)
 
 
+async def _approximate(
+    client: Client, url: str, q: str, who: StaffMember
+) -> tuple[list[str], bool]:
+    response = await client.get(url, query_string={"q": q}, headers=who.headers)
+    assert response.status_code == 200
+    body = await response.get_json()
+    names = [f if isinstance(f, str) else f["folderName"] for f in body["folders"]]
+    return names, body["approximate"]
+
+
+@pytest.mark.database
+async def test_an_answer_found_only_by_the_typo_says_it_is_approximate(
+    client: Client, settings: Settings
+) -> None:
+    """A single match by one typo ("Jose Mulller") is not the patient asked for (Enter must not
+    open it: a wrong-patient risk); an exact one ("jose muller", a date, the folder's code) is.
+    Both folder searches that use the finder say which, for every caller's scope."""
+    admin, nurse = await _ward(client, settings)
+    ward = "/api/assignments/containers/ward-1/folders"
+    mine = "/api/assignments/my-assignments/folders"
+    for url, who in ((ward, admin), (ward, nurse), (mine, nurse)):
+        assert await _approximate(client, url, "Jose Mulller", who) == (["patient-1"], True)
+        assert await _approximate(client, url, "mary mulins", who) == (["patient-3"], True)
+        for exact in ("jose muller", "JOSE", "30/01/1955", "patient-1"):
+            assert await _approximate(client, url, exact, who) == (["patient-1"], False), exact
+        assert await _approximate(client, url, "Smoht", who) == ([], False)  # nothing close
+        assert (await _approximate(client, url, "", who))[1] is False  # no search
+    # The nurse is not told of a typo match outside her scope: Ann Smith is not hers.
+    assert await _approximate(client, ward, "ann smoth", admin) == (["patient-2"], True)
+    assert await _approximate(client, ward, "ann smoth", nurse) == ([], False)
+    assert await _approximate(client, mine, "ann smoth", nurse) == ([], False)
+
+
 @pytest.mark.database
 async def test_month_day_order(database_url: str, run_dir: Path) -> None:
     settings = make_settings(database_url, run_dir, date_order="month-day")

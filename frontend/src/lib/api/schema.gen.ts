@@ -2598,6 +2598,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Approximate
+                         * @description True when no folder matched the search as typed and these are the names within one typo of it: the closest names, never to be opened as the one asked for
+                         * @default false
+                         */
+                        approximate: boolean;
                         /** Folders */
                         folders: string[];
                         /** Page */
@@ -2729,6 +2735,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Approximate
+                         * @description True when no folder matched the search as typed and these are the names within one typo of it: the closest names, never to be opened as the one asked for
+                         * @default false
+                         */
+                        approximate: boolean;
                         /** Folders */
                         folders: components["schemas"]["FolderStats"][];
                         /** Page */
