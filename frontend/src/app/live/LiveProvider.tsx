@@ -15,7 +15,7 @@ import { shortTokenId } from '../../lib/smartTokens';
 import { useSession } from '../../lib/sessionContext';
 import { viewerKeys } from '../../lib/queryKeys';
 import { refetchAwaiting } from './awaiting';
-import { CACHE_EVENTS, keysForEvent, signalEvent, type LivePayload } from './invalidations';
+import { CACHE_EVENTS, invalidationsForEvent, signalEvent, type LivePayload } from './invalidations';
 
 /** off: no connection wanted; unavailable: the server refused or closed it (retried later). */
 export type LiveStatus = 'off' | 'connecting' | 'connected' | 'reconnecting' | 'unavailable';
@@ -155,16 +155,16 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     });
     for (const event of CACHE_EVENTS) {
       socket.on(event, (payload: unknown) => {
-        for (const queryKey of keysForEvent(event, asPayload(payload), userId)) {
-          void queryClient.invalidateQueries({ queryKey });
+        for (const filters of invalidationsForEvent(event, asPayload(payload), userId)) {
+          void queryClient.invalidateQueries(filters);
         }
         signalEvent(event, asPayload(payload));
       });
     }
     socket.on(LiveEvent.EMERGENCY_OPENED, (payload: unknown) => {
       if (isAdmin) notify('info', emergencyMessage(payload));
-      for (const queryKey of keysForEvent(LiveEvent.EMERGENCY_OPENED, asPayload(payload), userId)) {
-        void queryClient.invalidateQueries({ queryKey });
+      for (const filters of invalidationsForEvent(LiveEvent.EMERGENCY_OPENED, asPayload(payload), userId)) {
+        void queryClient.invalidateQueries(filters);
       }
     });
     socket.on(LiveEvent.EMERGENCY_REFUSED, (payload: unknown) => {
@@ -172,8 +172,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     });
     socket.on(LiveEvent.FILE_QUARANTINED, (payload: unknown) => {
       if (isAdmin) notify('error', quarantinedMessage(payload), QUARANTINE_ALERT_MS);
-      for (const queryKey of keysForEvent(LiveEvent.FILE_QUARANTINED, asPayload(payload), userId)) {
-        void queryClient.invalidateQueries({ queryKey });
+      for (const filters of invalidationsForEvent(LiveEvent.FILE_QUARANTINED, asPayload(payload), userId)) {
+        void queryClient.invalidateQueries(filters);
       }
     });
     socket.on(LiveEvent.SESSION_REVOKED, (payload: unknown) => {

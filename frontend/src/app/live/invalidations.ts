@@ -1,6 +1,7 @@
 /** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
-import type { QueryKey } from '@tanstack/react-query';
-import { assignmentKeys, auditKeys, fileKeys, patientKeys, scanKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
+import type { InvalidateQueryFilters, QueryKey } from '@tanstack/react-query';
+import type { SearchResponse } from '../../lib/api/types';
+import { assignmentKeys, auditKeys, fileKeys, patientKeys, scanKeys, searchKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
 import { parsePatientChange, publishPatientChange } from '../../lib/liveSignals';
 import { LiveEvent, type LiveEventName } from '../../lib/server.gen';
 
@@ -105,6 +106,32 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
     case LiveEvent.LIVE_RECONNECT:
       return [];
   }
+}
+
+/**
+ * The search pages whose hits name the changed patient (each hit carries its folder's identity):
+ * they are searched again, so a corrected name, date of birth or record number shows. Only those:
+ * each search is audited and counted against the reader's searches per minute. A page not yet
+ * answered may show the patient too; one named by no folder, all of them.
+ */
+function searchesShowing(payload: LivePayload): InvalidateQueryFilters {
+  const container = text(payload.container);
+  const folder = text(payload.folder);
+  return {
+    queryKey: searchKeys.all,
+    predicate: ({ state }) => {
+      const data = state.data as SearchResponse | undefined;
+      if (!container || !folder || !data) return true;
+      return data.results.some((hit) => hit.containerName === container && hit.folderName === folder);
+    },
+  };
+}
+
+/** What to invalidate for an event: its keys (keysForEvent), and for a patient's change the
+ * search pages that show the patient. */
+export function invalidationsForEvent(event: LiveEventName, payload: LivePayload, me: number | null): InvalidateQueryFilters[] {
+  const filters: InvalidateQueryFilters[] = keysForEvent(event, payload, me).map((queryKey) => ({ queryKey }));
+  return event === LiveEvent.PATIENT_CHANGED ? [...filters, searchesShowing(payload)] : filters;
 }
 
 /** Every event that only invalidates queries (the others have their own handlers). */

@@ -1,6 +1,7 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SearchResponse, SearchResult } from '../../../lib/api/types';
+import { lastSocket, sockets } from '../../../test/socketMock';
 import { ADMIN, mockApi, never, NURSE, renderApp, signIn, type Handler } from '../../../test/utils';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
@@ -307,6 +308,25 @@ describe('search: results by patient (issue 50)', () => {
     ]);
     const group = joses.closest('.search-group')!;
     expect(group.textContent!.indexOf('José Müller')).toBeLessThan(group.textContent!.indexOf('ward a / p-1'));
+  });
+
+  it('shows a patient’s corrected details once they change (patient:changed), searching again only when a hit names them', async () => {
+    let joseNow = jose;
+    const api = mockApi({
+      [SEARCH]: () => ({ body: page([result({ patient: joseNow }), result({ blobName: 'letter.pdf', folderName: 'p-2', patient: ana })]) }),
+    });
+    renderApp('/search?q=penicillin');
+    const list = await screen.findByRole('list', { name: 'Search results' });
+    await within(list).findByRole('heading', { name: 'José Müller · 14 Mar 1950 · MRN-0042' });
+    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
+    const changed = (folder: string) => ({ container: 'ward a', folder, by: 'Ada Admin', at: '2026-03-04T09:08:07Z' });
+    // Another patient's change, not among the hits: no search again (each one is audited).
+    act(() => lastSocket().serverEmit('patient:changed', changed('p-9')));
+    joseNow = { ...jose, name: 'José Müller-Lima', recordNumber: 'MRN-0043' };
+    act(() => lastSocket().serverEmit('patient:changed', changed('p-1')));
+    expect(await within(list).findByRole('heading', { name: 'José Müller-Lima · 14 Mar 1950 · MRN-0043' })).toBeInTheDocument();
+    expect(within(list).queryByRole('heading', { name: /^José Müller ·/ })).toBeNull();
+    expect(searches(api)).toHaveLength(2);
   });
 
   it('says when a folder’s patient is not recorded, and still names the folder', async () => {
