@@ -7,7 +7,7 @@ from quart_schema import validate_request, validate_response
 
 from bff.auth.policy import ANY_ROLE, CAN_EDIT_PATIENT, Scope, allow
 from bff.patients import rules, service
-from bff.patients.schemas import PatientDetails, PatientSaved, PatientUpdate
+from bff.patients.schemas import PatientDetails, PatientRead, PatientSaved, PatientUpdate
 from bff.request_context import current_actor
 
 bp = Blueprint("patients", __name__, url_prefix="/api/patients")
@@ -15,10 +15,16 @@ bp = Blueprint("patients", __name__, url_prefix="/api/patients")
 
 @bp.get("/<container>/<folder>")
 @allow(ANY_ROLE, Scope.FOLDER)
-@validate_response(PatientDetails)
-async def patient(container: str, folder: str) -> PatientDetails:
-    """The folder's patient: name, date of birth and record number (each may be null)."""
-    return PatientDetails.of(await service.patient_details(container, folder, current_actor()))
+@validate_response(PatientRead)
+async def patient(container: str, folder: str) -> PatientRead:
+    """The folder's patient: name, date of birth and record number (each may be null), and who
+    last changed them and when (null: no change on record)."""
+    patient, change = await service.patient_details(container, folder, current_actor())
+    return PatientRead(
+        **PatientDetails.of(patient).model_dump(),
+        changedBy=None if change is None else change.by,
+        changedAt=None if change is None else change.at,
+    )
 
 
 @bp.put("/<container>/<folder>")

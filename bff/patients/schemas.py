@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated
 
 from pydantic import BaseModel, Field
@@ -31,6 +31,19 @@ class PatientDetails(BaseModel):
     def known(cls, patient: Demographics) -> PatientDetails | None:
         """The shape, or None when nothing is known of the patient."""
         return None if patient.is_empty() else cls.of(patient)
+
+
+class PatientRead(PatientDetails):
+    """A folder's patient as its page shows it, with who last changed them and when."""
+
+    changedBy: str | None = Field(
+        None,
+        description="Who last changed the patient's details (their display name), as the "
+        "live patient:changed event says; null when no change is on record",
+    )
+    changedAt: datetime | None = Field(
+        None, description="When the details were last changed (null: no change on record)"
+    )
 
 
 class PatientUpdate(BaseModel):

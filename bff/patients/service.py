@@ -5,12 +5,14 @@ rules.record_key): the check here gives the readable 409, the database's unique 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 from tortoise.exceptions import IntegrityError
 
 from bff.assignments.repository import folder_member_ids
+from bff.audit import repository as audit_repository
 from bff.audit.service import Actor, record, record_alone
 from bff.containers import repository
 from bff.containers.service import get_folder
@@ -90,11 +92,28 @@ def announce(container: str, folder: str, folder_id: int, by: Actor, at: datetim
     publish(PATIENT_CHANGED, payload, rooms)
 
 
-async def patient_details(container: str, folder: str, actor: Actor) -> Demographics:
-    """A folder's patient (audited: a patient's identity is patient data)."""
+@dataclass(frozen=True)
+class LastChange:
+    """Who last changed a folder's patient (display name) and when."""
+
+    by: str
+    at: datetime
+
+
+async def patient_details(
+    container: str, folder: str, actor: Actor
+) -> tuple[Demographics, LastChange | None]:
+    """A folder's patient (audited: a patient's identity is patient data) and its last change
+    (None: none on record), read from the audit log's `patient_update` entries, which record
+    every change with the author and time its live event tells (`announce`)."""
     row = await get_folder(container, folder)
     await record_alone(actor, "patient_view", container=row.container.name, folder=row.name)
-    return repository.patient_of(row)
+    where = audit_repository.AuditFilter(
+        operation="patient_update", folder_of=(row.container.name, row.name)
+    )
+    last = await audit_repository.entries_page(where, 1)
+    change = LastChange(last[0].name, last[0].timestamp) if last else None
+    return repository.patient_of(row), change
 
 
 async def save_patient(
@@ -120,7 +139,7 @@ async def save_patient(
             if clash is not None:
                 raise taken(clash, actor)
         await repository.set_patient(conn, folder_id, patient)
-        await record(
+        entry = await record(
             conn,
             actor,
             "patient_update",
@@ -128,7 +147,8 @@ async def save_patient(
             folder=name,
             details=f"{how}: {', '.join(changed)}",
         )
-        announce(container, name, folder_id, actor, datetime.now(UTC))
+        # The entry's time: the one the patient's page reads back (patient_details).
+        announce(container, name, folder_id, actor, entry.timestamp)
     return changed
 
 

@@ -1,6 +1,6 @@
 """patient:changed with real Socket.IO clients: a doctor's edit reaches admins and the folder's
 care team (a nurse's open folder page), and nobody else (proved with a marker); it says who
-changed the patient and when (issue 50), never the values."""
+changed the patient and when (issue 50), never the values, as the patient's page then says."""
 
 from __future__ import annotations
 
@@ -39,6 +39,15 @@ async def test_patient_changed_reaches_the_care_team_only(live: LiveServer) -> N
     assert heard == payload  # names, never the values
     assert at.endswith("Z") and before <= datetime.fromisoformat(at) <= after
     assert await admin_ears.wait_for("patient:changed") == {**payload, "at": at}
+    # The patient's page reads back the same author and time (a reconnect that missed the event
+    # tells the change from them).
+    read = await live.app.test_client().get(
+        f"/api/patients/{container.name}/patient-1", headers=nurse.headers
+    )
+    body = await read.get_json()
+    assert body["changedBy"] == doctor.user.name
+    changed_at = datetime.fromisoformat(body["changedAt"])
+    assert changed_at.replace(microsecond=0) == datetime.fromisoformat(at)
     await marker(live, admin, sibling_ears, sibling.user)
     assert "patient:changed" not in sibling_ears.names()
     assert (await admin_ears.wait_for("audit:created"))["operation"] == "patient_update"

@@ -36,7 +36,13 @@ async def _ward(settings: Settings) -> tuple[str, str, dict[Role, dict[str, str]
 
 async def test_permission_matrix(client: Client, settings: Settings) -> None:
     container, folder, headers = await _ward(settings)
-    empty = {"name": None, "dateOfBirth": None, "recordNumber": None}
+    empty = {
+        "name": None,
+        "dateOfBirth": None,
+        "recordNumber": None,
+        "changedBy": None,
+        "changedAt": None,
+    }
     for role in Role:  # everyone on the care team reads, even before anything is known
         response = await client.get(url(container, folder), headers=headers[role])
         assert response.status_code == 200, role
@@ -56,7 +62,8 @@ async def test_permission_matrix(client: Client, settings: Settings) -> None:
         == "You don't have permission to do this."
     )
     response = await client.get(url(container, folder), headers=headers[Role.NURSE])
-    assert await response.get_json() == PATIENT
+    body = await response.get_json()
+    assert {k: body[k] for k in PATIENT} == PATIENT
     # No session: 401, and nothing changed by anyone refused.
     assert (await client.get(url(container, folder))).status_code == 401
     assert (await client.put(url(container, folder), json=PATIENT)).status_code == 401
@@ -115,6 +122,58 @@ async def test_edit_is_audited_with_the_fields_not_the_values(
     assert (viewed.container_name, viewed.folder_name) == (container, folder)
     row = await Folder.get(name=folder)
     assert row.patient_search == "jose muller\x1f"
+
+
+async def test_the_patient_says_who_changed_it_last_and_when(
+    client: Client, settings: Settings
+) -> None:
+    """The folder page compares the patient before and after a refetch (a reconnect, whose
+    patient:changed was missed) and says who changed them and when: the last change on record,
+    this folder's only."""
+    container = await make_container()
+    folder = await make_folder(container, "patient-7")
+    doctor = await make_staff(settings, Role.DOCTOR)
+    nurse = await make_staff(settings, Role.NURSE)
+    admin = await make_staff(settings, Role.ADMIN)
+    for member in (doctor, nurse):
+        await assign(member.user, container, folder)
+    # The same folder name in another ward, changed last: not this patient's change.
+    other_ward = await make_container()
+    await make_folder(other_ward, "patient-7")
+
+    async def read() -> dict[str, object]:
+        response = await client.get(url(container.name, folder.name), headers=nurse.headers)
+        assert response.status_code == 200
+        return await response.get_json()  # type: ignore[no-any-return]
+
+    def when(body: dict[str, object]) -> datetime:
+        return datetime.fromisoformat(str(body["changedAt"]))
+
+    assert (await read())["changedBy"] is None
+    before = datetime.now(UTC)
+    await client.put(url(container.name, folder.name), headers=doctor.headers, json=PATIENT)
+    after = datetime.now(UTC)
+    body = await read()
+    assert body["changedBy"] == doctor.user.name
+    assert before <= when(body) <= after
+    first = when(body)
+
+    corrected = {**PATIENT, "name": "José Müller-Lima"}
+    await client.put(url(container.name, folder.name), headers=admin.headers, json=corrected)
+    body = await read()
+    assert (body["name"], body["changedBy"]) == ("José Müller-Lima", admin.user.name)
+    assert when(body) > first
+    # Saving the same details again changes nothing, nor who changed them last.
+    await client.put(url(container.name, folder.name), headers=doctor.headers, json=corrected)
+    elsewhere = {**PATIENT, "recordNumber": "MRN-0043"}
+    response = await client.put(
+        url(other_ward.name, folder.name), headers=admin.headers, json=elsewhere
+    )
+    assert response.status_code == 200
+    assert await read() == body
+    # Each read is audited, the last change's author with it or not.
+    views = [e for e in await audit_entries("patient_view") if e.user_id == nurse.user.id]
+    assert len(views) == 4
 
 
 BAD_VALUES: list[tuple[dict[str, str], str]] = [

@@ -1249,7 +1249,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The folder's patient: name, date of birth and record number (each may be null). */
+        /**
+         * The folder's patient: name, date of birth and record number (each may be null), and who
+         * @description last changed them and when (null: no change on record).
+         */
         get: operations["get_patient"];
         /** Set the folder's patient (admin and doctors): all three fields; blank clears one. */
         put: operations["put_update_patient"];
@@ -4386,13 +4389,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A folder's patient: name, date of birth (YYYY-MM-DD) and record number, each optional. */
+            /** @description A folder's patient as its page shows it, with who last changed them and when. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Changedat
+                         * @description When the details were last changed (null: no change on record)
+                         * @default null
+                         */
+                        changedAt: string | null;
+                        /**
+                         * Changedby
+                         * @description Who last changed the patient's details (their display name), as the live patient:changed event says; null when no change is on record
+                         * @default null
+                         */
+                        changedBy: string | null;
                         /**
                          * Dateofbirth
                          * @default null

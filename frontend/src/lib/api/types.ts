@@ -50,6 +50,8 @@ export type SmartToken = Schemas['SmartTokenOut'];
 export type TokenFolderLink = Schemas['TokenFolderLink'];
 /** A folder's patient: name, date of birth (YYYY-MM-DD) and record number, each null when not known. */
 export type PatientDetails = Schemas['PatientDetails'];
+/** GET /api/patients/{c}/{f}: the patient, and who last changed them and when (null: no change on record). */
+export type PatientRead = ResponseOf<'get_patient'>;
 
 // The bodies and query parameters of each operation, in the order of the API's paths.
 export type LoginRequest = RequestOf<'post_login'>;

@@ -2,7 +2,7 @@
  * folder's care team, changed by admins and doctors. */
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
-import type { PatientDetails, PatientSaved, PatientUpdate } from '../../../lib/api/types';
+import type { PatientRead, PatientSaved, PatientUpdate } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
 import { assignmentKeys, patientKeys, storageKeys } from '../../../lib/queryKeys';
 import type { Role } from '../../../lib/api/types';
@@ -13,8 +13,8 @@ export const PATIENT_EDITORS: readonly Role[] = ['admin', 'doctor'];
 
 const patientPath = (container: string, folder: string) => `/patients/${seg(container)}/${seg(folder)}`;
 
-export const getPatient = (container: string, folder: string): Promise<PatientDetails> =>
-  apiRequest<PatientDetails>(patientPath(container, folder));
+export const getPatient = (container: string, folder: string): Promise<PatientRead> =>
+  apiRequest<PatientRead>(patientPath(container, folder));
 
 export const usePatient = (container: string, folder: string) =>
   useQuery({

@@ -115,6 +115,50 @@ describe('folder page: a change to the patient while it is open (issue 50)', () 
     expect(screen.queryByText(/Patient details changed by/)).toBeNull();
   });
 
+  it('tells a change made while the connection was down, found by the refetch once it is back, as the server recorded it', async () => {
+    signIn(NURSE);
+    let patient: Record<string, unknown> = { ...KNOWN, changedBy: null, changedAt: null };
+    const api = mockApi({ [LIST]: { body: listing }, [PATIENT]: () => ({ body: patient }) });
+    renderApp(PAGE);
+    await within(await banner()).findByText('José Müller');
+    const socket = await waitFor(() => lastSocket());
+    act(() => socket.serverConnect());
+    const reads = () => api.calls.filter((c) => c.method === 'GET' && c.path === '/api/patients/ward%20a/p-1').length;
+    // Back with the same patient: refetched, nothing to tell.
+    act(() => socket.serverDrop());
+    const before = reads();
+    act(() => socket.serverConnect());
+    await waitFor(() => expect(reads()).toBe(before + 1));
+    expect(screen.queryByText(/Patient details changed by/)).toBeNull();
+    // Changed while down (its event lost): told with who and when, politely, like the event.
+    act(() => socket.serverDrop());
+    patient = { ...KNOWN, name: 'José Müller-Lima', changedBy: 'Ada Admin', changedAt: '2026-03-04T09:08:07.412Z' };
+    act(() => socket.serverConnect());
+    const notice = await screen.findByText(`Patient details changed by Ada Admin at ${shown}`);
+    expect(notice.closest('[role="status"]')).toHaveAttribute('aria-live', 'polite');
+    expect(within(screen.getByRole('region', { name: 'Patient' })).getByText('José Müller-Lima')).toBeInTheDocument();
+  });
+
+  it('does not tell again, after a dismissal, the change its event told when the refetch brings it', async () => {
+    signIn(NURSE);
+    let answer: (body: unknown) => void = () => undefined;
+    let patient: Record<string, unknown> = { ...KNOWN, changedBy: null, changedAt: null };
+    mockApi({
+      [LIST]: { body: listing },
+      [PATIENT]: () => (patient.name === KNOWN.name ? { body: patient } : new Promise((resolve) => (answer = (body) => resolve({ body })))),
+    });
+    renderApp(PAGE);
+    await within(await banner()).findByText('José Müller');
+    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
+    patient = { ...KNOWN, name: 'José Müller-Lima', changedBy: 'Ada Admin', changedAt: '2026-03-04T09:08:07.412Z' };
+    act(() => lastSocket().serverEmit('patient:changed', { container: 'ward a', folder: 'p-1', by: 'Ada Admin', at }));
+    await screen.findByText(`Patient details changed by Ada Admin at ${shown}`);
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss message' }));
+    act(() => answer(patient));
+    expect(await within(screen.getByRole('region', { name: 'Patient' })).findByText('José Müller-Lima')).toBeInTheDocument();
+    expect(screen.queryByText(/Patient details changed by/)).toBeNull();
+  });
+
   it('says nothing of another folder’s patient', async () => {
     signIn(NURSE);
     mockApi({ [LIST]: { body: listing }, [PATIENT]: { body: KNOWN } });

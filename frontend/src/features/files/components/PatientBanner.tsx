@@ -2,7 +2,8 @@
  * The patient banner at the top of a folder page: the patient's name, date of birth and record
  * number (PatientIdentity), and for admins and doctors an Edit button opening PatientForm. A
  * change made anywhere reaches an open page through the live `patient:changed` event: the
- * banner refetches and PatientChangeNotice says who changed it and when (issue 50).
+ * banner refetches and PatientChangeNotice says who changed it and when (issue 50); one made
+ * while the connection was down is found by the refetch when it comes back, and told the same.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
@@ -54,13 +55,14 @@ function useViewerDialog(open: boolean): Element | null {
 
 /**
  * "Patient details changed by {name} at {time}" when the folder's patient changes while the page
- * is open, until dismissed. The polite status region is always there, so each notice is
+ * is open (its live event, or a refetch after the connection came back), until dismissed. The polite status region is always there, so each notice is
  * announced. While the viewer is open (`overViewer`) the region is inside its dialog, shown
  * between its header and the page (covering neither): a modal dialog hides the rest of the page
  * from screen readers and keeps the keyboard in.
  */
 export function PatientChangeNotice({ container, folder, overViewer = false }: { container: string; folder: string; overViewer?: boolean }) {
-  const [change, dismiss] = usePatientChange(container, folder);
+  const patient = usePatient(container, folder);
+  const [change, dismiss] = usePatientChange(container, folder, patient.data);
   const dialog = useViewerDialog(overViewer);
   const region = (
     <div className={dialog ? 'patient-change over-viewer' : 'patient-change'} role="status" aria-live="polite">
