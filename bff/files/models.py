@@ -188,9 +188,10 @@ class FilePreview(Model):
 
 
 class FolderVisit(Model):
-    """When a member of staff last opened a folder's files (POST .../visit), so the web app
-    can mark files added since; one row per user and folder, gone with either. Not patient
-    data: not audited."""
+    """A member of staff's visit to a folder's files (POST .../visit, bff/files/visits.py), so
+    the web app can mark the files added since the visit before: when the visit was last seen,
+    and when the one before it ended (since; null: the first visit). One row per user and
+    folder, gone with either. Not patient data: not audited."""
 
     id = fields.IntField(primary_key=True)
     user: fields.ForeignKeyRelation[User] = fields.ForeignKeyField(
@@ -200,6 +201,7 @@ class FolderVisit(Model):
         "bff.Folder", related_name="visits", on_delete=fields.CASCADE
     )
     visited_at = fields.DatetimeField()
+    since = fields.DatetimeField(null=True)
     user_id: int
     folder_id: int
 

@@ -5,7 +5,7 @@ The statistics read only the caller's assigned folders (they take the caller's u
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -323,15 +323,21 @@ async def current_file_ids(container_id: int | None = None) -> list[int]:
 
 
 async def record_visit(
-    conn: BaseDBAsyncClient, user_id: int, folder_id: int, now: datetime
+    conn: BaseDBAsyncClient, user_id: int, folder_id: int, now: datetime, window: timedelta
 ) -> datetime | None:
-    """Record inside transaction conn that user visited folder at now; when they visited it
-    before (None: never). One row per user and folder (two first visits at once: both None)."""
+    """Record inside transaction conn that user visits folder at now; the time the files new
+    to this visit were added after (None: a first visit). Within window of the visit's last
+    request, the visit goes on and keeps its time; later, a new visit begins, since the last.
+    One row per user and folder (two first visits at once: both None)."""
     query = FolderVisit.filter(user_id=user_id, folder_id=folder_id).using_db(conn)
     row = await query.select_for_update().first()
     if row is None:
-        visit = FolderVisit(user_id=user_id, folder_id=folder_id, visited_at=now)
+        visit = FolderVisit(user_id=user_id, folder_id=folder_id, visited_at=now, since=None)
         await FolderVisit.bulk_create([visit], ignore_conflicts=True, using_db=conn)
         return None
-    await FolderVisit.filter(id=row.id).using_db(conn).update(visited_at=now)
-    return as_datetime(row.visited_at)
+    last = as_datetime(row.visited_at)
+    since: datetime | None = last  # a new visit: files added since the last one ended
+    if now - last <= window:  # the same visit goes on, with its own since
+        since = None if row.since is None else as_datetime(row.since)
+    await FolderVisit.filter(id=row.id).using_db(conn).update(visited_at=now, since=since)
+    return since

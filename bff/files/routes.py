@@ -138,10 +138,12 @@ async def profile_image(container: str, folder: str) -> Response:
 @allow(ANY_ROLE, Scope.FOLDER)
 @validate_response(VisitOut)
 async def visit(container: str, folder: str) -> VisitOut:
-    """Record the caller's visit to the folder now and answer the one before (null: the
-    first), so the web app can mark files added since as new. Not audited: when someone
-    opened a folder's list says nothing about the patient (the listing itself is audited).
-    Not for emergency grants (a responder has no visits)."""
+    """Record the caller's visit to the folder now and answer when the visit before it ended
+    (null: the first), so the web app can mark files added since as new. Requests within
+    visits.VISIT_WINDOW (30 minutes) of the last are one visit, answered the same: a reload
+    keeps the marks. Not audited: when someone opened a folder's list says nothing about the
+    patient (the listing itself is audited). Not for emergency grants (a responder has no
+    visits)."""
     folder_row = await get_folder(container, folder)
     previous = await visits.visit(folder_row, current_principal().user_id)
     return VisitOut(previousVisitAt=previous)

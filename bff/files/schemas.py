@@ -276,11 +276,12 @@ class ViewerOpen(BaseModel):
 
 
 class VisitOut(BaseModel):
-    """The caller's visit to a folder just recorded, and the one before it."""
+    """The caller's visit to a folder just recorded, and when the one before it ended."""
 
     previousVisitAt: datetime | None = Field(
-        description="When the caller last visited this folder before now (null: never): the "
-        "web app marks files added since as new"
+        description="When the caller's previous visit to this folder ended (null: this is "
+        "their first): the web app marks files added since as new. Requests within 30 minutes "
+        "of the last are one visit and answer the same"
     )
 
 

@@ -1,17 +1,23 @@
-"""Visits: when a member of staff last opened a folder's files, so that the web app can mark
-the files added since as new (issue 50). A visit is about the person, not the patient: it is
-not audited (the listing it comes with is)."""
+"""Visits: a member of staff's visits to a folder's files, so that the web app can mark the files
+added since the visit before as new (issue 50). A visit is the person's requests within
+VISIT_WINDOW of each other: a reload, or coming back to the folder a few minutes later, goes on
+with the same visit and keeps its files marked; after a longer pause the next visit begins. A
+visit is about the person, not the patient: it is not audited (the listing it comes with is)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bff.containers.models import Folder
 from bff.db import transaction
 from bff.files import repository
 
+# How long after its last request a visit goes on: a ward round's work in one folder.
+VISIT_WINDOW = timedelta(minutes=30)
+
 
 async def visit(folder: Folder, user_id: int) -> datetime | None:
-    """Record user's visit to folder now; the one before it (None: the first)."""
+    """Record user's visit to folder now; when the visit before it ended (None: the first)."""
     async with transaction() as conn:
-        return await repository.record_visit(conn, user_id, folder.id, datetime.now(UTC))
+        now = datetime.now(UTC)
+        return await repository.record_visit(conn, user_id, folder.id, now, VISIT_WINDOW)

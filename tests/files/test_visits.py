@@ -1,13 +1,15 @@
 """Visits (issue 50, item 7): POST /api/blobs/<c>/<f>/visit records the caller's visit to the
-folder now and answers the one before, so the web app can mark files added since as new."""
+folder now and answers when the visit before it ended, so the web app can mark files added since
+as new; requests within VISIT_WINDOW of the last are one visit (a reload keeps the marks)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bff.audit.models import AuditLog
 from bff.containers.models import Folder
 from bff.files.models import FolderVisit
+from bff.files.visits import VISIT_WINDOW
 from bff.users.models import Role
 from tests.factories import make_folder, make_staff
 from tests.files.conftest import Ward
@@ -22,21 +24,34 @@ async def visit(ward: Ward, who: object, folder: Folder | None = None) -> dateti
     return None if value is None else datetime.fromisoformat(value)
 
 
-async def test_a_visit_answers_the_one_before(ward: Ward) -> None:
+async def last_seen(ward: Ward, who: object, ago: timedelta) -> datetime:
+    """Make who's visit to ward's folder last seen ago (no sleeping through the window)."""
+    at = datetime.now(UTC) - ago
+    rows = FolderVisit.filter(user_id=who.user.id, folder_id=ward.folder.id)  # type: ignore[attr-defined]
+    assert await rows.update(visited_at=at) == 1
+    return at
+
+
+async def test_a_visit_goes_on_within_the_window_and_keeps_its_since(ward: Ward) -> None:
     audited = await AuditLog.all().count()
-    before_first = datetime.now(UTC)
+    # A first visit, and a reload: nothing is new to a first visit.
     assert await visit(ward, ward.nurse) is None
-    after_first = datetime.now(UTC)
-    first = await visit(ward, ward.nurse)
-    assert first is not None and before_first <= first <= after_first
-    second = await visit(ward, ward.nurse)
-    assert second is not None and second > first
+    assert await visit(ward, ward.nurse) is None
+    # Back after a longer pause: a new visit, since the last one was last seen.
+    ended = await last_seen(ward, ward.nurse, VISIT_WINDOW + timedelta(seconds=1))
+    assert await visit(ward, ward.nurse) == ended
+    # Reloads, and a return just inside the window, go on with it: the same files stay new.
+    assert await visit(ward, ward.nurse) == ended
+    await last_seen(ward, ward.nurse, VISIT_WINDOW - timedelta(seconds=5))
+    assert await visit(ward, ward.nurse) == ended
+    # Just past the window (from its last request, not its first): the next visit.
+    again = await last_seen(ward, ward.nurse, VISIT_WINDOW + timedelta(seconds=1))
+    assert await visit(ward, ward.nurse) == again
     # Each person's own: the assistant's first visit to the same folder.
     assert await visit(ward, ward.assistant) is None
     # An admin's, in any folder; each folder its own.
     assert await visit(ward, ward.admin, ward.other) is None
     assert await visit(ward, ward.admin) is None
-    assert await visit(ward, ward.admin, ward.other) is not None
     assert await FolderVisit.filter(user_id=ward.nurse.user.id).count() == 1
     assert await AuditLog.all().count() == audited, "not patient data: not audited"
 

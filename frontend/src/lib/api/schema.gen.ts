@@ -1075,10 +1075,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record the caller's visit to the folder now and answer the one before (null: the
-         * @description first), so the web app can mark files added since as new. Not audited: when someone
-         *     opened a folder's list says nothing about the patient (the listing itself is audited).
-         *     Not for emergency grants (a responder has no visits).
+         * Record the caller's visit to the folder now and answer when the visit before it ended
+         * @description (null: the first), so the web app can mark files added since as new. Requests within
+         *     visits.VISIT_WINDOW (30 minutes) of the last are one visit, answered the same: a reload
+         *     keeps the marks. Not audited: when someone opened a folder's list says nothing about the
+         *     patient (the listing itself is audited). Not for emergency grants (a responder has no
+         *     visits).
          */
         post: operations["post_visit"];
         delete?: never;
@@ -4147,7 +4149,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller's visit to a folder just recorded, and the one before it. */
+            /** @description The caller's visit to a folder just recorded, and when the one before it ended. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4156,7 +4158,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Previousvisitat
-                         * @description When the caller last visited this folder before now (null: never): the web app marks files added since as new
+                         * @description When the caller's previous visit to this folder ended (null: this is their first): the web app marks files added since as new. Requests within 30 minutes of the last are one visit and answer the same
                          */
                         previousVisitAt: string | null;
                     };

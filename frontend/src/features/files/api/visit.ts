@@ -1,5 +1,7 @@
 /** POST /api/blobs/{container}/{folder}/visit (issue 50): records the reader's visit to the folder
- * now and answers the one before, so the folder page can mark the files added since. */
+ * now and answers when the visit before it ended, so the folder page can mark the files added
+ * since. The server keeps one visit going across requests within 30 minutes of each other, so a
+ * reload (or coming back a few minutes later) gets the same answer and keeps the marks. */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiRequest } from '../../../lib/api/client';
