@@ -7,6 +7,9 @@ export const PHONE_QUERY = '(max-width: 640px)';
 const list = (query: string): MediaQueryList | null =>
   typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(query) : null;
 
+/** Whether the query matches at this moment (false where there is no window). */
+export const mediaMatches = (query: string): boolean => list(query)?.matches ?? false;
+
 export function useMediaQuery(query: string): boolean {
   const subscribe = useCallback(
     (onChange: () => void) => {
@@ -16,5 +19,5 @@ export function useMediaQuery(query: string): boolean {
     },
     [query],
   );
-  return useSyncExternalStore(subscribe, () => list(query)?.matches ?? false, () => false);
+  return useSyncExternalStore(subscribe, () => mediaMatches(query), () => false);
 }

@@ -1,12 +1,14 @@
 /**
  * The Patient Files list's order (issue 50): newest first, by name or by type, chosen in a select
  * and remembered per user on this device (localStorage keyed by the user's id). Without a choice
- * a phone lists the newest first (a new upload on top), a wider screen by name.
+ * a phone lists the newest first (a new upload on top), a wider screen by name: as the screen was
+ * when the folder page opened.
  */
 import { useState } from 'react';
 import type { StoredFile } from '../../lib/api/types';
 import { fileTypeBadge } from '../../lib/files';
 import { naturalCompare } from '../../lib/sort';
+import { mediaMatches, PHONE_QUERY } from '../../lib/useMediaQuery';
 
 export type FileSort = 'newest' | 'name' | 'type';
 
@@ -50,8 +52,11 @@ export function sortFiles(files: readonly StoredFile[], sort: FileSort): StoredF
   return [...files].sort(compare[sort]);
 }
 
-/** The signed-in user's order and its setter (which remembers it); `phone` picks the default. */
-export function useFileSort(userId: number | null, phone: boolean): [FileSort, (sort: FileSort) => void] {
+/** The signed-in user's order and its setter (which remembers it). Without a choice, the
+ * default is decided once, as the page mounts: a phone's newest first stays while the phone is
+ * turned (a list re-sorted under the reader's finger loses their place). */
+export function useFileSort(userId: number | null): [FileSort, (sort: FileSort) => void] {
+  const [byDefault] = useState<FileSort>(() => (mediaMatches(PHONE_QUERY) ? 'newest' : 'name'));
   // Read once per user: a choice made in this tab is this state from then on.
   const [chosen, setChosen] = useState<{ userId: number | null; sort: FileSort | null }>(() => ({ userId, sort: readSort(userId) }));
   const current = chosen.userId === userId ? chosen.sort : readSort(userId);
@@ -64,5 +69,5 @@ export function useFileSort(userId: number | null, phone: boolean): [FileSort, (
       // Storage refused (private mode, full): the choice lasts while the page is open.
     }
   };
-  return [current ?? (phone ? 'newest' : 'name'), set];
+  return [current ?? byDefault, set];
 }

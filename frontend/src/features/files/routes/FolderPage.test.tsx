@@ -788,6 +788,40 @@ describe('folder page: the files’ order, New since the last visit, Skip to fil
     expect(await names()).toEqual(['b-new.txt', 'c-mid.png', 'a-old.pdf']);
   });
 
+  it('keeps the phone’s order when the phone is turned: the default is decided as the page opens', async () => {
+    const listeners = new Set<() => void>();
+    let narrow = true;
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      get matches() {
+        return query === '(max-width: 640px)' && narrow;
+      },
+      media: query,
+      addEventListener: (_: string, listener: () => void) => listeners.add(listener),
+      removeEventListener: (_: string, listener: () => void) => listeners.delete(listener),
+    }));
+    signIn(DOCTOR);
+    mockApi({ [LIST]: { body: three } });
+    renderApp(PAGE);
+    expect(await names()).toEqual(['b-new.txt', 'c-mid.png', 'a-old.pdf']);
+    // Turned to landscape, wider than a phone: the layout follows (the tools show), the list stays.
+    act(() => {
+      narrow = false;
+      for (const listener of [...listeners]) listener();
+    });
+    expect(await screen.findByRole('heading', { name: 'Upload Medical Files' })).toBeVisible();
+    expect(await names()).toEqual(['b-new.txt', 'c-mid.png', 'a-old.pdf']);
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('newest');
+  });
+
+  it('follows a remembered choice on a phone too', async () => {
+    media(['(max-width: 640px)']);
+    signIn(DOCTOR);
+    window.localStorage.setItem(`files.sort.${DOCTOR.id}`, 'name');
+    mockApi({ [LIST]: { body: three } });
+    renderApp(PAGE);
+    expect(await names()).toEqual(['a-old.pdf', 'b-new.txt', 'c-mid.png']);
+  });
+
   it('records the visit once and marks the files added since the last one as New, in words', async () => {
     signIn(DOCTOR);
     const api = mockApi({ [LIST]: { body: three }, [VISIT]: { body: { previousVisitAt: '2026-01-01T12:00:00Z' } } });

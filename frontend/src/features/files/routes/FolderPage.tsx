@@ -135,7 +135,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
   // On a phone the files come first; upload and profile management are one tap away.
   const phone = useMediaQuery(PHONE_QUERY);
   const [tool, setTool] = useState<'upload' | 'profile' | null>(null);
-  const [sort, setSort] = useFileSort(user?.userId ?? null, phone);
+  const [sort, setSort] = useFileSort(user?.userId ?? null);
   const previousVisit = usePreviousVisit(container, folder);
   const toggle = (which: 'upload' | 'profile') => setTool((open) => (open === which ? null : which));
 
