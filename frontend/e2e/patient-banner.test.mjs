@@ -49,10 +49,11 @@ test('a doctor edits the patient banner and a nurse sees it live', async () => {
     await assertAccessible(np, 'folder page with the patient banner (phone)');
     await assertFitsWidth(np, 'folder page with the patient banner (phone)');
 
-    // Two identifiers on the container's tile, and the dashboard finds the folder by them.
+    // Two identifiers on the container's tile, the name first and the folder's code second (issue
+    // 50), and the dashboard finds the folder by them.
     await np.goto(`/containers/${ward}`);
     const tile = np.getByRole('list', { name: 'Patient folders' }).getByRole('link', { name: /patient-1/ });
-    assert.match(await tile.innerText(), /Zoë Okafor · 14 Mar 1950 · MRN-77881/);
+    assert.match(await tile.innerText(), /Zoë Okafor\s+Born 14 Mar 1950 · Record MRN-77881\s+Folder patient-1$/);
     await assertFitsWidth(np, 'container page with patient lines (phone)');
     await np.goto('/dashboard');
     const search = np.getByRole('searchbox', { name: 'Search patient folders' });

@@ -3,13 +3,13 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { isNotFound } from '../lib/api/client';
 import type { ContainersResponse, FoldersResponse } from '../lib/api/types';
-import { plural } from '../lib/format';
 import { CONTAINER_PAGE_SIZE, FOLDER_PAGE_SIZE, pageCount } from '../lib/pager';
 import type { usePagedSearch } from '../lib/usePagedSearch';
 import { Field } from './Field';
+import { FoundCount } from './FoundCount';
 import { Pager } from './Pager';
 import { QueryBoundary } from './QueryBoundary';
-import { PatientLine } from './PatientIdentity';
+import { FolderIdentity } from './PatientIdentity';
 import { TileGrid } from './TileGrid';
 
 /** The panel's heading, the list's and the pager's accessible names, the page size (spec section 9). */
@@ -19,9 +19,12 @@ const KINDS = {
 } as const;
 
 const namesOf = (data: ContainersResponse | FoldersResponse) => ('containers' in data ? data.containers : data.folders);
-/** A folder tile's patient line (name, date of birth, record number), from the page's patients. */
-const detailOf = (data: ContainersResponse | FoldersResponse) =>
-  'patients' in data && data.patients ? (name: string) => <PatientLine patient={data.patients?.[name]} /> : undefined;
+/** A folder tile's text: its patient first (name, date of birth, record number), from the page's
+ * patients, its code second; a folder with no patient details, its code. */
+const contentOf = (data: ContainersResponse | FoldersResponse) =>
+  'patients' in data && data.patients
+    ? (name: string) => <FolderIdentity folder={name} patient={data.patients?.[name]} nameClass="tile-name" />
+    : undefined;
 
 interface PagedTileListProps<T extends ContainersResponse | FoldersResponse> {
   /** 'container' or 'folder': the texts, the search label, the count and the tile icon follow it. */
@@ -64,17 +67,14 @@ export function PagedTileList<T extends ContainersResponse | FoldersResponse>(pr
       >
         {(data) => (
           <>
-            <p className="muted small" aria-live="polite">
-              {plural(data.total, noun)}
-              {q ? ` matching “${q}”` : ''}
-            </p>
+            <FoundCount total={data.total} noun={noun} q={q} approximate={'approximate' in data && data.approximate} />
             <TileGrid
               kind={noun}
               label={kind.list}
               names={namesOf(data)}
               href={href}
               busy={query.isPlaceholderData}
-              detail={detailOf(data)}
+              content={contentOf(data)}
             />
             <Pager
               label={kind.pager}

@@ -12,11 +12,11 @@ interface TileGridProps {
   href: (name: string) => string;
   /** While the next page loads in place of this one. */
   busy?: boolean;
-  /** A line under a tile's name (a folder's patient), or nothing. */
-  detail?: (name: string) => ReactNode;
+  /** A tile's text (a folder's patient first, then its code); by default the name. */
+  content?: (name: string) => ReactNode;
 }
 
-export function TileGrid({ kind, label, names, href, busy, detail }: TileGridProps) {
+export function TileGrid({ kind, label, names, href, busy, content }: TileGridProps) {
   return (
     <ul className={kind === 'folder' ? 'tile-grid tile-grid-dense' : 'tile-grid'} aria-label={label} aria-busy={busy}>
       {names.map((name) => (
@@ -25,10 +25,7 @@ export function TileGrid({ kind, label, names, href, busy, detail }: TileGridPro
             <span className="tile-icon" aria-hidden="true">
               {ICONS[kind]}
             </span>
-            <span className="tile-text">
-              <span className="tile-name">{name}</span>
-              {detail?.(name)}
-            </span>
+            <span className="tile-text">{content ? content(name) : <span className="tile-name">{name}</span>}</span>
           </Link>
         </li>
       ))}

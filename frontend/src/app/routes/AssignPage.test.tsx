@@ -14,7 +14,15 @@ function setup(overrides: Record<string, FakeResponse | Handler> = {}) {
     'GET /api/assignments/users/7': { body: assignments },
     'GET /api/assignments/containers': { body: { containers: ['ward-b', 'ward-a', 'icu-1'], total: 3, page: 1, pageSize: null } },
     'GET /api/assignments/containers/ward-a/folders': { body: { folders: ['p-10', 'p-2', 'p-3'], total: 3, page: 1, pageSize: null } },
-    'GET /api/assignments/containers/ward-b/folders': { body: { folders: ['p-11', 'p-9', 'x-1'], total: 3, page: 1, pageSize: null } },
+    'GET /api/assignments/containers/ward-b/folders': {
+      body: {
+        folders: ['p-11', 'p-9', 'x-1'],
+        patients: { 'p-9': { name: 'José Müller', dateOfBirth: '1950-03-14', recordNumber: 'MRN-0042' } },
+        total: 3,
+        page: 1,
+        pageSize: null,
+      },
+    },
     'GET /api/assignments/containers/icu-1/folders': { body: { folders: [], total: 0, page: 1, pageSize: null } },
     ...overrides,
   });
@@ -81,6 +89,17 @@ describe('/users/assign/{userId}', () => {
     expect(around.indexOf(alert)).toBe(around.length - 3); // then the success region, then the button
     expect(around.at(-1)?.contains(button)).toBe(true);
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it("lists a folder with a patient by the patient's name first, found by it too (issue 50)", async () => {
+    setup();
+    renderApp('/users/assign/7');
+    await userEvent.click(await screen.findByLabelText('ward-b'));
+    await waitFor(() => expect(folderOptions()).toEqual(['p-9', 'p-11', 'x-1']));
+    const labels = () => Array.from((screen.getByLabelText('Folders') as HTMLSelectElement).options, (o) => o.text);
+    expect(labels()).toEqual(['José Müller · Born 14 Mar 1950 · Record MRN-0042 · Folder p-9', 'p-11', 'x-1']);
+    await userEvent.type(screen.getByLabelText('Search folders'), 'müller');
+    expect(folderOptions()).toEqual(['p-9']);
   });
 
   it('assigns a new container with chosen folders (mode new)', async () => {

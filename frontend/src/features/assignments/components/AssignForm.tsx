@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Banner } from '../../../components/Banner';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
+import { folderText } from '../../../components/PatientIdentity';
 import { Picker } from '../../../components/Picker';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { EmptyState } from '../../../components/States';
@@ -46,7 +47,12 @@ export function AssignForm({ user, assignedContainers, assignedFolders }: Assign
   );
   const allFolders = useMemo(() => naturalSort(folders.data?.folders ?? []), [folders.data]);
   const available = useMemo(() => allFolders.filter((f) => !chips.includes(f)), [allFolders, chips]);
-  const visible = useMemo(() => filterBySearch(available, folderSearch, (f) => f), [available, folderSearch]);
+  const patients = folders.data?.patients;
+  // A folder is found by its code or by its patient as the option shows them.
+  const visible = useMemo(
+    () => filterBySearch(available, folderSearch, (f) => folderText(f, patients?.[f])),
+    [available, folderSearch, patients],
+  );
   const allContainers = useMemo(() => naturalSort(containers.data?.containers ?? []), [containers.data]);
 
   const chooseContainer = (name: string) => {
@@ -134,6 +140,7 @@ export function AssignForm({ user, assignedContainers, assignedFolders }: Assign
               <>
                 <FolderSelect
                   folders={visible}
+                  patients={patients}
                   selected={selected}
                   search={folderSearch}
                   onSearch={setFolderSearch}

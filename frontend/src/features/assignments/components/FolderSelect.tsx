@@ -1,12 +1,17 @@
-/** The folders of the chosen container: a search box over a multi-select, and how many are selected. */
-import { Field, Options } from '../../../components/Field';
+/** The folders of the chosen container: a search box over a multi-select (each folder's patient
+ * first when known, then its code), and how many are selected. */
+import { Field } from '../../../components/Field';
+import { folderText } from '../../../components/PatientIdentity';
 import { EmptyState } from '../../../components/States';
+import type { PatientDetails } from '../../../lib/api/types';
 import { plural } from '../../../lib/format';
 import { ASSIGN_MSG } from '../messages';
 
 interface FolderSelectProps {
   /** The folders the search leaves visible. */
   folders: string[];
+  /** The patients of the container's folders that have one, by folder. */
+  patients?: Record<string, PatientDetails>;
   /** Every selected folder, including those the search hides. */
   selected: string[];
   search: string;
@@ -15,7 +20,7 @@ interface FolderSelectProps {
   onSelect: (visibleSelected: string[]) => void;
 }
 
-export function FolderSelect({ folders, selected, search, onSearch, onSelect }: FolderSelectProps) {
+export function FolderSelect({ folders, patients, selected, search, onSearch, onSelect }: FolderSelectProps) {
   return (
     <>
       <Field id="folder-search" label="Search folders" type="search" value={search} onValue={onSearch} />
@@ -31,7 +36,11 @@ export function FolderSelect({ folders, selected, search, onSearch, onSelect }: 
             onChange={(e) => onSelect(Array.from(e.target.options).filter((o) => o.selected).map((o) => o.value))}
             aria-describedby="folder-select-hint"
           >
-            <Options values={folders} />
+            {folders.map((folder) => (
+              <option key={folder} value={folder}>
+                {folderText(folder, patients?.[folder])}
+              </option>
+            ))}
           </select>
         </Field>
       )}

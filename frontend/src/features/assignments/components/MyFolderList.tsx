@@ -3,16 +3,18 @@
  * a search box, the count, the page grouped by container (each linking to its container page)
  * and the windowed pager. My Assignments shows each folder with its file counts; the staff
  * dashboard's patient search shows each patient (FinderResult: the name first, then the date of
- * birth, the record number and the folder). Enter in the box opens the only match (issue 50).
+ * birth, the record number and the folder). Enter in the box opens the only match, never one the
+ * server found only by a typo (approximate: its note says closest names are shown) (issue 50).
  */
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Field } from '../../../components/Field';
+import { FoundCount } from '../../../components/FoundCount';
 import { Pager } from '../../../components/Pager';
+import { FolderIdentity } from '../../../components/PatientIdentity';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import type { FolderStats, MyFoldersResponse } from '../../../lib/api/types';
-import { formatDateOnly, plural } from '../../../lib/format';
 import { FOLDER_PAGE_SIZE, pageCount } from '../../../lib/pager';
 import type { usePagedSearch } from '../../../lib/usePagedSearch';
 
@@ -48,32 +50,33 @@ interface MyFolderListProps {
 /** A found folder as the patient finder shows it: the patient's name first (the link to the
  * folder), then the date of birth, the record number and the folder's code. */
 export function FinderResult({ folder }: { folder: FolderStats }) {
-  const patient = folder.patient;
-  const details = [
-    patient?.dateOfBirth ? `Born ${formatDateOnly(patient.dateOfBirth)}` : null,
-    patient?.recordNumber ? `Record ${patient.recordNumber}` : null,
-  ].filter(Boolean);
   return (
     <span className="finder-result">
-      <Link className="finder-name" to={folderHref(folder.containerName, folder.folderName)}>
-        {patient?.name || folder.folderName}
-      </Link>
-      {details.length ? <span>{details.join(' · ')}</span> : null}
-      {patient?.name ? <span className="muted">Folder {folder.folderName}</span> : null}
+      <FolderIdentity
+        folder={folder.folderName}
+        patient={folder.patient}
+        nameClass="finder-name"
+        first={(text) => <Link to={folderHref(folder.containerName, folder.folderName)}>{text}</Link>}
+      />
     </span>
   );
 }
 
 /**
- * Enter in the search box opens the only folder found. Pressed before the typing has settled
- * (the list still shows the words before), it waits for the answer to these words.
+ * Enter in the search box opens the only folder found, and only when the server found it as typed:
+ * a match by one typo ("Jon Smith" finding "Joan Smith") may be another patient, so it is shown,
+ * never opened. Pressed before the typing has settled (the list still shows the words before), it
+ * waits for the answer to these words; typing again cancels that wait.
  */
 function useEnterOpensOnly(search: ReturnType<typeof usePagedSearch>, query: UseQueryResult<MyFoldersResponse>) {
   const navigate = useNavigate();
-  // The words Enter was pressed for, until their answer came (no render needs it).
+  // The words Enter was pressed for, until their answer came or the person typed again (no render needs it).
   const waiting = useRef<string | null>(null);
   const answered = query.isSuccess && !query.isPlaceholderData && !query.isFetching;
-  const only = answered && query.data.folders.length === 1 && query.data.total === 1 ? query.data.folders[0] : undefined;
+  const only =
+    answered && !query.data.approximate && query.data.folders.length === 1 && query.data.total === 1
+      ? query.data.folders[0]
+      : undefined;
 
   useEffect(() => {
     if (waiting.current === null || waiting.current !== search.q || !answered) return;
@@ -81,7 +84,7 @@ function useEnterOpensOnly(search: ReturnType<typeof usePagedSearch>, query: Use
     if (only) navigate(folderHref(only.containerName, only.folderName));
   }, [search.q, answered, only, navigate]);
 
-  return (event: KeyboardEvent<HTMLInputElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key !== 'Enter') return;
     const words = search.input.trim();
     if (!words) return;
@@ -90,11 +93,16 @@ function useEnterOpensOnly(search: ReturnType<typeof usePagedSearch>, query: Use
       if (only) navigate(folderHref(only.containerName, only.folderName));
     } else waiting.current = words;
   };
+  const onValue = (value: string) => {
+    waiting.current = null;
+    search.setInput(value);
+  };
+  return { onKeyDown, onValue };
 }
 
 export function MyFolderList({ id, label, search, query, messages, idle = false, children }: MyFolderListProps) {
-  const { input, setInput, q, page, setPage } = search;
-  const onKeyDown = useEnterOpensOnly(search, query);
+  const { input, q, page, setPage } = search;
+  const { onKeyDown, onValue } = useEnterOpensOnly(search, query);
   return (
     <>
       <Field
@@ -103,7 +111,7 @@ export function MyFolderList({ id, label, search, query, messages, idle = false,
         label={label}
         type="search"
         value={input}
-        onValue={setInput}
+        onValue={onValue}
         placeholder="Folder, patient name, record number or date of birth"
         autoComplete="off"
         enterKeyHint="go"
@@ -117,10 +125,7 @@ export function MyFolderList({ id, label, search, query, messages, idle = false,
         >
           {(data) => (
             <>
-              <p className="muted small" aria-live="polite">
-                {plural(data.total, 'folder')}
-                {q ? ` matching “${q}”` : ''}
-              </p>
+              <FoundCount total={data.total} noun="folder" q={q} approximate={data.approximate} />
               <ul className="assignment-tree" id={`${id}-list`} aria-label={`${label}: results`} aria-busy={query.isPlaceholderData}>
                 {byContainer(data.folders).map((group) => (
                   <li key={group.container}>

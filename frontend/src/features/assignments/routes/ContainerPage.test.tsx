@@ -42,7 +42,7 @@ describe('/containers/{containerName}', () => {
     expect(await screen.findByText('No folders match your search.')).toBeInTheDocument();
   });
 
-  it("shows each folder's patient on its tile", async () => {
+  it("leads each tile with its patient's name, then the date of birth and record number, the code second (issue 50)", async () => {
     signIn(NURSE);
     mockApi({
       [FOLDERS]: {
@@ -57,8 +57,31 @@ describe('/containers/{containerName}', () => {
     });
     renderApp('/containers/ward%20a');
     const tiles = within(await screen.findByRole('list', { name: 'Patient folders' })).getAllByRole('link');
-    expect(tiles[0]).toHaveAccessibleName(/^patient-1\s*José Müller · 14 Mar 1950 · MRN-0042$/);
+    expect(tiles[0]).toHaveAccessibleName('José Müller Born 14 Mar 1950 · Record MRN-0042 Folder patient-1');
+    expect(Array.from(tiles[0]!.querySelectorAll('.tile-text > *'), (part) => part.textContent)).toEqual([
+      'José Müller',
+      'Born 14 Mar 1950 · Record MRN-0042',
+      'Folder patient-1',
+    ]);
+    // A folder with no patient details: its code, as before.
     expect(tiles[1]).toHaveAccessibleName('patient-2');
+    expect(screen.queryByText('No exact match: closest names shown.')).not.toBeInTheDocument();
+  });
+
+  it('says when the server found the folders only by a name with one typo', async () => {
+    signIn(NURSE);
+    mockApi({
+      [FOLDERS]: ({ url }) => {
+        const typo = url.searchParams.get('q') === 'Jose Mulller';
+        const patients = { 'patient-1': { name: 'José Müller', dateOfBirth: null, recordNumber: null } };
+        return { body: { folders: ['patient-1'], patients, total: 1, page: 1, pageSize: 20, approximate: typo } };
+      },
+    });
+    renderApp('/containers/ward%20a');
+    await screen.findByRole('link', { name: 'José Müller Folder patient-1' });
+    await userEvent.type(screen.getByLabelText('Search folders'), 'Jose Mulller');
+    const note = await screen.findByText('No exact match: closest names shown.');
+    expect(note.closest('[aria-live="polite"]')).toHaveTextContent('1 folder matching “Jose Mulller”');
   });
 
   it('shows the empty state', async () => {

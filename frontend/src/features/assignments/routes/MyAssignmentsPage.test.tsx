@@ -67,6 +67,27 @@ describe('/my-assignments', () => {
     expect(api.calls.filter((c) => c.path.endsWith('/stats'))).toHaveLength(1);
   });
 
+  it("leads a folder's row with its patient's name, then the date of birth, the record number and the code (issue 50)", async () => {
+    const patient = { name: 'José Müller', dateOfBirth: '1950-03-14', recordNumber: 'MRN-0042' };
+    const body = { folders: [{ ...folders[0], patient }, folders[1]], total: 2, page: 1, pageSize: 20 };
+    mockApi({ [STATS]: { body: stats }, [FOLDERS]: { body } });
+    renderApp('/my-assignments');
+    const row = await screen.findByRole('listitem', { name: 'José Müller, folder patient-2' });
+    expect(Array.from(row.querySelector('.folder-name')!.children, (part) => part.textContent)).toEqual([
+      'José Müller',
+      'Born 14 Mar 1950 · Record MRN-0042',
+      'Folder patient-2',
+    ]);
+    expect(within(row).getByRole('link', { name: 'View Files in José Müller, folder patient-2' })).toHaveAttribute(
+      'href',
+      '/containers/ward-a/folders/patient-2',
+    );
+    // No patient details: the code, as before.
+    const plain = screen.getByRole('listitem', { name: 'Folder patient-10' });
+    expect(plain.querySelector('.folder-name')).toHaveTextContent(/^patient-10$/);
+    expect(within(plain).getByRole('link', { name: 'View Files in patient-10' })).toBeInTheDocument();
+  });
+
   it('searches my folders on the server', async () => {
     const api = mockApi({ [STATS]: { body: stats }, [FOLDERS]: myFolders });
     renderApp('/my-assignments');

@@ -3,7 +3,7 @@
  * server counts them), then my folders with their file counts, searched and paged on the server.
  */
 import { Link } from 'react-router-dom';
-import { PatientLine } from '../../../components/PatientIdentity';
+import { FolderIdentity } from '../../../components/PatientIdentity';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { Stat } from '../../../components/Stat';
@@ -91,17 +91,23 @@ function Summary({ stats }: { stats: MyStatsResponse }) {
   );
 }
 
+/** One folder: its patient's name first, then the date of birth, the record number and the code
+ * (its code alone when no patient name is known), its file counts and View Files. */
 function FolderRow({ folder }: { folder: FolderStats }) {
   const types = fileTypeStats(folder.fileTypes, folder.totalFiles);
+  const patient = folder.patient?.name;
   return (
-    <li className="folder-stat" aria-label={`Folder ${folder.folderName}`}>
+    <li className="folder-stat" aria-label={patient ? `${patient}, folder ${folder.folderName}` : `Folder ${folder.folderName}`}>
       <div className="assignment-row">
         <span className="folder-name">
-          {folder.folderName}
-          <PatientLine patient={folder.patient} />
+          <FolderIdentity folder={folder.folderName} patient={folder.patient} />
         </span>
         <span className="muted">{plural(folder.totalFiles, 'file')}</span>
-        <Link className="btn btn-small" to={folderHref(folder.containerName, folder.folderName)} aria-label={`View Files in ${folder.folderName}`}>
+        <Link
+          className="btn btn-small"
+          to={folderHref(folder.containerName, folder.folderName)}
+          aria-label={`View Files in ${patient ? `${patient}, folder ${folder.folderName}` : folder.folderName}`}
+        >
           View Files
         </Link>
       </div>
