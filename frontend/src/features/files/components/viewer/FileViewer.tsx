@@ -4,8 +4,8 @@
  * time as images the server renders at the screen's width (the next page fetched ahead), an image
  * too large to hand to the browser as the reduced copy the server rendered (with a note; the
  * review's 900-megapixel bomb too, streamed by libvips; none at all when the server cannot make
- * one: it says why), texts as text, a DOCX as the sanitised HTML the server made of it in a
- * sandboxed frame, anything else a card with its original. An original the browser would not show
+ * one: it says why), texts as text (zoomed by their font size), a DOCX as the sanitised HTML the
+ * server made of it in a sandboxed frame that runs no script, anything else a card with its original. An original the browser would not show
  * (an image over the browser's budget: `originalDownload`, a DOCX, an archive) is "Download
  * original", never a blank tab; the others "Open original (new tab)". Previous and next file
  * (buttons, arrow keys, a swipe on a phone), Escape closes, focus stays inside and goes back to
@@ -15,10 +15,23 @@
  * Issue 50: the header names the patient (ViewerPatient) at every size; `?page=` opens a PDF at
  * that page and `?q=` finds those words (the search's), highlighted on the page (PageSheet) with
  * "Match i of N" and previous and next match across pages (ViewerFind); the page's words lie over
- * it as a selectable text layer, a copy from it reported to the server; on a phone pages fit the
- * width, all at one scale, a pinch zooms, and every control is at least 44 x 44 CSS pixels.
+ * it as a selectable text layer; a copy from it, from a text or RTF or from a DOCX's frame is
+ * reported to the server (audited `file_copy`: api/viewer.ts reportCopy); on a phone pages fit the
+ * width, all at one scale, a pinch zooms (a text's font), and every control is at least 44 x 44
+ * CSS pixels.
  */
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type FormEvent,
+  type PointerEvent as ReactPointerEvent,
+  type SyntheticEvent,
+} from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Banner } from '../../../../components/Banner';
 import { ApiError, messageOf, serverUrl } from '../../../../lib/api/client';
@@ -26,7 +39,7 @@ import { wrapTab } from '../../../../lib/focusTrap';
 import type { StoredFile, TextMatch, ViewerResponse } from '../../../../lib/api/types';
 import { fileTypeBadge } from '../../../../lib/files';
 import { formatFileSize } from '../../../../lib/format';
-import { useFindText, useViewer, useViewerText, type ViewerVersion } from '../../api/viewer';
+import { reportCopy, useFindText, useViewer, useViewerText, type ViewerVersion } from '../../api/viewer';
 import { VIEWER_MSG, viewerErrorMessage } from '../../messages';
 import { PageSheet } from './PageSheet';
 import { ViewerFind } from './ViewerFind';
@@ -93,7 +106,8 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const displayable = file?.displayable ?? true;
   const viewer = useViewer(container, folder, name, file?.lastModified ?? '', displayable);
   const kind = viewer.data?.kind;
-  const zoomable = kind === 'image' || kind === 'pdf';
+  // A text (and an RTF's) zooms its font: larger letters, the lines wrapped again.
+  const zoomable = kind === 'image' || kind === 'pdf' || kind === 'text';
   const [zoom, setZoom] = useState(1);
   // The page asked for in the URL (a search hit's) until the file's page count is known.
   const [page, setPage] = useState(() => requestedPage(urlPage));
@@ -112,14 +126,14 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const [terms, setTerms] = useState(urlFind.trim());
   const [matchIndex, setMatchIndex] = useState<number | null>(null);
   const textLayer = Boolean(viewer.data?.textLayer);
-  // Words and find by the opening's links: once refused (they expired), the file is opened again
-  // for new ones, once per opening (each opening is an audited view).
-  const renewedFor = useRef<string | null>(null);
-  const onLinkRefused = () => {
-    const opening = viewer.data?.expiresAt;
-    if (!opening || renewedFor.current === opening || viewer.isFetching) return;
-    renewedFor.current = opening;
-    void viewer.refetch();
+  // The opening's links refused (they expired: a page's picture, the words or the find) or a
+  // failed picture's Try again: the file is opened again for new ones, once per opening and never
+  // two openings at once, however many fail together (each opening is an audited view).
+  const renewedFor = useRef<number | null>(null);
+  const renew = () => {
+    if (!viewer.data || renewedFor.current === viewer.dataUpdatedAt) return;
+    renewedFor.current = viewer.dataUpdatedAt;
+    void viewer.refetch({ cancelRefetch: false });
   };
   const version: ViewerVersion = {
     container,
@@ -128,7 +142,7 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
     versionId: viewer.data?.versionId ?? '',
     wordsUrl: viewer.data?.wordsUrl ?? null,
     findUrl: viewer.data?.findUrl ?? null,
-    onLinkRefused,
+    onLinkRefused: renew,
   };
   const found = useFindText(version, terms, textLayer && viewer.isSuccess);
   const matches = found.data?.matches ?? NO_MATCHES;
@@ -296,7 +310,12 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
                   <span className="visually-hidden">Zoom in</span>
                 </button>
                 {/* Always there: on a phone it is how a page pinched too large or too small comes back. */}
-                <button type="button" className="btn btn-small viewer-control" onClick={() => setZoom(1)} aria-label={kind === 'pdf' ? VIEWER_TEXT.fitWidth : VIEWER_TEXT.fitScreen}>
+                <button
+                  type="button"
+                  className="btn btn-small viewer-control"
+                  onClick={() => setZoom(1)}
+                  aria-label={kind === 'pdf' ? VIEWER_TEXT.fitWidth : kind === 'text' ? VIEWER_TEXT.fitText : VIEWER_TEXT.fitScreen}
+                >
                   Fit
                 </button>
               </span>
@@ -338,7 +357,7 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
                 page={shownPage}
                 pageCount={pageCount}
                 onTurn={turn}
-                onExpired={() => void viewer.refetch()}
+                onExpired={renew}
                 original={original}
                 version={version}
                 textLayer={textLayer}
@@ -525,19 +544,24 @@ function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, o
       />
     );
   }
-  if (answer.kind === 'text' && answer.textUrl) return <TextView url={answer.textUrl} name={name} />;
-  if (answer.kind === 'html' && answer.htmlUrl) return <HtmlView url={answer.htmlUrl} name={name} />;
+  if (answer.kind === 'text' && answer.textUrl) return <TextView url={answer.textUrl} name={name} zoom={zoom} version={version} />;
+  if (answer.kind === 'html' && answer.htmlUrl) return <HtmlView url={answer.htmlUrl} name={name} version={version} />;
   return <OtherCard answer={answer} file={file} original={original} />;
 }
 
 /**
  * An image (at `src`) that could not be loaded: when its link has expired, the viewer asks for
- * new ones (once); otherwise it says why, in the server's words when it gave some (an image
- * element cannot read them: the same link is asked once more, as data).
+ * new ones, once per expiry (a picture failing again by the new links says why instead of
+ * opening the file again and again; one that loads lets the next expiry, later in the same
+ * file, ask again: `onLoad`); otherwise it says why, in the server's words when it gave some (an
+ * image element cannot read them: the same link is asked once more, as data).
  */
 function useImageFailure(src: string, expired: () => boolean, onExpired: () => void) {
   const [failure, setFailure] = useState<{ src: string; message: string | null } | null>(null);
   const renewed = useRef(false);
+  const onLoad = () => {
+    renewed.current = false;
+  };
   const onError = () => {
     if (expired() && !renewed.current) {
       renewed.current = true;
@@ -551,7 +575,7 @@ function useImageFailure(src: string, expired: () => boolean, onExpired: () => v
       .then((message) => message && setFailure((current) => (current?.src === src ? { src, message } : current)));
   };
   const failed = failure?.src === src;
-  return { failed, message: failed ? failure.message : null, onError };
+  return { failed, message: failed ? failure.message : null, onError, onLoad };
 }
 
 interface ImageViewProps {
@@ -576,7 +600,7 @@ function ImageView({ url, name, zoom, expired, onExpired, original, version, tex
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
   const [box, setBox] = useState<{ w: number; h: number } | null>(null);
   const src = serverUrl(url);
-  const { failed, message, onError } = useImageFailure(src, expired, onExpired);
+  const { failed, message, onError, onLoad } = useImageFailure(src, expired, onExpired);
   useEffect(() => {
     const node = frame.current;
     if (!node) return;
@@ -599,7 +623,10 @@ function ImageView({ url, name, zoom, expired, onExpired, original, version, tex
           src={src}
           alt={name}
           className={size ? undefined : 'viewer-fit'}
-          onLoad={(event) => setNatural({ w: event.currentTarget.naturalWidth || 1, h: event.currentTarget.naturalHeight || 1 })}
+          onLoad={(event) => {
+            onLoad();
+            setNatural({ w: event.currentTarget.naturalWidth || 1, h: event.currentTarget.naturalHeight || 1 });
+          }}
           onError={onError}
           draggable={false}
         />
@@ -625,7 +652,7 @@ function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onE
   const [width, setWidth] = useState<number | null>(null);
   const [loaded, setLoaded] = useState<number | null>(null);
   const src = width === null ? null : serverUrl(pageLink(template, page, width));
-  const { failed, message, onError } = useImageFailure(src ?? '', expired, onExpired);
+  const { failed, message, onError, onLoad } = useImageFailure(src ?? '', expired, onExpired);
   const [jump, setJump] = useState('');
   // A page turned empties the page field.
   const [jumpPage, setJumpPage] = useState(page);
@@ -674,7 +701,16 @@ function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onE
             current={current?.page === page ? current : null}
             style={{ width: `${zoom * 100}%` }}
           >
-            <img src={src} alt={VIEWER_MSG.pagePosition(page, pageCount)} onLoad={() => setLoaded(page)} onError={onError} draggable={false} />
+            <img
+              src={src}
+              alt={VIEWER_MSG.pagePosition(page, pageCount)}
+              onLoad={() => {
+                onLoad();
+                setLoaded(page);
+              }}
+              onError={onError}
+              draggable={false}
+            />
           </PageSheet>
         ) : null}
         {/* The next page travels while this one is read: an image the browser fetches but
@@ -718,7 +754,9 @@ function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onE
   );
 }
 
-function TextView({ url, name }: { url: string; name: string }) {
+/** A text (or an RTF's text) at the zoom's share of its font size, its lines wrapped to the
+ * screen; a copy from it is reported as one from a page (page 1). */
+function TextView({ url, name, zoom, version }: { url: string; name: string; zoom: number; version: ViewerVersion }) {
   const text = useViewerText(url);
   if (text.isPending) {
     return (
@@ -732,7 +770,14 @@ function TextView({ url, name }: { url: string; name: string }) {
     <div className="viewer-text-wrap">
       {text.data.cut ? <Banner kind="info">{VIEWER_MSG.textCut}</Banner> : null}
       {/* Text, never markup: React sets it as a text node. */}
-      <pre className="viewer-scroll viewer-text" tabIndex={0} role="region" aria-label={VIEWER_MSG.textRegion(name)}>
+      <pre
+        className="viewer-scroll viewer-text"
+        style={{ '--text-zoom': zoom } as CSSProperties}
+        tabIndex={0}
+        role="region"
+        aria-label={VIEWER_MSG.textRegion(name)}
+        onCopy={() => reportCopy(version, 1, document.getSelection())}
+      >
         {text.data.text}
       </pre>
     </div>
@@ -782,9 +827,30 @@ function OtherCard({ answer, file, original }: { answer: ViewerResponse; file: S
 }
 
 /**
- * A DOCX as the sanitised HTML the server made of it, in a frame sandboxed with no permission at
- * all (no script, no form, no same origin; the server's answer carries a strict CSP too).
+ * A DOCX as the sanitised HTML the server made of it, in a sandboxed frame that runs no script
+ * and sends no form (the server's answer carries a strict CSP too: no script, nothing remote).
+ * The sandbox keeps the app's origin alone (allow-same-origin, never with allow-scripts), so that
+ * the viewer sees a copy in the frame's document and reports it like any other (page 1).
  */
-function HtmlView({ url, name }: { url: string; name: string }) {
-  return <iframe className="viewer-html" sandbox="" src={serverUrl(url)} title={VIEWER_TEXT.htmlRegion(name)} referrerPolicy="no-referrer" />;
+function HtmlView({ url, name, version }: { url: string; name: string; version: ViewerVersion }) {
+  const onLoad = (event: SyntheticEvent<HTMLIFrameElement>) => {
+    const frame = event.currentTarget;
+    const doc = frame.contentDocument;
+    doc?.addEventListener('copy', () => reportCopy(version, 1, doc.getSelection()));
+    // Escape in the frame (focus is there once the reader clicked in it) closes the viewer as
+    // it does anywhere else in it.
+    doc?.addEventListener('keydown', (key) => {
+      if (key.key === 'Escape') frame.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    });
+  };
+  return (
+    <iframe
+      className="viewer-html"
+      sandbox="allow-same-origin"
+      src={serverUrl(url)}
+      title={VIEWER_TEXT.htmlRegion(name)}
+      referrerPolicy="no-referrer"
+      onLoad={onLoad}
+    />
+  );
 }
