@@ -362,11 +362,14 @@ _VIEWER_CONTENT_LINK = {**_VIEWER_LINK, "link_purpose": viewer.VIEWER_CONTENT_LI
 _VIEWER_HTML_LINK = {**_VIEWER_LINK, "link_purpose": viewer.VIEWER_HTML_LINK}
 _VIEWER_TEXT_LINK = {**_VIEWER_LINK, "link_purpose": viewer.VIEWER_TEXT_LINK}
 # A document's HTML page: nothing but its own inline styles and data: images, no script
-# (sandbox), framed by the app's own pages only (the app's X-Frame-Options DENY gives way
-# to frame-ancestors in every browser that knows it).
+# (default-src 'none', and a sandbox without allow-scripts), framed by the app's own pages only
+# (the app's X-Frame-Options DENY gives way to frame-ancestors in every browser that knows it).
+# The sandbox keeps the app's origin (allow-same-origin, as the viewer's frame does): the
+# viewer reads the frame's selection to report a copy (audited `file_copy`); a page that runs
+# no script can do nothing with its origin.
 HTML_CSP = (
     "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
-    "frame-ancestors 'self'; base-uri 'none'; form-action 'none'; sandbox"
+    "frame-ancestors 'self'; base-uri 'none'; form-action 'none'; sandbox allow-same-origin"
 )
 
 
@@ -461,7 +464,8 @@ async def _document(
 async def viewer_html(container: str, folder: str, blob: str, version_id: str) -> Response:
     """A Word .docx as one sanitised HTML page rendered in the worker pool, by the viewer
     session's HTML link (its audit entry covers it): a CSP that allows no script, no remote
-    resource and no form, sandboxed; 404 once the file has changed or is held."""
+    resource and no form, sandboxed (its origin kept: the viewer reports copies from it); 404
+    once the file has changed or is held."""
     page = await _document(container, folder, blob, version_id, "docx")
     headers = rendered_headers(app_services().settings.preview_link_seconds)
     headers["Content-Security-Policy"] = HTML_CSP

@@ -90,8 +90,16 @@ async def viewer_copied(
     container: str, folder: str, blob: str, version_id: str, data: CopiedText
 ) -> Response:
     """Text was copied from a page in the viewer: audited `file_copy` (a user's copies of the
-    file's text within a minute one entry with their count); 204."""
+    file's text within a minute one entry with their count); 204, 429 past the caller's 60
+    copies a minute."""
     await text_layer.copied(
-        container, folder, blob, version_id, data.page, data.characters, current_actor()
+        container,
+        folder,
+        blob,
+        version_id,
+        data.page,
+        data.characters,
+        current_actor(),
+        app_services().search.copies,
     )
     return Response(status=204)

@@ -23,7 +23,7 @@ from bff.patients.schemas import PatientDetails
 from bff.search import repository
 from bff.search.query import MAX_PREFIXES, MAX_QUERY_LENGTH, MIN_PREFIX, Query, parse
 from bff.search.schemas import FileType, SearchQuery, SearchResult, SearchResults, Snippet
-from bff.search.text_layer import FindGuard
+from bff.search.text_layer import CopyGuard, FindGuard
 from bff.throttle import FailureCounter, Limit, wait_text
 from config.settings import Settings
 
@@ -58,6 +58,7 @@ class SearchGuard:
         self.per_minute = settings.searches_per_minute
         self.seconds = settings.search_seconds
         self.finds = FindGuard(settings)  # the viewer's finds (bff/search/text_layer.py)
+        self.copies = CopyGuard(settings)  # the viewer's copies reported (the same)
 
     async def admit(self, user_id: int) -> None:
         """Count one search of the user's, or refuse it (429) past their rate."""
@@ -70,6 +71,7 @@ class SearchGuard:
         await self.readers.aclose()
         await self.rate.aclose()
         await self.finds.aclose()
+        await self.copies.aclose()
 
 
 # Which extensions each file type covers.

@@ -3,7 +3,10 @@ and the audit of text copied from it; for the content version the viewer opened 
 file has changed since), of a file the caller may see (held content answers as a missing file:
 `files.service.current_content`). The viewer's opening audited the view (`file_view`), which
 covers the words and finds; a copy is audited `file_copy`, a user's copies of one file's text
-within a minute one entry with their count (`record_repeated`).
+within a minute one entry with their count (`record_repeated`), from whatever the viewer shows
+as text (a page's text layer, a text or RTF file, a DOCX's HTML); each user's reports at most
+COPIES_PER_MINUTE (`CopyGuard`: 429 with Retry-After past it, before any read or write of the
+database).
 
 Words and find answer only under a link of the viewer session the audited opening handed out
 (`links`, purpose VIEWER_WORDS_LINK, signed like the viewer's others: bff/files/viewer.py), so
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from urllib.parse import quote
 
@@ -52,6 +55,7 @@ FINDS_AT_ONCE = 2  # finds matching at once in a process, each in a low-priority
 FIND_WORKER_SLACK = 2.0  # a find's worker killed this long after its deadline (it stops itself)
 FIND_WAIT_SECONDS = 2.0  # how long a find waits for a turn before the 503
 FINDS_PER_MINUTE = 30  # each user's finds, in this process and (when configured) Redis
+COPIES_PER_MINUTE = 60  # each user's copies reported, counted as the finds are
 FIND_BUSY = "The server is busy finding text in other files. Please try again in a moment."
 FIND_BUSY_RETRY_SECONDS = "5"
 # The purpose signed into the text layer's links (words and find): a link of the viewer's
@@ -62,6 +66,38 @@ VIEWER_WORDS_LINK = ".bff-viewer-words"
 def too_many_finds(seconds: int) -> str:
     """The 429 of a user past FINDS_PER_MINUTE."""
     return f"Too many finds in a short time: wait {wait_text(seconds)} and find again."
+
+
+def too_many_copies(seconds: int) -> str:
+    """The 429 of a user past COPIES_PER_MINUTE."""
+    return f"Too many copies in a short time: wait {wait_text(seconds)} before copying more text."
+
+
+async def _admit(
+    rate: FailureCounter, user_id: int | None, per_minute: int, refused: Callable[[int], str]
+) -> None:
+    """Count one request of the user's under rate, or refuse it (429, `refused(wait)` its
+    message) past per_minute."""
+    _, wait = await rate.reserve([Limit(f"user:{user_id}", per_minute)])
+    if wait is not None:
+        raise ApiError(429, refused(wait), {"Retry-After": str(wait)})
+
+
+class CopyGuard:
+    """What bounds the copies reported (each one a write of the database, however the audit
+    folds them): each user's COPIES_PER_MINUTE, a load limit counted as the finds' are."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.rate = FailureCounter(settings, "bff-copy", 60)
+        self.per_minute = COPIES_PER_MINUTE
+
+    async def admit(self, user_id: int | None) -> None:
+        """Count one copy of the user's, or refuse it (429) past their rate."""
+        await _admit(self.rate, user_id, self.per_minute, too_many_copies)
+
+    async def aclose(self) -> None:
+        """Close Redis's connection (when the app stops)."""
+        await self.rate.aclose()
 
 
 class FindGuard:
@@ -85,9 +121,7 @@ class FindGuard:
 
     async def admit(self, user_id: int | None) -> None:
         """Count one find of the user's, or refuse it (429) past their rate."""
-        _, wait = await self.rate.reserve([Limit(f"user:{user_id}", self.per_minute)])
-        if wait is not None:
-            raise ApiError(429, too_many_finds(wait), {"Retry-After": str(wait)})
+        await _admit(self.rate, user_id, self.per_minute, too_many_finds)
 
     @asynccontextmanager
     async def turn(self) -> AsyncIterator[None]:
@@ -234,8 +268,11 @@ async def copied(
     page: int,
     characters: int,
     actor: Actor,
+    guard: CopyGuard,
 ) -> None:
-    """Audit text copied from a page of the file the viewer shows (`file_copy`)."""
+    """Audit text copied from a page of the file the viewer shows (`file_copy`); 429 past the
+    user's COPIES_PER_MINUTE."""
+    await guard.admit(actor.user_id)
     await _current(container, folder, name, version_id, actor)
     await record_repeated(
         actor,

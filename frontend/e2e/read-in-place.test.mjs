@@ -5,8 +5,9 @@
 // records the patient; a doctor searches a word that exists only as pixels in a scanned letter,
 // sees the patient named on the hit, opens it in place at the highlighted match, copies a
 // sentence from the text layer (audited file_copy), moves to the next match and the next files
-// (a second scan, a DOCX read in the viewer's sandboxed frame), closes the viewer and goes back
-// to the results; an admin changes the patient while the doctor reads and the doctor is told.
+// (a second scan, a DOCX read in the viewer's sandboxed frame and a copy from it audited), closes
+// the viewer and goes back to the results; an admin changes the patient while the doctor reads
+// and the doctor is told.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -437,10 +438,37 @@ test('desktop, keyboard only: a scanned letter found, read in place at the highl
     await plan.waitFor();
     const frame = plan.locator('iframe.viewer-html');
     await frame.waitFor();
-    assert.equal(await frame.getAttribute('sandbox'), '');
+    assert.equal(await frame.getAttribute('sandbox'), 'allow-same-origin');
     await page.frameLocator('iframe.viewer-html').getByText(PLAN_TEXT).waitFor({ timeout: 30_000 });
     assert.ok(await page.frameLocator('iframe.viewer-html').getByText(PLAN_TEXT).isVisible(), 'the DOCX text is not visible');
     await assertDocxAccessible(page, plan, 'desktop: the DOCX in the viewer');
+    // A paragraph selected in the frame (a triple click: the one step here not by the keyboard,
+    // as a reader selects in a document) and copied with Ctrl+C: audited as file_copy too.
+    const docxCopiesBefore = (await audited(admin, ward, doctor, 'file_copy')).filter((entry) => entry.blobName === PLAN).length;
+    await page.frameLocator('iframe.viewer-html').getByText(PLAN_TEXT).click({ clickCount: 3 });
+    await page.keyboard.press('Control+C');
+    assert.equal((await page.evaluate(() => navigator.clipboard.readText())).trim(), PLAN_TEXT, 'the clipboard does not hold the DOCX paragraph');
+    for (let i = 0; (await audited(admin, ward, doctor, 'file_copy')).filter((entry) => entry.blobName === PLAN).length <= docxCopiesBefore; i += 1) {
+      assert.ok(i < 50, 'the copy from the DOCX was not audited (file_copy)');
+      await page.waitForTimeout(100);
+    }
+    // The frame keeps the app's origin but runs no script: one put into it does nothing.
+    const ran = await frame.evaluate(async (node) => {
+      const doc = node.contentDocument;
+      const script = doc.createElement('script');
+      script.textContent = 'document.body.dataset.ran = "yes"';
+      doc.body.append(script);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return doc.body.dataset.ran ?? null;
+    });
+    assert.equal(ran, null, 'a script ran in the DOCX frame');
+    // ... as the browser says (the one console error this journey expects: taken off the list).
+    const blockedScript = (p) => /^Blocked script execution in '[^']*\/c-care-plan\.docx\/viewer\/[^']*\/html\?link=[^']*' because the document's frame is sandboxed/.test(p);
+    for (let i = 0; !problems.some(blockedScript); i += 1) {
+      assert.ok(i < 20, 'the browser did not say it blocked the script in the DOCX frame');
+      await page.waitForTimeout(100);
+    }
+    problems.splice(problems.findIndex(blockedScript), 1);
     await shot(page, 'read-in-place-docx-desktop');
 
     // Escape closes; Back returns to the results.

@@ -223,6 +223,18 @@ for (const [device, options] of DEVICES) {
     const notes = page.getByRole('dialog', { name: TEXT });
     await notes.getByRole('region', { name: `Text of ${TEXT}` }).getByText('<b>not markup</b>').waitFor();
     assert.match(page.url(), /\?view=b-notes\.txt$/);
+    // A text zooms by its letters (issue 50), its zoom controls 44 x 44 on the phone too.
+    const fontSize = () => notes.getByRole('region', { name: `Text of ${TEXT}` }).evaluate((node) => parseFloat(window.getComputedStyle(node).fontSize));
+    const normal = await fontSize();
+    const zoomIn = notes.getByRole('button', { name: 'Zoom in' });
+    if (device === 'phone') {
+      const target = await zoomIn.boundingBox();
+      assert.ok(target.width >= 44 && target.height >= 44, `phone: the text's Zoom in is ${target.width} x ${target.height} px`);
+    }
+    await zoomIn.click();
+    assert.ok((await fontSize()) >= normal * 1.4, `${device}: the text's letters did not grow with the zoom`);
+    await notes.getByRole('button', { name: 'Fit: normal text size' }).click();
+    assert.equal(await fontSize(), normal);
 
     // Escape closes it (the URL too), and focus goes back to the row of the file shown last.
     await page.keyboard.press('Escape');

@@ -37,9 +37,11 @@ from tests.files.test_viewer_bombs import ward_with
 MB = 1024 * 1024
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 TRACKER = "https://tracker.example/pixel.png"
+# No script (default-src 'none', a sandbox without allow-scripts); the app's origin kept, so
+# the viewer sees a copy in the frame (issue 50).
 HTML_CSP = (
     "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
-    "frame-ancestors 'self'; base-uri 'none'; form-action 'none'; sandbox"
+    "frame-ancestors 'self'; base-uri 'none'; form-action 'none'; sandbox allow-same-origin"
 )
 
 

@@ -332,3 +332,44 @@ async def test_a_user_s_finds_are_limited_per_minute_and_per_process(
     # Another user's finds are theirs.
     admins = await _open(ward, "letter.pdf", ward.admin)
     await _get(ward, admins, "find", 200, q="asthma")
+
+
+async def test_a_flood_of_copies_is_refused_past_60_a_minute_per_user(reading_ward: Ward) -> None:
+    """The review's replay: a client posting copies as fast as it can. The user's first 60 in a
+    minute are recorded (a text file's as a PDF's: whatever the viewer shows as text), the rest
+    refused (429 with Retry-After, before the database is asked) and not audited; another user's
+    copies are theirs; a copy's page and count are bounded."""
+    ward = reading_ward
+    opened = await _uploaded(ward, "note.txt", b"Penicillin allergy noted.")
+    assert opened["kind"] == "text"
+    url = ward.url("note.txt", "viewer", opened["versionId"], "copied")
+    statuses = []
+    for _ in range(text_layer.COPIES_PER_MINUTE + 20):
+        response = await ward.client.post(
+            url, json={"page": 1, "characters": 25}, headers=ward.nurse.headers
+        )
+        statuses.append(response.status_code)
+    assert statuses == [204] * text_layer.COPIES_PER_MINUTE + [429] * 20
+    message = await error_message(response, 429)
+    assert message.startswith("Too many copies in a short time: wait ")
+    assert message.endswith(" before copying more text.")
+    assert 0 < int(response.headers["Retry-After"]) <= 60
+    await audit_service.flush()
+    first, counted = await audit_entries("file_copy")
+    assert first.blob_name == "note.txt"
+    assert first.details == "copied text from page 1 (25 characters)"
+    repeats = text_layer.COPIES_PER_MINUTE - 1
+    assert counted.details == f"copied text again repeated={repeats} within 60s"
+    # Another user's copies are theirs.
+    admins = await ward.client.post(
+        url, json={"page": 1, "characters": 25}, headers=ward.admin.headers
+    )
+    assert admins.status_code == 204
+    for body in (
+        {"page": 0, "characters": 1},
+        {"page": 100_001, "characters": 1},
+        {"page": 1, "characters": -1},
+        {"page": 1, "characters": 100_000_001},
+    ):
+        bad = await ward.client.post(url, json=body, headers=ward.admin.headers)
+        assert bad.status_code == 400, body

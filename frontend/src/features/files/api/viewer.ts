@@ -180,3 +180,12 @@ export function useFindText(version: ViewerVersion, q: string, enabled: boolean)
 /** POST .../viewer/{version}/copied: text copied from a page, audited by the server (file_copy). */
 export const reportCopied = (version: ViewerVersion, body: TextCopied): Promise<void> =>
   apiRequest<void>(`${versionPath(version)}/copied`, { method: 'POST', body });
+
+/** The viewer's one copy reporter, for whatever it shows as text (a page's text layer, a text or
+ * RTF file, a DOCX's frame): a copy event's selection (in the document it happened in) reported
+ * with its page and length; nothing selected, nothing reported. The copy itself is the
+ * browser's; a refused report (the server's 60 a minute per user) is not the reader's concern. */
+export function reportCopy(version: ViewerVersion, page: number, selection: Selection | null): void {
+  const characters = selection?.toString().length ?? 0;
+  if (characters > 0) reportCopied(version, { page, characters }).catch(() => undefined);
+}

@@ -286,6 +286,61 @@ describe('the viewer: each kind', () => {
     expect(text.querySelector('b')).toBeNull();
   });
 
+  it("reports a copy from a text (or an RTF's text) as the text layer does: page 1 and how many characters", async () => {
+    const api = setUp({ [`POST ${base('c-notes.txt')}/copied`]: { status: 204 } });
+    renderApp(`${PAGE}?view=c-notes.txt`);
+    const dialog = await viewerOf('c-notes.txt');
+    const text = await within(dialog).findByRole('region', { name: 'Text of c-notes.txt' });
+    const range = document.createRange();
+    range.setStart(text.firstChild!, 0);
+    range.setEnd(text.firstChild!, 'Potassium 4.1'.length);
+    const selection = window.getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    fireEvent.copy(text);
+    const copies = () => api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/copied'));
+    await waitFor(() => expect(copies()).toHaveLength(1));
+    expect(copies()[0]!.path).toBe(`${base('c-notes.txt')}/copied`);
+    expect(copies()[0]!.body).toEqual({ page: 1, characters: 13 });
+    selection.removeAllRanges();
+    fireEvent.copy(text);
+    expect(copies()).toHaveLength(1);
+  });
+
+  it("zooms a text's letters with the buttons, the keys and a pinch, and Fit brings them back", async () => {
+    setUp();
+    renderApp(`${PAGE}?view=c-notes.txt`);
+    const dialog = await viewerOf('c-notes.txt');
+    const text = await within(dialog).findByRole('region', { name: 'Text of c-notes.txt' });
+    const zoom = () => text.style.getPropertyValue('--text-zoom');
+    expect(zoom()).toBe('1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Zoom in' }));
+    expect(within(dialog).getByText('150%')).toBeInTheDocument();
+    expect(zoom()).toBe('1.5');
+    await userEvent.keyboard('+');
+    expect(zoom()).toBe('2');
+    const fit = within(dialog).getByRole('button', { name: 'Fit: normal text size' });
+    await userEvent.click(fit);
+    expect(zoom()).toBe('1');
+    // Two fingers apart on a phone: the letters grow (the file stays).
+    const stage = dialog.querySelector('.viewer-stage')!;
+    fireEvent.pointerDown(stage, { pointerType: 'touch', pointerId: 1, clientX: 150, clientY: 300 });
+    fireEvent.pointerDown(stage, { pointerType: 'touch', pointerId: 2, clientX: 250, clientY: 300 });
+    fireEvent.pointerMove(stage, { pointerType: 'touch', pointerId: 2, clientX: 350, clientY: 300 });
+    fireEvent.pointerMove(stage, { pointerType: 'touch', pointerId: 1, clientX: 50, clientY: 300 });
+    fireEvent.pointerUp(stage, { pointerType: 'touch', pointerId: 2, clientX: 350, clientY: 300 });
+    fireEvent.pointerUp(stage, { pointerType: 'touch', pointerId: 1, clientX: 50, clientY: 300 });
+    expect(zoom()).toBe('3');
+    expect(location()).toBe(`${PAGE}?view=c-notes.txt`);
+    // Every control a 44 x 44 target on a phone (the stylesheet's .viewer-control).
+    const zoomControls = within(within(dialog).getByRole('group', { name: 'Zoom' })).getAllByRole('button');
+    expect(zoomControls).toHaveLength(3);
+    expect(zoomControls.every((control) => control.matches('.viewer-control'))).toBe(true);
+    // The stylesheet scales the text's font by the zoom, its lines wrapped to the screen.
+    const css = readFileSync(resolve(process.cwd(), 'src/styles.css'), 'utf8');
+    expect(css).toMatch(/\.viewer-text \{[^}]*white-space: pre-wrap;[^}]*font-size: calc\(0\.95rem \* var\(--text-zoom, 1\)\)/);
+  });
+
   it('offers the original of a type the browser would only download as a download, never a blank tab (issue 50)', async () => {
     const open = vi.spyOn(window, 'open');
     const clicked: HTMLAnchorElement[] = [];
@@ -404,6 +459,61 @@ describe('the viewer: errors', () => {
     // Try again: a new opening, with new links.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(api.calls.filter((c) => c.path.endsWith('/viewer'))).toHaveLength(3));
+  });
+
+  it('asks for new links again when they expire a second time later in the same file, once the page loaded by the first', async () => {
+    const api = setUp({
+      [viewerPath('b-scan.pdf')]: answer('b-scan.pdf', { kind: 'pdf', pageCount: 2, pageUrl: PAGE_URL, expiresAt: T }),
+    });
+    const openings = () => api.calls.filter((c) => c.path.endsWith('/viewer')).length;
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    const page = () => within(dialog).getByRole('img', { name: /^Page \d of 2$/ });
+    await within(dialog).findByRole('img', { name: 'Page 1 of 2' });
+    fireEvent.error(page());
+    await waitFor(() => expect(openings()).toBe(2));
+    await act(async () => undefined); // the new opening's answer in place
+    // The new links work: the page loads, and is read for a while.
+    fireEvent.load(page());
+    // They expire in turn: the next page fails, and the file is opened once more.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next page' }));
+    fireEvent.error(page());
+    await waitFor(() => expect(openings()).toBe(3));
+    await act(async () => undefined);
+    // Failing again by those links, before anything loaded: it says so, no fourth opening.
+    fireEvent.error(page());
+    await within(dialog).findByRole('alert');
+    expect(openings()).toBe(3);
+  });
+
+  it('never opens the file twice at once when a page and the words fail together', async () => {
+    let opened = 0;
+    let answerSecond: () => void = () => undefined;
+    const api = setUpText({
+      [viewerPath('b-scan.pdf')]: () => {
+        opened += 1;
+        const body = answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true, expiresAt: T, ...textLinks(`w${opened}`) });
+        if (opened === 1) return body;
+        return new Promise((resolve) => {
+          answerSecond = () => resolve(body);
+        });
+      },
+      [WORDS_PATH]: ({ url }: { url: URL }) =>
+        url.searchParams.get('link') === 'w1'
+          ? { status: 403, body: { message: 'This link is invalid or has expired. Please open the file again from its folder.' } }
+          : { body: { page: 1, words: WORDS[1] } },
+    });
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    const dialog = await viewerOf('b-scan.pdf');
+    // The words' link refused: a new opening is on its way ...
+    await waitFor(() => expect(opened).toBe(2));
+    // ... when the page's picture fails by the same expired link: no other opening meanwhile.
+    fireEvent.error(within(dialog).getByRole('img', { name: 'Page 1 of 3' }));
+    await act(async () => undefined);
+    answerSecond();
+    await within(dialog).findByRole('group', { name: 'Text of page 1' });
+    expect(opened).toBe(2);
+    expect(api.calls.filter((c) => c.path.endsWith('/viewer'))).toHaveLength(2);
   });
 });
 
@@ -710,7 +820,7 @@ describe('the viewer: a DOCX (issue 50)', () => {
     lastModified: T,
   });
 
-  it('shows its HTML in a frame sandboxed with no permission, and downloads its original, never a tab', async () => {
+  it('shows its HTML in a frame sandboxed without scripts, and downloads its original, never a tab', async () => {
     const open = vi.spyOn(window, 'open');
     const clicked: HTMLAnchorElement[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
@@ -729,13 +839,44 @@ describe('the viewer: a DOCX (issue 50)', () => {
     const dialog = await viewerOf('e-letter.docx');
     const frame = await within(dialog).findByTitle('Document: e-letter.docx');
     expect(frame.tagName).toBe('IFRAME');
-    expect(frame.getAttribute('sandbox')).toBe('');
+    // No script, no form, no popup: the app's origin alone is kept (a copy in it is seen).
+    expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
     expect(frame.getAttribute('src')).toBe(`${base('e-letter.docx')}/html?link=h`);
     expect(within(dialog).queryByRole('button', { name: /^Open original/ })).toBeNull();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Download original' }));
     await waitFor(() => expect(clicked).toHaveLength(1));
     expect(clicked[0]!.getAttribute('href')).toBe('/api/blobs/ward%20a/p-1/e-letter.docx/view?link=d');
     expect(open).not.toHaveBeenCalled();
+  });
+
+  it('reports a copy from the frame as one from a page (page 1 and how many characters); Escape there closes', async () => {
+    const api = setUp({
+      [LIST]: { body: { blobs: [...FILES, DOCX], hasProfileImage: false } },
+      [viewerPath('e-letter.docx')]: answer('e-letter.docx', { contentType: DOCX.contentType, kind: 'html', htmlUrl: `${base('e-letter.docx')}/html?link=h` }),
+      [`POST ${base('e-letter.docx')}/copied`]: { status: 204 },
+    });
+    renderApp(`${PAGE}?view=e-letter.docx`);
+    const dialog = await viewerOf('e-letter.docx');
+    const frame = (await within(dialog).findByTitle('Document: e-letter.docx')) as HTMLIFrameElement;
+    // The document the server rendered, in the frame (jsdom loads no frame: written here).
+    const doc = frame.contentDocument!;
+    doc.replaceChildren(doc.createElement('html'));
+    doc.documentElement.innerHTML = '<body><p>Care plan: fluids 2 litres a day.</p></body>';
+    fireEvent.load(frame);
+    const paragraph = doc.querySelector('p')!;
+    const range = doc.createRange();
+    range.setStart(paragraph.firstChild!, 0);
+    range.setEnd(paragraph.firstChild!, 'Care plan'.length);
+    doc.getSelection()!.removeAllRanges();
+    doc.getSelection()!.addRange(range);
+    paragraph.dispatchEvent(new Event('copy', { bubbles: true }));
+    const copies = () => api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/copied'));
+    await waitFor(() => expect(copies()).toHaveLength(1));
+    expect(copies()[0]!.path).toBe(`${base('e-letter.docx')}/copied`);
+    expect(copies()[0]!.body).toEqual({ page: 1, characters: 9 });
+    // Escape with the focus in the frame closes the viewer too.
+    paragraph.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });
 

@@ -8,7 +8,7 @@
  */
 import { Fragment, useEffect, useLayoutEffect, useRef, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { PageWord, TextMatch } from '../../../../lib/api/types';
-import { reportCopied, usePageWords, type ViewerVersion } from '../../api/viewer';
+import { reportCopy, usePageWords, type ViewerVersion } from '../../api/viewer';
 import { VIEWER_TEXT } from './viewerMessages';
 import { boxOf, boxStyle, separatorBefore } from './viewerRules';
 
@@ -61,14 +61,8 @@ export function PageSheet({ version, page, textLayer, matches, current, style, c
     if (hit && typeof hit.scrollIntoView === 'function') hit.scrollIntoView({ block: 'center', inline: 'nearest' });
   }, [current, list]);
 
-  const onCopy = () => {
-    const characters = document.getSelection()?.toString().length ?? 0;
-    // The copy itself is the browser's; the server records who copied how much from which page.
-    if (characters > 0) reportCopied(version, { page, characters }).catch(() => undefined);
-  };
-
   return (
-    <div ref={sheet} className="viewer-sheet" style={style} onCopy={onCopy}>
+    <div ref={sheet} className="viewer-sheet" style={style} onCopy={() => reportCopy(version, page, document.getSelection())}>
       {children}
       {list ? <Highlights words={list} matches={matches} current={current} currentRef={currentHit} /> : null}
       {list && list.length > 0 ? <TextLayer words={list} page={page} /> : null}

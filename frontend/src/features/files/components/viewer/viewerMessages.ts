@@ -31,4 +31,6 @@ export const VIEWER_TEXT = {
   patientFailed: 'Patient details could not be loaded.',
   fitWidth: 'Fit to width',
   fitScreen: 'Fit to screen',
+  /** A text's zoom back to its own size. */
+  fitText: 'Fit: normal text size',
 } as const;
