@@ -318,7 +318,11 @@ test('desktop, keyboard only: a scanned letter found, read in place at the highl
     await ap.keyboard.press('Enter');
     await ap.getByText('Patient details saved').waitFor();
     const saved = await api(journey.server.base, 'GET', `/patients/${ward}/${folder}`, { token: admin.token });
-    assert.deepEqual(saved, { name: patient.name, dateOfBirth: patient.dateOfBirth, recordNumber: patient.recordNumber });
+    const { changedBy, changedAt, ...identity } = saved;
+    assert.deepEqual(identity, { name: patient.name, dateOfBirth: patient.dateOfBirth, recordNumber: patient.recordNumber });
+    // Who changed the patient last and when, as a reconnecting page tells a missed change.
+    assert.equal(changedBy, ADMIN.name);
+    assert.ok(Date.now() - Date.parse(changedAt) < 60_000, changedAt);
     timings.push(`admin recorded the patient by keyboard ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
     // The doctor searches from the top bar ("/" focuses it) for a word only in the scans' pixels.
