@@ -27,3 +27,6 @@ class AuditLog(Model):
 
     class Meta:
         table = "audit_logs"
+        # A folder's entries of one kind, newest first: the patient's last change, read with
+        # every patient banner (bff/patients/service.py), and the access report's.
+        indexes = (("container_name", "folder_name", "operation", "id"),)

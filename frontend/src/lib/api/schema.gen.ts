@@ -886,7 +886,8 @@ export interface paths {
         put?: never;
         /**
          * Text was copied from a page in the viewer: audited `file_copy` (a user's copies of the
-         * @description file's text within a minute one entry with their count); 204.
+         * @description file's text within a minute one entry with their count); 204, 429 past the caller's 60
+         *     copies a minute.
          */
         post: operations["post_viewer_copied"];
         delete?: never;
@@ -926,7 +927,8 @@ export interface paths {
         /**
          * A Word .docx as one sanitised HTML page rendered in the worker pool, by the viewer
          * @description session's HTML link (its audit entry covers it): a CSP that allows no script, no remote
-         *     resource and no form, sandboxed; 404 once the file has changed or is held.
+         *     resource and no form, sandboxed (its origin kept: the viewer reports copies from it); 404
+         *     once the file has changed or is held.
          */
         get: operations["get_viewer_html"];
         put?: never;

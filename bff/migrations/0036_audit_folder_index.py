@@ -1,0 +1,20 @@
+"""A folder's audit entries of one kind, newest first, from an index (issue 50): the patient
+banner reads its patient's last change (`patient_update`) on every folder page, which without it
+walked the log's entries of the whole container, or of every folder's patient changes."""
+
+from tortoise import migrations
+from tortoise.indexes import Index
+from tortoise.migrations import operations as ops
+
+
+class Migration(migrations.Migration):
+    dependencies = [("bff", "0035_visit_since")]
+
+    initial = False
+
+    operations = [
+        ops.AddIndex(
+            model_name="AuditLog",
+            index=Index(fields=["container_name", "folder_name", "operation", "id"]),
+        )
+    ]
