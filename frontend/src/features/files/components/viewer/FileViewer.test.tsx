@@ -723,6 +723,22 @@ describe('the viewer: words and find by the opening\'s links (issue 50)', () => 
     expect(api.calls.filter((c) => c.path.endsWith('/words')).map((c) => c.search)).toEqual(['?page=1&link=w1', '?page=1&link=w2']);
   });
 
+  it('opens the file again at most twice a minute when its links are refused however new they are', async () => {
+    let opened = 0;
+    setUpText({
+      [viewerPath('b-scan.pdf')]: () => {
+        opened += 1;
+        return answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true, ...textLinks(`w${opened}`) });
+      },
+      [WORDS_PATH]: { status: 403, body: { message: 'This link is invalid or has expired. Please open the file again from its folder.' } },
+    });
+    renderApp(`${PAGE}?view=b-scan.pdf`);
+    await viewerOf('b-scan.pdf');
+    await waitFor(() => expect(opened).toBe(3));
+    await new Promise((done) => setTimeout(done, 300));
+    expect(opened).toBe(3); // the first opening and two renewals, not one a round trip
+  });
+
   it('says when the find stopped before the end of a long document (partial)', async () => {
     setUpText({ [FIND_PATH]: { body: { ...MATCHES, total: 1, matches: [MATCHES.matches[0]], partial: true } } });
     renderApp(`${PAGE}?view=b-scan.pdf&q=potassium`);

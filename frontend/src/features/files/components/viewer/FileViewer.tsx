@@ -80,6 +80,8 @@ export interface FileViewerProps {
  * at and the words to find (a search hit's), `?view=<name>&page=<n>&q=<terms>`. */
 const PAGE_PARAM = 'page';
 const FIND_PARAM = 'q';
+/** A file's openings for new links within a minute, at most (links last minutes when they work). */
+const RENEWALS_PER_MINUTE = 2;
 
 /** The row button that opens `name` in the file list, to give focus back to. */
 function rowOf(name: string): HTMLElement | null {
@@ -128,10 +130,16 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const textLayer = Boolean(viewer.data?.textLayer);
   // The opening's links refused (they expired: a page's picture, the words or the find) or a
   // failed picture's Try again: the file is opened again for new ones, once per opening and never
-  // two openings at once, however many fail together (each opening is an audited view).
+  // two openings at once, however many fail together (each opening is an audited view); at most
+  // RENEWALS_PER_MINUTE, so links refused however new they are never open the file in a loop.
   const renewedFor = useRef<number | null>(null);
+  const renewals = useRef<number[]>([]);
   const renew = () => {
     if (!viewer.data || renewedFor.current === viewer.dataUpdatedAt) return;
+    const now = Date.now();
+    renewals.current = renewals.current.filter((at) => now - at < 60_000);
+    if (renewals.current.length >= RENEWALS_PER_MINUTE) return;
+    renewals.current.push(now);
     renewedFor.current = viewer.dataUpdatedAt;
     void viewer.refetch({ cancelRefetch: false });
   };
