@@ -15,7 +15,7 @@ import { shortTokenId } from '../../lib/smartTokens';
 import { useSession } from '../../lib/sessionContext';
 import { viewerKeys } from '../../lib/queryKeys';
 import { refetchAwaiting } from './awaiting';
-import { CACHE_EVENTS, invalidationsForEvent, signalEvent, type LivePayload } from './invalidations';
+import { CACHE_EVENTS, invalidationsForEvent, SEARCH_REFETCH_MS, signalEvent, staleSearches, type LivePayload } from './invalidations';
 
 /** off: no connection wanted; unavailable: the server refused or closed it (retried later). */
 export type LiveStatus = 'off' | 'connecting' | 'connected' | 'reconnecting' | 'unavailable';
@@ -153,10 +153,18 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       if (socket.active) set('reconnecting');
       else refused();
     });
+    // Search pages a patient's change marked stale, searched again together (SEARCH_REFETCH_MS).
+    let searchRefetch: ReturnType<typeof setTimeout> | undefined;
     for (const event of CACHE_EVENTS) {
       socket.on(event, (payload: unknown) => {
         for (const filters of invalidationsForEvent(event, asPayload(payload), userId)) {
           void queryClient.invalidateQueries(filters);
+        }
+        if (event === LiveEvent.PATIENT_CHANGED && searchRefetch === undefined) {
+          searchRefetch = setTimeout(() => {
+            searchRefetch = undefined;
+            void queryClient.refetchQueries(staleSearches);
+          }, SEARCH_REFETCH_MS);
         }
         signalEvent(event, asPayload(payload));
       });
@@ -186,6 +194,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     const stop = () => {
       stopped = true;
       clearTimeout(retryTimer);
+      clearTimeout(searchRefetch);
       stopAwaiting();
       socket.removeAllListeners();
       socket.disconnect();

@@ -1,5 +1,5 @@
 /** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
-import type { InvalidateQueryFilters, QueryKey } from '@tanstack/react-query';
+import type { InvalidateQueryFilters, QueryKey, RefetchQueryFilters } from '@tanstack/react-query';
 import type { SearchResponse } from '../../lib/api/types';
 import { assignmentKeys, auditKeys, fileKeys, patientKeys, scanKeys, searchKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
 import { parsePatientChange, publishPatientChange } from '../../lib/liveSignals';
@@ -110,22 +110,34 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
 
 /**
  * The search pages whose hits name the changed patient (each hit carries its folder's identity):
- * they are searched again, so a corrected name, date of birth or record number shows. Only those:
- * each search is audited and counted against the reader's searches per minute. A page not yet
- * answered may show the patient too; one named by no folder, all of them.
+ * marked stale, then searched again together at most once every SEARCH_REFETCH_MS (an import
+ * changes a patient a row, each its event), so a corrected name, date of birth or record number
+ * shows. Only those: each search is audited and counted against the reader's searches per
+ * minute. A page without an answer (still asked, or refused) is left as it is.
  */
 function searchesShowing(payload: LivePayload): InvalidateQueryFilters {
   const container = text(payload.container);
   const folder = text(payload.folder);
   return {
     queryKey: searchKeys.all,
+    refetchType: 'none',
     predicate: ({ state }) => {
       const data = state.data as SearchResponse | undefined;
-      if (!container || !folder || !data) return true;
+      if (!container || !folder || !data) return false;
       return data.results.some((hit) => hit.containerName === container && hit.folderName === folder);
     },
   };
 }
+
+/** How often search pages a patient's change marked stale are searched again, at most. */
+export const SEARCH_REFETCH_MS = 2000;
+
+/** The search pages on screen that a patient's change marked stale (searchesShowing). */
+export const staleSearches: RefetchQueryFilters = {
+  queryKey: searchKeys.all,
+  type: 'active',
+  predicate: ({ state }) => state.isInvalidated && state.status === 'success', // a refused one stays refused
+};
 
 /** What to invalidate for an event: its keys (keysForEvent), and for a patient's change the
  * search pages that show the patient. */

@@ -39,6 +39,9 @@ const page = (results: SearchResult[], over: Partial<SearchResponse> = {}): Sear
 const searches = (api: ReturnType<typeof mockApi>) =>
   api.calls.filter((c) => c.path === '/api/search').map((c) => new URLSearchParams(c.search));
 
+/** Longer than app/live's SEARCH_REFETCH_MS: search pages a patient's change marked are asked again by then. */
+const REFETCH_WAIT_MS = 3000;
+
 const location = () => screen.getByTestId('location').textContent ?? '';
 /** The results section: its heading, its live count, its list. */
 const results = () => screen.getByRole('region', { name: 'Results' });
@@ -323,10 +326,26 @@ describe('search: results by patient (issue 50)', () => {
     // Another patient's change, not among the hits: no search again (each one is audited).
     act(() => lastSocket().serverEmit('patient:changed', changed('p-9')));
     joseNow = { ...jose, name: 'José Müller-Lima', recordNumber: 'MRN-0043' };
-    act(() => lastSocket().serverEmit('patient:changed', changed('p-1')));
-    expect(await within(list).findByRole('heading', { name: 'José Müller-Lima · 14 Mar 1950 · MRN-0043' })).toBeInTheDocument();
+    // An import's burst of changes to the patients on the page: searched again once, together.
+    for (let n = 0; n < 5; n += 1) {
+      act(() => lastSocket().serverEmit('patient:changed', changed(n % 2 ? 'p-2' : 'p-1')));
+    }
+    const corrected = await within(list).findByRole('heading', { name: 'José Müller-Lima · 14 Mar 1950 · MRN-0043' }, { timeout: REFETCH_WAIT_MS });
+    expect(corrected).toBeInTheDocument();
     expect(within(list).queryByRole('heading', { name: /^José Müller ·/ })).toBeNull();
     expect(searches(api)).toHaveLength(2);
+  });
+
+  it('never searches again for a patient’s change when the page has no answer (refused)', async () => {
+    const message = 'Too many searches in a short time: wait 20 seconds and search again.';
+    const api = mockApi({ [SEARCH]: { status: 429, body: { message } } });
+    renderApp('/search?q=penicillin');
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    await waitFor(() => expect(sockets.length).toBeGreaterThan(0));
+    const asked = searches(api).length;
+    act(() => lastSocket().serverEmit('patient:changed', { container: 'ward a', folder: 'p-1', by: 'Ada Admin', at: '2026-03-04T09:08:07Z' }));
+    await new Promise((done) => setTimeout(done, REFETCH_WAIT_MS));
+    expect(searches(api)).toHaveLength(asked);
   });
 
   it('says when a folder’s patient is not recorded, and still names the folder', async () => {
