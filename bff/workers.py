@@ -149,6 +149,9 @@ class _Worker:
         worker = cls(process)
         try:
             ready = await asyncio.wait_for(worker._read(), START_SECONDS)
+        except TimeoutError:
+            await worker.kill()
+            raise WorkerFailed("The worker process did not start in time.") from None
         except BaseException:
             await worker.kill()
             raise

@@ -26,6 +26,7 @@ the matches found so far are answered, `partial`."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -45,6 +46,8 @@ from bff.throttle import FailureCounter, Limit, wait_text
 from bff.workers import WorkerFailed, WorkerPool, WorkerTimeout
 from config.settings import Settings
 
+log = logging.getLogger(__name__)
+
 NO_TEXT = "This page has no text."
 FIND_EMPTY = "Type a word to find."
 FIND_ONLY_EXCLUDED = "Type a word to find, not only words to leave out."
@@ -57,6 +60,8 @@ FIND_WAIT_SECONDS = 2.0  # how long a find waits for a turn before the 503
 FINDS_PER_MINUTE = 30  # each user's finds, in this process and (when configured) Redis
 COPIES_PER_MINUTE = 60  # each user's copies reported, counted as the finds are
 FIND_BUSY = "The server is busy finding text in other files. Please try again in a moment."
+FIND_FAILED = "The server could not search this document's text. Please try again in a moment."
+FIND_MEMORY_MB = 512  # a find's worker's address space (a file's words are 16 MB at most)
 FIND_BUSY_RETRY_SECONDS = "5"
 # The purpose signed into the text layer's links (words and find): a link of the viewer's
 # pages or content never opens them, nor theirs these.
@@ -116,7 +121,7 @@ class FindGuard:
             0,
             FIND_SECONDS + FIND_WORKER_SLACK,
             preload=("bff.search.words",),
-            memory=settings.conversion_memory_mb * MB,
+            memory=FIND_MEMORY_MB * MB,
         )
 
     async def admit(self, user_id: int | None) -> None:
@@ -144,12 +149,16 @@ class FindGuard:
         self, query: Query, pages: list[tuple[int, str]], room: int, deadline: float
     ) -> tuple[list[tuple[int, int, int]], bool]:
         """words.document_matches in a worker of the finds' own (within a turn): a worker that
-        outlived the deadline by FIND_WORKER_SLACK, ran out of memory or died ends the find
-        as it stands (`partial`), its worker replaced."""
+        outlived the deadline by FIND_WORKER_SLACK ends the find as it stands (`partial`); one
+        that ran out of memory, died or did not start fails it (503, logged: never taken for a
+        long document), its worker replaced."""
         try:
             return await self.workers.run(document_matches, query, pages, room, deadline)
-        except (WorkerTimeout, WorkerFailed):
+        except WorkerTimeout:
             return [], True
+        except WorkerFailed as exc:
+            log.warning("a find's worker failed: %s", exc)
+            raise ApiError(503, FIND_FAILED, {"Retry-After": FIND_BUSY_RETRY_SECONDS}) from None
 
     async def aclose(self) -> None:
         """Close Redis's connection and end the finds' workers (when the app stops)."""

@@ -25,6 +25,7 @@ from bff.search.models import PageWords
 from bff.search.text_layer import FIND_BUSY, FIND_TOO_LONG, NO_TEXT
 from bff.search.words import MAX_PAGE_JSON, encoded
 from bff.services import app_services
+from bff.workers import process_alive
 from tests.factories import StaffMember
 from tests.files.conftest import Ward
 from tests.helpers import audit_entries, error_message
@@ -301,13 +302,28 @@ async def test_a_find_whose_worker_outlives_its_time_answers_partial(reading_war
     ward = reading_ward
     opened = await _flooded(ward, 2)
     workers = app_services(ward.app).search.finds.workers
+    await _get(ward, opened, "find", 200, q="amoxicillin")
+    [first] = workers.pids
     workers.seconds = 0.01  # the worker killed long before the find's own deadline
     found = await _get(ward, opened, "find", 200, q=FLOOD_QUERY)
     assert (found["partial"], found["total"]) == (True, 0)
-    assert not workers.running_pids  # killed, and the next find starts a new one
+    assert not process_alive(first)  # killed, and the next find starts a new one
     workers.seconds = text_layer.FIND_SECONDS + text_layer.FIND_WORKER_SLACK
     found = await _get(ward, opened, "find", 200, q="amoxicillin")
     assert _spans(found) == [(1, 3, 4), (2, 3, 4)]
+
+
+async def test_a_find_whose_worker_fails_says_so_never_a_long_document(
+    reading_ward: Ward, caplog: pytest.LogCaptureFixture
+) -> None:
+    ward = reading_ward
+    opened = await _uploaded(ward, "letter.pdf", LETTER)
+    workers = app_services(ward.app).search.finds.workers
+    workers._preload = ("bff.no_such_module",)  # every worker dies as it starts
+    response = await ward.client.get(_url(opened, "find", q="amoxicillin"))
+    assert await error_message(response, 503) == text_layer.FIND_FAILED
+    assert "a find's worker failed" in caplog.text
+    assert "amoxicillin" not in caplog.text  # what was looked for is patient data
 
 
 async def test_a_user_s_finds_are_limited_per_minute_and_per_process(
