@@ -189,8 +189,8 @@ class FilePreview(Model):
 
 class FolderVisit(Model):
     """A member of staff's visit to a folder's files (POST .../visit, bff/files/visits.py), so
-    the web app can mark the files added since the visit before: when the visit was last seen,
-    and when the one before it ended (since; null: the first visit). One row per user and
+    the web app can mark the files added since the visit before: when the visit began and was
+    last seen, and when the one before it ended (since; null: the first visit). One row per user and
     folder, gone with either. Not patient data: not audited."""
 
     id = fields.IntField(primary_key=True)
@@ -202,6 +202,7 @@ class FolderVisit(Model):
     )
     visited_at = fields.DatetimeField()
     since = fields.DatetimeField(null=True)
+    started_at = fields.DatetimeField(null=True)  # the visit's first request (null: before 0035)
     user_id: int
     folder_id: int
 

@@ -323,21 +323,35 @@ async def current_file_ids(container_id: int | None = None) -> list[int]:
 
 
 async def record_visit(
-    conn: BaseDBAsyncClient, user_id: int, folder_id: int, now: datetime, window: timedelta
+    conn: BaseDBAsyncClient,
+    user_id: int,
+    folder_id: int,
+    now: datetime,
+    window: timedelta,
+    longest: timedelta,
 ) -> datetime | None:
     """Record inside transaction conn that user visits folder at now; the time the files new
     to this visit were added after (None: a first visit). Within window of the visit's last
-    request, the visit goes on and keeps its time; later, a new visit begins, since the last.
-    One row per user and folder (two first visits at once: both None)."""
+    request and longest of its first, the visit goes on and keeps its time; otherwise a new
+    visit begins, since the last request. One row per user and folder (two first visits at
+    once: both None)."""
     query = FolderVisit.filter(user_id=user_id, folder_id=folder_id).using_db(conn)
     row = await query.select_for_update().first()
     if row is None:
-        visit = FolderVisit(user_id=user_id, folder_id=folder_id, visited_at=now, since=None)
+        visit = FolderVisit(
+            user_id=user_id, folder_id=folder_id, visited_at=now, since=None, started_at=now
+        )
         await FolderVisit.bulk_create([visit], ignore_conflicts=True, using_db=conn)
         return None
     last = as_datetime(row.visited_at)
-    since: datetime | None = last  # a new visit: files added since the last one ended
-    if now - last <= window:  # the same visit goes on, with its own since
+    began = last if row.started_at is None else as_datetime(row.started_at)
+    if now - last <= window and now - began <= longest:  # the same visit goes on
         since = None if row.since is None else as_datetime(row.since)
-    await FolderVisit.filter(id=row.id).using_db(conn).update(visited_at=now, since=since)
+    else:  # a new visit: files added since the last one ended
+        since, began = last, now
+    await (
+        FolderVisit.filter(id=row.id)
+        .using_db(conn)
+        .update(visited_at=now, since=since, started_at=began)
+    )
     return since

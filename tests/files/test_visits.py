@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from bff.audit.models import AuditLog
 from bff.containers.models import Folder
 from bff.files.models import FolderVisit
-from bff.files.visits import VISIT_WINDOW
+from bff.files.visits import VISIT_LONGEST, VISIT_WINDOW
 from bff.users.models import Role
 from tests.factories import make_folder, make_staff
 from tests.files.conftest import Ward
@@ -54,6 +54,23 @@ async def test_a_visit_goes_on_within_the_window_and_keeps_its_since(ward: Ward)
     assert await visit(ward, ward.admin) is None
     assert await FolderVisit.filter(user_id=ward.nurse.user.id).count() == 1
     assert await AuditLog.all().count() == audited, "not patient data: not audited"
+
+
+async def test_a_visit_ends_after_its_longest_however_often_the_person_comes_back(
+    ward: Ward,
+) -> None:
+    assert await visit(ward, ward.nurse) is None
+    rows = FolderVisit.filter(user_id=ward.nurse.user.id, folder_id=ward.folder.id)
+    # Back every 25 minutes: the visit goes on while it is younger than its longest...
+    began = datetime.now(UTC) - VISIT_LONGEST + timedelta(seconds=30)
+    await rows.update(started_at=began)
+    await last_seen(ward, ward.nurse, VISIT_WINDOW - timedelta(minutes=5))
+    assert await visit(ward, ward.nurse) is None
+    # ... and past it the next visit begins, since the last request: what was read is not new.
+    await rows.update(started_at=datetime.now(UTC) - VISIT_LONGEST - timedelta(seconds=1))
+    seen = await last_seen(ward, ward.nurse, VISIT_WINDOW - timedelta(minutes=5))
+    assert await visit(ward, ward.nurse) == seen
+    assert await visit(ward, ward.nurse) == seen  # and that one goes on
 
 
 async def test_a_visit_to_a_folder_not_assigned_is_a_404(ward: Ward) -> None:
