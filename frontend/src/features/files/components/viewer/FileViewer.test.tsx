@@ -498,10 +498,7 @@ describe('the viewer: errors', () => {
           answerSecond = () => resolve(body);
         });
       },
-      [WORDS_PATH]: ({ url }: { url: URL }) =>
-        url.searchParams.get('link') === 'w1'
-          ? { status: 403, body: { message: 'This link is invalid or has expired. Please open the file again from its folder.' } }
-          : { body: { page: 1, words: WORDS[1] } },
+      [WORDS_PATH]: wordsRefusedBy('w1'),
     });
     renderApp(`${PAGE}?view=b-scan.pdf`);
     const dialog = await viewerOf('b-scan.pdf');
@@ -520,6 +517,13 @@ describe('the viewer: errors', () => {
 // Issue 50: the patient in the header, a search hit opened at its page with its words highlighted,
 // find in the document, the text layer, a DOCX as HTML, phones.
 const WORDS_PATH = `GET ${base('b-scan.pdf')}/words`;
+/** The server's answer to an expired link. */
+const LINK_REFUSED = { status: 403, body: { message: 'This link is invalid or has expired. Please open the file again from its folder.' } };
+/** The words, refused by the given (expired) link and answered by any other. */
+const wordsRefusedBy =
+  (link: string) =>
+  ({ url }: { url: URL }) =>
+    url.searchParams.get('link') === link ? LINK_REFUSED : { body: { page: 1, words: WORDS[1] } };
 const FIND_PATH = `GET ${base('b-scan.pdf')}/find`;
 const COPIED_PATH = `POST ${base('b-scan.pdf')}/copied`;
 type Box = [number, number, number, number];
@@ -711,10 +715,7 @@ describe('the viewer: words and find by the opening\'s links (issue 50)', () => 
         opened += 1;
         return answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true, ...textLinks(`w${opened}`) });
       },
-      [WORDS_PATH]: ({ url }: { url: URL }) =>
-        url.searchParams.get('link') === 'w1'
-          ? { status: 403, body: { message: 'This link is invalid or has expired. Please open the file again from its folder.' } }
-          : { body: { page: 1, words: WORDS[1] } },
+      [WORDS_PATH]: wordsRefusedBy('w1'),
     });
     renderApp(`${PAGE}?view=b-scan.pdf`);
     const dialog = await viewerOf('b-scan.pdf');
@@ -730,7 +731,7 @@ describe('the viewer: words and find by the opening\'s links (issue 50)', () => 
         opened += 1;
         return answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true, ...textLinks(`w${opened}`) });
       },
-      [WORDS_PATH]: { status: 403, body: { message: 'This link is invalid or has expired. Please open the file again from its folder.' } },
+      [WORDS_PATH]: LINK_REFUSED,
     });
     renderApp(`${PAGE}?view=b-scan.pdf`);
     await viewerOf('b-scan.pdf');
