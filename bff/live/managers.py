@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 RECONNECT_SECONDS = 0.5  # between attempts to subscribe again while the Redis link is down
 PING_IDLE_SECONDS = 1.0  # a quiet subscription is pinged after this long
 PING_ANSWER_SECONDS = 2.0  # a ping unanswered this long means the link is down
+CLOSE_SECONDS = 2.0  # the app's stop waits this long for the listener, and for each connection
 
 
 DELIVERY_SLICE = 32  # packets queued (over one or several events) before the loop takes a turn
@@ -361,6 +362,7 @@ class RedisManager(_Delivering, socketio.AsyncRedisManager):  # type: ignore[mis
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._fences: dict[str, _Fence] = {}  # this process's fences waiting, by key
+        self._stopping = False  # aclose: the listening loop ends, whatever it was doing
 
     @property
     def fence_channel(self) -> str:
@@ -432,6 +434,8 @@ class RedisManager(_Delivering, socketio.AsyncRedisManager):  # type: ignore[mis
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - any failure: the link is down, retry
+                if self._stopping:  # a cancellation the Redis client turned into a failure
+                    return
                 await self._link(False)
                 await asyncio.sleep(RECONNECT_SECONDS)
             finally:
@@ -476,13 +480,21 @@ class RedisManager(_Delivering, socketio.AsyncRedisManager):  # type: ignore[mis
     async def aclose(self) -> None:
         """Stop listening and delivering, and close the Redis connections (when the app
         stops)."""
+        self._stopping = True
         await self.deliveries.aclose()
         listener = getattr(self, "thread", None)
         if isinstance(listener, asyncio.Task):
             listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await listener
+            # Waited for at most CLOSE_SECONDS, and never by awaiting it: a listener that took
+            # its cancellation for a lost link (a Redis client may turn it into an error) held
+            # the app's stop for good, the stop's own timeout swallowed with it.
+            await asyncio.wait({listener}, timeout=CLOSE_SECONDS)
+            if not listener.done():
+                log.warning("Stopping: the Redis listener did not end within %g s", CLOSE_SECONDS)
+            elif not listener.cancelled():
+                listener.exception()  # retrieved: how it ended does not matter now
         for connection in (self.pubsub, self.redis):
             if connection is not None:
-                with contextlib.suppress(Exception):
-                    await connection.aclose()
+                with contextlib.suppress(Exception):  # TimeoutError too: closing, not waiting
+                    async with asyncio.timeout(CLOSE_SECONDS):
+                        await connection.aclose()

@@ -23,6 +23,7 @@ import pytest
 
 from bff.auth.sessions import open_session
 from bff.db import close_db, init_db
+from bff.live.managers import CLOSE_SECONDS, RedisManager
 from bff.users.models import User
 from config.settings import Settings
 from tests.live.conftest import Listener, uploads
@@ -258,3 +259,27 @@ async def test_a_sign_out_is_over_on_every_instance_when_it_answers(pair: Pair) 
         if await pair.me(b, token) != 401:
             still_working += 1
     assert still_working == 0, f"{still_working} of {SIGN_OUT_TRIALS} tokens worked on B"
+
+
+async def test_a_listener_that_ignores_its_cancellation_never_holds_the_app_s_stop() -> None:
+    """A Redis client may turn the stop's cancellation of the listening loop into a lost link,
+    which the loop retried for good: the app's stop then waited past any timeout (CI saw a test
+    app's shutdown time out at 120 s). The stop waits for the listener CLOSE_SECONDS at most."""
+    manager = RedisManager("redis://127.0.0.1:6379/15", channel="bff-test-close")
+    released = asyncio.Event()
+
+    async def stubborn() -> None:  # a listener that takes every cancellation for a failure
+        while not released.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(60)
+
+    listener = manager.thread = asyncio.create_task(stubborn())
+    await asyncio.sleep(0)
+    started = time.monotonic()
+    async with asyncio.timeout(CLOSE_SECONDS + 10):
+        await manager.aclose()
+    assert time.monotonic() - started < CLOSE_SECONDS + 5
+    released.set()  # the test's own task ends
+    listener.cancel()
+    await asyncio.wait({listener}, timeout=5)
+    assert listener.done()
