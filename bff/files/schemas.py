@@ -281,7 +281,7 @@ class VisitOut(BaseModel):
     previousVisitAt: datetime | None = Field(
         description="When the caller's previous visit to this folder ended (null: this is "
         "their first): the web app marks files added since as new. Requests within 30 minutes "
-        "of the last are one visit and answer the same"
+        "of the last are one visit, two hours at most, and answer the same"
     )
 
 

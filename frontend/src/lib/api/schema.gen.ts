@@ -4160,7 +4160,7 @@ export interface operations {
                     "application/json": {
                         /**
                          * Previousvisitat
-                         * @description When the caller's previous visit to this folder ended (null: this is their first): the web app marks files added since as new. Requests within 30 minutes of the last are one visit and answer the same
+                         * @description When the caller's previous visit to this folder ended (null: this is their first): the web app marks files added since as new. Requests within 30 minutes of the last are one visit, two hours at most, and answer the same
                          */
                         previousVisitAt: string | null;
                     };
