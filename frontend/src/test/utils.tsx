@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import type { ComponentType, ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
-import type { Role, StoredFile, User, UserSummary } from '../lib/api/types';
+import type { Role, StoredFile, User, UserSummary, ViewerResponse } from '../lib/api/types';
 
 export interface FakeResponse {
   status?: number;
@@ -137,6 +137,33 @@ export function makeStoredFile(overrides: Partial<StoredFile> & { name: string }
     textProblem: null,
     previewState: null,
     preview: null,
+    ...overrides,
+  };
+}
+
+/** A viewer opening as the server answers it (bff/files/schemas.py ViewerOpen): a PDF of one page
+ * at the server's widths, links that do not expire, no text layer; `overrides` say the rest. */
+export function makeViewerOpening(overrides: Partial<ViewerResponse> & { name: string }): ViewerResponse {
+  return {
+    kind: 'pdf',
+    contentType: 'application/pdf',
+    contentLength: 2048,
+    versionId: 'v1',
+    pageCount: 1,
+    pageUrl: null,
+    pageWidths: [320, 480, 640, 800, 1024, 1280, 1600, 2000],
+    imageUrl: null,
+    imageReduced: false,
+    originalDownload: false,
+    textUrl: null,
+    reason: null,
+    expiresAt: '2999-01-01T00:00:00Z',
+    htmlUrl: null,
+    activeContent: '',
+    displayable: true,
+    textLayer: false,
+    wordsUrl: null,
+    findUrl: null,
     ...overrides,
   };
 }

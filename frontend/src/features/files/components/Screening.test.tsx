@@ -6,7 +6,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StoredFile } from '../../../lib/api/types';
 import { closeViewerWindows } from '../../../lib/viewerWindows';
-import { makeStoredFile, mockApi, renderApp, signIn } from '../../../test/utils';
+import { makeStoredFile, makeViewerOpening, mockApi, renderApp, signIn } from '../../../test/utils';
 import { mockXhr } from '../../../test/xhr';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
@@ -23,24 +23,12 @@ const FILES = [ACTIVE, DAMAGED, PLAIN];
 
 const viewerPath = (name: string) => `GET /api/blobs/ward%20a/p-1/${name}/viewer`;
 const pdfAnswer = (name: string, activeContent = '') => ({
-  body: {
+  body: makeViewerOpening({
     name,
-    kind: 'pdf',
-    contentType: 'application/pdf',
-    contentLength: 2048,
-    versionId: 'v1',
-    pageCount: 1,
     pageUrl: `/api/blobs/ward%20a/p-1/${name}/viewer/v1/pages/{page}?width={width}&link=sig`,
     pageWidths: [320, 640, 1280],
-    imageUrl: null,
-    imageReduced: false,
-    originalDownload: false,
-    textUrl: null,
-    reason: null,
-    expiresAt: LATER,
     activeContent,
-    displayable: true,
-  },
+  }),
 });
 
 function setUp() {

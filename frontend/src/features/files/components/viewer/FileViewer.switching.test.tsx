@@ -6,36 +6,26 @@ import userEvent from '@testing-library/user-event';
 import type { StoredFile } from '../../../../lib/api/types';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { lastSocket } from '../../../../test/socketMock';
-import { makeStoredFile, mockApi, never, renderApp, signIn } from '../../../../test/utils';
+import { makeStoredFile, makeViewerOpening, mockApi, never, renderApp, signIn } from '../../../../test/utils';
 import { sameButLink } from '../../api/viewer';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
 const PAGE = '/containers/ward%20a/folders/p-1';
 const T = '2026-01-02T10:00:00Z';
-const LATER = '2999-01-01T00:00:00Z';
 const pdf = (name: string): StoredFile => makeStoredFile({ name, contentType: 'application/pdf', contentLength: 2048, lastModified: T, textState: 'ready' });
 const FILES = [pdf('b-scan.pdf'), pdf('e-other.pdf')];
 const base = (name: string) => `/api/blobs/ward%20a/p-1/${name}/viewer/v-${name}`;
 const opening = (name: string) => ({
-  body: {
+  body: makeViewerOpening({
     name,
-    contentType: 'application/pdf',
-    contentLength: 2048,
     versionId: `v-${name}`,
-    kind: 'pdf',
     pageCount: 3,
     pageUrl: `${base(name)}/pages/{page}?width={width}&link=sig`,
     pageWidths: [1024],
-    imageUrl: null,
-    imageReduced: false,
-    originalDownload: false,
-    textUrl: null,
-    reason: null,
-    expiresAt: LATER,
     textLayer: true,
     wordsUrl: `${base(name)}/words?page={page}&link=w`,
     findUrl: `${base(name)}/find?link=w`,
-  },
+  }),
 });
 const WORDS = { page: 1, words: [{ text: 'Sodium', box: [0.1, 0.1, 0.2, 0.12] }, { text: 'normal', box: [0.3, 0.1, 0.4, 0.12] }] };
 const NO_MATCHES = { body: { total: 0, capped: false, matches: [] } };

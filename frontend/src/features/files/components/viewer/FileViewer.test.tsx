@@ -3,9 +3,9 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { StoredFile } from '../../../../lib/api/types';
+import type { StoredFile, ViewerResponse } from '../../../../lib/api/types';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
-import { makeStoredFile, mockApi, never, renderApp, signIn } from '../../../../test/utils';
+import { makeStoredFile, makeViewerOpening, mockApi, never, renderApp, signIn } from '../../../../test/utils';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
 const PAGE = '/containers/ward%20a/folders/p-1';
@@ -25,23 +25,8 @@ const FILES = [
 const viewerPath = (name: string) => `GET /api/blobs/ward%20a/p-1/${name}/viewer`;
 const base = (name: string) => `/api/blobs/ward%20a/p-1/${name}/viewer/v1`;
 // As the server answers (bff/files/schemas.py ViewerOpen).
-const answer = (name: string, over: Record<string, unknown>) => ({
-  body: {
-    name,
-    contentType: FILES.find((f) => f.name === name)?.contentType,
-    contentLength: 2048,
-    versionId: 'v1',
-    pageCount: null,
-    pageUrl: null,
-    pageWidths: [320, 480, 640, 800, 1024, 1280, 1600, 2000],
-    imageUrl: null,
-    imageReduced: false,
-    originalDownload: false,
-    textUrl: null,
-    reason: null,
-    expiresAt: LATER,
-    ...over,
-  },
+const answer = (name: string, over: Partial<ViewerResponse>) => ({
+  body: makeViewerOpening({ name, contentType: FILES.find((f) => f.name === name)?.contentType ?? '', pageCount: null, ...over }),
 });
 const PAGE_URL = `${base('b-scan.pdf')}/pages/{page}?width={width}&link=sig`;
 const ANSWERS = {
