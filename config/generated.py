@@ -1,6 +1,7 @@
 """Secrets a deployment that sets none gets generated on first use and kept in var/ (mode 0600):
-the session-signing secret, the SmartToken and audit keys, the SUN meta-read key, the backup key
-and the backup's age identity. Settings (config/settings.py) reads them through its methods.
+the session-signing secret, the SmartToken, audit and intake cover-sheet keys, the SUN meta-read
+key, the backup key and the backup's age identity. Settings (config/settings.py) reads them
+through its methods.
 """
 
 from __future__ import annotations

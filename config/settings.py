@@ -206,6 +206,10 @@ class Settings(BaseSettings):
     backup_recipient: AgeRecipient = ""
     backup_identity_file: str = ""
     backup_key: Key = ""
+    # Intake cover sheets (bff/intake/sheets.py): each sheet's QR code carries its folder with an
+    # HMAC under this key, so a sheet cannot be made for another folder (empty: one generated
+    # into var/intake_sheet_key). Every instance must have the same key.
+    intake_sheet_key: Key = ""
     # Background jobs per file version (bff/jobs/: text extraction for search, previews): each
     # serving process runs at most this many at once in worker processes of their own (0: this
     # process runs none; others, or `search reindex`, do), each killed after this long and
@@ -361,6 +365,13 @@ class Settings(BaseSettings):
         """The key authenticating snapshot manifests: BFF_BACKUP_KEY, else one kept in
         var/backup_key."""
         return (self.backup_key or persistent_secret(self.var_dir / "backup_key")).encode()
+
+    def intake_sheet_mac_key(self) -> bytes:
+        """The key of intake cover sheets' codes: BFF_INTAKE_SHEET_KEY, else one kept in
+        var/intake_sheet_key."""
+        return (
+            self.intake_sheet_key or persistent_secret(self.var_dir / "intake_sheet_key")
+        ).encode()
 
     def backup_identity_path(self) -> Path:
         """Where a restore reads the age identity: BFF_BACKUP_IDENTITY_FILE, else
