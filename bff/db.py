@@ -32,6 +32,7 @@ MODEL_MODULES = [
     "bff.scan.models",
     "bff.oidc.models",
     "bff.jobs.models",
+    "bff.intake.models",
     "bff.leases",
     "bff.throttle",
 ]

@@ -30,6 +30,9 @@ class User(Model):
     username = fields.CharField(max_length=50, unique=True)
     role = fields.CharEnumField(Role, max_length=16)
     password_hash = fields.CharField(max_length=255)
+    # May use the intake (issue 51: bff/intake/), granted and withdrawn by an admin; admins
+    # always may, whatever this says.
+    intake = fields.BooleanField(default=False, db_default=False)
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
     container_assignments: fields.ReverseRelation[ContainerAssignment]

@@ -1,0 +1,70 @@
+"""The intake's items: each document that arrived from outside (scanner, mailbox, upload),
+screened and kept under `.bff-intake/` until a person files it to a patient's folder or deletes
+it (bff/intake/service.py)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Source(StrEnum):
+    """Where an item came from."""
+
+    SCANNER = "scanner"
+    MAILBOX = "mailbox"
+    UPLOAD = "upload"
+
+
+class Status(StrEnum):
+    """An item's state: waiting in the inbox, filed to a folder, or deleted (with a reason)."""
+
+    NEW = "new"
+    FILED = "filed"
+    DELETED = "deleted"
+
+
+class IntakeItem(Model):
+    """One document in the intake. Its bytes are the object `.bff-intake/{object_id}`; its
+    sha256 is unique, so the same content is never taken twice. Who filed or deleted it are
+    kept by id and by name (the name for the 409 a second filer reads, and after the account
+    is gone)."""
+
+    id = fields.IntField(primary_key=True)
+    source = fields.CharEnumField(Source, max_length=16)
+    # Source details, shown only to intake holders: the file's own name, and a mail's sender,
+    # subject and Message-ID (empty for other sources).
+    file_name = fields.CharField(max_length=255)
+    sender = fields.CharField(max_length=320, default="")
+    subject = fields.CharField(max_length=998, default="")
+    message_id = fields.CharField(max_length=998, default="")
+    sha256 = fields.CharField(max_length=64, unique=True)
+    object_id = fields.CharField(max_length=64, unique=True)  # its bytes: .bff-intake/{object_id}
+    content_type = fields.CharField(max_length=255)
+    size = fields.BigIntField()
+    page_count = fields.IntField(null=True)  # a PDF's pages (1 for an image; null: not known)
+    status = fields.CharEnumField(Status, max_length=16, default=Status.NEW, db_index=True)
+    # A patient suggestion and its evidence (bff/intake/suggest.py fills it; null: none yet).
+    suggestion = fields.JSONField(null=True)
+    received_at = fields.DatetimeField(db_index=True)
+    received_by_id = fields.IntField(null=True)  # an upload's uploader; null: scanner, mailbox
+    received_by_name = fields.CharField(max_length=255, default="")
+    # Filed: to which folder (by id, and by names as they were), under which name, by whom, when.
+    filed_folder_id = fields.IntField(null=True)
+    filed_container = fields.CharField(max_length=255, default="")
+    filed_folder = fields.CharField(max_length=255, default="")
+    filed_name = fields.CharField(max_length=255, default="")
+    filed_by_id = fields.IntField(null=True)
+    filed_by_name = fields.CharField(max_length=255, default="")
+    filed_at = fields.DatetimeField(null=True)
+    # Deleted: by whom, when and why (a reason is required).
+    deleted_by_id = fields.IntField(null=True)
+    deleted_by_name = fields.CharField(max_length=255, default="")
+    deleted_at = fields.DatetimeField(null=True)
+    deleted_reason = fields.CharField(max_length=500, default="")
+
+    class Meta:
+        table = "intake_items"
+        table_description = "Documents that arrived from outside, waiting to be filed"
