@@ -258,6 +258,19 @@ class Settings(BaseSettings):
     # (past them: 429 with Retry-After).
     search_seconds: Annotated[float, Field(gt=0, le=60)] = 2.0
     searches_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 30
+    # The intake's ways in (bff/intake/scanfolder.py, mailbox.py; each off while unset): the
+    # scan folder, a file taken once unchanged this long; the IMAP mailbox, polled this often,
+    # over IMAPS (port 993) or STARTTLS unless TLS is not required; its processed folder.
+    intake_folder: Path | None = None
+    intake_settle_seconds: Annotated[float, Field(ge=0.1, le=600)] = 2.0
+    intake_imap_host: str = ""
+    intake_imap_port: Annotated[int, Field(ge=1, le=65535)] = 993
+    intake_imap_user: str = ""
+    intake_imap_password: str = ""
+    intake_imap_folder: str = "INBOX"
+    intake_imap_processed_folder: str = "Processed"
+    intake_imap_tls_required: bool = True
+    intake_imap_poll_seconds: Annotated[float, Field(ge=1, le=3600)] = 60.0
     # Tests only: with BFF_TESTING on, the process exits at once when an upload reaches the
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False
