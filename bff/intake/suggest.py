@@ -1,0 +1,272 @@
+"""The intake's patient suggestion, pure: which folder a document's text (OCR or a PDF's text
+layer) is about, as a suggestion with its evidence, never a guess.
+
+A folder is suggested only when its record number and at least one other of its identifiers
+(its patient's name, or date of birth) are found in the text, and no other candidate qualifies
+so; anything else is unmatched (None): a name alone, a number alone, a number beside a date of
+birth that is another date, two folders that both qualify. A person confirms every suggestion.
+
+- Record numbers: the text's tokens (ASCII letters and digits joined by single - . / _ inside;
+  a token is the unit, never a piece of it: 12345 is not found in 9123456 nor in 12345-6),
+  holding a digit, read by rules.record_key. Tolerated forms: a token without its separators
+  (00123-45 also reads 0012345) and without a glued label (MRN00123, No.00123 also read 00123);
+  a token whose readings are two folders' numbers is evidence for neither. Not tolerated: OCR's
+  letter/digit confusions (O/0, l/1), a number split by spaces, a stored number with
+  separators the text lacks (the key is looked up as written).
+- Dates of birth: dates in the text as bff/patients/dates.py reads a typed one (numbers in the
+  deployment's BFF_DATE_ORDER only, year first, a month in words either way). A date labelled as
+  a birth (DOB, born, date of birth) that is not the folder's disqualifies it: the identifiers
+  disagree.
+- Names: the folded words of at least two letters of the folder's patient name (rules.folded:
+  case and accents ignored), at least two of them, all found as whole words within a few words
+  of each other (any order: "Smith, Ann" too; a middle name between). A one-word name, or one
+  of initials, is never name evidence: a surname alone is shared by too many people.
+- Bounded work: the first TEXT_LIMIT characters are examined; at most MAX_KEYS record keys
+  (labelled tokens first, then by first appearance) are looked up; at most MAX_EVIDENCE pieces
+  of each kind are returned.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal, NamedTuple
+
+from bff.patients.dates import DAY_MONTH, DateOrder, typed_date
+from bff.patients.rules import RECORD_NUMBER_MAX, folded, record_key
+
+TEXT_LIMIT = 1_000_000
+MAX_KEYS = 200
+MAX_EVIDENCE = 10
+NAME_SLACK = 2  # other words allowed among a name's words (a middle name, a title)
+
+EvidenceKind = Literal["record", "name", "birth_date"]
+
+# A token: ASCII letters and digits, single separators inside, not touching a letter or digit
+# of any script (a record number's word boundaries).
+# Only tokens holding a digit are found (the lookahead): a record number has one.
+_TOKEN = re.compile(
+    r"(?<![^\W_])(?=[A-Za-z0-9./_-]*\d)[A-Za-z0-9]+(?:[-./_][A-Za-z0-9]+)*(?![^\W_])"
+)
+_SEPARATORS = re.compile(r"[-./_]")
+_GLUED_LABEL = re.compile(r"(?:mrn|urn|nhs|hn|pid|id|no|nr|ref)[-./_]?(?=\d)(.+)", re.I)
+_LABEL_BEFORE = re.compile(
+    r"\b(?:mrn|urn|nhs|record|hosp(?:ital)?|patient|pid|id|no|nr|num(?:ber)?|ref(?:erence)?)"
+    r"[\s:#.]{0,4}$",
+    re.I,
+)
+_BIRTH_BEFORE = re.compile(
+    r"\b(?:d\.?\s?o\.?\s?b|born(?:\s+on)?|birth(?:\s?date)?|date\s+of\s+birth)\W{0,4}$", re.I
+)
+_LOOK_BEHIND = 24  # characters before a token or a date searched for its label
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
+_ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?\.?"
+# Where a date may be; dates.typed_date then reads it (in BFF_DATE_ORDER) or refuses it.
+_DATES = (
+    re.compile(r"(?<![\w./-])\d{1,2} ?([-/.]) ?\d{1,2} ?\1 ?\d{4}(?![\w/-]|\.\d)"),
+    re.compile(r"(?<![\w./-])\d{4}([-/.])\d{1,2}\1\d{1,2}(?![\w/-]|\.\d)"),
+    re.compile(rf"(?<!\w){_ORDINAL}[\s,/-]{{0,3}}{_MONTH}[\s,/-]{{0,3}}\d{{4}}(?!\w)", re.I),
+    re.compile(rf"(?<!\w){_MONTH}[\s,/-]{{0,3}}{_ORDINAL}[\s,/-]{{1,3}}\d{{4}}(?!\w)", re.I),
+)
+# A word of a name: letters and digits of any script, with combining accents.
+_WORD = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff])*")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A folder whose patient a document may be about (candidates.py reads them)."""
+
+    container: str
+    folder: str
+    folder_id: int
+    name: str | None
+    birth_date: date | None
+    record_number: str | None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One identifier found in the text: its kind, its span [start, end) and what it says."""
+
+    kind: EvidenceKind
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The one folder the text qualifies, with every piece of evidence in text order."""
+
+    candidate: Candidate
+    evidence: tuple[Evidence, ...]
+
+
+class _Token(NamedTuple):
+    start: int
+    end: int
+    readings: tuple[str, ...]
+    labelled: bool
+
+
+def examined(text: str) -> str:
+    """The part of text the suggestion reads (its spans index text itself)."""
+    return text[:TEXT_LIMIT]
+
+
+def _readings(token: str) -> tuple[str, ...]:
+    """The record keys a token may be: as written, without separators, without a glued label
+    (a token has no spaces: its key is its lower case, rules.record_key)."""
+    key = token.lower()
+    if key[0].isdigit() and key.isalnum():
+        return (key,) if len(key) <= RECORD_NUMBER_MAX else ()
+    keys = [key]
+    if key[0].isalpha() and (glued := _GLUED_LABEL.fullmatch(key)):
+        keys.append(glued.group(1))
+    for form in tuple(keys):
+        bare = _SEPARATORS.sub("", form)
+        if bare != form:
+            keys.append(bare)
+    return tuple(dict.fromkeys(k for k in keys if len(k) <= RECORD_NUMBER_MAX))
+
+
+def _tokens(text: str, labels: bool = False) -> Iterator[_Token]:
+    """The text's tokens that may be record numbers (a digit, not too long); labels: whether
+    each is told labelled (MRN:, Hospital No, ...)."""
+    for found in _TOKEN.finditer(examined(text)):
+        token = found.group()
+        if len(token) > 2 * RECORD_NUMBER_MAX:
+            continue
+        start, end = found.span()
+        labelled = labels and bool(_LABEL_BEFORE.search(text, max(0, start - _LOOK_BEHIND), start))
+        yield _Token(start, end, _readings(token), labelled)
+
+
+def record_keys(text: str) -> list[str]:
+    """The record keys to look up for text: at most MAX_KEYS, those of tokens after a label
+    (MRN:, Hospital No, ...) first, then in order of first appearance."""
+    labelled: dict[str, None] = {}
+    others: dict[str, None] = {}
+    for token in _tokens(text, labels=True):
+        for key in token.readings:
+            if token.labelled:
+                labelled.setdefault(key, None)
+            elif key not in labelled:
+                others.setdefault(key, None)
+            if len(labelled) >= MAX_KEYS:
+                return list(labelled)
+    keys = list(labelled)
+    keys += [key for key in others if key not in labelled][: MAX_KEYS - len(keys)]
+    return keys
+
+
+def _record_spans(text: str, by_key: dict[str, Candidate]) -> dict[int, list[Evidence]]:
+    """Each candidate's record evidence (by folder id); a token read as two folders' numbers
+    is evidence for neither."""
+    spans: dict[int, list[Evidence]] = {}
+    for token in _tokens(text):
+        holders = {by_key[key].folder_id for key in token.readings if key in by_key}
+        if len(holders) == 1:
+            found = Evidence("record", token.start, token.end, text[token.start : token.end])
+            spans.setdefault(holders.pop(), []).append(found)
+    return spans
+
+
+def _dates(text: str, order: DateOrder) -> list[tuple[date, Evidence, bool]]:
+    """Every date in text (as dates.py reads a typed one), its span, and whether it is
+    labelled a date of birth."""
+    found: dict[int, tuple[date, Evidence, bool]] = {}
+    body = examined(text)
+    for pattern in _DATES:
+        for match in pattern.finditer(body):
+            start, end = match.span()
+            day = typed_date(match.group(), order)
+            if day is None or start in found:
+                continue
+            birth = bool(_BIRTH_BEFORE.search(text, max(0, start - _LOOK_BEHIND), start))
+            found[start] = (day, Evidence("birth_date", start, end, match.group()), birth)
+    return [found[start] for start in sorted(found)]
+
+
+def name_words(name: str | None) -> tuple[str, ...]:
+    """The words a name is found by (folded, two letters or more), or () when it cannot be
+    evidence (fewer than two such words)."""
+    words = tuple(dict.fromkeys(w for w in _WORD.findall(folded(name or "")) if len(w) >= 2))
+    return words if len(words) >= 2 else ()
+
+
+def _fold_word(word: str) -> str:
+    return word.lower() if word.isascii() else folded(word)
+
+
+def _name_spans(text: str, wanted: dict[int, tuple[str, ...]]) -> dict[int, list[Evidence]]:
+    """Each wanted name's evidence: windows of at most len(words) + NAME_SLACK consecutive
+    words of the text holding all its words."""
+    needed = {word for words in wanted.values() for word in words}
+    seen: list[tuple[int, str, int, int]] = []  # (word index, word, start, end)
+    for index, found in enumerate(_WORD.finditer(examined(text))):
+        word = _fold_word(found.group())
+        if word in needed:
+            seen.append((index, word, *found.span()))
+    spans: dict[int, list[Evidence]] = {}
+    for folder_id, words in wanted.items():
+        windows = _windows([s for s in seen if s[1] in words], len(words))
+        spans[folder_id] = [Evidence("name", a, b, text[a:b]) for a, b in windows]
+    return spans
+
+
+def _windows(seen: Sequence[tuple[int, str, int, int]], size: int) -> list[tuple[int, int]]:
+    """The spans of the shortest runs of seen holding size distinct words within
+    size + NAME_SLACK words of the text, not overlapping."""
+    windows: list[tuple[int, int]] = []
+    counts: dict[str, int] = {}
+    first = 0
+    for last, (index, word, _, end) in enumerate(seen):
+        counts[word] = counts.get(word, 0) + 1
+        while seen[first][0] < index - (size + NAME_SLACK - 1) or counts[seen[first][1]] > 1:
+            counts[seen[first][1]] -= 1
+            if not counts[seen[first][1]]:
+                del counts[seen[first][1]]
+            first += 1
+        if len(counts) == size:
+            windows.append((seen[first][2], end))
+            counts.clear()
+            first = last + 1
+            if len(windows) >= MAX_EVIDENCE:
+                break
+    return windows
+
+
+def suggest(
+    text: str, candidates: Iterable[Candidate], order: DateOrder = DAY_MONTH
+) -> Suggestion | None:
+    """The one folder among candidates whose record number and name or date of birth the text
+    holds (order: how a date in numbers is read, BFF_DATE_ORDER), with its evidence; None when
+    none or several qualify."""
+    by_key = {key: c for c in candidates if (key := record_key(c.record_number))}
+    records = _record_spans(text, by_key)
+    if not records:
+        return None
+    numbered = {c.folder_id: c for c in by_key.values() if c.folder_id in records}
+    names = _name_spans(
+        text, {i: words for i, c in numbered.items() if (words := name_words(c.name))}
+    )
+    dates = _dates(text, order) if any(c.birth_date for c in numbered.values()) else []
+    stated = {day for day, _, birth in dates if birth}
+    qualified: list[Suggestion] = []
+    for folder_id, candidate in numbered.items():
+        if candidate.birth_date is not None and stated and candidate.birth_date not in stated:
+            continue  # the text says the patient was born on another day: they disagree
+        births = [e for day, e, _ in dates if day == candidate.birth_date]
+        named = names.get(folder_id, [])
+        if not births and not named:
+            continue
+        pieces = records[folder_id][:MAX_EVIDENCE] + named + births[:MAX_EVIDENCE]
+        qualified.append(Suggestion(candidate, tuple(sorted(pieces, key=_order))))
+    return qualified[0] if len(qualified) == 1 else None
+
+
+def _order(piece: Evidence) -> tuple[int, int]:
+    return piece.start, piece.end
