@@ -25,7 +25,9 @@ PAGE_PIXELS = 12_000_000  # a page read at most this large (a larger one is redu
 SOURCE_PIXELS = 100_000_000  # an image frame larger than this is not decoded at all
 TOTAL_PIXELS = 2_000_000_000  # pixels read in one scan, all pages together
 IMAGE_FORMATS = frozenset({"TIFF", "PNG", "JPEG", "BMP", "WEBP"})
-FORMATS = zxingcpp.BarcodeFormat.QRCode | zxingcpp.BarcodeFormat.DataMatrix
+FORMATS = zxingcpp.BarcodeFormats(
+    [zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.DataMatrix]
+)
 
 
 class CodesUnreadable(Exception):

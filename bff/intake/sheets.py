@@ -7,6 +7,10 @@ A cover sheet's code, in QR alphanumeric characters so the code stays small:
     PRS1:C:<folder id>:<sheet id: 16 base32>:<HMAC-SHA256 of "PRS1:C:<folder>:<sheet>", 16 bytes,
     26 base32>
 
+A label's code is the same with L for C: a label is stuck on a document's own first page, which
+routes like a cover sheet but is kept (a cover sheet's page is removed). The letter is under the
+MAC, so neither becomes the other.
+
 The key is Settings.intake_sheet_mac_key() (BFF_INTAKE_SHEET_KEY, else var/intake_sheet_key).
 Pure functions: nothing here reads the database or the settings.
 """
@@ -25,14 +29,13 @@ import segno
 from fpdf import FPDF
 
 VERSION = "PRS1"
-COVER_PREFIX = f"{VERSION}:C:"
 SEPARATOR = f"{VERSION}-SEPARATOR"
 # Any code of this family, of any version: a sheet of ours, valid or not (splitting.py).
 FAMILY = re.compile(r"PRS[0-9]+[:\-]")
 MAC_BYTES = 16
 SHEET_ID_BYTES = 10  # 80 random bits: 16 base32 characters
 MAX_FOLDER_ID = 2**31 - 1  # Folder.id is an IntField
-_CODE = re.compile(r"PRS1:C:([1-9][0-9]{0,9}):([A-Z2-7]{16}):([A-Z2-7]{26})")
+_CODE = re.compile(r"PRS1:([CL]):([1-9][0-9]{0,9}):([A-Z2-7]{16}):([A-Z2-7]{26})")
 _SHEET_ID = re.compile(r"[A-Z2-7]{16}")
 
 # The QR code's side on paper, and the fonts tried for names (Debian's fonts-dejavu-core, then
@@ -46,10 +49,12 @@ FONTS = (
 
 @dataclass(frozen=True)
 class SheetCode:
-    """What a verified cover sheet names: the folder a scan goes to, and the sheet (audited)."""
+    """What a verified cover sheet (or label) names: the folder a scan goes to, and the sheet
+    (audited); `label`: the code was a label's, on a page of the document itself."""
 
     folder_id: int
     sheet_id: str
+    label: bool = False
 
 
 def new_sheet_id() -> str:
@@ -57,13 +62,13 @@ def new_sheet_id() -> str:
     return _b32(secrets.token_bytes(SHEET_ID_BYTES))
 
 
-def sign(folder_id: int, sheet_id: str, key: bytes) -> str:
-    """The cover sheet code naming folder_id, authenticated with key."""
+def sign(folder_id: int, sheet_id: str, key: bytes, *, label: bool = False) -> str:
+    """The cover sheet's (or label's) code naming folder_id, authenticated with key."""
     if not 1 <= folder_id <= MAX_FOLDER_ID:
         raise ValueError("a folder id is a whole number from 1 to 2^31-1")
     if not _SHEET_ID.fullmatch(sheet_id):
         raise ValueError("a sheet id is 16 base32 characters (new_sheet_id)")
-    body = f"{COVER_PREFIX}{folder_id}:{sheet_id}"
+    body = f"{VERSION}:{'L' if label else 'C'}:{folder_id}:{sheet_id}"
     return f"{body}:{_mac(body, key)}"
 
 
@@ -73,13 +78,13 @@ def verify(payload: str, key: bytes) -> SheetCode | None:
     match = _CODE.fullmatch(payload)
     if match is None:
         return None
-    folder, sheet_id, mac = match.groups()
+    kind, folder, sheet_id, mac = match.groups()
     if int(folder) > MAX_FOLDER_ID:
         return None
-    expected = _mac(f"{COVER_PREFIX}{folder}:{sheet_id}", key)
+    expected = _mac(f"{VERSION}:{kind}:{folder}:{sheet_id}", key)
     if not hmac.compare_digest(expected.encode(), mac.encode()):
         return None
-    return SheetCode(int(folder), sheet_id)
+    return SheetCode(int(folder), sheet_id, label=kind == "L")
 
 
 def _mac(body: str, key: bytes) -> str:

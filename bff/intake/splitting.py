@@ -4,7 +4,8 @@ routes each to, from each page's barcode texts (barcodes.read_codes). A pure fun
 The rules, page by page:
 - a separator sheet (sheets.SEPARATOR) ends the document before it and is removed;
 - a valid cover sheet (its code verifies under the key) ends the document before it, routes
-  the pages after it (up to the next sheet) to its folder, and is removed;
+  the pages after it (up to the next sheet) to its folder, and is removed; a valid label (a
+  sheet's code stuck on a document's own page) does the same but its page is kept, first;
 - a sheet of ours that does not verify (forged, altered, photocopied from another installation,
   or two different sheets' codes on one page) routes nothing, yet still ends the document
   before it: the pages after it were meant to be a new document, and must never join a routed
@@ -64,7 +65,7 @@ def plan(pages_codes: Sequence[Sequence[str]], key: bytes) -> list[PlannedDocume
             continue
         _close(current, documents)
         if isinstance(kind, SheetCode):
-            current = _Open(route=kind)
+            current = _Open(route=kind, pages=[index] if kind.label else [])
         elif isinstance(kind, _BadSheet):
             current = _Open(pages=[index], problems=[kind.message.format(page=index + 1)])
         else:

@@ -1,0 +1,78 @@
+"""A batch's plan from its pages' codes (bff/intake/splitting.py): where it splits, what routes
+where, which pages are removed, and what a person is told."""
+
+from __future__ import annotations
+
+import secrets
+
+from bff.intake import sheets
+from bff.intake.sheets import SEPARATOR, SheetCode, sign
+from bff.intake.splitting import PlannedDocument, plan
+
+KEY = secrets.token_bytes(32)
+SHEET_A = sheets.new_sheet_id()
+SHEET_B = sheets.new_sheet_id()
+A = sign(11, SHEET_A, KEY)
+B = sign(22, SHEET_B, KEY)
+ROUTE_A = SheetCode(11, SHEET_A)
+ROUTE_B = SheetCode(22, SHEET_B)
+FORGED = sign(11, sheets.new_sheet_id(), secrets.token_bytes(32))
+ALTERED = A.replace(":11:", ":22:")
+FOREIGN = "https://lab.example/r/1"
+
+
+def _shape(documents: list[PlannedDocument]) -> list[tuple[tuple[int, ...], SheetCode | None]]:
+    return [(d.pages, d.route) for d in documents]
+
+
+def test_a_cover_sheet_first_routes_the_rest_and_is_removed() -> None:
+    documents = plan([[A], [], []], KEY)
+    assert documents == [PlannedDocument((1, 2), ROUTE_A, ())]
+
+
+def test_separators_split_and_are_removed() -> None:
+    documents = plan([[], [SEPARATOR], [], [], [SEPARATOR], []], KEY)
+    assert _shape(documents) == [((0,), None), ((2, 3), None), ((5,), None)]
+
+
+def test_a_cover_sheet_mid_batch_splits_and_routes_what_follows() -> None:
+    documents = plan([[], [A], [], [B], [], [SEPARATOR], []], KEY)
+    assert _shape(documents) == [((0,), None), ((2,), ROUTE_A), ((4,), ROUTE_B), ((6,), None)]
+
+
+def test_a_sheet_that_does_not_verify_splits_but_never_routes() -> None:
+    """The pages after a forged or altered sheet never join the routed document before it (they
+    would be filed to that patient), nor go where the sheet says; its page stays for a person."""
+    for bad in (FORGED, ALTERED, "PRS1:C:11:GARBLED", "PRS2:C:1:X:Y"):
+        documents = plan([[A], [], [bad], [], []], KEY)
+        assert _shape(documents) == [((1,), ROUTE_A), ((2, 3, 4), None)]
+        assert documents[0].problems == ()
+        (problem,) = documents[1].problems
+        assert problem.startswith("Page 3 of the scan is a cover sheet whose code did not verify")
+
+
+def test_codes_of_two_sheets_on_one_page_route_nothing() -> None:
+    for page in ([A, B], [A, SEPARATOR], [A, FORGED]):
+        (document,) = plan([page, [], []], KEY)
+        assert document.route is None
+        assert document.pages == (0, 1, 2)
+        assert document.problems
+    # The same sheet's code twice (read from a copy of the code on the same sheet) is one sheet.
+    assert _shape(plan([[A, A], []], KEY)) == [((1,), ROUTE_A)]
+
+
+def test_other_barcodes_are_content() -> None:
+    documents = plan([[FOREIGN], [], ["PRSX-NOT-OURS", "1234567890128"]], KEY)
+    assert documents == [PlannedDocument((0, 1, 2), None, ())]
+
+
+def test_documents_of_sheets_only_are_dropped() -> None:
+    assert plan([[SEPARATOR], [A], [SEPARATOR], [SEPARATOR], [B]], KEY) == []
+    assert plan([], KEY) == []
+    assert _shape(plan([[SEPARATOR], [], [A]], KEY)) == [((1,), None)]
+
+
+def test_a_label_routes_and_keeps_its_page() -> None:
+    label = sign(11, SHEET_A, KEY, label=True)
+    documents = plan([[], [label], []], KEY)
+    assert _shape(documents) == [((0,), None), ((1, 2), SheetCode(11, SHEET_A, label=True))]
