@@ -1,0 +1,181 @@
+"""A real IMAP server for the intake's tests: Debian's dovecot-imapd (`make dovecot` installs
+it without starting its service), run in the foreground (`dovecot -F`) with a config file of
+its own, on a free port of 127.0.0.1, its base_dir, state and maildir in a throwaway folder and
+one user in a passwd-file. Plain IMAP without TLS (ssl = no): the client under test allows it
+with BFF_INTAKE_IMAP_TLS_REQUIRED=false.
+
+As root (these machines, CI), dovecot's own users run its login and internal processes
+(dovecot, dovenull, made by the package) and the maildir belongs to `nobody`; as anyone else,
+everything runs as that user."""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
+USER = "intake"
+PASSWORD = "a-test-password-7f3c"
+START_SECONDS = 15.0
+
+CONFIG = """\
+base_dir = {root}/run
+state_dir = {root}/state
+log_path = /dev/stderr
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:{root}/mail/%u
+first_valid_uid = 1
+default_internal_user = {internal}
+default_login_user = {login}
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN {root}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={uid} gid={gid} home={root}/mail/%u
+}}
+namespace inbox {{
+  inbox = yes
+  separator = /
+}}
+service imap-login {{
+  {chroot}
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+{unprivileged}
+{extra}
+"""
+
+UNPRIVILEGED = """\
+service anvil {
+  chroot =
+}
+service imap {
+  user = $default_internal_user
+}
+"""
+
+
+@dataclass(frozen=True)
+class ImapServer:
+    """A running dovecot: where it listens, its one user, its log."""
+
+    host: str
+    port: int
+    user: str
+    password: str
+    log: Path
+
+    @contextlib.contextmanager
+    def client(self) -> Iterator[imaplib.IMAP4]:
+        """A signed-in imaplib client of the test's own (to append and look)."""
+        client = imaplib.IMAP4(self.host, self.port, timeout=10)
+        try:
+            client.login(self.user, self.password)
+            yield client
+        finally:
+            with contextlib.suppress(Exception):
+                client.logout()
+
+    def append(self, message: EmailMessage, folder: str = "INBOX") -> None:
+        """APPEND a message to a folder."""
+        with self.client() as client:
+            status, _ = client.append(folder, None, None, message.as_bytes())
+            assert status == "OK"
+
+    def messages(self, folder: str = "INBOX") -> list[tuple[str, bytes]]:
+        """Each message of a folder (not deleted): its Message-ID header line and its flags."""
+        with self.client() as client:
+            status, _ = client.select(folder, readonly=True)
+            if status != "OK":
+                return []
+            status, data = client.uid("SEARCH", "UNDELETED")
+            found: list[tuple[str, bytes]] = []
+            for uid in (data[0] or b"").decode().split():
+                _, parts = client.uid("FETCH", uid, "(FLAGS BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+                header = parts[0]
+                assert isinstance(header, tuple)
+                found.append((header[1].decode().strip(), header[0]))
+            return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def imap_server(extra: str = "") -> Iterator[ImapServer]:
+    """Start dovecot in a throwaway folder (extra: more lines of its config); stop it and
+    remove the folder afterwards."""
+    if not os.access(DOVECOT, os.X_OK):
+        raise RuntimeError("dovecot is not installed: `make dovecot` (Debian's dovecot-imapd)")
+    root = Path(tempfile.mkdtemp(prefix="bff-dovecot-"))
+    root.chmod(0o755)  # its login and mail processes run as other users
+    for part in ("run", "state", "mail"):
+        (root / part).mkdir()
+    (root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n")
+    if os.geteuid() == 0:
+        mail_user = pwd.getpwnam("nobody")
+        os.chown(root / "mail", mail_user.pw_uid, mail_user.pw_gid)
+        names = {"internal": "dovecot", "login": "dovenull", "chroot": "", "unprivileged": ""}
+        uid, gid = mail_user.pw_uid, mail_user.pw_gid
+    else:
+        me = pwd.getpwuid(os.getuid()).pw_name
+        names = {"internal": me, "login": me, "chroot": "chroot =", "unprivileged": UNPRIVILEGED}
+        uid, gid = os.getuid(), os.getgid()
+    port = free_port()
+    config = root / "dovecot.conf"
+    config.write_text(CONFIG.format(root=root, port=port, uid=uid, gid=gid, extra=extra, **names))
+    log = root / "dovecot.log"
+    with log.open("wb") as log_out:
+        process = subprocess.Popen(  # noqa: S603 - the installed dovecot, our config
+            [DOVECOT, "-F", "-c", str(config)], stdout=log_out, stderr=subprocess.STDOUT
+        )
+    try:
+        _wait_ready(process, port, log)
+        yield ImapServer("127.0.0.1", port, USER, PASSWORD, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _wait_ready(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"dovecot stopped at start:\n{log.read_text(errors='replace')}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as s:
+            if s.recv(100).startswith(b"* OK"):
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"dovecot did not answer in time:\n{log.read_text(errors='replace')}")

@@ -1,0 +1,242 @@
+"""The intake's mailbox against a real dovecot (tests/intake/imap_server.py): each message's
+documents handed to the take with their sender, subject and Message-ID; the message moved to
+the processed folder (or flagged, without MOVE) only after every take returned; a failed or
+interrupted take leaves it to be taken at the next poll; TLS required by default."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import Iterator
+from email.message import EmailMessage
+
+import pytest
+
+from bff.intake.incoming import Incoming
+from bff.intake.mailbox import FLAG_DONE, Mailbox, MailboxUnavailable, MailConfig
+from tests.intake.imap_server import ImapServer, imap_server
+
+PROCESSED = "Processed"
+PDF_ONE = b"%PDF-1.4 referral letter\n%%EOF\n"
+PDF_TWO = b"%PDF-1.4 lab report\n%%EOF\n"
+JPEG = b"\xff\xd8\xff\xe0 a photo of a letter"
+DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+@pytest.fixture
+def server() -> Iterator[ImapServer]:
+    with imap_server() as running:
+        yield running
+
+
+def mail(message_id: str, *attachments: tuple[str, str, bytes]) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = "Dr Who <gp@surgery.example>"
+    message["To"] = "intake@hospital.example"
+    message["Subject"] = "Referral: Jane Smith"
+    message["Message-ID"] = message_id
+    message.set_content("Please find the documents attached.")
+    for name, kind, data in attachments:
+        maintype, subtype = kind.split("/")
+        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+    return message
+
+
+def mailbox(server: ImapServer, take: Taker, **config: object) -> Mailbox:
+    values: dict[str, object] = {
+        "host": server.host,
+        "port": server.port,
+        "user": server.user,
+        "password": server.password,
+        "processed_folder": PROCESSED,
+        "tls_required": False,
+    }
+    values.update(config)
+    return Mailbox(MailConfig(**values), take, max_bytes=1_000_000)  # type: ignore[arg-type]
+
+
+class Taker:
+    """The intake's commit as the mailbox sees it: records each Incoming with its bytes and
+    where its message was while the take ran; fails the calls numbered in `failing`."""
+
+    def __init__(self, server: ImapServer, failing: tuple[int, ...] = ()) -> None:
+        self.server = server
+        self.failing = failing
+        self.calls = 0
+        self.taken: list[tuple[Incoming, bytes]] = []
+        self.inbox_during_take: list[list[str]] = []
+
+    async def __call__(self, incoming: Incoming) -> None:
+        self.calls += 1
+        self.inbox_during_take.append(
+            [mid for mid, _ in await asyncio.to_thread(self.server.messages)]
+        )
+        if self.calls in self.failing:
+            raise RuntimeError("commit failed")
+        self.taken.append((incoming, incoming.path.read_bytes()))
+
+
+def ids(server: ImapServer, folder: str = "INBOX") -> list[str]:
+    return [mid for mid, _ in server.messages(folder)]
+
+
+async def test_two_pdfs_make_two_incomings_and_the_message_moves_after_both(
+    server: ImapServer,
+) -> None:
+    server.append(
+        mail(
+            "<two@gp.example>",
+            ("referral Smith.pdf", "application/pdf", PDF_ONE),
+            ("labs.pdf", "application/pdf", PDF_TWO),
+        )
+    )
+    take = Taker(server)
+    assert await mailbox(server, take).poll() == 1
+    assert [(i.name, data) for i, data in take.taken] == [
+        ("referral Smith.pdf", PDF_ONE),
+        ("labs.pdf", PDF_TWO),
+    ]
+    first = take.taken[0][0]
+    assert first.source == "mailbox"
+    assert first.sender == "gp@surgery.example"
+    assert first.subject == "Referral: Jane Smith"
+    assert first.message_id == "<two@gp.example>"
+    assert first.size == len(PDF_ONE)
+    assert first.sha256 == hashlib.sha256(PDF_ONE).hexdigest()
+    assert not first.path.exists(), "the private copy is removed once taken"
+    # while each take ran, the message was still in the inbox
+    assert take.inbox_during_take == [["Message-ID: <two@gp.example>"]] * 2
+    assert ids(server) == []
+    assert ids(server, PROCESSED) == ["Message-ID: <two@gp.example>"]
+
+
+async def test_a_failed_take_leaves_the_message_for_the_next_poll(
+    server: ImapServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bff.intake")
+    server.append(
+        mail(
+            "<retry@gp.example>",
+            ("one.pdf", "application/pdf", PDF_ONE),
+            ("two.pdf", "application/pdf", PDF_TWO),
+        )
+    )
+    take = Taker(server, failing=(2,))  # the second attachment's commit fails
+    box = mailbox(server, take)
+    assert await box.poll() == 0
+    assert ids(server) == ["Message-ID: <retry@gp.example>"]
+    assert ids(server, PROCESSED) == []
+    assert all(FLAG_DONE.encode() not in flags for _, flags in server.messages())
+    assert "attachment 2 of 2 not taken (RuntimeError)" in caplog.text
+    assert await box.poll() == 1  # the next poll takes the whole message again
+    assert [i.name for i, _ in take.taken] == ["one.pdf", "one.pdf", "two.pdf"]
+    assert ids(server) == []
+    assert ids(server, PROCESSED) == ["Message-ID: <retry@gp.example>"]
+    assert "Smith" not in caplog.text and "gp@surgery" not in caplog.text
+
+
+async def test_a_take_cut_off_leaves_the_message_unprocessed(server: ImapServer) -> None:
+    """A crash while the commit runs: the message stays in the inbox, unflagged."""
+    server.append(mail("<crash@gp.example>", ("one.pdf", "application/pdf", PDF_ONE)))
+    started = asyncio.Event()
+
+    async def never(incoming: Incoming) -> None:
+        started.set()
+        await asyncio.Event().wait()
+
+    poll = asyncio.get_running_loop().create_task(
+        Mailbox(
+            MailConfig(server.host, server.port, server.user, server.password, tls_required=False),
+            never,
+            max_bytes=1_000_000,
+        ).poll()
+    )
+    async with asyncio.timeout(10):
+        await started.wait()
+    poll.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await poll
+    assert ids(server) == ["Message-ID: <crash@gp.example>"]
+    take = Taker(server)
+    assert await mailbox(server, take).poll() == 1
+    assert [data for _, data in take.taken] == [PDF_ONE]
+
+
+async def test_a_message_without_documents_is_moved_with_a_count(
+    server: ImapServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bff.intake")
+    server.append(mail("<plain@gp.example>"))
+    server.append(mail("<text@gp.example>", ("notes.txt", "text/plain", b"not a document")))
+    take = Taker(server)
+    assert await mailbox(server, take).poll() == 2
+    assert take.calls == 0
+    assert ids(server) == []
+    assert sorted(ids(server, PROCESSED)) == [
+        "Message-ID: <plain@gp.example>",
+        "Message-ID: <text@gp.example>",
+    ]
+    assert "0 attachments taken, 0 skipped" in caplog.text
+    assert "0 attachments taken, 1 skipped" in caplog.text
+
+
+async def test_documents_are_pdfs_images_and_docx_and_embedded_pictures_are_not(
+    server: ImapServer,
+) -> None:
+    message = mail(
+        "<mixed@gp.example>",
+        ("scan.pdf", "application/pdf", PDF_ONE),
+        ("photo.jpg", "image/jpeg", JPEG),
+        ("letter.docx", DOCX_TYPE, b"PK\x03\x04 a docx"),
+        ("fax.TIF", "application/octet-stream", b"II*\x00 a fax"),
+        ("notes.txt", "text/plain", b"skipped"),
+        ("big.pdf", "application/pdf", b"%PDF" + b"x" * 1_000_001),
+    )
+    message.add_attachment(
+        JPEG, maintype="image", subtype="png", disposition="inline", cid="<logo>"
+    )
+    server.append(message)
+    take = Taker(server)
+    assert await mailbox(server, take).poll() == 1
+    assert [i.name for i, _ in take.taken] == ["scan.pdf", "photo.jpg", "letter.docx", "fax.TIF"]
+
+
+async def test_a_server_without_move_has_the_message_flagged_and_never_taken_again() -> None:
+    no_move = "imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE UIDPLUS LITERAL+"
+    with imap_server(no_move) as server:
+        server.append(mail("<flag@gp.example>", ("one.pdf", "application/pdf", PDF_ONE)))
+        take = Taker(server)
+        box = mailbox(server, take)
+        assert await box.poll() == 1
+        [(mid, flags)] = server.messages()
+        assert mid == "Message-ID: <flag@gp.example>"
+        assert FLAG_DONE.encode() in flags
+        assert await box.poll() == 0
+        assert len(take.taken) == 1
+
+
+async def test_tls_is_required_unless_a_setting_says_otherwise(
+    server: ImapServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The test server offers no STARTTLS: with TLS required, nothing is sent before it, so
+    the password never crosses the network in the clear."""
+    server.append(mail("<tls@gp.example>", ("one.pdf", "application/pdf", PDF_ONE)))
+    take = Taker(server)
+    logins = server.log.read_text().count("Login: user=")  # the test's own APPEND
+    with pytest.raises(MailboxUnavailable) as refused:
+        await mailbox(server, take, tls_required=True).poll()
+    assert "TLS not supported" in str(refused.value)
+    assert server.password not in str(refused.value)
+    assert take.calls == 0
+    assert server.log.read_text().count("Login: user=") == logins
+    assert ids(server) == ["Message-ID: <tls@gp.example>"]
+
+
+async def test_a_wrong_password_is_refused_without_showing_it(server: ImapServer) -> None:
+    take = Taker(server)
+    with pytest.raises(MailboxUnavailable) as refused:
+        await mailbox(server, take, password="wrong-secret-4711").poll()
+    assert "wrong-secret-4711" not in str(refused.value)
+    assert "MailboxLoginError" in str(refused.value)
