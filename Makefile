@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract vips clamav
+.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract vips clamav dovecot
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,17 @@ clamav:
 		(DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 			clamav-daemon >/dev/null)
 
+# Debian's dovecot-imapd: the real IMAP server the intake's mailbox tests start on a port of its
+# own, with its own config and a throwaway maildir (tests/intake/imap_server.py). Where the
+# package's install started the system service (a machine with an init system), it is stopped
+# and disabled again: the tests never use it.
+dovecot:
+	@test -x /usr/sbin/dovecot || \
+		( (DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+			dovecot-imapd >/dev/null) && \
+		  { systemctl disable --now dovecot >/dev/null 2>&1 || \
+		    service dovecot stop >/dev/null 2>&1 || true; } )
+
 # Two BFF instances behind nginx on PostgreSQL, Redis and an S3-protocol server (moto):
 # http://127.0.0.1:8080 until Ctrl-C or SIGTERM; an instance that dies is restarted. See tools/devcluster.py.
 cluster: install-dev frontend nginx
@@ -71,7 +82,7 @@ frontend:
 
 # Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys
 # (the cluster journey needs the dev tools too: moto for its S3-protocol server).
-test-frontend: install-dev nginx tesseract vips clamav frontend oidc-provider
+test-frontend: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(MAKE) --no-print-directory web-checks journeys
 
 .PHONY: web-checks journeys
@@ -88,10 +99,10 @@ typecheck: install-dev
 	$(BIN)/mypy bff storage config tools bench docs/examples
 
 # The web app is built first: the tests require its pages to be served (no "not built" 503).
-test-sqlite: install-dev nginx tesseract vips clamav frontend oidc-provider
+test-sqlite: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(PYTEST_SQLITE)
 
-test-postgres: install-dev nginx tesseract vips clamav frontend oidc-provider
+test-postgres: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(PYTEST_POSTGRES)
 
 PYTEST_SQLITE = $(BIN)/pytest -q --durations=10
@@ -104,7 +115,7 @@ PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --durations=10 --i
 # databases, their own temporary folders, free ports and redis-servers, and of the local Redis
 # only database 11 with random names (database 12 is used in SQLite's phase alone). Each phase's
 # output is printed whole when it ends.
-test-databases: install-dev nginx tesseract vips clamav frontend oidc-provider
+test-databases: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
 
 .PHONY: test-databases test-all pytest-sqlite pytest-postgres postgres-then-web-checks
@@ -117,7 +128,7 @@ pytest-postgres:
 postgres-then-web-checks:
 	$(PYTEST_POSTGRES)
 	$(MAKE) --no-print-directory web-checks
-test-all: install-dev nginx tesseract vips clamav frontend oidc-provider
+test-all: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite postgres-then-web-checks
 	$(MAKE) --no-print-directory journeys
 
