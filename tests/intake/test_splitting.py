@@ -52,11 +52,16 @@ def test_a_sheet_that_does_not_verify_splits_but_never_routes() -> None:
 
 
 def test_codes_of_two_sheets_on_one_page_route_nothing() -> None:
-    for page in ([A, B], [A, SEPARATOR], [A, FORGED]):
+    for page, said in (
+        ([A, B], "carries the codes of more than one sheet"),
+        ([A, SEPARATOR], "carries the codes of more than one sheet"),
+        ([A, FORGED], "did not verify"),
+    ):
         (document,) = plan([page, [], []], KEY)
         assert document.route is None
         assert document.pages == (0, 1, 2)
-        assert document.problems
+        (problem,) = document.problems
+        assert said in problem
     # The same sheet's code twice (read from a copy of the code on the same sheet) is one sheet.
     assert _shape(plan([[A, A], []], KEY)) == [((1,), ROUTE_A)]
 
