@@ -8,7 +8,8 @@ few open routes; `@scrapers_only` the monitoring scrape (GET /metrics). A restri
 role in BFF_MFA_REQUIRED_ROLES without a second factor) passes only routes declared
 `enrolment=True`; everything else is 403. A route declared `recent_auth=True` (a sensitive
 change) also needs the session to have proved its password or a factor recently, or to send a
-step-up proof (bff/auth/stepup.py); else 403 with `reauth: true`.
+step-up proof (bff/auth/stepup.py); else 403 with `reauth: true`. A route declared
+`intake=True` also needs the intake permission (admins, and staff an admin granted it: 403).
 `check_every_route_has_policy` refuses to start an app with an undeclared route.
 """
 
@@ -66,6 +67,7 @@ class Policy:
     roles: frozenset[Role] | None
     scope: Scope
     recent_auth: bool = False
+    intake: bool = False  # the intake permission too (bff/intake/)
 
 
 POLICY_ATTR = "__bff_policy__"
@@ -168,6 +170,7 @@ def allow(
     emergency: bool = False,
     enrolment: bool = False,
     recent_auth: bool = False,
+    intake: bool = False,
 ) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
     """Require a signed-in caller with one of roles and, for non-admins, access to scope.
 
@@ -180,9 +183,10 @@ def allow(
     serve a responder whose emergency grant (a SmartToken) covers the folder in the URL,
     read-only. `enrolment` routes also
     serve a restricted session (one that must set up a second factor first). `recent_auth`
-    routes are sensitive changes: the step-up rule (bff/auth/stepup.py) applies.
+    routes are sensitive changes: the step-up rule (bff/auth/stepup.py) applies. `intake`
+    routes also need the intake permission (`Principal.may_intake`: admins always).
     """
-    policy = Policy(roles, scope, recent_auth)
+    policy = Policy(roles, scope, recent_auth, intake)
 
     def decorator(func: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         @wraps(func)
@@ -214,7 +218,7 @@ def allow(
             try:
                 if principal.restricted and not enrolment:
                     raise ApiError(403, ENROL_FIRST)
-                if principal.role not in roles:
+                if principal.role not in roles or (intake and not principal.may_intake):
                     raise ApiError(403, FORBIDDEN)
                 if scope is not Scope.NONE and not principal.is_admin:
                     await _check_scope(principal, scope, dict(kwargs))

@@ -13,13 +13,15 @@ from bff.db import as_datetime, dialect, fetch
 
 # Every request without a cached session runs this: plain SQL, not built by the ORM each time.
 SESSION_QUERY = (
-    "SELECT s.expires_at, s.restricted, u.id, u.name, u.username, u.role FROM sessions s "
+    "SELECT s.expires_at, s.restricted, u.id, u.name, u.username, u.role, u.intake "
+    "FROM sessions s "
     "JOIN users u ON u.id = s.user_id WHERE s.id = ?"
 )
 
 
 async def session_with_user(session_id: str) -> dict[str, Any] | None:
-    """A session's expiry with its user's id, name, username and role, or None."""
+    """A session's expiry with its user's id, name, username, role and intake permission, or
+    None."""
     rows = await fetch(SESSION_QUERY, session_id)
     return rows[0] if rows else None
 

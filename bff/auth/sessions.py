@@ -36,11 +36,17 @@ class Principal:
     session_id: str
     expires_at: datetime | None = None  # when the session ends (live connections end then)
     restricted: bool = False  # may only set up a second factor (BFF_MFA_REQUIRED_ROLES)
+    intake: bool = False  # granted the intake permission (users.intake; bff/intake/)
 
     @property
     def is_admin(self) -> bool:
         """Whether the caller is an admin."""
         return self.role == Role.ADMIN
+
+    @property
+    def may_intake(self) -> bool:
+        """Whether the caller may use the intake: admins always, others when granted."""
+        return self.is_admin or self.intake
 
 
 def user_claims(user: User) -> dict[str, Any]:
@@ -130,6 +136,7 @@ async def session_principal(session_id: str, cache: SessionCache | None = None) 
         session_id,
         expires_at,
         bool(row["restricted"]),
+        bool(row["intake"]),
     )
     if cache is not None:
         cache.put(generation, principal, expires_at)

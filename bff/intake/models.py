@@ -5,6 +5,7 @@ it (bff/intake/service.py)."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from tortoise import fields
 from tortoise.models import Model
@@ -47,7 +48,7 @@ class IntakeItem(Model):
     page_count = fields.IntField(null=True)  # a PDF's pages (1 for an image; null: not known)
     status = fields.CharEnumField(Status, max_length=16, default=Status.NEW, db_index=True)
     # A patient suggestion and its evidence (bff/intake/suggest.py fills it; null: none yet).
-    suggestion = fields.JSONField(null=True)
+    suggestion: fields.Field[Any] = fields.JSONField(null=True)
     received_at = fields.DatetimeField(db_index=True)
     received_by_id = fields.IntField(null=True)  # an upload's uploader; null: scanner, mailbox
     received_by_name = fields.CharField(max_length=255, default="")

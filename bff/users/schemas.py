@@ -51,6 +51,7 @@ class UserDetail(UserOut):
 
     secondFactor: bool
     ssoLinked: bool = False  # linked to the identity provider's account (bff/oidc/)
+    intake: bool = False  # granted the intake permission (bff/intake/; admins always have it)
 
 
 class UserResponse(BaseModel):
@@ -75,6 +76,7 @@ class UserSummary(_UserFields):
 
     folderCount: int
     secondFactor: bool  # an authenticator or a passkey (bff/mfa/)
+    intake: bool = False  # granted the intake permission (bff/intake/; admins always have it)
 
 
 class UserSummariesResponse(BaseModel):
@@ -100,12 +102,14 @@ class CreateUser(BaseModel):
 
 
 class UpdateUser(BaseModel):
-    """PUT /api/users/{id}; a blank or missing password keeps the current one."""
+    """PUT /api/users/{id}; a blank or missing password keeps the current one, a missing
+    intake the current intake permission (true grants it, false withdraws it)."""
 
     name: Name
     username: Username
     role: AnyRole
     password: Annotated[str, Field(max_length=PASSWORD_MAX_LENGTH)] | None = None
+    intake: bool | None = None
 
 
 class Message(BaseModel):

@@ -84,6 +84,7 @@ async def list_users() -> list[UserSummary]:
             containerAssignments=containers.get(u.id, []),
             folderCount=counts.get(u.id, 0),
             secondFactor=u.id in with_factor,
+            intake=u.intake,
         )
         for u in users
     ]
@@ -91,11 +92,13 @@ async def list_users() -> list[UserSummary]:
 
 async def get_user(user_id: int) -> UserDetail:
     """One user with assignments and whether they have a second factor, or 404."""
-    user = (await _users_out([await find_user(user_id)]))[0]
+    row = await find_user(user_id)
+    user = (await _users_out([row]))[0]
     return UserDetail(
         **user.model_dump(),
         secondFactor=bool(await mfa.users_with_factor([user_id])),
         ssoLinked=bool(await oidc.linked_users([user_id])),
+        intake=row.intake,
     )
 
 
@@ -114,8 +117,10 @@ async def create_user(data: CreateUser, actor: Actor, min_length: int) -> UserOu
 
 
 async def update_user(user_id: int, data: UpdateUser, actor: Actor, min_length: int) -> UserOut:
-    """Update name, username, role and optionally password (of at least min_length
-    characters); role or password change signs out."""
+    """Update name, username, role, optionally password (of at least min_length characters)
+    and the intake permission (granted or withdrawn: effective at the next request and live
+    event, since users:changed makes every process forget the user's cached sessions); role or
+    password change signs out."""
     user = await find_user(user_id)
     await _check_username_free(data.username, except_id=user.id)
     new_role = Role(data.role)
@@ -139,11 +144,14 @@ async def update_user(user_id: int, data: UpdateUser, actor: Actor, min_length: 
             ("username", data.username != user.username),
             ("role", new_role != user.role),
             ("password", bool(password)),
+            ("intake", data.intake is not None and data.intake != user.intake),
         )
         if changed
     ]
     revoke = new_role != user.role or bool(password)
     user.name, user.username, user.role = data.name, data.username, new_role
+    if data.intake is not None:
+        user.intake = data.intake
     if new_hash:
         user.password_hash = new_hash
     async with transaction() as conn:
@@ -157,7 +165,12 @@ async def update_user(user_id: int, data: UpdateUser, actor: Actor, min_length: 
             conn,
             actor,
             "user_update",
-            details=f"user={user.username} changed={','.join(changes) or 'nothing'}",
+            details=f"user={user.username} changed={','.join(changes) or 'nothing'}"
+            + (
+                f" intake={'granted' if user.intake else 'withdrawn'}"
+                if "intake" in changes
+                else ""
+            ),
         )
     return await get_user(user.id)
 
