@@ -63,6 +63,19 @@ OPERATIONS: tuple[str, ...] = (
     "file_released",
     "quarantine_list",
     "quarantine_delete",
+    # The intake (bff/intake/): a document taken in (scanner, mailbox or upload; its refusals
+    # are file_rejected), the inbox listed, an item's content viewed, routed to a folder by its
+    # cover sheet, suggested, filed by a person (the folder's container and folder, so the
+    # patient's access report finds it), split, rotated, deleted with its reason
+    "intake_received",
+    "intake_list",
+    "intake_view",
+    "intake_routed",
+    "intake_suggested",
+    "intake_filed",
+    "intake_split",
+    "intake_rotated",
+    "intake_deleted",
     # Refused access by signed-in staff (a role not allowed, or not assigned: 403 or 404)
     "access_denied",
     # SmartTokens and emergency access

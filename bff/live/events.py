@@ -27,6 +27,9 @@ reacts by refetching what it shows. Names and payloads:
 - audit:created {id, operation}: admins
 - file:quarantined {id, signature, container, folder, name}: admins (an alert), when the malware
   scanner found something in new content and it was kept in quarantine (bff/scan/)
+- intake:received {id}, intake:filed {id, container, folder, name}, intake:deleted {id}: admins
+  and the staff granted the intake permission (worked out when sent, so a withdrawal takes
+  effect at once: bff/intake/service.py `intake_rooms`)
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
   (reasons, which the web app words for the signed-out user: logout; logout-all (signed out
   from another session); password-changed (by an admin, or `users reset-password`);
@@ -93,6 +96,9 @@ EMERGENCY_OPENED = "emergency:opened"
 EMERGENCY_REFUSED = "emergency:refused"
 AUDIT_CREATED = "audit:created"
 FILE_QUARANTINED = "file:quarantined"
+INTAKE_RECEIVED = "intake:received"
+INTAKE_FILED = "intake:filed"
+INTAKE_DELETED = "intake:deleted"
 SESSION_REVOKED = "session:revoked"
 LIVE_RESYNC = "live:resync"
 LIVE_RECONNECT = "live:reconnect"
