@@ -21,7 +21,7 @@ from bff.audit.service import Actor, record_repeated
 from bff.containers.models import Folder
 from bff.errors import ApiError
 from bff.files.content import ContentCheck, Findings
-from bff.scan.service import Scan, Scanned
+from bff.scan.service import Place, Scan, Scanned
 from storage.base import Storage
 
 
@@ -45,18 +45,21 @@ class Screened:
         }
 
 
-async def refused(actor: Actor, folder: Folder, name: str, message: str) -> None:
+async def refused(actor: Actor, folder: Folder | Place, name: str, message: str) -> None:
     """Audit content the checks refused (`file_rejected`: who, the container, folder and name,
     and the message the uploader was given). Only the same refusal repeated (the same user,
     folder, name and message, as a script retrying it would) within a minute is one entry
-    with its count: a refusal of any other file is written in full, as its upload would be."""
-    where = f"{folder.container.name}/{folder.name}/{name}"
+    with its count: a refusal of any other file is written in full, as its upload would be.
+    folder: a folder, or the place of one of the product's own areas (the intake's)."""
+    place = Place.of(folder)
+    where = f"{place.container}/{place.folder}/{name}"
+    ident = folder.id if isinstance(folder, Folder) else place.key.path
     await record_repeated(
         actor,
         "file_rejected",
-        reason=f"content checks\n{folder.id}\n{name}\n{message}",
-        container=folder.container.name,
-        folder=folder.name,
+        reason=f"content checks\n{ident}\n{name}\n{message}",
+        container=place.container,
+        folder=place.folder,
         blob=name,
         details=f"content checks refused it: {message}",
         counted_as=f"the same upload refused again ({where}): {message}",
@@ -87,7 +90,7 @@ class Screening:
             yield chunk
 
     async def verdict(
-        self, storage: Storage, staging_key: str, folder: Folder, actor: Actor
+        self, storage: Storage, staging_key: str, folder: Folder | Place, actor: Actor
     ) -> Screened:
         """Once every chunk is staged (under staging_key): what was found, or a refusal
         (`ApiError`)."""

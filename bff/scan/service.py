@@ -107,6 +107,25 @@ def current_config() -> ScanConfig:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where new content was on its way to, as its quarantine and audit entries name it: a
+    folder (`Place.of`), or one of the product's own areas (the intake's, bff/intake/: its
+    container a reserved name no container can have, its folder empty). key: the prefix its
+    quarantine is kept under."""
+
+    container: str
+    folder: str
+    key: ObjectKey
+
+    @classmethod
+    def of(cls, where: Folder | Place) -> Place:
+        """The place of a folder (a place is its own)."""
+        if isinstance(where, Place):
+            return where
+        return cls(where.container.name, where.name, folder_key(where))
+
+
+@dataclass(frozen=True)
 class Scanned:
     """What the scan let in: the file row's scan columns."""
 
@@ -170,7 +189,7 @@ class Scan:
         self.size += len(chunk)
 
     async def verdict(
-        self, storage: Storage, staging_key: str, folder: Folder, actor: Actor, name: str
+        self, storage: Storage, staging_key: str, folder: Folder | Place, actor: Actor, name: str
     ) -> Scanned:
         """clamd's answer on the staged content: what the row records, or a refusal."""
         if not self.config.configured:
@@ -203,7 +222,7 @@ class Scan:
 async def quarantine(
     storage: Storage,
     staging_key: str,
-    folder: Folder,
+    folder: Folder | Place,
     name: str,
     signature: str,
     size: int,
@@ -214,8 +233,9 @@ async def quarantine(
 ) -> Quarantined:
     """Keep a staged content the scanner found apart (moved, so nothing is left to publish),
     record it, audit it and alert the admins."""
-    container = folder.container.name
-    key = quarantine_key(folder_key(folder), new_id(now))
+    place = Place.of(folder)
+    container = place.container
+    key = quarantine_key(place.key, new_id(now))
     try:
         await storage.keep_staged(staging_key, key)
         kept = key.path
@@ -226,7 +246,7 @@ async def quarantine(
         row = await repository.add(
             conn,
             container=container,
-            folder=folder.name,
+            folder=place.folder,
             name=name,
             signature=signature[:255],
             size=size,
@@ -241,7 +261,7 @@ async def quarantine(
             actor,
             "file_rejected",
             container=container,
-            folder=folder.name,
+            folder=place.folder,
             blob=name,
             details=f"virus scanner found {signature}; kept in quarantine #{row.id}",
         )
@@ -251,7 +271,7 @@ async def quarantine(
                 "id": row.id,
                 "signature": signature,
                 "container": container,
-                "folder": folder.name,
+                "folder": place.folder,
                 "name": name,
             },
             [ADMINS],
