@@ -7,9 +7,11 @@ the demo and tools store small in-memory content through `store_file`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+
+from tortoise.backends.base.client import BaseDBAsyncClient
 
 from bff.audit.service import Actor, record
 from bff.containers.models import Folder
@@ -39,6 +41,11 @@ from storage.base import ObjectKey, Storage
 
 UPLOAD_EXPIRED = "The upload was interrupted and discarded. Upload the file again."
 
+# A step of another change that must commit with the file or not at all (the intake's item
+# marked filed: bff/intake/service.py), run first in the file's transaction (its connection);
+# what it returns is added to the audit entry's details; it may raise to refuse the file.
+Within = Callable[[BaseDBAsyncClient], Awaitable[str]]
+
 
 @dataclass
 class _Stored:
@@ -59,6 +66,7 @@ async def _index(
     operation: str,
     may_replace: bool,
     screened: Screened,
+    within: Within | None = None,
 ) -> tuple[StoredFile, bool]:
     """Move the staged objects to their names and index the file, in one transaction (audited
     and announced); then drop the kept original of a converted RTF it replaced. Returns the
@@ -67,6 +75,7 @@ async def _index(
     try:
         async with transaction() as conn:
             await staging.claim(conn, pending, folder.id)
+            also = await within(conn) if within is not None else ""
             previous = await repository.locked_file(conn, folder.id, stored.name)
             # A held file the actor may not see is as if it were not there (its name is not
             # revealed): the upload replaces it and it stays an earlier version, still held.
@@ -111,7 +120,7 @@ async def _index(
             event = PROFILE_CHANGED if stored.is_profile_image else FILE_UPLOADED
             announce(event, folder, stored.name, scan_state=row.scan_state)
             original = stored.original_rtf_name
-            details = f"converted from {original}" if original else ""
+            details = f"converted from {original}" if original else also
             await record(
                 conn,
                 actor,
@@ -137,6 +146,7 @@ async def _stage_and_index(
     operation: str,
     may_replace: Callable[[], bool],
     screening: Screening,
+    within: Within | None = None,
 ) -> tuple[StoredFile, bool]:
     """Write objects (name, bytes, content type) to the staging area under a pending upload,
     the first one screened on its way (bff/files/screening.py), then index them; whatever fails
@@ -158,7 +168,7 @@ async def _stage_and_index(
                 screened = await screening.verdict(storage, pending[0].staging_key, folder, actor)
             staging.crash_point("after_write")
             result = await _index(
-                folder, stored, pending, storage, actor, operation, may_replace(), screened
+                folder, stored, pending, storage, actor, operation, may_replace(), screened, within
             )
             committed = True
         finally:
@@ -206,14 +216,17 @@ async def store_plain(
     actor: Actor,
     *,
     may_replace: Callable[[], bool] = _always,
+    operation: str = "file_upload",
+    within: Within | None = None,
 ) -> tuple[StoredFile, bool]:
-    """Store a file as it is, typed by its name (or as declared)."""
+    """Store a file as it is, typed by its name (or as declared); audited as operation (the
+    intake's filing: `intake_filed`), with `within` committed with it."""
     content_type = content_type_for(name, declared_type)
     stored = _Stored(name, content_type)
     objects = [(name, chunks, content_type)]
     screening = Screening(name, content_type)
     return await _stage_and_index(
-        folder, objects, stored, storage, actor, "file_upload", may_replace, screening
+        folder, objects, stored, storage, actor, operation, may_replace, screening, within
     )
 
 
