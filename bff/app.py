@@ -47,6 +47,7 @@ from bff.files.staging import settle as settle_uploads
 from bff.files.staging import sweeper as upload_sweeper
 from bff.files.viewer import PageCache
 from bff.ids import IdConverter
+from bff.intake.routes import bp as intake_bp
 from bff.jobs.runner import JobRunner
 from bff.live.server import start_live
 from bff.mfa.routes import bp as mfa_bp
@@ -332,6 +333,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         oidc_bp,
         search_bp,
         scan_bp,
+        intake_bp,
         docs_bp,
     ):
         app.register_blueprint(bp)

@@ -38,6 +38,7 @@ from storage.local import LocalStorage
 from tools.devserver import RedisProcess, kill_group, running_redis, start_moto, throwaway_postgres
 
 TABLES = [
+    "intake_items",
     "oidc_link_offers",
     "oidc_expected",
     "oidc_seen",

@@ -1,0 +1,77 @@
+"""Every query of the intake's items, and who holds the intake permission."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+from bff.intake.models import IntakeItem, Status
+from bff.users.models import Role, User
+
+GONE = "gone-"  # an object_id so marked: the bytes were removed (a deleted item past retention)
+
+
+async def item_by_id(item_id: int, conn: BaseDBAsyncClient | None = None) -> IntakeItem | None:
+    """An item by id (inside transaction conn when given), or None."""
+    query = IntakeItem.filter(id=item_id)
+    return await (query.using_db(conn) if conn is not None else query).first()
+
+
+async def item_by_sha256(sha256: str) -> IntakeItem | None:
+    """The item of a content by its sha256 (whatever its status), or None."""
+    return await IntakeItem.get_or_none(sha256=sha256)
+
+
+async def item_by_object_id(object_id: str) -> IntakeItem | None:
+    """The item whose bytes are `.bff-intake/{object_id}`, or None."""
+    return await IntakeItem.get_or_none(object_id=object_id)
+
+
+async def create_item(conn: BaseDBAsyncClient, values: dict[str, Any]) -> IntakeItem:
+    """A new item inside transaction conn (IntegrityError when its sha256 is already taken)."""
+    return await IntakeItem.create(using_db=conn, **values)
+
+
+async def items_page(
+    offset: int, limit: int, status: Status | None
+) -> tuple[list[IntakeItem], int]:
+    """A page of items, newest first (of one status, or all), and how many there are."""
+    query = IntakeItem.all() if status is None else IntakeItem.filter(status=status)
+    total = await query.count()
+    rows = await query.order_by("-received_at", "-id").offset(offset).limit(limit)
+    return list(rows), total
+
+
+async def settle_new(conn: BaseDBAsyncClient, item_id: int, values: dict[str, Any]) -> bool:
+    """Inside transaction conn: set values (filed or deleted) on the item only if it is still
+    new, in one conditional UPDATE (on PostgreSQL a second one waits for the first's commit,
+    then finds it settled); whether this one did."""
+    changed = await IntakeItem.filter(id=item_id, status=Status.NEW).using_db(conn).update(**values)
+    return bool(changed)
+
+
+async def holder_ids() -> list[int]:
+    """The ids of staff other than admins granted the intake permission (admins always have
+    it and are reached through the admins room)."""
+    rows: list[Any] = (
+        await User.filter(intake=True).exclude(role=Role.ADMIN).values_list("id", flat=True)
+    )
+    return [int(row) for row in rows]
+
+
+async def deleted_before(cutoff: Any, limit: int) -> list[IntakeItem]:
+    """Deleted items whose bytes are still kept, deleted before cutoff (oldest first)."""
+    rows = (
+        await IntakeItem.filter(status=Status.DELETED, deleted_at__lt=cutoff)
+        .exclude(object_id__startswith=GONE)
+        .order_by("deleted_at")
+        .limit(limit)
+    )
+    return list(rows)
+
+
+async def forget_bytes(item_id: int) -> None:
+    """Record that a deleted item's bytes were removed (its row stays: the hash is never taken
+    again, the audit trail keeps its meaning)."""
+    await IntakeItem.filter(id=item_id, status=Status.DELETED).update(object_id=f"{GONE}{item_id}")

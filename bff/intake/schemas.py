@@ -1,0 +1,115 @@
+"""Request and response shapes of the intake's API (/api/intake): only for intake holders."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]
+
+
+class ItemsQuery(BaseModel):
+    """GET /api/intake/items: a page of items, newest first (status: only those; default new)."""
+
+    page: Annotated[int, Field(ge=1, le=100_000)] = 1
+    pageSize: Annotated[int, Field(ge=1, le=200)] = 50
+    status: Literal["new", "filed", "deleted", "all"] = "new"
+
+
+class FiledOut(BaseModel):
+    """Where an item was filed, under which name, by whom and when."""
+
+    container: str
+    folder: str
+    name: str
+    by: str
+    at: datetime
+
+
+class DeletedOut(BaseModel):
+    """Who deleted an item, when and why."""
+
+    by: str
+    at: datetime
+    reason: str
+
+
+class IntakeItemOut(BaseModel):
+    """An item as the inbox shows it. The source's details (file name, a mail's sender,
+    subject and Message-ID) are for intake holders only, as every intake route is.
+    suggestion: a patient suggested with its evidence (bff/intake/suggest.py), null for none."""
+
+    id: int
+    source: Literal["scanner", "mailbox", "upload"]
+    fileName: str
+    sender: str
+    subject: str
+    messageId: str
+    contentType: str
+    size: int
+    pages: int | None
+    status: Literal["new", "filed", "deleted"]
+    suggestion: dict[str, Any] | None
+    receivedAt: datetime
+    receivedBy: str  # the uploader's name; "" for the scanner and the mailbox
+    contentUrl: str  # GET it (with the session's header) for the thumbnail and viewer
+    filed: FiledOut | None = None
+    deleted: DeletedOut | None = None
+
+
+class IntakeItems(BaseModel):
+    """A page of items, newest first."""
+
+    items: list[IntakeItemOut]
+    total: int
+    page: int
+    pageSize: int
+
+
+class UploadedItem(BaseModel):
+    """One file of an uploaded batch, in the order sent: its item and whether that content
+    was already in the intake (the same bytes are never taken twice: the existing item is
+    answered), or why it was refused (the malware scan, the content checks: nothing kept)."""
+
+    fileName: str
+    item: IntakeItemOut | None = None
+    duplicate: bool = False
+    refused: str | None = None
+
+
+class UploadedBatch(BaseModel):
+    """POST /api/intake/items: every file of the batch, in the order sent."""
+
+    items: list[UploadedItem]
+
+
+class FileItem(BaseModel):
+    """POST /api/intake/items/{id}/file: the patient folder (which the caller must see) and
+    the file's name there (default: the item's own file name)."""
+
+    container: Annotated[str, Field(min_length=1, max_length=255)]
+    folder: Annotated[str, Field(min_length=1, max_length=255)]
+    name: Name | None = None
+
+
+class FiledItem(BaseModel):
+    """The item as filed."""
+
+    message: str
+    item: IntakeItemOut
+
+
+class DeleteItem(BaseModel):
+    """POST /api/intake/items/{id}/delete: why (required; kept and audited)."""
+
+    reason: Reason
+
+
+class ItemMessage(BaseModel):
+    """A result a person can read, with the item as it now is."""
+
+    message: str
+    item: IntakeItemOut

@@ -1,0 +1,321 @@
+"""Taking documents into the intake (issue 51): `receive` (the scan folder's and mailbox's
+`take`) and the upload batch's `receive_upload` screen each content the way every upload is
+screened (bff/files/screening.py: the malware scan, then the content checks) BEFORE it becomes
+an item; a refusal is audited there and nothing is kept but the quarantine's copy.
+
+Crash safety: the bytes are staged first (storage's staging area, no row names them), then one
+transaction creates the item, moves the staged bytes to `.bff-intake/{object_id}` and records
+`intake_received`. A crash before the commit leaves at most a stray staged object (the upload
+sweep removes staged objects no pending upload names: bff/files/staging.py `sweep`) or an object
+under `.bff-intake/` no item names (`sweep_orphans` removes those); never an item without its
+bytes. The same content (sha256) is never taken twice: its existing item is answered.
+
+Live events go to admins and the staff granted the intake permission, worked out when each is
+sent (`intake_rooms`), so a withdrawal takes effect at once for live connections too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import unicodedata
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Protocol
+
+import aiofiles
+from tortoise.exceptions import IntegrityError
+
+from bff.audit.service import Actor, record
+from bff.db import transaction
+from bff.errors import ApiError
+from bff.files import staging
+from bff.files.names import content_type_for, id_time, new_id
+from bff.files.screening import Screening
+from bff.intake import repository
+from bff.intake.models import IntakeItem, Source
+from bff.intake.pages import page_count
+from bff.intake.schemas import DeletedOut, FiledOut, IntakeItemOut
+from bff.live.events import ADMINS, INTAKE_RECEIVED, publish, user_room
+from bff.scan.service import HELD, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, Place
+from storage.base import ObjectKey, Storage, StorageError
+
+log = logging.getLogger(__name__)
+
+# The intake's own area of storage: `.bff-intake/{object_id}` (an item's bytes) and
+# `.bff-intake/.bff-quarantine/{id}` (content the scanner found on its way in).
+INTAKE_AREA = ".bff-intake"
+# Where intake content is on its way to, as the quarantine and the refusals' audit entries name
+# it: a container name no container can have, no folder.
+PLACE = Place(INTAKE_AREA, "", ObjectKey.reserved(INTAKE_AREA))
+# The scanner and the mailbox, as the audit log names them.
+INTAKE_ACTOR = Actor(None, "intake", "", "")
+ITEM_NOT_FOUND = "Intake item not found."
+CHUNK = 1024 * 1024
+UNNAMED = "document"
+
+
+class IncomingDocument(Protocol):
+    """What the scan folder and the mailbox hand over (bff/intake/incoming.py's `Incoming`)."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def sha256(self) -> str: ...
+    @property
+    def sender(self) -> str: ...
+    @property
+    def subject(self) -> str: ...
+    @property
+    def message_id(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """What is known of a document before its bytes are read."""
+
+    source: Source
+    name: str
+    declared_type: str | None = None
+    sender: str = ""
+    subject: str = ""
+    message_id: str = ""
+
+
+def item_key(object_id: str) -> ObjectKey:
+    """Where an item's bytes are kept."""
+    return ObjectKey.reserved(INTAKE_AREA, object_id)
+
+
+def _shown(text: str, limit: int) -> str:
+    """Text from outside (a file or attachment name, a mail header) kept for display: NFC,
+    without control or format characters, at most limit characters."""
+    text = unicodedata.normalize("NFC", text)
+    kept = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
+    return kept.strip()[:limit]
+
+
+def display_name(name: str) -> str:
+    """A document's own name as the inbox shows it (its last path segment)."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return _shown(base, 200) or UNNAMED
+
+
+async def intake_rooms() -> list[str]:
+    """Who hears intake events: admins and the staff granted the intake permission now."""
+    return [ADMINS, *(user_room(user_id) for user_id in await repository.holder_ids())]
+
+
+def item_out(item: IntakeItem) -> IntakeItemOut:
+    """The inbox's shape of an item."""
+    filed = deleted = None
+    if item.filed_at is not None:
+        filed = FiledOut(
+            container=item.filed_container,
+            folder=item.filed_folder,
+            name=item.filed_name,
+            by=item.filed_by_name,
+            at=item.filed_at,
+        )
+    if item.deleted_at is not None:
+        deleted = DeletedOut(
+            by=item.deleted_by_name, at=item.deleted_at, reason=item.deleted_reason
+        )
+    return IntakeItemOut(
+        id=item.id,
+        source=item.source.value,
+        fileName=item.file_name,
+        sender=item.sender,
+        subject=item.subject,
+        messageId=item.message_id,
+        contentType=item.content_type,
+        size=item.size,
+        pages=item.page_count,
+        status=item.status.value,
+        suggestion=item.suggestion,
+        receivedAt=item.received_at,
+        receivedBy=item.received_by_name,
+        contentUrl=f"/api/intake/items/{item.id}/content",
+        filed=filed,
+        deleted=deleted,
+    )
+
+
+class _Hashed:
+    """A content's sha256 and size, counted as its chunks pass."""
+
+    def __init__(self) -> None:
+        self.digest = hashlib.sha256()
+        self.size = 0
+
+    async def watch(self, chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        async for chunk in chunks:
+            self.digest.update(chunk)
+            self.size += len(chunk)
+            yield chunk
+
+
+async def _remove_staged(storage: Storage, key: str) -> None:
+    try:
+        await storage.delete_staged(key)
+    except (StorageError, OSError):
+        log.warning("Could not remove an intake document's staged bytes; the sweep will.")
+
+
+async def _commit(
+    storage: Storage,
+    key: str,
+    arrival: Arrival,
+    hashed: _Hashed,
+    content_type: str,
+    pages: int | None,
+    actor: Actor,
+) -> IntakeItem:
+    """The item, its bytes moved from staging to `.bff-intake/`, its audit entry and event:
+    one transaction. IntegrityError when another process took the same content first."""
+    now = datetime.now(UTC)
+    object_id = new_id(now)
+    target = item_key(object_id)
+    moved = False
+    try:
+        async with transaction() as conn:
+            item = await repository.create_item(
+                conn,
+                {
+                    "source": arrival.source,
+                    "file_name": display_name(arrival.name),
+                    "sender": _shown(arrival.sender, 320),
+                    "subject": _shown(arrival.subject, 998),
+                    "message_id": _shown(arrival.message_id, 998),
+                    "sha256": hashed.digest.hexdigest(),
+                    "object_id": object_id,
+                    "content_type": content_type,
+                    "size": hashed.size,
+                    "page_count": pages,
+                    "received_at": now,
+                    "received_by_id": actor.user_id,
+                    "received_by_name": actor.name if actor.user_id is not None else "",
+                },
+            )
+            await storage.keep_staged(key, target)
+            moved = True
+            await record(
+                conn,
+                actor,
+                "intake_received",
+                details=f"item={item.id} source={arrival.source.value} size={hashed.size}"
+                + (f" pages={pages}" if pages is not None else ""),
+            )
+            publish(INTAKE_RECEIVED, {"id": item.id}, intake_rooms)
+    except BaseException:
+        if moved:  # the transaction did not commit: nothing names the moved bytes
+            try:
+                await storage.delete_object(target)
+            except (StorageError, OSError):
+                log.warning("An uncommitted intake object stays until sweep_orphans runs.")
+        raise
+    return item
+
+
+async def take_in(
+    chunks: AsyncIterator[bytes],
+    arrival: Arrival,
+    storage: Storage,
+    actor: Actor,
+    *,
+    known_sha256: str | None = None,
+) -> tuple[IntakeItem, bool]:
+    """Screen a document's bytes and make it an item: (the item, whether it is new). The same
+    content already in the intake answers its existing item (nothing else kept). ApiError:
+    422 refused by the scan or the content checks (audited `file_rejected`, an infected one
+    quarantined), 503 when the scanner is unavailable (taken again later: never held)."""
+    if known_sha256 and (existing := await repository.item_by_sha256(known_sha256)):
+        return existing, False
+    content_type = content_type_for(display_name(arrival.name), arrival.declared_type)
+    screening = Screening(display_name(arrival.name), content_type)
+    hashed = _Hashed()
+    key = staging.staging_key()
+    kept = False
+    try:
+        await storage.write_staged(
+            key, hashed.watch(screening.watch(chunks)), content_type=content_type
+        )
+        screened = await screening.verdict(storage, key, PLACE, actor)
+        if screened.scanned.state == HELD:
+            # An intake document is never held unscanned: it stays where it came from (the
+            # scan folder, the mailbox) or the uploader tries again, and is taken then.
+            raise ApiError(503, UNAVAILABLE_MESSAGE, {"Retry-After": str(RETRY_AFTER_SECONDS)})
+        if existing := await repository.item_by_sha256(hashed.digest.hexdigest()):
+            return existing, False
+        pages = await page_count(storage, key, content_type, hashed.size)
+        try:
+            item = await _commit(storage, key, arrival, hashed, content_type, pages, actor)
+        except IntegrityError:  # the same content committed by another process meanwhile
+            existing = await repository.item_by_sha256(hashed.digest.hexdigest())
+            if existing is None:
+                raise
+            return existing, False
+        kept = True
+        return item, True
+    finally:
+        if not kept:
+            await _remove_staged(storage, key)
+
+
+async def _file_chunks(path: Path) -> AsyncIterator[bytes]:
+    async with aiofiles.open(path, "rb") as handle:
+        while chunk := await handle.read(CHUNK):
+            yield chunk
+
+
+async def receive(incoming: IncomingDocument, storage: Storage) -> IntakeItem:
+    """Take a document from the scan folder or the mailbox (screened, kept, audited and
+    announced; its existing item if the content was taken before). Raises ApiError as
+    `take_in` does: the caller leaves the document where it is on a 503 and may mark it done
+    on a 422 (the refusal is recorded, the quarantine holds an infected one)."""
+    arrival = Arrival(
+        Source(incoming.source),
+        incoming.name,
+        sender=incoming.sender,
+        subject=incoming.subject,
+        message_id=incoming.message_id,
+    )
+    item, _ = await take_in(
+        _file_chunks(incoming.path),
+        arrival,
+        storage,
+        INTAKE_ACTOR,
+        known_sha256=incoming.sha256,
+    )
+    return item
+
+
+async def find_item(item_id: int) -> IntakeItem:
+    """An item by id, or 404."""
+    item = await repository.item_by_id(item_id)
+    if item is None:
+        raise ApiError(404, ITEM_NOT_FOUND)
+    return item
+
+
+async def sweep_orphans(storage: Storage, grace: timedelta, now: datetime | None = None) -> int:
+    """Remove objects under `.bff-intake/` (not its quarantine) that no item names and that are
+    older than grace: bytes moved by a transaction that never committed (a crash). How many."""
+    cutoff = (now or datetime.now(UTC)) - grace
+    removed = 0
+    async for info in storage.walk(ObjectKey.reserved(INTAKE_AREA)):
+        key = ObjectKey.parse(info.name)
+        if len(key.segments) != 2 or info.last_modified >= cutoff:
+            continue
+        made = id_time(key.name)
+        if made is None or made >= cutoff:
+            continue
+        if await repository.item_by_object_id(key.name) is None:
+            removed += int(await storage.delete_object(key))
+    return removed
