@@ -38,6 +38,7 @@ listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+auth_failure_delay = 0
 mail_location = maildir:{root}/mail/%u
 first_valid_uid = 1
 default_internal_user = {internal}
@@ -137,8 +138,11 @@ def imap_server(extra: str = "") -> Iterator[ImapServer]:
     root = Path(tempfile.mkdtemp(prefix="bff-dovecot-"))
     root.chmod(0o755)  # its login and mail processes run as other users
     for part in ("run", "state", "mail"):
-        (root / part).mkdir()
-    (root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n")
+        (root / part).mkdir(mode=0o755)
+        (root / part).chmod(0o755)  # whatever the umask (the app's is 077)
+    passwd = root / "passwd"
+    passwd.write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n")
+    passwd.chmod(0o644)  # read by dovecot's auth worker, which runs as its internal user
     if os.geteuid() == 0:
         mail_user = pwd.getpwnam("nobody")
         os.chown(root / "mail", mail_user.pw_uid, mail_user.pw_gid)
@@ -151,6 +155,7 @@ def imap_server(extra: str = "") -> Iterator[ImapServer]:
     port = free_port()
     config = root / "dovecot.conf"
     config.write_text(CONFIG.format(root=root, port=port, uid=uid, gid=gid, extra=extra, **names))
+    config.chmod(0o644)
     log = root / "dovecot.log"
     with log.open("wb") as log_out:
         process = subprocess.Popen(  # noqa: S603 - the installed dovecot, our config

@@ -10,12 +10,24 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
+from quart import Quart
 
 from bff.intake.incoming import Incoming
-from bff.intake.mailbox import FLAG_DONE, Mailbox, MailboxUnavailable, MailConfig
+from bff.intake.mailbox import (
+    FLAG_DONE,
+    MAIL_LEASE,
+    Mailbox,
+    MailboxUnavailable,
+    MailConfig,
+    mailbox_job,
+)
+from bff.leases import take_lease
+from tests.conftest import make_settings
 from tests.intake.imap_server import ImapServer, imap_server
 
 PROCESSED = "Processed"
@@ -240,3 +252,39 @@ async def test_a_wrong_password_is_refused_without_showing_it(server: ImapServer
         await mailbox(server, take, password="wrong-secret-4711").poll()
     assert "wrong-secret-4711" not in str(refused.value)
     assert "MailboxLoginError" in str(refused.value)
+
+
+async def test_one_process_at_a_time_polls_the_mailbox(
+    app: Quart, database_url: str, run_dir: Path, server: ImapServer
+) -> None:
+    """The mailbox's job polls only while it holds the lease another instance holds first."""
+    settings = make_settings(
+        database_url,
+        run_dir,
+        intake_imap_host=server.host,
+        intake_imap_port=server.port,
+        intake_imap_user=server.user,
+        intake_imap_password=server.password,
+        intake_imap_processed_folder=PROCESSED,
+        intake_imap_tls_required=False,
+        intake_imap_poll_seconds=1,
+    )
+    now = datetime.now(UTC)
+    await take_lease(MAIL_LEASE, "other-instance:1", now, now + timedelta(minutes=1))
+    server.append(mail("<turn@gp.example>", ("one.pdf", "application/pdf", PDF_ONE)))
+    take = Taker(server)
+    job = mailbox_job(settings, take)
+    assert job is not None
+    job.start()
+    try:
+        await asyncio.sleep(2.5)  # polls came and found the lease taken
+        assert take.calls == 0
+        await take_lease(MAIL_LEASE, "other-instance:1", now, now - timedelta(seconds=1))
+        for _ in range(80):  # 8 s at most for the next poll to take and move it
+            if take.taken and not ids(server):
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        await job.stop()
+    assert ids(server, PROCESSED) == ["Message-ID: <turn@gp.example>"]
+    assert mailbox_job(make_settings(database_url, run_dir), take) is None

@@ -11,13 +11,16 @@ import hashlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from quart import Quart
 
 from bff.intake.incoming import Incoming
-from bff.intake.scanfolder import PROCESSED, REFUSED, ScanFolder
+from bff.intake.scanfolder import PROCESSED, REFUSED, SCAN_LEASE, ScanFolder, scan_folder_job
+from bff.leases import take_lease
+from tests.conftest import make_settings
 
 SETTLE = 0.5
 PATIENT_NAME = "Smith-Jane-1970-01-01.pdf"
@@ -224,3 +227,29 @@ async def test_a_file_replaced_during_its_take_stays_to_be_taken_again(inbox: Pa
         await until(lambda: len(contents) == 2 and processed(inbox, "rewritten.pdf").exists())
     assert contents == [b"first content", b"second content, longer"]
     assert processed(inbox, "rewritten.pdf").read_bytes() == b"second content, longer"
+
+
+async def test_one_process_at_a_time_watches_the_folder(
+    app: Quart, database_url: str, run_dir: Path, inbox: Path
+) -> None:
+    """The folder's job watches only while it holds the lease: another instance holding it
+    keeps this one from taking anything until its lease ends."""
+    settings = make_settings(
+        database_url, run_dir, intake_folder=inbox, intake_settle_seconds=SETTLE
+    )
+    now = datetime.now(UTC)
+    await take_lease(SCAN_LEASE, "other-instance:1", now, now + timedelta(minutes=1))
+    take = Taker(inbox)
+    job = scan_folder_job(settings, take)
+    assert job is not None
+    (inbox / "waiting.pdf").write_bytes(b"%PDF waiting for its turn")
+    job.start()
+    try:
+        await asyncio.sleep(SETTLE * 4)  # runs of the job came and found the lease taken
+        assert take.taken == [] and (inbox / "waiting.pdf").exists()
+        await take_lease(SCAN_LEASE, "other-instance:1", now, now - timedelta(seconds=1))
+        await until(lambda: processed(inbox, "waiting.pdf").exists())
+    finally:
+        await job.stop()
+    assert [incoming.name for incoming, _, _ in take.taken] == ["waiting.pdf"]
+    assert scan_folder_job(make_settings(database_url, run_dir), take) is None
