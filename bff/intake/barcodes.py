@@ -1,7 +1,11 @@
 """Barcodes read from a scan, page by page: the QR and DataMatrix codes' texts of every page of a
 PDF (rendered by pdfium in grey at READ_DPI) or an image (Pillow; each frame of a TIFF is a page).
 
-`read_codes` is a plain function of a path returning lists of strings, so that it runs in a
+A page's codes also count the QR codes large enough to be a sheet's that were found but could
+not be decoded (`damaged`): splitting.py never lets the pages from such a page on join a routed
+document, since it may be a damaged sheet of the next patient.
+
+`read_codes` is a plain function of a path returning plain values, so that it runs in a
 WorkerPool (bff/workers.py) as every heavy reading does; its work is bounded by MAX_PAGES and
 the pixel budgets, beyond which it refuses the whole scan (CodesUnreadable with a message a
 person can read): a scan read in part could route its unread pages with the pages before them.
@@ -12,6 +16,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import zxingcpp
@@ -25,6 +30,9 @@ PAGE_PIXELS = 12_000_000  # a page read at most this large (a larger one is redu
 SOURCE_PIXELS = 100_000_000  # an image frame larger than this is not decoded at all
 TOTAL_PIXELS = 2_000_000_000  # pixels read in one scan, all pages together
 IMAGE_FORMATS = frozenset({"TIFF", "PNG", "JPEG", "BMP", "WEBP"})
+# A QR code found but not decoded counts when its side is at least this part of the page's shorter
+# side (a cover sheet's is about 0.18 of an A4 page's; text misread as codes is far smaller).
+DAMAGED_SIDE = 0.08
 FORMATS = zxingcpp.BarcodeFormats(
     [zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.DataMatrix]
 )
@@ -34,9 +42,18 @@ class CodesUnreadable(Exception):
     """The scan's codes cannot be read; str() says why, for the person who sent it."""
 
 
-def read_codes(path: str, max_pages: int = MAX_PAGES, dpi: int = READ_DPI) -> list[list[str]]:
-    """Each page's barcode texts (QR and DataMatrix), in page order, each text once per page."""
-    pages: list[list[str]] = []
+@dataclass(frozen=True)
+class PageCodes:
+    """One page's barcodes: the texts read (each once, as found), and how many QR codes of a
+    sheet's size were found but could not be decoded."""
+
+    texts: tuple[str, ...] = ()
+    damaged: int = 0
+
+
+def read_codes(path: str, max_pages: int = MAX_PAGES, dpi: int = READ_DPI) -> list[PageCodes]:
+    """Each page's barcodes (QR and DataMatrix), in page order."""
+    pages: list[PageCodes] = []
     budget = TOTAL_PIXELS
     for picture in _pages(Path(path), max_pages, dpi):
         budget -= picture.width * picture.height
@@ -49,13 +66,31 @@ def read_codes(path: str, max_pages: int = MAX_PAGES, dpi: int = READ_DPI) -> li
             try_downscale=True,
             try_invert=False,  # printed sheets are dark on light: half the work
             text_mode=zxingcpp.TextMode.Plain,
+            return_errors=True,
         )
         texts: list[str] = []
+        damaged = 0
+        shorter = min(picture.width, picture.height)
         for barcode in found:
-            if barcode.valid and barcode.text not in texts:
-                texts.append(barcode.text)
-        pages.append(texts)
+            if barcode.valid:
+                if barcode.text not in texts:
+                    texts.append(barcode.text)
+            elif barcode.format == zxingcpp.BarcodeFormat.QRCode and _side(barcode) >= (
+                DAMAGED_SIDE * shorter
+            ):
+                damaged += 1
+        pages.append(PageCodes(tuple(texts), damaged))
     return pages
+
+
+def _side(barcode: zxingcpp.Barcode) -> float:
+    """The longest side of the code's quadrilateral, in pixels."""
+    corners = barcode.position
+    points = [corners.top_left, corners.top_right, corners.bottom_right, corners.bottom_left]
+    return max(
+        math.dist((a.x, a.y), (b.x, b.y))
+        for a, b in zip(points, points[1:] + points[:1], strict=True)
+    )
 
 
 def _pages(path: Path, max_pages: int, dpi: int) -> Iterator[Image.Image]:

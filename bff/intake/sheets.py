@@ -104,72 +104,87 @@ def _b32(data: bytes) -> str:
 def cover_sheet_pdf(
     patient_name: str, birth_date: str, record_number: str, folder_label: str, payload: str
 ) -> bytes:
-    """An A4 cover sheet: its QR code (payload) and the patient's details for a person to check."""
-    pdf, family = _page()
-    pdf.set_font(family, "B", 26)
-    pdf.cell(0, 12, "Cover sheet", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(family, "", 13)
-    pdf.multi_cell(
-        110,
-        6.5,
-        "Scan this page first, on top of the document. The intake files the pages after it to "
-        "this patient's folder and removes this page.",
-        align="L",
-        new_x="LMARGIN",
-        new_y="NEXT",
-    )
-    _qr(pdf, payload, x=210 - 20 - QR_MM, y=20)
-    pdf.set_y(90)
-    for label, value in (
-        ("Patient", patient_name),
-        ("Date of birth", birth_date),
-        ("Record number", record_number),
-        ("Folder", folder_label),
-    ):
-        pdf.set_font(family, "", 12)
-        pdf.cell(0, 7, label, new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font(family, "B", 18)
-        pdf.multi_cell(0, 9, _shown(value or "-", family), align="L", new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(4)
-    pdf.set_y(250)
-    pdf.set_font(family, "", 10)
-    pdf.multi_cell(
-        0,
-        5,
-        "Check the patient above before scanning. One cover sheet per document; a sheet "
-        "photocopied, altered or made elsewhere is not routed, and its scan waits in the intake "
-        "inbox for a person.",
-        align="L",
-        new_x="LMARGIN",
-        new_y="NEXT",
-    )
+    """An A4 cover sheet: its QR code (payload) and the patient's details for a person to check.
+
+    Two pages alike, to print on both sides of one sheet: fed face down it still reads, and
+    a duplex scan's back of the sheet is removed with it rather than left as a blank first
+    page (printed one-sided, the two sheets work alone or together). Two codes a side, so a
+    staple or a pen mark across one leaves the other."""
+    pdf, family = _document()
+    for _side in range(2):
+        pdf.add_page()
+        pdf.set_xy(20, 20)
+        pdf.set_font(family, "B", 26)
+        pdf.cell(0, 12, "Cover sheet", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font(family, "", 13)
+        pdf.multi_cell(
+            110,
+            6.5,
+            "Scan this page first, on top of the document. The intake files the pages after it "
+            "to this patient's folder and removes this sheet.",
+            align="L",
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
+        _qr(pdf, payload, x=210 - 20 - QR_MM, y=20)
+        _qr(pdf, payload, x=210 - 20 - QR_MM, y=195)
+        pdf.set_y(90)
+        for label, value in (
+            ("Patient", patient_name),
+            ("Date of birth", birth_date),
+            ("Record number", record_number),
+            ("Folder", folder_label),
+        ):
+            pdf.set_font(family, "", 12)
+            pdf.cell(0, 7, label, new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font(family, "B", 18)
+            shown = _shown(value or "-", family)
+            pdf.multi_cell(115, 9, shown, align="L", new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(4)
+        pdf.set_y(250)
+        pdf.set_font(family, "", 10)
+        pdf.multi_cell(
+            0,
+            5,
+            "Check the patient above before scanning. Print on both sides, or use either page. "
+            "One cover sheet per document; a sheet altered or made elsewhere is not routed, and "
+            "its scan waits in the intake inbox for a person.",
+            align="L",
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
     return bytes(pdf.output())
 
 
 def separator_sheet_pdf() -> bytes:
-    """An A4 separator sheet: the batch is split where it lies, and the page removed."""
-    pdf, family = _page()
-    pdf.set_font(family, "B", 30)
-    pdf.cell(0, 14, "Separator sheet", align="C", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(family, "", 14)
-    pdf.multi_cell(
-        0,
-        7,
-        "Put this page between two documents of a batch: the intake splits the scan here and "
-        "removes this page. It names no patient.",
-        align="C",
-        new_x="LMARGIN",
-        new_y="NEXT",
-    )
-    side = 70.0
-    _qr(pdf, SEPARATOR, x=(210 - side) / 2, y=80, side=side)
-    pdf.set_y(80 + side + 10)
-    pdf.set_font(family, "B", 22)
-    pdf.cell(0, 12, "SPLIT HERE", align="C")
+    """An A4 separator sheet: the batch is split where it lies, and the sheet removed. Two pages
+    alike, for both sides of one sheet (as the cover sheet's), two codes a side."""
+    pdf, family = _document()
+    side = 60.0
+    for _side in range(2):
+        pdf.add_page()
+        pdf.set_xy(20, 20)
+        pdf.set_font(family, "B", 30)
+        pdf.cell(0, 14, "Separator sheet", align="C", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font(family, "", 14)
+        pdf.multi_cell(
+            0,
+            7,
+            "Put this sheet between two documents of a batch: the intake splits the scan here "
+            "and removes this sheet. It names no patient.",
+            align="C",
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
+        _qr(pdf, SEPARATOR, x=(210 - side) / 2, y=70, side=side)
+        pdf.set_y(70 + side + 8)
+        pdf.set_font(family, "B", 22)
+        pdf.cell(0, 12, "SPLIT HERE", align="C")
+        _qr(pdf, SEPARATOR, x=(210 - side) / 2, y=297 - 25 - side, side=side)
     return bytes(pdf.output())
 
 
-def _page() -> tuple[FPDF, str]:
+def _document() -> tuple[FPDF, str]:
     pdf = FPDF(format="A4", unit="mm")
     pdf.set_auto_page_break(auto=False)
     pdf.set_margins(20, 20, 20)
@@ -183,8 +198,6 @@ def _page() -> tuple[FPDF, str]:
             pdf.add_font(family, "", str(path))
             pdf.add_font(family, "B", str(path.parent / bold))
             break
-    pdf.add_page()
-    pdf.set_xy(20, 20)
     return pdf, family
 
 

@@ -11,6 +11,10 @@ The rules, page by page:
   before it: the pages after it were meant to be a new document, and must never join a routed
   one before it (that would file them to the previous patient). Its page is kept, as the first
   page of an unrouted document, so the person filing it sees the sheet, with the problem said;
+- a page with a QR code of a sheet's size that could not be decoded (barcodes.PageCodes.damaged)
+  ends a routed document before it: it may be the next patient's damaged cover sheet, and its
+  pages must not be filed to the patient before; the pages from it on wait for a person, with
+  the problem said. In a document no sheet routes, it is content;
 - any other barcode (a lab label, a letter's own QR code) is content, and ignored;
 - documents left with no pages (two sheets in a row, a sheet at the end) are dropped.
 """
@@ -21,11 +25,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bff.intake.barcodes import PageCodes
 from bff.intake.sheets import FAMILY, SEPARATOR, SheetCode, verify
 
 NOT_VERIFIED = (
     "Page {page} of the scan is a cover sheet whose code did not verify (altered, copied from "
     "another installation or not made here): nothing after it was routed."
+)
+DAMAGED = (
+    "Page {page} of the scan carries a code that could not be read (a damaged cover sheet?): "
+    "it and the pages after it were not routed."
 )
 CONFLICTING = (
     "Page {page} of the scan carries the codes of more than one sheet: nothing after it was routed."
@@ -54,12 +63,16 @@ class _BadSheet:
     message: str
 
 
-def plan(pages_codes: Sequence[Sequence[str]], key: bytes) -> list[PlannedDocument]:
-    """The documents of a batch whose page i carries the barcode texts pages_codes[i]."""
+def plan(pages_codes: Sequence[PageCodes | Sequence[str]], key: bytes) -> list[PlannedDocument]:
+    """The documents of a batch whose page i carries the barcodes pages_codes[i] (as read, or
+    only their texts)."""
     documents: list[PlannedDocument] = []
     current = _Open()
-    for index, codes in enumerate(pages_codes):
-        kind = _kind(codes, key)
+    for index, page in enumerate(pages_codes):
+        codes = page if isinstance(page, PageCodes) else PageCodes(tuple(page))
+        kind = _kind(codes.texts, key)
+        if kind == "content" and codes.damaged and current.route is not None:
+            kind = _BadSheet(DAMAGED)
         if kind == "content":
             current.pages.append(index)
             continue

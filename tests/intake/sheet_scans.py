@@ -5,6 +5,7 @@ as one image-only multi-page PDF (Pillow), or as a fax's multi-page TIFF."""
 from __future__ import annotations
 
 import functools
+import random
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -39,7 +40,10 @@ def _scanned(pdf: bytes, degrees: float, seed: int) -> Image.Image:
     finally:
         document.close()
     picture = picture.rotate(degrees, resample=Image.Resampling.BICUBIC, fillcolor=255)
-    noise = Image.effect_noise(picture.size, 40 + seed % 7)
+    # Uniform noise from the seed (the same scan each run): a few grey levels on every pixel.
+    noise = Image.frombytes(
+        "L", picture.size, random.Random(seed).randbytes(picture.width * picture.height)
+    )
     return Image.blend(picture, noise, 0.12)
 
 

@@ -4,21 +4,23 @@ by bff/intake/splitting.py."""
 
 from __future__ import annotations
 
+import io
 import secrets
 import time
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 import segno
 import zxingcpp
 from fpdf import FPDF
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bff.intake import sheets
-from bff.intake.barcodes import CodesUnreadable, read_codes
-from bff.intake.splitting import plan
+from bff.intake.barcodes import CodesUnreadable, PageCodes, read_codes
+from bff.intake.splitting import DAMAGED, plan
 from bff.workers import WorkerPool
-from tests.intake.sheet_scans import letter_pdf, page_picture, scan_pdf, scan_tiff
+from tests.intake.sheet_scans import SCAN_DPI, letter_pdf, page_picture, scan_pdf, scan_tiff
 
 KEY = secrets.token_bytes(32)
 FOLDER = 4242
@@ -49,7 +51,7 @@ def test_a_cover_sheet_scan_routes_its_pages_to_the_folder_without_the_sheet(
     codes = read_codes(str(scan))
     elapsed = time.monotonic() - started
 
-    assert codes == [[sheets.sign(FOLDER, sheet_id, KEY)], [], []]
+    assert codes == [PageCodes((sheets.sign(FOLDER, sheet_id, KEY),)), PageCodes(), PageCodes()]
     (document,) = plan(codes, KEY)
     assert document.pages == (1, 2)
     assert document.route == sheets.SheetCode(FOLDER, sheet_id)
@@ -70,7 +72,7 @@ def test_a_forged_or_altered_sheet_routes_nothing(tmp_path: Path, how: str) -> N
 
     codes = read_codes(str(scan))
 
-    assert codes[0] == [payload]  # read exactly: refused for its MAC, not missed
+    assert codes[0] == PageCodes((payload,))  # read exactly: refused for its MAC, not missed
     (document,) = plan(codes, KEY)
     assert document.route is None
     assert document.pages == (0, 1, 2)
@@ -106,6 +108,71 @@ def test_a_cover_sheet_mid_batch_splits_and_routes_the_pages_after_it(tmp_path: 
     ]
 
 
+def test_a_sheet_printed_on_both_sides_and_scanned_duplex_is_removed_whole(
+    tmp_path: Path,
+) -> None:
+    """Both sides of a two-sided cover sheet carry its code: a duplex scan's back of the sheet
+    is removed with it (not left as the document's blank first page), and a sheet fed face
+    down still routes. So with the separator sheet."""
+    cover = _cover()
+    pictures = [page_picture(cover, 1.0, 0), page_picture(_back(cover), -1.0, 1)]
+    pictures += [page_picture(_letter(1), 0.5, 2), page_picture(_letter(2), 0.5, 3)]
+    separator = sheets.separator_sheet_pdf()
+    pictures += [page_picture(separator, 2.0, 4), page_picture(_back(separator), -2.0, 5)]
+    pictures.append(page_picture(_letter(3), 0.5, 6))
+    scan = scan_pdf(tmp_path / "duplex.pdf", pictures)
+
+    documents = plan(read_codes(str(scan)), KEY)
+
+    assert [(d.pages, d.route and d.route.folder_id) for d in documents] == [
+        ((2, 3), FOLDER),
+        ((6,), None),
+    ]
+
+
+def _back(pdf: bytes) -> bytes:
+    """A two-page PDF's second page (the back of the sheet) as a PDF of its own."""
+    document = pdfium.PdfDocument(pdf)
+    back = pdfium.PdfDocument.new()
+    try:
+        assert len(document) == 2
+        back.import_pages(document, [1])
+        out = io.BytesIO()
+        back.save(out)
+        return out.getvalue()
+    finally:
+        back.close()
+        document.close()
+
+
+def test_a_damaged_sheet_after_a_routed_document_stops_the_routing(tmp_path: Path) -> None:
+    """A cover sheet whose codes are torn past reading, mid-batch: its pages would otherwise join
+    the patient before it. Found as a code that could not be read, they wait for a person."""
+    damaged = page_picture(_cover(folder_id=7), 1.0, 2)
+    draw = ImageDraw.Draw(damaged)
+    per_mm = SCAN_DPI / 25.4
+    for top in (20, 195):  # both codes of the sheet: a strip across each, a third of its width
+        left = 210 - 20 - sheets.QR_MM + 12
+        draw.rectangle(
+            [left * per_mm, (top + 4) * per_mm, (left + 14) * per_mm, (top + 41) * per_mm],
+            fill=255,
+        )
+    pictures = [page_picture(_cover(), -1.0, 0), page_picture(_letter(1), 2.0, 1), damaged]
+    pictures += [page_picture(_letter(2), -2.0, 3)]
+    scan = scan_pdf(tmp_path / "damaged.pdf", pictures)
+
+    codes = read_codes(str(scan))
+
+    assert codes[2].texts == ()
+    assert codes[2].damaged >= 1  # both codes torn: found, not decoded
+    documents = plan(codes, KEY)
+    assert [(d.pages, d.route and d.route.folder_id) for d in documents] == [
+        ((1,), FOLDER),
+        ((2, 3), None),
+    ]
+    assert documents[1].problems == (DAMAGED.format(page=3),)
+
+
 def test_a_scan_without_codes_is_one_unrouted_document(tmp_path: Path) -> None:
     """A letter's own QR code (not a sheet of ours) is content: no split, no route."""
     pdf = FPDF(format="A4")
@@ -119,7 +186,7 @@ def test_a_scan_without_codes_is_one_unrouted_document(tmp_path: Path) -> None:
 
     codes = read_codes(str(scan))
 
-    assert codes == [[], ["https://lab.example/report/123"], []]
+    assert codes == [PageCodes(), PageCodes(("https://lab.example/report/123",)), PageCodes()]
     assert [(d.pages, d.route, d.problems) for d in plan(codes, KEY)] == [((0, 1, 2), None, ())]
 
 
@@ -143,7 +210,7 @@ def test_a_datamatrix_label_on_a_letter_routes_it_and_keeps_its_page(tmp_path: P
 
     codes = read_codes(str(scan))
 
-    assert codes == [[], [payload], []]
+    assert codes == [PageCodes(), PageCodes((payload,)), PageCodes()]
     documents = plan(codes, KEY)
     assert [(d.pages, d.route and d.route.folder_id) for d in documents] == [
         ((0,), None),
@@ -173,7 +240,7 @@ async def test_codes_are_read_in_a_worker_pool(tmp_path: Path) -> None:
     try:
         codes = await pool.run(read_codes, str(scan))
         assert len(codes) == 2
-        assert sheets.verify(codes[0][0], KEY) is not None
+        assert sheets.verify(codes[0].texts[0], KEY) is not None
         with pytest.raises(CodesUnreadable, match="at most 1 in one file"):
             await pool.run(read_codes, str(scan), 1)
     finally:

@@ -66,17 +66,21 @@ def test_sign_refuses_what_no_folder_or_sheet_is() -> None:
 
 
 def _page_of(pdf: bytes) -> tuple[str, list[str], tuple[float, float]]:
-    """The PDF's one page: its text, the codes read from it at 150 dpi, its size in mm."""
+    """A sheet's PDF: two pages alike (both sides of the sheet); the first one's text, the codes
+    read from it at 150 dpi, and its size in mm."""
     document = pdfium.PdfDocument(pdf)
     try:
-        assert len(document) == 1
-        page = document[0]
-        text = page.get_textpage().get_text_bounded()
-        picture = page.render(scale=150 / 72, grayscale=True).to_pil()
-        width, height = page.get_size()
+        assert len(document) == 2
+        sides = []
+        for page in document:
+            text = page.get_textpage().get_text_bounded()
+            picture = page.render(scale=150 / 72, grayscale=True).to_pil()
+            codes = [found.text for found in zxingcpp.read_barcodes(picture)]
+            sides.append((text, codes, page.get_size()))
     finally:
         document.close()
-    codes = [found.text for found in zxingcpp.read_barcodes(picture)]
+    assert sides[0] == sides[1]
+    text, codes, (width, height) = sides[0]
     return text, codes, (width / 72 * 25.4, height / 72 * 25.4)
 
 
@@ -89,7 +93,7 @@ def test_a_cover_sheet_pdf_shows_the_patient_and_carries_a_large_code() -> None:
     text, codes, size = _page_of(pdf)
 
     assert round(size[0]) == 210 and round(size[1]) == 297  # A4
-    assert codes == [payload]
+    assert codes == [payload, payload]  # two codes a side: one may be torn or marked
     flat = " ".join(text.split())
     assert "Cover sheet" in flat and "Scan this page first" in flat
     # Names beyond Latin-1 kept whole: the font embedded shows them.
@@ -102,7 +106,7 @@ def test_a_cover_sheet_pdf_shows_the_patient_and_carries_a_large_code() -> None:
         picture = page.render(scale=300 / 72, grayscale=True).to_pil()
     finally:
         document.close()
-    (found,) = zxingcpp.read_barcodes(picture)
+    found, _other = zxingcpp.read_barcodes(picture)
     corners = [found.position.top_left, found.position.top_right]
     side_mm = abs(corners[1].x - corners[0].x) / 300 * 25.4
     assert 35 <= side_mm <= 50  # the symbol itself, inside its quiet zone
@@ -111,13 +115,13 @@ def test_a_cover_sheet_pdf_shows_the_patient_and_carries_a_large_code() -> None:
 def test_a_cover_sheet_without_details_still_prints() -> None:
     payload = sign(5, sheets.new_sheet_id(), KEY)
     text, codes, _size = _page_of(sheets.cover_sheet_pdf("", "", "", "Folder 5", payload))
-    assert codes == [payload]
+    assert codes == [payload, payload]
     assert "Folder 5" in text
 
 
 def test_a_separator_sheet_pdf_carries_the_separator_code() -> None:
     text, codes, _size = _page_of(sheets.separator_sheet_pdf())
-    assert codes == [sheets.SEPARATOR]
+    assert codes == [sheets.SEPARATOR, sheets.SEPARATOR]
     assert "Separator sheet" in text
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import secrets
 
 from bff.intake import sheets
+from bff.intake.barcodes import PageCodes
 from bff.intake.sheets import SEPARATOR, SheetCode, sign
-from bff.intake.splitting import PlannedDocument, plan
+from bff.intake.splitting import DAMAGED, PlannedDocument, plan
 
 KEY = secrets.token_bytes(32)
 SHEET_A = sheets.new_sheet_id()
@@ -81,3 +82,15 @@ def test_a_label_routes_and_keeps_its_page() -> None:
     label = sign(11, SHEET_A, KEY, label=True)
     documents = plan([[], [label], []], KEY)
     assert _shape(documents) == [((0,), None), ((1, 2), SheetCode(11, SHEET_A, label=True))]
+
+
+def test_a_code_that_could_not_be_read_ends_a_routed_document_only() -> None:
+    """A damaged sheet-sized QR code: the pages from it on never join the patient before; in a
+    document nothing routes (a lab report's torn code), it is content."""
+    torn = PageCodes((), damaged=1)
+    documents = plan([[A], [], torn, [], [SEPARATOR], [], torn, []], KEY)
+    assert _shape(documents) == [((1,), ROUTE_A), ((2, 3), None), ((5, 6, 7), None)]
+    assert documents[1].problems == (DAMAGED.format(page=3),)
+    assert documents[2].problems == ()
+    # A sheet read from its other code, the torn one beside it, is that sheet.
+    assert _shape(plan([PageCodes((A,), damaged=1), []], KEY)) == [((1,), ROUTE_A)]
