@@ -10,20 +10,24 @@ birth that is another date, two folders that both qualify. A person confirms eve
   a token is the unit, never a piece of it: 12345 is not found in 9123456 nor in 12345-6),
   holding a digit, read by rules.record_key. Tolerated forms: a token without its separators
   (00123-45 also reads 0012345) and without a glued label (MRN00123, No.00123 also read 00123);
-  a token whose readings are two folders' numbers is evidence for neither. Not tolerated: OCR's
-  letter/digit confusions (O/0, l/1), a number split by spaces, a stored number with
-  separators the text lacks (the key is looked up as written).
+  a token whose readings are two folders' numbers, or one number two folders hold (a duplicate
+  from before migration 0032), is evidence for neither. Not tolerated: OCR's letter/digit
+  confusions (O/0, l/1), a number split by spaces, a stored number with separators the text
+  lacks (the key is looked up as written).
 - Dates of birth: dates in the text as bff/patients/dates.py reads a typed one (numbers in the
   deployment's BFF_DATE_ORDER only, year first, a month in words either way). A date labelled as
   a birth (DOB, born, date of birth) that is not the folder's disqualifies it: the identifiers
   disagree.
 - Names: the folded words of at least two letters of the folder's patient name (rules.folded:
-  case and accents ignored), at least two of them, all found as whole words within a few words
-  of each other (any order: "Smith, Ann" too; a middle name between). A one-word name, or one
-  of initials, is never name evidence: a surname alone is shared by too many people.
-- Bounded work: the first TEXT_LIMIT characters are examined; at most MAX_KEYS record keys
-  (labelled tokens first, then by first appearance) are looked up; at most MAX_EVIDENCE pieces
-  of each kind are returned.
+  case and accents ignored), at least two of them, all found as whole words with at most
+  NAME_SLACK other words and _CLOSE characters between (any order: "Smith, Ann" too; a middle
+  name or a title between). A one-word name, or one of initials, is never name evidence: a
+  surname alone is shared by too many people; such a folder needs its date of birth.
+- Bounded work: the first TEXT_LIMIT characters (1 MB) are examined; at most MAX_KEYS record
+  keys (labelled tokens first, then by first appearance) are looked up; at most MAX_EVIDENCE
+  pieces of each kind are returned. A 1 MB text takes about 0.1 s for record_keys and 0.3-0.4 s
+  for suggest on this project's 2-core machine: a caller suggesting for long texts does it in
+  a WorkerPool (every value here pickles), not in the server's event loop.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ TEXT_LIMIT = 1_000_000
 MAX_KEYS = 200
 MAX_EVIDENCE = 10
 NAME_SLACK = 2  # other words allowed among a name's words (a middle name, a title)
+_CLOSE = 200  # characters between two words beyond which they are never one name's
 
 EvidenceKind = Literal["record", "name", "birth_date"]
 
@@ -52,15 +57,16 @@ _TOKEN = re.compile(
 )
 _SEPARATORS = re.compile(r"[-./_]")
 _GLUED_LABEL = re.compile(r"(?:mrn|urn|nhs|hn|pid|id|no|nr|ref)[-./_]?(?=\d)(.+)", re.I)
-_LABEL_BEFORE = re.compile(
+# A label before a token (MRN: 00123, Hospital No 00123), found in one pass: where it ends.
+_LABEL = re.compile(
     r"\b(?:mrn|urn|nhs|record|hosp(?:ital)?|patient|pid|id|no|nr|num(?:ber)?|ref(?:erence)?)"
-    r"[\s:#.]{0,4}$",
+    r"[\s:#.]{0,4}(?=[A-Za-z0-9])",
     re.I,
 )
 _BIRTH_BEFORE = re.compile(
     r"\b(?:d\.?\s?o\.?\s?b|born(?:\s+on)?|birth(?:\s?date)?|date\s+of\s+birth)\W{0,4}$", re.I
 )
-_LOOK_BEHIND = 24  # characters before a token or a date searched for its label
+_LOOK_BEHIND = 24  # characters before a date searched for its birth label
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
 _ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?\.?"
 # Where a date may be; dates.typed_date then reads it (in BFF_DATE_ORDER) or refuses it.
@@ -103,6 +109,20 @@ class Suggestion:
     candidate: Candidate
     evidence: tuple[Evidence, ...]
 
+    def as_json(self) -> dict[str, object]:
+        """The suggestion as an intake item keeps it: the folder and the evidence (the
+        patient's identity is read from the folder when shown: it may change meanwhile)."""
+        c = self.candidate
+        return {
+            "folderId": c.folder_id,
+            "container": c.container,
+            "folder": c.folder,
+            "evidence": [
+                {"kind": e.kind, "start": e.start, "end": e.end, "text": e.text}
+                for e in self.evidence
+            ],
+        }
+
 
 class _Token(NamedTuple):
     start: int
@@ -116,32 +136,38 @@ def examined(text: str) -> str:
     return text[:TEXT_LIMIT]
 
 
-def _readings(token: str) -> tuple[str, ...]:
-    """The record keys a token may be: as written, without separators, without a glued label
-    (a token has no spaces: its key is its lower case, rules.record_key)."""
+def _readings(token: str) -> tuple[tuple[str, ...], bool]:
+    """The record keys a token may be (as written, without separators, without a glued label;
+    a token has no spaces: its key is its lower case, rules.record_key), and whether a label is
+    glued to it (MRN00123)."""
     key = token.lower()
     if key[0].isdigit() and key.isalnum():
-        return (key,) if len(key) <= RECORD_NUMBER_MAX else ()
+        return ((key,) if len(key) <= RECORD_NUMBER_MAX else ()), False
     keys = [key]
-    if key[0].isalpha() and (glued := _GLUED_LABEL.fullmatch(key)):
+    glued = _GLUED_LABEL.fullmatch(key) if key[0].isalpha() else None
+    if glued:
         keys.append(glued.group(1))
     for form in tuple(keys):
         bare = _SEPARATORS.sub("", form)
         if bare != form:
             keys.append(bare)
-    return tuple(dict.fromkeys(k for k in keys if len(k) <= RECORD_NUMBER_MAX))
+    return tuple(dict.fromkeys(k for k in keys if len(k) <= RECORD_NUMBER_MAX)), bool(glued)
 
 
 def _tokens(text: str, labels: bool = False) -> Iterator[_Token]:
     """The text's tokens that may be record numbers (a digit, not too long); labels: whether
-    each is told labelled (MRN:, Hospital No, ...)."""
-    for found in _TOKEN.finditer(examined(text)):
+    each is told labelled (after MRN:, Hospital No, ..., or with a label glued to it)."""
+    body = examined(text)
+    labelled_at = {found.end() for found in _LABEL.finditer(body)} if labels else set()
+    known: dict[str, tuple[tuple[str, ...], bool]] = {}  # a text repeats its numbers
+    for found in _TOKEN.finditer(body):
         token = found.group()
         if len(token) > 2 * RECORD_NUMBER_MAX:
             continue
+        if (read := known.get(token)) is None:
+            read = known[token] = _readings(token)
         start, end = found.span()
-        labelled = labels and bool(_LABEL_BEFORE.search(text, max(0, start - _LOOK_BEHIND), start))
-        yield _Token(start, end, _readings(token), labelled)
+        yield _Token(start, end, read[0], labels and (start in labelled_at or read[1]))
 
 
 def record_keys(text: str) -> list[str]:
@@ -162,12 +188,13 @@ def record_keys(text: str) -> list[str]:
     return keys
 
 
-def _record_spans(text: str, by_key: dict[str, Candidate]) -> dict[int, list[Evidence]]:
+def _record_spans(text: str, by_key: dict[str, list[Candidate]]) -> dict[int, list[Evidence]]:
     """Each candidate's record evidence (by folder id); a token read as two folders' numbers
-    is evidence for neither."""
+    (two keys, or one number two folders hold: a duplicate from before migration 0032) is
+    evidence for neither."""
     spans: dict[int, list[Evidence]] = {}
     for token in _tokens(text):
-        holders = {by_key[key].folder_id for key in token.readings if key in by_key}
+        holders = {c.folder_id for key in token.readings for c in by_key.get(key, ())}
         if len(holders) == 1:
             found = Evidence("record", token.start, token.end, text[token.start : token.end])
             spans.setdefault(holders.pop(), []).append(found)
@@ -201,15 +228,38 @@ def _fold_word(word: str) -> str:
     return word.lower() if word.isascii() else folded(word)
 
 
+def _name_hits(body: str, needed: set[str]) -> list[tuple[int, str, int, int]]:
+    """The words of body that are needed, folded: (word index, word, start, end); two more
+    than _CLOSE characters apart are counted _CLOSE words apart (never one name's)."""
+    hits: list[tuple[int, str, int, int]] = []
+    index = after = 0
+    if not body.isascii():
+        for found in _WORD.finditer(body):
+            start, end = found.span()
+            if (word := _fold_word(found.group())) in needed:
+                index += _CLOSE if start - after > _CLOSE else 0
+                hits.append((index, word, start, end))
+                after = end
+            index += 1
+        return hits
+    # ASCII text (most OCR): the words are found by one regular expression, the words between
+    # two counted only where they are close.
+    alternatives = "|".join(re.escape(word) for word in sorted(needed, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])", re.I)
+    for found in pattern.finditer(body):
+        start, end = found.span()
+        between = start - after
+        index += len(_WORD.findall(body, after, start)) if between <= _CLOSE else _CLOSE
+        hits.append((index, found.group().lower(), start, end))
+        index, after = index + 1, end
+    return hits
+
+
 def _name_spans(text: str, wanted: dict[int, tuple[str, ...]]) -> dict[int, list[Evidence]]:
     """Each wanted name's evidence: windows of at most len(words) + NAME_SLACK consecutive
     words of the text holding all its words."""
     needed = {word for words in wanted.values() for word in words}
-    seen: list[tuple[int, str, int, int]] = []  # (word index, word, start, end)
-    for index, found in enumerate(_WORD.finditer(examined(text))):
-        word = _fold_word(found.group())
-        if word in needed:
-            seen.append((index, word, *found.span()))
+    seen = _name_hits(examined(text), needed) if needed else []
     spans: dict[int, list[Evidence]] = {}
     for folder_id, words in wanted.items():
         windows = _windows([s for s in seen if s[1] in words], len(words))
@@ -245,11 +295,14 @@ def suggest(
     """The one folder among candidates whose record number and name or date of birth the text
     holds (order: how a date in numbers is read, BFF_DATE_ORDER), with its evidence; None when
     none or several qualify."""
-    by_key = {key: c for c in candidates if (key := record_key(c.record_number))}
-    records = _record_spans(text, by_key)
+    by_key: dict[str, list[Candidate]] = {}
+    for candidate in candidates:
+        if key := record_key(candidate.record_number):
+            by_key.setdefault(key, []).append(candidate)
+    records = _record_spans(text, by_key) if by_key else {}
     if not records:
         return None
-    numbered = {c.folder_id: c for c in by_key.values() if c.folder_id in records}
+    numbered = {c.folder_id: c for cs in by_key.values() for c in cs if c.folder_id in records}
     names = _name_spans(
         text, {i: words for i, c in numbered.items() if (words := name_words(c.name))}
     )

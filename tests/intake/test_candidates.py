@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 from quart.testing import QuartClient as Client
 
+from bff.containers.models import Folder
 from bff.intake.candidates import candidates
 from bff.intake.suggest import MAX_KEYS, Candidate, suggest
 from bff.users.models import Role
@@ -102,3 +103,22 @@ async def test_many_numbers_are_one_bounded_lookup(client: Client, settings: Set
     # An unlabelled one past the first MAX_KEYS is not.
     assert await candidates(f"{noise} 12345") == []
     assert [c.folder for c in await candidates(f"12345 {noise}")] == ["patient-3"]
+
+
+async def test_a_number_a_legacy_duplicate_shares_is_no_evidence(
+    client: Client, settings: Settings
+) -> None:
+    ids = await saved(client, settings)
+    # As migration 0032 left a duplicate from before it: the number kept, no key.
+    ward = await make_container("ward-9")
+    legacy = await make_folder(ward, "patient-9")
+    await Folder.filter(id=legacy.id).update(
+        patient_name="Ann Smith", patient_birth_date=date(1961, 3, 3),
+        patient_record_number="00123-45", patient_record_key=None,
+    )  # fmt: skip
+    found = await candidates(REFERRAL)
+    assert [c.folder_id for c in found] == [ids["ward-1", "patient-1"], legacy.id]
+    assert suggest(REFERRAL, found) is None
+    # Other unkeyed numbers are not candidates.
+    await Folder.filter(id=legacy.id).update(patient_record_number="OLD-1")
+    assert [c.folder_id for c in await candidates(REFERRAL)] == [ids["ward-1", "patient-1"]]

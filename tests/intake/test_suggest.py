@@ -49,6 +49,16 @@ def test_a_referral_with_a_record_number_and_a_date_of_birth_is_suggested() -> N
     )
     for piece in found.evidence:
         assert REFERRAL[piece.start : piece.end] == piece.text  # spans index the text as given
+    born, number = REFERRAL.index("03/03/1961"), REFERRAL.index("00123-45")
+    assert found.as_json() == {
+        "folderId": 1,
+        "container": "ward-1",
+        "folder": "patient-1",
+        "evidence": [
+            {"kind": "birth_date", "start": born, "end": born + 10, "text": "03/03/1961"},
+            {"kind": "record", "start": number, "end": number + 8, "text": "00123-45"},
+        ],
+    }
 
 
 def test_a_letter_naming_the_patient_only_is_unmatched() -> None:
@@ -128,6 +138,13 @@ def test_a_name_is_evidence_only_as_whole_words_close_together() -> None:
     assert suggest("Annie Smithson 00123-45", [ANN]) is None  # no whole words
     far = "Ann was seen by the team on the ward today. Dr Smith. MRN 00123-45"
     assert suggest(far, [ANN]) is None  # the words far apart
+    assert suggest(f"{far} Zoë", [ANN]) is None  # (text in ASCII is read another way)
+    three = replace(ANN, name="Ann Bea Smith")
+    for end in ("", " é"):
+        assert suggest(f"Smith Bea Ann 00123-45{end}", [three]) is not None
+        assert suggest(f"Ann Bea{' ' * 300}Smith 00123-45{end}", [three]) is None
+        assert suggest(f"Ann Bea, or else Smith 00123-45{end}", [three]) is not None
+        assert suggest(f"Ann Bea or and else Smith 00123-45{end}", [three]) is None
     one_word = replace(ANN, name="Smith")
     assert suggest("Smith 00123-45", [one_word]) is None  # a surname alone is no evidence
     initials = replace(ANN, name="A. B. Smith")
@@ -208,6 +225,14 @@ def test_a_printed_form_two_folders_may_be_is_evidence_for_neither() -> None:
     letter = "MRN 00123-45 DOB 03/03/1961"
     assert suggest(letter, [dashed, bare]) is None
     assert suggest(letter, [dashed]) is not None
+
+
+def test_a_number_two_folders_hold_is_evidence_for_neither() -> None:
+    # A duplicate from before migration 0032: the second folder keeps the number, unkeyed.
+    legacy = replace(ANN, folder_id=9, folder="patient-9", record_number="00123-45 ")
+    letter = "Ann Smith MRN 00123-45 DOB 03/03/1961"
+    assert suggest(letter, [ANN, legacy]) is None
+    assert suggest(letter, [legacy]) is not None
 
 
 def test_record_keys_are_bounded_and_labelled_ones_come_first() -> None:
