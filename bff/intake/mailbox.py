@@ -97,12 +97,16 @@ class Mailbox:
         take: Take,
         *,
         max_bytes: int,
+        max_attachments: int = MAX_ATTACHMENTS,
+        max_message_bytes: int = MAX_MESSAGE_BYTES,
         work_dir: Path | None = None,
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self._config = config
         self._take = take
         self._max_bytes = max_bytes
+        self._max_attachments = max_attachments
+        self._max_message_bytes = max_message_bytes
         self._work_dir = work_dir
         self._ssl = ssl_context
 
@@ -152,7 +156,7 @@ class Mailbox:
         size = await asyncio.to_thread(_size, box, uid)
         if size is None:
             return 0  # gone meanwhile (another client moved it)
-        if size > MAX_MESSAGE_BYTES:
+        if size > self._max_message_bytes:
             log.warning("Mailbox: message %s of %d bytes not read (too large); moved.", uid, size)
             await asyncio.to_thread(self._done, box, uid, can_move)
             return 1
@@ -160,7 +164,7 @@ class Mailbox:
         if not fetched:
             return 0
         message = fetched[0]
-        parts, skipped = _documents(message.obj, self._max_bytes)
+        parts, skipped = _documents(message.obj, self._max_bytes, self._max_attachments)
         for index, (name, payload) in enumerate(parts):
             try:
                 await self._take_one(message, name, payload)
@@ -234,8 +238,10 @@ def _size(box: BaseMailBox, uid: str) -> int | None:
     return None
 
 
-def _documents(message: Message, max_bytes: int) -> tuple[list[tuple[str, bytes]], int]:
-    """A message's usable attachments (name, bytes), at most MAX_ATTACHMENTS of at most
+def _documents(
+    message: Message, max_bytes: int, max_count: int
+) -> tuple[list[tuple[str, bytes]], int]:
+    """A message's usable attachments (name, bytes), at most max_count of at most
     max_bytes each, and how many others were skipped (other types, too large, past the count).
     Images embedded in the text (inline, with a Content-ID) are neither."""
     found: list[tuple[str, bytes]] = []
@@ -257,7 +263,7 @@ def _documents(message: Message, max_bytes: int) -> tuple[list[tuple[str, bytes]
         if not isinstance(payload, bytes) or not payload:
             skipped += 1
             continue
-        if len(payload) > max_bytes or len(found) >= MAX_ATTACHMENTS:
+        if len(payload) > max_bytes or len(found) >= max_count:
             skipped += 1
             continue
         found.append((name or f"attachment-{len(found) + 1}{TYPES.get(kind, '')}", payload))

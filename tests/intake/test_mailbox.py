@@ -215,6 +215,28 @@ async def test_documents_are_pdfs_images_and_docx_and_embedded_pictures_are_not(
     assert [i.name for i, _ in take.taken] == ["scan.pdf", "photo.jpg", "letter.docx", "fax.TIF"]
 
 
+async def test_too_many_attachments_and_too_large_messages_are_bounded(
+    server: ImapServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bff.intake")
+    pdfs = [(f"page{n}.pdf", "application/pdf", PDF_ONE + bytes([n])) for n in range(4)]
+    server.append(mail("<many@gp.example>", *pdfs))
+    server.append(mail("<huge@gp.example>", ("big.pdf", "application/pdf", b"%PDF" * 20_000)))
+    take = Taker(server)
+    config = MailConfig(
+        server.host, server.port, server.user, server.password, "INBOX", PROCESSED, False
+    )
+    box = Mailbox(config, take, max_bytes=1_000_000, max_attachments=3, max_message_bytes=50_000)
+    assert await box.poll() == 2
+    assert [i.name for i, _ in take.taken] == ["page0.pdf", "page1.pdf", "page2.pdf"]
+    assert sorted(ids(server, PROCESSED)) == [
+        "Message-ID: <huge@gp.example>",
+        "Message-ID: <many@gp.example>",
+    ]
+    assert "3 attachments taken, 1 skipped" in caplog.text
+    assert "not read (too large); moved" in caplog.text
+
+
 async def test_a_server_without_move_has_the_message_flagged_and_never_taken_again() -> None:
     no_move = "imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE UIDPLUS LITERAL+"
     with imap_server(no_move) as server:
