@@ -47,7 +47,11 @@ from bff.files.staging import settle as settle_uploads
 from bff.files.staging import sweeper as upload_sweeper
 from bff.files.viewer import PageCache
 from bff.ids import IdConverter
+from bff.intake.housekeeping import housekeeper as intake_housekeeper
+from bff.intake.mailbox import mailbox_job
 from bff.intake.routes import bp as intake_bp
+from bff.intake.scanfolder import scan_folder_job
+from bff.intake.service import take as take_in
 from bff.jobs.runner import JobRunner
 from bff.live.server import start_live
 from bff.mfa.routes import bp as mfa_bp
@@ -284,6 +288,16 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     jobs = JobRunner(storage, settings)
     checkpointer = audit_checkpointer(storage, settings)
     rescans = rescanner(storage)  # held, unscanned and recent files (bff/scan/rescan.py)
+    # The intake (bff/intake/): its housekeeping; the scan folder and the mailbox when set,
+    # each handing its documents to the intake's commit (service.take).
+    intake_jobs = (
+        intake_housekeeper(storage, settings),
+        *(
+            job
+            for job in (scan_folder_job(settings, take_in), mailbox_job(settings, take_in))
+            if job is not None
+        ),
+    )
     collector = Collector()
     configure_staging(settings)
     configure_scanning(settings)
@@ -301,7 +315,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         page_cache=PageCache(settings.preview_cache_mb * 1024 * 1024),
         search=search_guard,
         jobs=jobs,
-        periodic=(sweeper, checkpointer, rescans),
+        periodic=(sweeper, checkpointer, rescans, *intake_jobs),
     )
     attach_services(app, services)
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
@@ -374,6 +388,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         checkpointer.start()  # signs where the audit log stands, outside the database
         if settings.clamd:
             rescans.start()  # held, unscanned and recent files scanned (again)
+        for job in intake_jobs:  # the intake's housekeeping, scan folder and mailbox
+            job.start()
         jobs.start()  # text for search (and other work on files) in the background
         if bootstrap_admin:
             created = await ensure_admin(settings)
@@ -387,12 +403,18 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
                 )
         collector.start()  # the garbage collector's schedule (bff/collector.py)
 
+    async def stop_intake_jobs() -> None:
+        for job in intake_jobs:
+            await job.stop()
+
     @app.after_serving
     async def _stop() -> None:
         await stop_in_order(
             [
                 ("watching for SIGTERM", stop_watching),
                 ("the garbage collector's schedule", collector.stop),
+                # a document being taken is cut off: it stays in the folder or the mailbox
+                ("stopping the intake's jobs", stop_intake_jobs),
                 # uploads cut off by the stop leave nothing behind
                 ("settling uploads", lambda: settle_uploads(storage)),
                 # jobs in progress given back for another process or the next start

@@ -40,6 +40,7 @@ from bff.intake.pages import page_count
 from bff.intake.schemas import DeletedOut, FiledOut, IntakeItemOut
 from bff.live.events import ADMINS, INTAKE_RECEIVED, publish, user_room
 from bff.scan.service import HELD, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, Place
+from bff.services import running_services
 from storage.base import ObjectKey, Storage, StorageError
 
 log = logging.getLogger(__name__)
@@ -294,6 +295,23 @@ async def receive(incoming: IncomingDocument, storage: Storage) -> IntakeItem:
         known_sha256=incoming.sha256,
     )
     return item
+
+
+async def take(incoming: IncomingDocument) -> None:
+    """The scan folder's and the mailbox's `Take` (bff/intake/incoming.py): `receive` with the
+    app's storage. A refusal of the content (422: infected, kept in quarantine; or the content
+    checks) is recorded and final, so it returns and the document is marked done there; any
+    other failure (503: the scanner unavailable; storage, the database) raises, so the
+    document stays where it is and is taken again later."""
+    services = running_services()
+    if services is None:
+        raise RuntimeError("The intake takes documents only inside a running app.")
+    try:
+        await receive(incoming, services.storage)
+    except ApiError as refusal:
+        if refusal.status != 422:
+            raise
+        log.info("An intake document was refused (%s): recorded, not kept", refusal.status)
 
 
 async def find_item(item_id: int) -> IntakeItem:

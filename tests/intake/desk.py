@@ -127,8 +127,8 @@ async def open_desk(
         yield await Desk(app, settings).setup()
 
 
-@pytest.fixture(scope="module")
-def clamd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningClamd]:
+@pytest.fixture(scope="module", name="clamd")
+def clamd_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningClamd]:
     """A real clamd (tools/testclamd.py) for a module's tests."""
     with RunningClamd(tmp_path_factory.mktemp("clamd")) as running:
         yield running

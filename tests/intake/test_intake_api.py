@@ -14,7 +14,13 @@ from bff.intake.models import IntakeItem, Status
 from bff.scan.models import Quarantined
 from tests.factories import make_staff
 from tests.helpers import audit_entries, error_message
-from tests.intake.desk import Desk, clamd, desk_fixture, pdf, png  # noqa: F401 - fixtures
+from tests.intake.desk import (  # noqa: F401 - fixtures
+    Desk,
+    clamd_fixture,
+    desk_fixture,
+    pdf,
+    png,
+)
 from tools.testclamd import EICAR
 
 FORBIDDEN = "You don't have permission to do this."

@@ -1,0 +1,44 @@
+"""The intake's housekeeping, one process at a time (a lease), every hour and at start: bytes
+under `.bff-intake/` that no item names (a crash between their move and the commit:
+`service.sweep_orphans`, after BFF_UPLOAD_STAGING_GRACE_SECONDS) and the bytes of items deleted
+more than BFF_TRASH_DAYS ago (`filing.purge_deleted`; their rows stay)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from bff.intake.filing import purge_deleted
+from bff.intake.service import sweep_orphans
+from bff.leases import Periodic, leased
+from config.settings import Settings
+from storage.base import Storage
+
+log = logging.getLogger(__name__)
+
+LEASE = "intake-housekeeping"
+INTERVAL_SECONDS = 3600.0
+LEASE_SECONDS = 600.0
+
+
+async def tidy(storage: Storage, settings: Settings) -> tuple[int, int]:
+    """One run (if this process gets the lease): (orphans removed, deleted items' bytes
+    removed)."""
+    async with leased(LEASE, LEASE_SECONDS) as held:
+        if not held:
+            return 0, 0
+        grace = timedelta(seconds=settings.upload_staging_grace_seconds)
+        orphans = await sweep_orphans(storage, grace)
+        purged = await purge_deleted(storage, settings.trash_days)
+    if orphans or purged:
+        log.info("Intake housekeeping: %d stray objects, %d deleted items' bytes", orphans, purged)
+    return orphans, purged
+
+
+def housekeeper(storage: Storage, settings: Settings) -> Periodic:
+    """`tidy` at start and every hour."""
+
+    async def run() -> None:
+        await tidy(storage, settings)
+
+    return Periodic(INTERVAL_SECONDS, [("Intake housekeeping", run)], at_start=True)
