@@ -8,7 +8,8 @@
 //
 //   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|emergency|folder|search|viewer] [--save DIR] [--thumbnailed N] [--compare DIR,...]
 //
-// --save writes each full Lighthouse report (JSON) to DIR, for its diagnostics.
+// --save writes each full Lighthouse report (JSON) to DIR, for its diagnostics; LH_TRACE=FILE
+// writes the last run's trace (with V8's CPU profile): its requests and main-thread tasks in time.
 // --thumbnailed N: the folder also holds N pictures, measured once each has its thumbnail; with
 // --letters one-page PDFs with a text layer instead (no OCR: ready in a minute on a busy machine,
 // where 200 photos' OCR took over 10).
@@ -185,8 +186,9 @@ async function measure(browser, port, url, token, tag = '') {
       // every new document before the app's scripts run, as a signed-in browser would have it.
       await page.evaluateOnNewDocument((value) => window.localStorage.setItem('token', value), token);
     }
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] }, undefined, page);
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], ...(process.env.LH_TRACE ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}) }, undefined, page);
     if (options.save) writeFileSync(resolve(options.save, `${new URL(result.lhr.finalDisplayedUrl).pathname.split('/')[1]}${tag}-${Date.now()}.json`), result.report);
+    if (process.env.LH_TRACE) writeFileSync(process.env.LH_TRACE, JSON.stringify(result.artifacts.Trace ?? result.artifacts.traces?.defaultPass));
     const { audits, categories, runtimeError } = result.lhr;
     if (runtimeError) throw new Error(`Lighthouse could not measure ${url}: ${runtimeError.message}`);
     const value = (id, digits = 0) => audits[id]?.numericValue?.toFixed(digits) ?? 'n/a';

@@ -1,5 +1,5 @@
 import { waitFor } from '@testing-library/react';
-import { fileKeys, viewerKeys } from '../lib/queryKeys';
+import { fileKeys, patientKeys, viewerKeys } from '../lib/queryKeys';
 import { ADMIN, makeToken, mockApi, NURSE, signIn, testQueryClient } from '../test/utils';
 import { preloadScreens, screensFor } from './routes';
 
@@ -85,20 +85,24 @@ describe('preloadScreens', () => {
     const api = mockApi({
       'GET /api/blobs/ward-east/patient-2': { body: { blobs: [file], hasProfileImage: false } },
       'GET /api/blobs/ward-east/patient-2/letter.pdf/viewer': { body: { kind: 'pdf', versionId: 'v1' } },
+      'GET /api/patients/ward-east/patient-2': { body: { name: 'Ada Lovelace' } },
     });
     const client = testQueryClient();
     signIn(NURSE);
     window.history.replaceState(null, '', `${FOLDER}?view=letter.pdf&page=2&q=warfarin`);
     try {
       preloadScreens(FOLDER, client);
-      await waitFor(() => expect(requested(api)).toEqual(['/api/blobs/ward-east/patient-2', '/api/blobs/ward-east/patient-2/letter.pdf/viewer']));
-      // Into the query the viewer reads (one opening, one audited view).
+      await waitFor(() => expect(requested(api)).toHaveLength(3));
+      // The patient (the viewer's header) with the listing, then the opening the listing names.
+      expect(requested(api)).toEqual(['/api/patients/ward-east/patient-2', '/api/blobs/ward-east/patient-2', '/api/blobs/ward-east/patient-2/letter.pdf/viewer']);
+      // Into the queries the viewer reads (one opening, one audited view).
       expect(client.getQueryData(viewerKeys.file('ward-east', 'patient-2', 'letter.pdf', file.lastModified))).toEqual({ kind: 'pdf', versionId: 'v1' });
+      expect(client.getQueryData(patientKeys.folder('ward-east', 'patient-2'))).toEqual({ name: 'Ada Lovelace' });
       window.history.replaceState(null, '', `${FOLDER}?view=gone.pdf`);
       preloadScreens(FOLDER, testQueryClient());
-      await waitFor(() => expect(requested(api)).toHaveLength(3));
+      await waitFor(() => expect(requested(api)).toHaveLength(5));
       await new Promise((done) => setTimeout(done, 50));
-      expect(requested(api)).toHaveLength(3);
+      expect(requested(api)).toHaveLength(5);
     } finally {
       window.history.replaceState(null, '', '/');
     }

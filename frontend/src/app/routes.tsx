@@ -1,10 +1,11 @@
 /** The route table of spec section 2, with lazily loaded screens. */
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, type ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { matchPath, Navigate, Route, Routes, type Params } from 'react-router-dom';
 import { Loading } from '../components/States';
 import { prefetchFolder } from '../features/files/api/prefetch';
 import type { Role } from '../lib/api/types';
+import { preloadable } from '../lib/preloadable';
 import { isRole, ROLES } from '../lib/roles';
 import { enrolmentRequired, getToken, userFromToken } from '../lib/session';
 import { ADMIN_ONLY, ENROLMENT_PATH, guardVerdict, RequireRole } from './guards';
@@ -18,8 +19,9 @@ interface Screen {
   prefetch?: (client: QueryClient, params: Params, role: Role) => void;
 }
 
-function screen(load: () => Promise<{ default: ComponentType }>, prefetch?: Screen['prefetch']): Screen {
-  return { Screen: lazy(load), load, prefetch };
+function screen(importer: () => Promise<{ default: ComponentType }>, prefetch?: Screen['prefetch']): Screen {
+  const { Component, load } = preloadable(importer);
+  return { Screen: Component, load, prefetch };
 }
 
 /** A path and the screen it shows. */

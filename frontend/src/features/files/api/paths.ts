@@ -7,3 +7,6 @@ export const folderPath = (container: string, folder: string): string => `/blobs
 /** /blobs/{container}/{folder}/{blob}. */
 export const filePath = (container: string, folder: string, blob: string): string =>
   `${folderPath(container, folder)}/${seg(blob)}`;
+
+/** /patients/{container}/{folder}: the folder's patient. */
+export const patientPath = (container: string, folder: string): string => `/patients/${seg(container)}/${seg(folder)}`;

@@ -1,11 +1,11 @@
-/** The folder page's two first queries as options, shared by its hooks and by a first load's
+/** The folder page's first queries as options, shared by its hooks and by a first load's
  * prefetch (prefetch.ts): the same keys, fetchers and stale times. */
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiBlob, apiRequest } from '../../../lib/api/client';
-import type { FileListResponse, StoredFile } from '../../../lib/api/types';
+import type { FileListResponse, PatientRead, StoredFile } from '../../../lib/api/types';
 import { STALE } from '../../../lib/queryConfig';
-import { fileKeys } from '../../../lib/queryKeys';
-import { folderPath } from './paths';
+import { fileKeys, patientKeys } from '../../../lib/queryKeys';
+import { folderPath, patientPath } from './paths';
 
 /** GET /api/blobs/{container}/{folder}: the folder's files sorted by name, and hasProfileImage. */
 export const getFiles = (container: string, folder: string): Promise<FileListResponse> =>
@@ -40,4 +40,12 @@ export const profileImageQuery = (container: string, folder: string, version: st
     queryKey: fileKeys.profileImage(container, folder, version),
     queryFn: ({ signal }) => getProfileImage(container, folder, signal),
     staleTime: Infinity,
+  });
+
+/** GET /api/patients/{container}/{folder}: the folder's patient (the banner, the viewer's header). */
+export const patientQuery = (container: string, folder: string) =>
+  queryOptions({
+    queryKey: patientKeys.folder(container, folder),
+    queryFn: () => apiRequest<PatientRead>(patientPath(container, folder)),
+    staleTime: STALE.files,
   });

@@ -8,7 +8,7 @@
  * patient's details change, and "Skip to files" first. A search hit opens the viewer here at
  * `?view=<name>&page=<n>&q=<words>` (the viewer reads page and q).
  */
-import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
+import { Suspense, useCallback, useDeferredValue, useEffect, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
@@ -33,13 +33,14 @@ import { ProfileImageCard } from '../components/ProfileImage';
 import { TrashSection } from '../components/TrashSection';
 import { UploadForm } from '../components/UploadForm';
 import { VersionsDialog } from '../components/VersionsDialog';
+import { VIEWER } from '../components/viewer/lazyViewer';
 import { sortFiles, useFileSort } from '../fileSort';
 import { FILE_MSG, VIEWER_MSG } from '../messages';
 import { useOpenFile } from '../useOpenFile';
 import { useReportingDialog } from '../useReportingDialog';
 
 // The viewer is code a folder page needs only once a file is opened: its own chunk, loaded then.
-const FileViewer = lazy(() => import('../components/viewer/FileViewer'));
+const FileViewer = VIEWER.Component;
 
 /** The search parameter naming the file the viewer shows: the back button closes the viewer,
  * a reload opens it again. */

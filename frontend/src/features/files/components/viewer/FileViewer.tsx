@@ -671,8 +671,9 @@ function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onE
   const jumpId = useId();
 
   // The pages are rendered for the screen's width in device pixels, one of a few widths the
-  // server keeps (never smaller: a wider screen later asks for wider pages).
-  useEffect(() => {
+  // server keeps (never smaller: a wider screen later asks for wider pages). Measured before the
+  // first paint, so the picture is asked for in the same task that lays the viewer out.
+  useLayoutEffect(() => {
     const node = frame.current;
     if (!node) return;
     const measure = () => {
