@@ -30,6 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path, PurePath
+from typing import Literal
 
 from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted, MailMessage
 from imap_tools.mailbox import BaseMailBox
@@ -70,7 +71,9 @@ class MailConfig:
     password: str
     folder: str = "INBOX"
     processed_folder: str = "Processed"
-    tls_required: bool = True
+    # "imaps": TLS from the start; "starttls": plain IMAP upgraded before anything is sent;
+    # "none": no TLS at all (only where the settings allow it)
+    tls: Literal["imaps", "starttls", "none"] = "imaps"
 
     @classmethod
     def of(cls, settings: Settings) -> MailConfig | None:
@@ -84,8 +87,14 @@ class MailConfig:
             settings.intake_imap_password,
             settings.intake_imap_folder,
             settings.intake_imap_processed_folder,
-            settings.intake_imap_tls_required,
+            _tls(settings),
         )
+
+
+def _tls(settings: Settings) -> Literal["imaps", "starttls", "none"]:
+    if not settings.intake_imap_tls_required:
+        return "none"
+    return "imaps" if settings.intake_imap_port == IMAPS_PORT else "starttls"
 
 
 class Mailbox:
@@ -130,9 +139,9 @@ class Mailbox:
         config = self._config
         context = self._ssl or ssl.create_default_context()
         box: BaseMailBox
-        if not config.tls_required:
+        if config.tls == "none":
             box = MailBoxUnencrypted(config.host, config.port, timeout=TIMEOUT_SECONDS)
-        elif config.port == IMAPS_PORT:
+        elif config.tls == "imaps":
             box = MailBox(config.host, config.port, timeout=TIMEOUT_SECONDS, ssl_context=context)
         else:
             box = MailBoxStartTls(

@@ -12,17 +12,25 @@ from __future__ import annotations
 
 import contextlib
 import imaplib
+import ipaddress
 import os
 import pwd
 import shutil
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
 USER = "intake"
@@ -35,8 +43,7 @@ state_dir = {root}/state
 log_path = /dev/stderr
 protocols = imap
 listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
+{ssl}
 auth_mechanisms = plain login
 auth_failure_delay = 0
 mail_location = maildir:{root}/mail/%u
@@ -62,12 +69,20 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {imaps_port}
   }}
 }}
 {unprivileged}
 {extra}
 """
+
+NO_TLS = "ssl = no\ndisable_plaintext_auth = no"
+TLS = """\
+ssl = required
+ssl_cert = <{root}/cert.pem
+ssl_key = <{root}/key.pem
+disable_plaintext_auth = yes"""
 
 UNPRIVILEGED = """\
 service anvil {
@@ -88,17 +103,25 @@ class ImapServer:
     user: str
     password: str
     log: Path
+    imaps_port: int = 0  # with TLS only
+    certificate: Path | None = None  # with TLS: the server's self-signed certificate
 
     @contextlib.contextmanager
     def client(self) -> Iterator[imaplib.IMAP4]:
         """A signed-in imaplib client of the test's own (to append and look)."""
         client = imaplib.IMAP4(self.host, self.port, timeout=10)
+        if self.certificate is not None:
+            client.starttls(self.trusting())
         try:
             client.login(self.user, self.password)
             yield client
         finally:
             with contextlib.suppress(Exception):
                 client.logout()
+
+    def trusting(self) -> ssl.SSLContext:
+        """A client's TLS context that trusts this server's certificate (and no other)."""
+        return ssl.create_default_context(cafile=str(self.certificate))
 
     def append(self, message: EmailMessage, folder: str = "INBOX") -> None:
         """APPEND a message to a folder."""
@@ -130,9 +153,10 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def imap_server(extra: str = "") -> Iterator[ImapServer]:
-    """Start dovecot in a throwaway folder (extra: more lines of its config); stop it and
-    remove the folder afterwards."""
+def imap_server(extra: str = "", *, tls: bool = False) -> Iterator[ImapServer]:
+    """Start dovecot in a throwaway folder (extra: more lines of its config; tls: IMAPS on a
+    port of its own and STARTTLS required on the other, with a self-signed certificate for
+    127.0.0.1); stop it and remove the folder afterwards."""
     if not os.access(DOVECOT, os.X_OK):
         raise RuntimeError("dovecot is not installed: `make dovecot` (Debian's dovecot-imapd)")
     root = Path(tempfile.mkdtemp(prefix="bff-dovecot-"))
@@ -153,8 +177,23 @@ def imap_server(extra: str = "") -> Iterator[ImapServer]:
         names = {"internal": me, "login": me, "chroot": "chroot =", "unprivileged": UNPRIVILEGED}
         uid, gid = os.getuid(), os.getgid()
     port = free_port()
+    imaps_port = free_port() if tls else 0
+    if tls:
+        _self_signed(root)
     config = root / "dovecot.conf"
-    config.write_text(CONFIG.format(root=root, port=port, uid=uid, gid=gid, extra=extra, **names))
+    tls_lines = TLS.format(root=root) if tls else NO_TLS
+    config.write_text(
+        CONFIG.format(
+            root=root,
+            port=port,
+            imaps_port=imaps_port,
+            uid=uid,
+            gid=gid,
+            ssl=tls_lines,
+            extra=extra,
+            **names,
+        )
+    )
     config.chmod(0o644)
     log = root / "dovecot.log"
     with log.open("wb") as log_out:
@@ -163,7 +202,8 @@ def imap_server(extra: str = "") -> Iterator[ImapServer]:
         )
     try:
         _wait_ready(process, port, log)
-        yield ImapServer("127.0.0.1", port, USER, PASSWORD, log)
+        certificate = root / "cert.pem" if tls else None
+        yield ImapServer("127.0.0.1", port, USER, PASSWORD, log, imaps_port, certificate)
     finally:
         process.terminate()
         try:
@@ -184,3 +224,33 @@ def _wait_ready(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
                 return
         time.sleep(0.05)
     raise RuntimeError(f"dovecot did not answer in time:\n{log.read_text(errors='replace')}")
+
+
+def _self_signed(root: Path) -> None:
+    """A key and a self-signed certificate for 127.0.0.1, good for a day."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    (root / "cert.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    (root / "key.pem").write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
