@@ -9,11 +9,13 @@ birth that is another date, two folders that both qualify. A person confirms eve
 - Record numbers: the text's tokens (ASCII letters and digits joined by single - . / _ inside;
   a token is the unit, never a piece of it: 12345 is not found in 9123456 nor in 12345-6),
   holding a digit, read by rules.record_key. Tolerated forms: a token without its separators
-  (00123-45 also reads 0012345) and without a glued label (MRN00123, No.00123 also read 00123);
-  a token whose readings are two folders' numbers, or one number two folders hold (a duplicate
+  (00123-45 also reads 0012345), without a glued label (MRN00123, No.00123 also read 00123),
+  and 2 to MAX_GROUPS groups of digits one space apart as one number (943 476 5919 also reads
+  9434765919; its groups are never numbers of their own, nor is a longer run of groups); a
+  token whose readings are two folders' numbers, or one number two folders hold (a duplicate
   from before migration 0032), is evidence for neither. Not tolerated: OCR's letter/digit
-  confusions (O/0, l/1), a number split by spaces, a stored number with separators the text
-  lacks (the key is looked up as written).
+  confusions (O/0, l/1), a stored number with separators or spaces the text lacks (the key is
+  looked up as written).
 - Dates of birth: dates in the text as bff/patients/dates.py reads a typed one (numbers in the
   deployment's BFF_DATE_ORDER only, year first, a month in words either way). A date labelled as
   a birth (DOB, born, date of birth) that is not the folder's disqualifies it: the identifiers
@@ -44,6 +46,7 @@ from bff.patients.rules import RECORD_NUMBER_MAX, folded, record_key
 TEXT_LIMIT = 1_000_000
 MAX_KEYS = 200
 MAX_EVIDENCE = 10
+MAX_GROUPS = 4  # groups of digits one space apart read as one number (an NHS number's 3)
 NAME_SLACK = 2  # other words allowed among a name's words (a middle name, a title)
 _CLOSE = 200  # characters between two words beyond which they are never one name's
 
@@ -154,20 +157,43 @@ def _readings(token: str) -> tuple[tuple[str, ...], bool]:
     return tuple(dict.fromkeys(k for k in keys if len(k) <= RECORD_NUMBER_MAX)), bool(glued)
 
 
+def _spaced(body: str, chain: list[tuple[int, int]], labelled_at: set[int]) -> Iterator[_Token]:
+    """The number groups of digits one space apart make (943 476 5919: as written and joined;
+    one group: itself), when there are at most MAX_GROUPS of them (more: a table, no number)."""
+    if 1 <= len(chain) <= MAX_GROUPS:
+        start, end = chain[0][0], chain[-1][1]
+        written = body[start:end]
+        keys = dict.fromkeys((written, written.replace(" ", "")))
+        readings = tuple(key for key in keys if len(key) <= RECORD_NUMBER_MAX)
+        yield _Token(start, end, readings, start in labelled_at)
+
+
 def _tokens(text: str, labels: bool = False) -> Iterator[_Token]:
-    """The text's tokens that may be record numbers (a digit, not too long); labels: whether
-    each is told labelled (after MRN:, Hospital No, ..., or with a label glued to it)."""
+    """The text's tokens that may be record numbers (a digit, not too long; digits only one
+    space from other digits are one spaced number, never one of their own: _spaced), in text
+    order; labels: whether each is told labelled (after MRN:, Hospital No, ..., or with a label
+    glued to it)."""
     body = examined(text)
-    labelled_at = {found.end() for found in _LABEL.finditer(body)} if labels else set()
+    labelled_at = {found.end() for found in _LABEL.finditer(body)} if labels else set[int]()
     known: dict[str, tuple[tuple[str, ...], bool]] = {}  # a text repeats its numbers
+    chain: list[tuple[int, int]] = []  # groups of digits one space apart
     for found in _TOKEN.finditer(body):
         token = found.group()
+        start, end = found.span()
+        if token.isdigit():
+            if chain and body[chain[-1][1] : start] != " ":
+                yield from _spaced(body, chain, labelled_at)
+                chain = []
+            chain.append((start, end))
+            continue
+        yield from _spaced(body, chain, labelled_at)
+        chain = []
         if len(token) > 2 * RECORD_NUMBER_MAX:
             continue
         if (read := known.get(token)) is None:
             read = known[token] = _readings(token)
-        start, end = found.span()
         yield _Token(start, end, read[0], labels and (start in labelled_at or read[1]))
+    yield from _spaced(body, chain, labelled_at)
 
 
 def record_keys(text: str) -> list[str]:

@@ -219,6 +219,25 @@ def test_record_numbers_in_printed_forms(stored: str, written: str) -> None:
     assert found.evidence[0].text in written
 
 
+def test_groups_of_digits_one_space_apart_are_one_number() -> None:
+    letter = "Ann Smith, NHS number: 943 476 5919, seen 12345 times"
+    for stored in ("943 476 5919", "9434765919"):
+        found = suggest(letter, [replace(ANN, record_number=stored)])
+        assert found is not None, stored
+        assert found.evidence[1] == at(letter, "943 476 5919", "record")
+    # A group is not a number of its own, alone or at the end of a table's row.
+    for text in ("Ann Smith 943 476 5919", "Ann Smith 12 5919 7", "Ann Smith 1 2 3 4 5919"):
+        assert suggest(text, [replace(ANN, record_number="5919")]) is None, text
+    # Nor a longer run one number.
+    assert suggest("Ann Smith 1 2 3 4 5", [replace(ANN, record_number="12345")]) is None
+    assert suggest("Ann Smith 1 2 3 4 5", [replace(ANN, record_number="1 2 3 4 5")]) is None
+    # The stored number's spaces are not guessed.
+    assert suggest("Ann Smith 9434765919", [replace(ANN, record_number="943 476 5919")]) is None
+    # Digits beside a date or a word are their own.
+    found = suggest("Ann Smith 5919/2 5919", [replace(ANN, record_number="5919")])
+    assert found is not None
+
+
 def test_a_printed_form_two_folders_may_be_is_evidence_for_neither() -> None:
     dashed = replace(ANN, folder_id=7, record_number="00123-45")
     bare = replace(ANN, folder_id=8, folder="patient-8", record_number="0012345")
@@ -236,7 +255,7 @@ def test_a_number_two_folders_hold_is_evidence_for_neither() -> None:
 
 
 def test_record_keys_are_bounded_and_labelled_ones_come_first() -> None:
-    numbers = " ".join(f"{n}" for n in range(100_000, 100_000 + 3 * MAX_KEYS))
+    numbers = ", ".join(f"{n}" for n in range(100_000, 100_000 + 3 * MAX_KEYS))
     text = f"{numbers} Hospital number: 00123-45 and 9123456"
     keys = record_keys(text)
     assert len(keys) == MAX_KEYS
