@@ -173,6 +173,28 @@ def test_a_damaged_sheet_after_a_routed_document_stops_the_routing(tmp_path: Pat
     assert documents[1].problems == (DAMAGED.format(page=3),)
 
 
+def test_a_small_torn_code_in_a_routed_document_is_content(tmp_path: Path) -> None:
+    """Only a code of a sheet's size stops the routing: a lab report's small QR code, torn,
+    stays a page of the routed document."""
+    segno.make("https://lab.example/report/123", error="l").save(str(tmp_path / "own.png"), scale=8)
+    pdf = FPDF(format="A4")
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.cell(0, 10, "Lab report")
+    pdf.image(str(tmp_path / "own.png"), x=150, y=30, w=12)
+    torn = page_picture(bytes(pdf.output()), 1.0, 5)
+    per_mm = SCAN_DPI / 25.4
+    ImageDraw.Draw(torn).rectangle(
+        [(150 + 4.8) * per_mm, 30 * per_mm, (150 + 6) * per_mm, 42 * per_mm], fill=255
+    )
+    scan = scan_pdf(tmp_path / "lab.pdf", [page_picture(_cover(), 1.0, 0), torn])
+
+    (document,) = plan(read_codes(str(scan)), KEY)
+
+    assert (document.pages, document.route and document.route.folder_id) == ((1,), FOLDER)
+    assert document.problems == ()
+
+
 def test_a_scan_without_codes_is_one_unrouted_document(tmp_path: Path) -> None:
     """A letter's own QR code (not a sheet of ours) is content: no split, no route."""
     pdf = FPDF(format="A4")
