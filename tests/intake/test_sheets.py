@@ -119,6 +119,20 @@ def test_a_cover_sheet_without_details_still_prints() -> None:
     assert "Folder 5" in text
 
 
+def test_without_a_font_file_the_sheet_prints_latin_1_and_marks_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a server without Debian's fonts (fonts-dejavu-core, fonts-liberation) the PDF core
+    font prints the name: what it cannot show is a visible "?", never dropped silently."""
+    monkeypatch.setattr(sheets, "FONTS", ())
+    payload = sign(9, sheets.new_sheet_id(), KEY)
+    text, codes, _size = _page_of(
+        sheets.cover_sheet_pdf("Zoë Łukasz", "1 May 1950", "R9", "F", payload)
+    )
+    assert codes == [payload, payload]
+    assert "Zoë ?ukasz" in text
+
+
 def test_a_separator_sheet_pdf_carries_the_separator_code() -> None:
     text, codes, _size = _page_of(sheets.separator_sheet_pdf())
     assert codes == [sheets.SEPARATOR, sheets.SEPARATOR]
