@@ -122,3 +122,5 @@ async def test_a_number_a_legacy_duplicate_shares_is_no_evidence(
     # Other unkeyed numbers are not candidates.
     await Folder.filter(id=legacy.id).update(patient_record_number="OLD-1")
     assert [c.folder_id for c in await candidates(REFERRAL)] == [ids["ward-1", "patient-1"]]
+    # Nor one only unkeyed folders hold (looked for only beside a keyed holder): unmatched.
+    assert await candidates("Ann Smith, OLD-1, DOB 03/03/1961") == []
