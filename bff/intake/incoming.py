@@ -6,6 +6,8 @@ again. The commit dedupes by sha256, which makes taking a document again harmles
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +16,7 @@ from typing import Literal
 Source = Literal["scanner", "mailbox"]
 
 CHUNK = 1024 * 1024
+COPY_PREFIX = "bff-intake-"
 
 
 @dataclass(frozen=True)
@@ -45,3 +48,26 @@ def name_ref(name: str) -> str:
     """What logs may name a file by before its content is read: a prefix of its name's hash
     (names carry patients' names)."""
     return hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+
+
+def work_dir(var_dir: Path, way: str) -> Path:
+    """Where a way in keeps its private copies: var/intake-copies/<way>."""
+    return var_dir / "intake-copies" / way
+
+
+def private_copy(folder: Path | None) -> Path:
+    """A new empty private file for a document's copy, in folder (None: the system's
+    temporary folder)."""
+    handle, name = tempfile.mkstemp(prefix=COPY_PREFIX, dir=folder)
+    os.close(handle)
+    return Path(name)
+
+
+def clear_copies(folder: Path | None) -> None:
+    """Create folder, or remove the copies a process killed during a take left there. Called
+    by the one taker (it holds the way's lease) as it starts: no other take is under way."""
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    for leftover in folder.glob(COPY_PREFIX + "*"):
+        leftover.unlink(missing_ok=True)

@@ -23,10 +23,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import os
 import re
 import ssl
-import tempfile
 from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path, PurePath
@@ -35,7 +33,7 @@ from typing import Literal
 from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted, MailMessage
 from imap_tools.mailbox import BaseMailBox
 
-from bff.intake.incoming import Incoming, Take
+from bff.intake.incoming import Incoming, Take, clear_copies, private_copy, work_dir
 from bff.leases import Periodic, leased
 from config.logs import shown
 from config.settings import Settings
@@ -121,6 +119,7 @@ class Mailbox:
 
     async def poll(self) -> int:
         """Take the messages waiting (at most BATCH); how many were marked done."""
+        await asyncio.to_thread(clear_copies, self._work_dir)
         try:
             box, can_move = await asyncio.to_thread(self._connect)
         except Exception as failure:  # noqa: BLE001 - reported without the password
@@ -198,11 +197,9 @@ class Mailbox:
         return 1
 
     async def _take_one(self, message: MailMessage, name: str, payload: bytes) -> None:
-        handle, temp = tempfile.mkstemp(prefix="bff-intake-mail-", dir=self._work_dir)
-        path = Path(temp)
+        path = private_copy(self._work_dir)
         try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(payload)
+            await asyncio.to_thread(path.write_bytes, payload)
             message_id = str(message.obj.get("Message-ID", "")).strip()
             await self._take(
                 Incoming(
@@ -217,7 +214,7 @@ class Mailbox:
                 )
             )
         finally:
-            path.unlink(missing_ok=True)  # noqa: ASYNC240 - a local unlink
+            path.unlink(missing_ok=True)
 
     def _done(self, box: BaseMailBox, uid: str, can_move: bool) -> None:
         if can_move:
@@ -285,7 +282,12 @@ def mailbox_job(settings: Settings, take: Take) -> Periodic | None:
     config = MailConfig.of(settings)
     if config is None:
         return None
-    mailbox = Mailbox(config, take, max_bytes=settings.max_upload_bytes)
+    mailbox = Mailbox(
+        config,
+        take,
+        max_bytes=settings.max_upload_bytes,
+        work_dir=work_dir(settings.var_dir, "mailbox"),
+    )
 
     async def poll() -> None:
         async with leased(MAIL_LEASE, LEASE_SECONDS) as held:

@@ -5,7 +5,8 @@ as well (inotify sees nothing another NFS or SMB client writes), its top level o
 A file is taken once it has stopped growing: its device, inode, size and modification time the
 same for `settle_seconds`. It is then opened without following links, checked to be the file
 that settled, copied to a private file while its sha256 is computed (the share's copy may
-change under us), handed to `take` (the intake's commit) and, only after `take` returns,
+change under us; copies are kept in var/intake-copies/scanner, those a killed process left
+removed at the next start), handed to `take` (the intake's commit) and, only after `take` returns,
 renamed into `<folder>/.processed/<date>/`. A failing `take` leaves the file where it is,
 tried again after a backoff (doubling, bounded); a crash or a cancellation at any point
 leaves it in the folder, taken again at the next start (the commit dedupes by hash). Files
@@ -28,7 +29,6 @@ import hashlib
 import logging
 import os
 import stat
-import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,7 +37,15 @@ from typing import BinaryIO
 
 from watchfiles import awatch
 
-from bff.intake.incoming import CHUNK, Incoming, Take, name_ref
+from bff.intake.incoming import (
+    CHUNK,
+    Incoming,
+    Take,
+    clear_copies,
+    name_ref,
+    private_copy,
+    work_dir,
+)
 from bff.leases import Periodic, leased
 from config.logs import shown
 from config.settings import Settings
@@ -108,6 +116,7 @@ class ScanFolder:
         """Watch the folder and take its settled files, those already there included, for
         `seconds` (None: until cancelled); a take under way is finished first."""
         deadline = None if seconds is None else time.monotonic() + seconds
+        await asyncio.to_thread(clear_copies, self._work_dir)
         changed = asyncio.Event()
         stop = asyncio.Event()
         watcher = asyncio.get_running_loop().create_task(self._notice(changed, stop))
@@ -191,7 +200,7 @@ class ScanFolder:
             if not stat.S_ISREG(opened.st_mode) or _identity(opened) != identity:
                 self._seen.pop(name, None)  # changed since it settled: it settles again
                 return
-            copy = Path(tempfile.mkstemp(prefix="bff-intake-", dir=self._work_dir)[1])
+            copy = private_copy(self._work_dir)
             try:
                 size, digest = await asyncio.to_thread(_copy, source, copy, self._max_bytes)
                 if size > self._max_bytes:  # grew after all
@@ -204,7 +213,7 @@ class ScanFolder:
                     self._failed_take(name, identity, incoming.ref, failure)
                     return
             finally:
-                copy.unlink(missing_ok=True)  # noqa: ASYNC240 - a local unlink
+                copy.unlink(missing_ok=True)
         self._failed.pop(name, None)
         self._seen.pop(name, None)
         self._done(name, identity, incoming.ref)
@@ -299,6 +308,7 @@ def scan_folder_job(settings: Settings, take: Take) -> Periodic | None:
         take,
         max_bytes=settings.max_upload_bytes,
         settle_seconds=settings.intake_settle_seconds,
+        work_dir=work_dir(settings.var_dir, "scanner"),
     )
 
     async def watch() -> None:

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -32,6 +33,7 @@ from tests.conftest import make_settings
 from tests.intake.imap_server import ImapServer, imap_server
 
 PROCESSED = "Processed"
+ROOT = Path(__file__).resolve().parents[2]
 PDF_ONE = b"%PDF-1.4 referral letter\n%%EOF\n"
 PDF_TWO = b"%PDF-1.4 lab report\n%%EOF\n"
 JPEG = b"\xff\xd8\xff\xe0 a photo of a letter"
@@ -356,3 +358,61 @@ async def test_one_process_at_a_time_polls_the_mailbox(
         await job.stop()
     assert ids(server, PROCESSED) == ["Message-ID: <turn@gp.example>"]
     assert mailbox_job(make_settings(database_url, run_dir), take) is None
+
+
+KILLED_TAKER = """
+import asyncio, sys
+from pathlib import Path
+from bff.intake.mailbox import MailConfig, Mailbox
+
+async def take(incoming):
+    Path(sys.argv[4]).write_text(incoming.message_id)  # the take has begun: kill me now
+    await asyncio.Event().wait()
+
+config = MailConfig("127.0.0.1", int(sys.argv[1]), sys.argv[2], sys.argv[3], tls="none")
+asyncio.run(Mailbox(config, take, max_bytes=10**6, work_dir=Path(sys.argv[5])).poll())
+"""
+
+
+async def test_a_process_killed_during_its_take_leaves_the_message_unprocessed(
+    server: ImapServer, tmp_path: Path
+) -> None:
+    """SIGKILL while the commit runs: the message stays in the inbox, unflagged, and the next
+    poll takes it (the private copy the killed process left is removed)."""
+    server.append(mail("<killed@gp.example>", ("one.pdf", "application/pdf", PDF_ONE)))
+    began, copies = tmp_path / "began", tmp_path / "copies"
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        KILLED_TAKER,
+        str(server.port),
+        server.user,
+        server.password,
+        str(began),
+        str(copies),
+        cwd=ROOT,
+    )
+    try:
+        for _ in range(200):  # 20 s at most for the child to start and reach its take
+            if began.exists():
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        child.kill()
+        await child.wait()
+    assert began.read_text() == "<killed@gp.example>"
+    [(mid, flags)] = server.messages()
+    assert mid == "Message-ID: <killed@gp.example>" and FLAG_DONE.encode() not in flags
+    assert ids(server, PROCESSED) == []
+    assert len(list(copies.iterdir())) == 1  # its copy, left by the kill
+    take = Taker(server)
+    box = Mailbox(
+        MailConfig(server.host, server.port, server.user, server.password, tls="none"),
+        take,
+        max_bytes=10**6,
+        work_dir=copies,
+    )
+    assert await box.poll() == 1
+    assert [data for _, data in take.taken] == [PDF_ONE]
+    assert list(copies.iterdir()) == []
+    assert ids(server, PROCESSED) == ["Message-ID: <killed@gp.example>"]

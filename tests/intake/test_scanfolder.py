@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -23,6 +24,7 @@ from bff.leases import take_lease
 from tests.conftest import make_settings
 
 SETTLE = 0.5
+ROOT = Path(__file__).resolve().parents[2]
 PATIENT_NAME = "Smith-Jane-1970-01-01.pdf"
 
 
@@ -253,3 +255,46 @@ async def test_one_process_at_a_time_watches_the_folder(
         await job.stop()
     assert [incoming.name for incoming, _, _ in take.taken] == ["waiting.pdf"]
     assert scan_folder_job(make_settings(database_url, run_dir), take) is None
+
+
+KILLED_TAKER = """
+import asyncio, sys
+from pathlib import Path
+from bff.intake.scanfolder import ScanFolder
+
+async def take(incoming):
+    Path(sys.argv[2]).write_text(incoming.sha256)  # the take has begun: kill me now
+    await asyncio.Event().wait()
+
+folder = ScanFolder(
+    Path(sys.argv[1]), take, max_bytes=10**7, settle_seconds=0.2, work_dir=Path(sys.argv[3])
+)
+asyncio.run(folder.watch())
+"""
+
+
+async def test_a_process_killed_during_its_take_leaves_the_file_in_the_folder(
+    inbox: Path, tmp_path: Path
+) -> None:
+    """SIGKILL between the take and the move: the file is still where the scanner put it,
+    the next start takes it again, and the private copy the killed process left is removed."""
+    content = b"%PDF-1.4 a letter from another hospital"
+    (inbox / PATIENT_NAME).write_bytes(content)
+    began, copies = tmp_path / "began", tmp_path / "copies"
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", KILLED_TAKER, str(inbox), str(began), str(copies), cwd=ROOT
+    )
+    try:
+        await until(began.exists, seconds=20)
+    finally:
+        child.kill()
+        await child.wait()
+    assert (inbox / PATIENT_NAME).read_bytes() == content
+    assert not (inbox / PROCESSED).exists()
+    assert len(list(copies.iterdir())) == 1  # its copy, left by the kill
+    again = Taker(inbox)
+    folder = ScanFolder(inbox, again, max_bytes=10**7, settle_seconds=0.2, work_dir=copies)
+    async with watching(folder):
+        await until(lambda: processed(inbox, PATIENT_NAME).exists())
+    assert [incoming.sha256 for incoming, _, _ in again.taken] == [began.read_text()]
+    assert list(copies.iterdir()) == []
