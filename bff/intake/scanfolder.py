@@ -311,7 +311,16 @@ def scan_folder_job(settings: Settings, take: Take) -> Periodic | None:
         work_dir=work_dir(settings.var_dir, "scanner"),
     )
 
+    missing = False  # told once, not every second, until the folder is back
+
     async def watch() -> None:
+        nonlocal missing
+        if not await asyncio.to_thread(folder.folder.is_dir):
+            if not missing:
+                log.warning("Scan folder: BFF_INTAKE_FOLDER is not a folder (not mounted?).")
+            missing = True
+            return
+        missing = False
         async with leased(SCAN_LEASE, LEASE_SECONDS) as held:
             if held:
                 await folder.watch(WINDOW_SECONDS)

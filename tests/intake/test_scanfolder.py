@@ -298,3 +298,25 @@ async def test_a_process_killed_during_its_take_leaves_the_file_in_the_folder(
         await until(lambda: processed(inbox, PATIENT_NAME).exists())
     assert [incoming.sha256 for incoming, _, _ in again.taken] == [began.read_text()]
     assert list(copies.iterdir()) == []
+
+
+async def test_a_missing_folder_is_told_once_and_watched_once_it_is_there(
+    app: Quart, database_url: str, run_dir: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A share not mounted yet: one warning (not one a second), then the folder is watched
+    as soon as it appears."""
+    mount = tmp_path / "share"
+    settings = make_settings(database_url, run_dir, intake_folder=mount, intake_settle_seconds=0.2)
+    take = Taker(mount)
+    job = scan_folder_job(settings, take)
+    assert job is not None
+    job.start()
+    try:
+        await asyncio.sleep(2.5)  # the job runs every second
+        assert caplog.text.count("is not a folder") == 1
+        mount.mkdir()
+        (mount / "first.pdf").write_bytes(b"%PDF first after mounting")
+        await until(lambda: processed(mount, "first.pdf").exists())
+    finally:
+        await job.stop()
+    assert [incoming.name for incoming, _, _ in take.taken] == ["first.pdf"]
