@@ -97,10 +97,10 @@ def _pages(path: Path, max_pages: int, dpi: int) -> Iterator[Image.Image]:
     """The scan's pages as greyscale pictures, one at a time."""
     try:
         with path.open("rb") as handle:
-            head = handle.read(5)
+            head = handle.read(1024)
     except OSError:
         raise CodesUnreadable("This scan could not be opened.") from None
-    if head == b"%PDF-":
+    if b"%PDF-" in head:  # a PDF's header may follow up to 1 KB of other bytes
         yield from _pdf_pages(path, max_pages, dpi)
     else:
         yield from _image_pages(path, max_pages)

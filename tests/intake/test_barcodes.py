@@ -274,6 +274,10 @@ def test_scans_beyond_the_bounds_or_damaged_are_refused_whole(tmp_path: Path) ->
     with pytest.raises(CodesUnreadable, match="has 3 pages; the intake reads at most 2"):
         read_codes(str(scan), max_pages=2)
 
+    prefixed = tmp_path / "prefixed.pdf"  # bytes before the header, as some scanners write
+    prefixed.write_bytes(b"\r\n" * 8 + scan.read_bytes())
+    assert read_codes(str(prefixed)) == [PageCodes()] * 3
+
     truncated = tmp_path / "truncated.pdf"
     truncated.write_bytes(scan.read_bytes()[:2000])
     with pytest.raises(CodesUnreadable, match="PDF is damaged"):
