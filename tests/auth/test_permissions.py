@@ -29,6 +29,7 @@ from bff.files.schemas import BlobList, MyFoldersResponse, UploadResponse, ViewL
 from bff.files.service import VERSION_NOT_FOUND
 from bff.files.trash import TRASH_NOT_FOUND
 from bff.files.viewer import FILE_CHANGED
+from bff.intake.service import ITEM_NOT_FOUND as INTAKE_ITEM_NOT_FOUND
 from bff.mfa import service as mfa
 from bff.mfa.signin import MFA_EXPIRED
 from bff.oidc.service import NOT_CONFIGURED, NOT_EXPECTED, NOT_LINKED
@@ -56,6 +57,8 @@ ANY = "any"  # any signed-in role
 ADMIN = "admin"  # admins only
 UPLOAD = "upload"  # admins, doctors and nurses (spec section 6)
 EDIT_PATIENT = "edit-patient"  # admins and doctors: a folder's patient details
+# Admins, and staff an admin granted the intake permission (none here: tests/intake/).
+INTAKE = "intake"
 # Monitoring scrapers (GET /metrics): BFF_METRICS_ALLOW's addresses or BFF_METRICS_TOKEN only;
 # a session opens nothing, and the test client has no address (tests/test_observability.py).
 SCRAPER = "scraper"
@@ -119,6 +122,13 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("GET", "/api/admin/scanning"): (ADMIN, None),
     ("GET", "/api/admin/quarantine"): (ADMIN, None),
     ("DELETE", "/api/admin/quarantine/<int:quarantine_id>"): (ADMIN, None),
+    # The intake (issue 51): an item's routes name no patient, only its id.
+    ("GET", "/api/intake/items"): (INTAKE, None),
+    ("POST", "/api/intake/items"): (INTAKE, None),
+    ("GET", "/api/intake/items/<int:item_id>"): (INTAKE, None),
+    ("GET", "/api/intake/items/<int:item_id>/content"): (INTAKE, None),
+    ("POST", "/api/intake/items/<int:item_id>/file"): (INTAKE, None),
+    ("POST", "/api/intake/items/<int:item_id>/delete"): (INTAKE, None),
     ("GET", "/api/blobs/audit"): (ADMIN, None),
     ("GET", "/api/blobs/audit/report"): (ADMIN, None),
     ("GET", "/api/blobs/audit/status"): (ADMIN, None),
@@ -284,7 +294,10 @@ async def _world(actor_user: Any, storage: Storage) -> World:
 
 def _request(method: str, rule: str, world: World, variant: str, username: str) -> dict[str, Any]:
     """Keyword arguments of a valid request to a route (body and query string)."""
-    if (method, rule) == ("POST", "/api/blobs/<container>/<folder>"):
+    if (method, rule) in (
+        ("POST", "/api/blobs/<container>/<folder>"),
+        ("POST", "/api/intake/items"),
+    ):
         upload = FileStorage(BytesIO(b"notes"), filename=f"notes-{secrets.token_hex(3)}.txt")
         return {"files": {"file": upload}}
     body, query = _body(method, rule, world, variant, username)
@@ -334,6 +347,11 @@ def _body(
             "characters": 3,
         },
         ("POST", "/api/admin/containers"): lambda: {"name": f"new-ward-{fresh}"},
+        ("POST", "/api/intake/items/<int:item_id>/file"): lambda: {
+            "container": world.params[variant]["container"],
+            "folder": world.params[variant]["folder"],
+        },
+        ("POST", "/api/intake/items/<int:item_id>/delete"): lambda: {"reason": "A test"},
         ("POST", "/patients/admin/register"): lambda: {"secureChipId": f"chip-{fresh}"},
         ("POST", "/patients/admin/assign"): lambda: {
             "tokenId": world.params[variant]["tokens"]["unclaimed"],
@@ -378,6 +396,7 @@ def _url(rule: str, params: dict[str, Any]) -> str:
         "passkey_id": 1,
         "page": 1,
         "version_id": "20260101T000000000000Z-0000",
+        "item_id": 999_999,
         **params,
     }
     for key, value in params.items():
@@ -553,6 +572,11 @@ ALLOWED_BODIES: dict[tuple[str, str], Callable[[Call], None]] = {
 # Routes whose successful call needs state the matrix does not make (a live mfaToken, a pending
 # authenticator, fresh passkey options, a factor): past the policy, the domain's own answer.
 BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
+    # No such intake item (the matrix's admin asks for one that is not there).
+    ("GET", "/api/intake/items/<int:item_id>"): (404, INTAKE_ITEM_NOT_FOUND),
+    ("GET", "/api/intake/items/<int:item_id>/content"): (404, INTAKE_ITEM_NOT_FOUND),
+    ("POST", "/api/intake/items/<int:item_id>/file"): (404, INTAKE_ITEM_NOT_FOUND),
+    ("POST", "/api/intake/items/<int:item_id>/delete"): (404, INTAKE_ITEM_NOT_FOUND),
     ("POST", "/api/auth/login/mfa"): (401, MFA_EXPIRED),
     ("POST", "/api/auth/login/mfa/webauthn/options"): (401, MFA_EXPIRED),
     ("POST", "/api/auth/mfa/totp/confirm"): (400, mfa.NO_PENDING),
@@ -639,6 +663,7 @@ def _expected(
         (access == ADMIN and role != Role.ADMIN)
         or (access == UPLOAD and role == Role.ASSISTANT)
         or (access == EDIT_PATIENT and role not in (Role.ADMIN, Role.DOCTOR))
+        or (access == INTAKE and role != Role.ADMIN)
     ):
         return "403", lambda call: _refused(call, 403, "You don't have permission to do this.")
     if scope and role != Role.ADMIN and variant != ASSIGNED:

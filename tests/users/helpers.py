@@ -21,7 +21,7 @@ USER_FIELDS = {
     "folderAssignments",
 }
 # GET and PUT /api/users/{id} also say whether the user has a second factor.
-USER_DETAIL_FIELDS = USER_FIELDS | {"secondFactor", "ssoLinked"}
+USER_DETAIL_FIELDS = USER_FIELDS | {"secondFactor", "ssoLinked", "intake"}
 
 
 def assert_no_secrets(body: Any) -> None:

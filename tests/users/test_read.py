@@ -37,6 +37,7 @@ async def test_users_list_has_containers_and_folder_counts(
         "containerAssignments": [{"id": ca.id, "containerName": "ward-a"}],
         "folderCount": 2,
         "secondFactor": False,
+        "intake": False,
     }
     assert users[admin.user.username]["containerAssignments"] == []
     assert users[admin.user.username]["folderCount"] == 0
