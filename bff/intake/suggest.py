@@ -27,9 +27,9 @@ birth that is another date, two folders that both qualify. A person confirms eve
   surname alone is shared by too many people; such a folder needs its date of birth.
 - Bounded work: the first TEXT_LIMIT characters (1 MB) are examined; at most MAX_KEYS record
   keys (labelled tokens first, then by first appearance) are looked up; at most MAX_EVIDENCE
-  pieces of each kind are returned. A 1 MB text takes about 0.1 s for record_keys and 0.3-0.4 s
-  for suggest on this project's 2-core machine: a caller suggesting for long texts does it in
-  a WorkerPool (every value here pickles), not in the server's event loop.
+  pieces of each kind are returned. A 1 MB text takes 0.1-0.2 s for record_keys and 0.3-0.5 s
+  for suggest on this project's 2-core machine (a 5 kB letter about 2 ms): a caller suggesting
+  for long texts does it in a WorkerPool (every value here pickles), not in the event loop.
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ _DATES = (
     re.compile(rf"(?<!\w){_ORDINAL}[\s,/-]{{0,3}}{_MONTH}[\s,/-]{{0,3}}\d{{4}}(?!\w)", re.I),
     re.compile(rf"(?<!\w){_MONTH}[\s,/-]{{0,3}}{_ORDINAL}[\s,/-]{{1,3}}\d{{4}}(?!\w)", re.I),
 )
+_DIGITS = re.compile(r"\d+")
 # A word of a name: letters and digits of any script, with combining accents.
 _WORD = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff])*")
 
@@ -168,6 +169,16 @@ def _spaced(body: str, chain: list[tuple[int, int]], labelled_at: set[int]) -> I
         yield _Token(start, end, readings, start in labelled_at)
 
 
+def _worded_date_digits(body: str) -> set[int]:
+    """Where the digits of each date with its month in words begin (its day and year)."""
+    return {
+        date_found.start() + digits.start()
+        for pattern in _DATES[2:]
+        for date_found in pattern.finditer(body)
+        for digits in _DIGITS.finditer(date_found.group())
+    }
+
+
 def _tokens(text: str, labels: bool = False) -> Iterator[_Token]:
     """The text's tokens that may be record numbers (a digit, not too long; digits only one
     space from other digits are one spaced number, never one of their own: _spaced), in text
@@ -177,9 +188,14 @@ def _tokens(text: str, labels: bool = False) -> Iterator[_Token]:
     labelled_at = {found.end() for found in _LABEL.finditer(body)} if labels else set[int]()
     known: dict[str, tuple[tuple[str, ...], bool]] = {}  # a text repeats its numbers
     chain: list[tuple[int, int]] = []  # groups of digits one space apart
+    dated = _worded_date_digits(body)
     for found in _TOKEN.finditer(body):
         token = found.group()
         start, end = found.span()
+        if start in dated:  # 3 March 1961 0012345: the 1961 is no group of 0012345's
+            yield from _spaced(body, chain, labelled_at)
+            chain = []
+            continue
         if token.isdigit():
             if chain and body[chain[-1][1] : start] != " ":
                 yield from _spaced(body, chain, labelled_at)

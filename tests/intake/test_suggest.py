@@ -233,6 +233,11 @@ def test_groups_of_digits_one_space_apart_are_one_number() -> None:
     assert suggest("Ann Smith 1 2 3 4 5", [replace(ANN, record_number="1 2 3 4 5")]) is None
     # The stored number's spaces are not guessed.
     assert suggest("Ann Smith 9434765919", [replace(ANN, record_number="943 476 5919")]) is None
+    # A date's day or year is not a group of the number beside it.
+    for header in ("SMITH Ann 3 March 1961 0012345", "0012345 3 Mar 1961", "Mar 3 1961 0012345"):
+        found = suggest(header, [replace(ANN, record_number="0012345")])
+        assert found is not None, header
+        assert [e.text for e in found.evidence if e.kind == "record"] == ["0012345"]
     # Digits beside a date or a word are their own.
     found = suggest("Ann Smith 5919/2 5919", [replace(ANN, record_number="5919")])
     assert found is not None
