@@ -51,6 +51,19 @@ async def settle_new(conn: BaseDBAsyncClient, item_id: int, values: dict[str, An
     return bool(changed)
 
 
+async def replace_bytes(
+    conn: BaseDBAsyncClient, item_id: int, old_object_id: str, new_object_id: str, size: int
+) -> bool:
+    """Inside transaction conn: point a new item at new bytes, only if it is still new and has
+    the old ones (one conditional UPDATE); whether it did."""
+    changed = (
+        await IntakeItem.filter(id=item_id, status=Status.NEW, object_id=old_object_id)
+        .using_db(conn)
+        .update(object_id=new_object_id, size=size)
+    )
+    return bool(changed)
+
+
 async def holder_ids() -> list[int]:
     """The ids of staff other than admins granted the intake permission (admins always have
     it and are reached through the admins room)."""

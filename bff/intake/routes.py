@@ -11,7 +11,7 @@ from bff.auth.policy import ANY_ROLE, allow
 from bff.errors import ApiError
 from bff.files import upload as upload_limits
 from bff.files.delivery import send_view
-from bff.intake import filing, service
+from bff.intake import filing, reshaping, service
 from bff.intake.batch import BatchForm
 from bff.intake.models import Source
 from bff.intake.schemas import (
@@ -22,6 +22,9 @@ from bff.intake.schemas import (
     IntakeItems,
     ItemMessage,
     ItemsQuery,
+    RotateItem,
+    SplitDone,
+    SplitItem,
     UploadedBatch,
     UploadedItem,
 )
@@ -121,3 +124,30 @@ async def delete_item(item_id: int, data: DeleteItem) -> ItemMessage:
     """Delete an item with a reason (required); 409 when it was filed or deleted already."""
     item = await filing.delete_item(item_id, data.reason, current_actor())
     return ItemMessage(message="Item deleted", item=service.item_out(item))
+
+
+@bp.post("/items/<int:item_id>/split")
+@allow(ANY_ROLE, intake=True)
+@validate_request(SplitItem)
+@validate_response(SplitDone)
+async def split_item(item_id: int, data: SplitItem) -> SplitDone:
+    """Split a PDF item into new items by page ranges; the original is deleted (the split its
+    reason). 400 for another type or pages it does not have; 409 once filed or deleted."""
+    made = await reshaping.split_item(
+        item_id, list(data.ranges), current_actor(), app_services().storage
+    )
+    return SplitDone(
+        message=f"Split into {len(made)} items", items=[service.item_out(item) for item in made]
+    )
+
+
+@bp.post("/items/<int:item_id>/rotate")
+@allow(ANY_ROLE, intake=True)
+@validate_request(RotateItem)
+@validate_response(IntakeItemOut)
+async def rotate_item(item_id: int, data: RotateItem) -> IntakeItemOut:
+    """Turn a PDF item's pages (all, or those given) clockwise by 90, 180 or 270 degrees."""
+    item = await reshaping.rotate_item(
+        item_id, data.degrees, data.pages, current_actor(), app_services().storage
+    )
+    return service.item_out(item)

@@ -113,3 +113,25 @@ class ItemMessage(BaseModel):
 
     message: str
     item: IntakeItemOut
+
+
+class SplitItem(BaseModel):
+    """POST /api/intake/items/{id}/split: the page ranges of the new items, each [first, last]
+    (1-based, both included), in order."""
+
+    ranges: Annotated[list[tuple[int, int]], Field(min_length=1, max_length=50)]
+
+
+class SplitDone(BaseModel):
+    """The items a split made, in order (the original is deleted with the split as reason)."""
+
+    message: str
+    items: list[IntakeItemOut]
+
+
+class RotateItem(BaseModel):
+    """POST /api/intake/items/{id}/rotate: turn pages (1-based; none given: every page)
+    clockwise by degrees."""
+
+    degrees: Literal[90, 180, 270]
+    pages: Annotated[list[int], Field(min_length=1, max_length=10_000)] | None = None

@@ -27,7 +27,8 @@ reacts by refetching what it shows. Names and payloads:
 - audit:created {id, operation}: admins
 - file:quarantined {id, signature, container, folder, name}: admins (an alert), when the malware
   scanner found something in new content and it was kept in quarantine (bff/scan/)
-- intake:received {id}, intake:filed {id, container, folder, name}, intake:deleted {id}: admins
+- intake:received {id}, intake:changed {id} (its pages turned), intake:filed {id, container,
+  folder, name}, intake:deleted {id} (deleted, or split into new items): admins
   and the staff granted the intake permission (worked out when sent, so a withdrawal takes
   effect at once: bff/intake/service.py `intake_rooms`)
 - session:revoked {reason}: that session's (or user's) connections, which are then disconnected
@@ -97,6 +98,7 @@ EMERGENCY_REFUSED = "emergency:refused"
 AUDIT_CREATED = "audit:created"
 FILE_QUARANTINED = "file:quarantined"
 INTAKE_RECEIVED = "intake:received"
+INTAKE_CHANGED = "intake:changed"
 INTAKE_FILED = "intake:filed"
 INTAKE_DELETED = "intake:deleted"
 SESSION_REVOKED = "session:revoked"
