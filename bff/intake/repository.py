@@ -51,6 +51,18 @@ async def settle_new(conn: BaseDBAsyncClient, item_id: int, values: dict[str, An
     return bool(changed)
 
 
+async def set_suggestion(
+    conn: BaseDBAsyncClient | None, item_id: int, suggestion: dict[str, Any] | None
+) -> bool:
+    """Keep a new item's patient suggestion and its evidence (bff/intake/suggest.py's, as
+    JSON; None: unmatched), inside transaction conn when given; whether the item was new."""
+    query = IntakeItem.filter(id=item_id, status=Status.NEW)
+    changed = await (query.using_db(conn) if conn is not None else query).update(
+        suggestion=suggestion
+    )
+    return bool(changed)
+
+
 async def replace_bytes(
     conn: BaseDBAsyncClient, item_id: int, old_object_id: str, new_object_id: str, size: int
 ) -> bool:

@@ -10,6 +10,7 @@ import asyncio
 
 from bff.audit.models import AuditLog
 from bff.files.models import StoredFile
+from bff.intake import repository
 from bff.intake.models import IntakeItem, Status
 from bff.scan.models import Quarantined
 from tests.factories import make_staff
@@ -220,3 +221,19 @@ async def test_deleting_needs_a_reason(desk: Desk) -> None:
     assert (await error_message(refused, 409)).startswith(
         f"Already deleted by {desk.clerk.user.name} at "
     )
+
+
+async def test_an_items_suggestion_is_shown_with_its_evidence(desk: Desk) -> None:
+    [result] = await desk.batch(desk.clerk, [("referral.png", png())])
+    item_id = result["item"]["id"]
+    assert result["item"]["suggestion"] is None
+    suggestion = {
+        "container": desk.container.name,
+        "folder": desk.folder.name,
+        "evidence": [{"kind": "recordNumber", "start": 10, "end": 18}],
+    }
+    assert await repository.set_suggestion(None, item_id, suggestion)
+    response = await desk.client.get(f"/api/intake/items/{item_id}", headers=desk.clerk.headers)
+    assert (await response.get_json())["suggestion"] == suggestion
+    assert (await desk.file(desk.clerk, item_id)).status_code == 200
+    assert not await repository.set_suggestion(None, item_id, None)  # filed: kept as it was
