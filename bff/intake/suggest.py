@@ -25,11 +25,12 @@ birth that is another date, two folders that both qualify. A person confirms eve
   NAME_SLACK other words and _CLOSE characters between (any order: "Smith, Ann" too; a middle
   name or a title between). A one-word name, or one of initials, is never name evidence: a
   surname alone is shared by too many people; such a folder needs its date of birth.
-- Bounded work: the first TEXT_LIMIT characters (1 MB) are examined; at most MAX_KEYS record
-  keys (labelled tokens first, then by first appearance) are looked up; at most MAX_EVIDENCE
-  pieces of each kind are returned. A 1 MB text takes 0.1-0.2 s for record_keys and 0.3-0.5 s
-  for suggest on this project's 2-core machine (a 5 kB letter about 2 ms): a caller suggesting
-  for long texts does it in a WorkerPool (every value here pickles), not in the event loop.
+- Bounded work, linear in the text read: the first TEXT_LIMIT characters (about 70 pages of
+  dense text; a longer document is suggested from them alone) are examined; at most MAX_KEYS
+  record keys (labelled tokens first, then by first appearance) are looked up; at most
+  MAX_EVIDENCE pieces of each kind are returned. On this project's 2-core machine, shared: a
+  5 kB letter takes 2 ms; a text of 1 MB or more 40-60 ms for record_keys and 70-120 ms for
+  suggest, 0.25 s each for the worst text found (250,000 characters of "1,1,1,...").
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from typing import Literal, NamedTuple
 from bff.patients.dates import DAY_MONTH, DateOrder, typed_date
 from bff.patients.rules import RECORD_NUMBER_MAX, folded, record_key
 
-TEXT_LIMIT = 1_000_000
+TEXT_LIMIT = 250_000
 MAX_KEYS = 200
 MAX_EVIDENCE = 10
 MAX_GROUPS = 4  # groups of digits one space apart read as one number (an NHS number's 3)
@@ -53,11 +54,15 @@ _CLOSE = 200  # characters between two words beyond which they are never one nam
 EvidenceKind = Literal["record", "name", "birth_date"]
 
 # A token: ASCII letters and digits, single separators inside, not touching a letter or digit
-# of any script (a record number's word boundaries).
-# Only tokens holding a digit are found (the lookahead): a record number has one.
+# of any script (a record number's word boundaries). Linear time on any text: it starts only
+# where no token goes on (the lookbehinds), looks ahead a bounded way for a digit (a record
+# number has one; _readings checks the token holds it) and never backtracks into a token (the
+# atomic group): a text of "a-a-a-..." took minutes with a lookahead unbounded.
 _TOKEN = re.compile(
-    r"(?<![^\W_])(?=[A-Za-z0-9./_-]*\d)[A-Za-z0-9]+(?:[-./_][A-Za-z0-9]+)*(?![^\W_])"
+    r"(?<![^\W_])(?<![A-Za-z0-9][-./_])(?=[A-Za-z0-9])(?=[A-Za-z0-9./_-]{0,127}?\d)"
+    r"(?>[A-Za-z0-9]+(?:[-./_][A-Za-z0-9]+)*)(?![^\W_])"
 )
+_HAS_DIGIT = re.compile(r"\d")
 _SEPARATORS = re.compile(r"[-./_]")
 _GLUED_LABEL = re.compile(r"(?:mrn|urn|nhs|hn|pid|id|no|nr|ref)[-./_]?(?=\d)(.+)", re.I)
 # A label before a token (MRN: 00123, Hospital No 00123), found in one pass: where it ends.
@@ -147,6 +152,8 @@ def _readings(token: str) -> tuple[tuple[str, ...], bool]:
     key = token.lower()
     if key[0].isdigit() and key.isalnum():
         return ((key,) if len(key) <= RECORD_NUMBER_MAX else ()), False
+    if not _HAS_DIGIT.search(key):
+        return (), False  # its digit was past a double separator (abc..1)
     keys = [key]
     glued = _GLUED_LABEL.fullmatch(key) if key[0].isalpha() else None
     if glued:
