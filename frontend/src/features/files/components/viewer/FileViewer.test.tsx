@@ -127,10 +127,29 @@ describe('the viewer: previous and next file', () => {
     expect(await rowButton('a-photo.png')).toHaveFocus();
   });
 
+  it('holds its header and a loading note, and no page area, until the first opening answers (a first load at ?view=)', async () => {
+    let release: () => void = () => undefined;
+    const answered = new Promise<void>((done) => (release = done));
+    setUp({ [viewerPath('b-scan.pdf')]: async () => (await answered, answer('b-scan.pdf', { kind: 'pdf', pageCount: 3, pageUrl: PAGE_URL, textLayer: true, ...textLinks('w1') })) });
+    renderApp(`${PAGE}?view=b-scan.pdf&q=warfarin`);
+    const dialog = await viewerOf('b-scan.pdf');
+    // What a person needs while it loads: which file, whose, and a way out.
+    expect(within(dialog).getByRole('button', { name: 'Close viewer' })).toBeInTheDocument();
+    expect(within(dialog).getByText('Loading file…')).toHaveAttribute('role', 'status');
+    // The page's area and the find bar come together with the answer, never under a header
+    // that grows over them (the page moved when the find bar arrived after it).
+    expect(dialog.querySelector('.viewer-main')).toBeNull();
+    expect(within(dialog).queryByRole('searchbox')).toBeNull();
+    release();
+    await within(dialog).findByRole('img', { name: 'Page 1 of 3' });
+    expect(dialog.querySelector('.viewer-main')).not.toBeNull();
+  });
+
   it('follows a swipe on a touch screen, not a mouse drag', async () => {
     setUp();
     renderApp(`${PAGE}?view=b-scan.pdf`);
     const dialog = await viewerOf('b-scan.pdf');
+    await within(dialog).findByRole('img', { name: 'Page 1 of 3' });
     const stage = dialog.querySelector('.viewer-stage')!;
     const swipe = (pointerType: string, from: number, to: number) => {
       fireEvent.pointerDown(stage, { pointerType, pointerId: 1, clientX: from, clientY: 300 });
@@ -148,7 +167,7 @@ describe('the viewer: previous and next file', () => {
     setUp();
     renderApp(`${PAGE}?view=b-scan.pdf`);
     const dialog = await viewerOf('b-scan.pdf');
-    const next = within(dialog).getByRole('button', { name: 'Next file: c-notes.txt' });
+    const next = await within(dialog).findByRole('button', { name: 'Next file: c-notes.txt' });
     fireEvent.pointerDown(next, { pointerType: 'touch', pointerId: 1, clientX: 360, clientY: 400 });
     fireEvent.pointerMove(next, { pointerType: 'touch', pointerId: 1, clientX: 260, clientY: 402 });
     fireEvent.pointerUp(next, { pointerType: 'touch', pointerId: 1, clientX: 160, clientY: 405 });
