@@ -112,10 +112,20 @@ async def _item_bytes(stream: ReadStream) -> AsyncIterator[bytes]:
         yield chunk
 
 
-async def file_item(item_id: int, target: FileItem, actor: Actor, storage: Storage) -> IntakeItem:
+async def file_item(
+    item_id: int,
+    target: FileItem,
+    actor: Actor,
+    storage: Storage,
+    *,
+    operation: str = "intake_filed",
+    details: str = "",
+) -> IntakeItem:
     """File an item to a patient's folder the caller may see, under target.name (default:
     the item's own name). 404: no such item, or a folder the caller cannot see; 409: already
-    filed or deleted (by whom, when), or a file of that name already in the folder."""
+    filed or deleted (by whom, when), or a file of that name already in the folder.
+    A cover sheet's routing files as the intake itself (`service.INTAKE_ACTOR`, which sees
+    every folder) with operation `intake_routed` and the sheet's id in details."""
     item = await find_item(item_id)
     if item.status != Status.NEW:
         raise settled(item)
@@ -149,7 +159,8 @@ async def file_item(item_id: int, target: FileItem, actor: Actor, storage: Stora
             {"id": item.id, "container": container, "folder": folder_name, "name": name},
             intake_rooms,
         )
-        return f"from intake item {item.id} (source {item.source.value})"
+        said = f"from intake item {item.id} (source {item.source.value})"
+        return f"{said}; {details}" if details else said
 
     try:
         stream = await storage.open_object(item_key(item.object_id))
@@ -164,7 +175,7 @@ async def file_item(item_id: int, target: FileItem, actor: Actor, storage: Stora
             storage,
             actor,
             may_replace=lambda: False,
-            operation="intake_filed",
+            operation=operation,
             within=within,
         )
     return await find_item(item.id)

@@ -19,6 +19,7 @@ from bff.files.names import new_id
 from bff.intake import filing, service
 from bff.intake.incoming import Incoming
 from bff.intake.models import IntakeItem, Source, Status
+from bff.intake.schemas import FileItem
 from bff.scan.models import Quarantined
 from storage.base import ObjectKey
 from tests.conftest import make_settings, started_app
@@ -164,3 +165,28 @@ async def test_a_file_in_the_scan_folder_becomes_an_item(
             len(data),
         )
         assert list((scans / ".processed").rglob("fax-0042.pdf"))
+
+
+async def test_a_cover_sheets_routing_files_as_the_intake(desk: Desk, tmp_path: Path) -> None:
+    async with desk.app.app_context():
+        await service.take(incoming(tmp_path, "scan_0002.pdf", pdf(1)))
+        [item] = await IntakeItem.all()
+        target = FileItem(container=desk.container.name, folder=desk.folder.name)
+        filed = await filing.file_item(
+            item.id,
+            target,
+            service.INTAKE_ACTOR,
+            desk.storage,
+            operation="intake_routed",
+            details="sheet=S-123",
+        )
+    assert filed.status == Status.FILED and filed.filed_by_name == "intake"
+    [entry] = await audit_entries("intake_routed")
+    assert (entry.container_name, entry.folder_name, entry.blob_name) == (
+        desk.container.name,
+        desk.folder.name,
+        "scan_0002.pdf",
+    )
+    assert entry.details.endswith("; sheet=S-123") and entry.user_id is None
+    listing = await desk.listing(desk.nurse)
+    assert "scan_0002.pdf" in [blob["name"] for blob in listing["blobs"]]
