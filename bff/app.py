@@ -52,6 +52,7 @@ from bff.intake.mailbox import mailbox_job
 from bff.intake.routes import bp as intake_bp
 from bff.intake.scanfolder import scan_folder_job
 from bff.intake.service import take as take_in
+from bff.intake.sheet_routes import bp as intake_sheets_bp
 from bff.jobs.runner import JobRunner
 from bff.live.server import start_live
 from bff.mfa.routes import bp as mfa_bp
@@ -348,6 +349,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         search_bp,
         scan_bp,
         intake_bp,
+        intake_sheets_bp,
         docs_bp,
     ):
         app.register_blueprint(bp)

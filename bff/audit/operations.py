@@ -66,7 +66,8 @@ OPERATIONS: tuple[str, ...] = (
     # The intake (bff/intake/): a document taken in (scanner, mailbox or upload; its refusals
     # are file_rejected), the inbox listed, an item's content viewed, routed to a folder by its
     # cover sheet, suggested, filed by a person (the folder's container and folder, so the
-    # patient's access report finds it), split, rotated, deleted with its reason
+    # patient's access report finds it), split, rotated, deleted with its reason; a folder's
+    # cover sheet printed (its sheet id, which the scan it routes names in intake_routed)
     "intake_received",
     "intake_list",
     "intake_view",
@@ -76,6 +77,7 @@ OPERATIONS: tuple[str, ...] = (
     "intake_split",
     "intake_rotated",
     "intake_deleted",
+    "intake_sheet_printed",
     # Refused access by signed-in staff (a role not allowed, or not assigned: 403 or 404)
     "access_denied",
     # SmartTokens and emergency access

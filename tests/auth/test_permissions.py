@@ -59,6 +59,9 @@ UPLOAD = "upload"  # admins, doctors and nurses (spec section 6)
 EDIT_PATIENT = "edit-patient"  # admins and doctors: a folder's patient details
 # Admins, and staff an admin granted the intake permission (none here: tests/intake/).
 INTAKE = "intake"
+# A folder's cover sheet: whoever sees the folder (404 otherwise), then those who may upload to
+# it or hold the intake permission (assistants without it 403).
+SHEET = "cover-sheet"
 # Monitoring scrapers (GET /metrics): BFF_METRICS_ALLOW's addresses or BFF_METRICS_TOKEN only;
 # a session opens nothing, and the test client has no address (tests/test_observability.py).
 SCRAPER = "scraper"
@@ -131,6 +134,8 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("POST", "/api/intake/items/<int:item_id>/delete"): (INTAKE, None),
     ("POST", "/api/intake/items/<int:item_id>/split"): (INTAKE, None),
     ("POST", "/api/intake/items/<int:item_id>/rotate"): (INTAKE, None),
+    ("GET", "/api/intake/separator-sheet"): (INTAKE, None),
+    ("GET", "/api/intake/cover-sheet/<container>/<folder>"): (SHEET, "folder"),
     ("GET", "/api/blobs/audit"): (ADMIN, None),
     ("GET", "/api/blobs/audit/report"): (ADMIN, None),
     ("GET", "/api/blobs/audit/status"): (ADMIN, None),
@@ -676,6 +681,8 @@ def _expected(
         # Unassigned resources are invisible: the one message, nothing of the folder.
         message = SCOPE_MESSAGES["folder" if variant == NEIGHBOUR else scope]
         return f"404 {message}", lambda call: _refused(call, 404, message)
+    if access == SHEET and role == Role.ASSISTANT:
+        return "403", lambda call: _refused(call, 403, "You don't have permission to do this.")
     if rule in EMERGENCY_ONLY:
         return "404 without a grant", PUBLIC_SHAPES[route]
     if route in BEYOND_POLICY:
