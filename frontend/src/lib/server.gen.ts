@@ -86,6 +86,7 @@ export const AUDIT_OPERATIONS = [
   'intake_split',
   'intake_rotated',
   'intake_deleted',
+  'intake_sheet_printed',
   'access_denied',
   'token_list',
   'token_register',

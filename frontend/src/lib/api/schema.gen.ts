@@ -1246,6 +1246,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/intake/cover-sheet/{container}/{folder}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A new cover sheet for the folder (PDF, two sides alike): its QR code names the folder and
+         * @description a new sheet id under the sheet key's MAC, beside the patient's name, date of birth and
+         *     record number. For those who may upload to the folder and the intake permission's holders
+         *     (others 403); every print audited `intake_sheet_printed` with its sheet id.
+         */
+        get: operations["get_cover_sheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inbox: a page of items, newest first (status new by default; or filed, deleted,
+         * @description all), each with its source, pages, status and suggestion.
+         */
+        get: operations["get_list_items"];
+        put?: never;
+        /**
+         * Upload a batch of scans as multipart/form-data (several `file` parts): each screened
+         * @description and taken in as an item (the same content twice: its existing item, `duplicate`; content
+         *     the scan or the checks refused: `refused`, nothing kept). The whole body is held to the
+         *     upload limit, as one upload's is.
+         */
+        post: operations["post_upload_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One item. */
+        get: operations["get_get_item"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/items/{item_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An item's bytes for its thumbnail and the viewer (sent as every file view is sent:
+         * @description inline only for safe types, sandboxed, never cached).
+         */
+        get: operations["get_item_content"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/items/{item_id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete an item with a reason (required); 409 when it was filed or deleted already. */
+        post: operations["post_delete_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/items/{item_id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File an item to a patient's folder (the caller must see it: 404 otherwise) under the
+         * @description given name or its own; it appears in the folder as an upload does. 409 when someone else
+         *     filed or deleted it first (who, when), or the folder has a file of that name.
+         */
+        post: operations["post_file_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/items/{item_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn a PDF item's pages (all, or those given) clockwise by 90, 180 or 270 degrees. */
+        post: operations["post_rotate_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/items/{item_id}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split a PDF item into new items by page ranges; the original is deleted (the split its
+         * @description reason). 400 for another type or pages it does not have; 409 once filed or deleted.
+         */
+        post: operations["post_split_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/separator-sheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The separator sheet (PDF, two sides alike): a batch is split where one lies. It names no
+         * @description patient.
+         */
+        get: operations["get_separator_sheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/patients/{container}/{folder}": {
         parameters: {
             query?: never;
@@ -1819,6 +1999,21 @@ export interface components {
             totalUsers: number;
         };
         /**
+         * DeletedOut
+         * @description Who deleted an item, when and why.
+         */
+        DeletedOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** By */
+            by: string;
+            /** Reason */
+            reason: string;
+        };
+        /**
          * EnrolmentLoginResponse
          * @description A restricted session: the user's role needs a second factor and they have none yet,
          *     so it may only set one up (BFF_MFA_REQUIRED_ROLES).
@@ -1829,6 +2024,25 @@ export interface components {
             /** Token */
             token: string;
             user: components["schemas"]["TokenUser"];
+        };
+        /**
+         * FiledOut
+         * @description Where an item was filed, under which name, by whom and when.
+         */
+        FiledOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** By */
+            by: string;
+            /** Container */
+            container: string;
+            /** Folder */
+            folder: string;
+            /** Name */
+            name: string;
         };
         /**
          * FileType
@@ -1868,6 +2082,71 @@ export interface components {
             patient: components["schemas"]["PatientDetails"] | null;
             /** Totalfiles */
             totalFiles: number;
+        };
+        /**
+         * IntakeItemOut
+         * @description An item as the inbox shows it. The source's details (file name, a mail's sender,
+         *     subject and Message-ID) are for intake holders only, as every intake route is.
+         *     suggestion: a patient suggested with its evidence (bff/intake/suggest.py), null for none.
+         *     routing: pending until routed (bff/intake/routing.py), claimed while a process routes it,
+         *     done; problems: what the routing found a person should know (a cover sheet that did not
+         *     verify, a folder gone...).
+         */
+        IntakeItemOut: {
+            /** Contenttype */
+            contentType: string;
+            /** Contenturl */
+            contentUrl: string;
+            /** @default null */
+            deleted: components["schemas"]["DeletedOut"] | null;
+            /** @default null */
+            filed: components["schemas"]["FiledOut"] | null;
+            /** Filename */
+            fileName: string;
+            /** Id */
+            id: number;
+            /** Messageid */
+            messageId: string;
+            /** Pages */
+            pages: number | null;
+            /**
+             * Problems
+             * @default []
+             */
+            problems: string[];
+            /**
+             * Receivedat
+             * Format: date-time
+             */
+            receivedAt: string;
+            /** Receivedby */
+            receivedBy: string;
+            /**
+             * Routing
+             * @default done
+             * @enum {string}
+             */
+            routing: "pending" | "claimed" | "done";
+            /** Sender */
+            sender: string;
+            /** Size */
+            size: number;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "scanner" | "mailbox" | "upload";
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "new" | "filed" | "deleted";
+            /** Subject */
+            subject: string;
+            /** Suggestion */
+            suggestion: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * LoginResponse
@@ -2212,6 +2491,28 @@ export interface components {
             versionCount: number;
         };
         /**
+         * UploadedItem
+         * @description One file of an uploaded batch, in the order sent: its item and whether that content
+         *     was already in the intake (the same bytes are never taken twice: the existing item is
+         *     answered), or why it was refused (the malware scan, the content checks: nothing kept).
+         */
+        UploadedItem: {
+            /**
+             * Duplicate
+             * @default false
+             */
+            duplicate: boolean;
+            /** Filename */
+            fileName: string;
+            /** @default null */
+            item: components["schemas"]["IntakeItemOut"] | null;
+            /**
+             * Refused
+             * @default null
+             */
+            refused: string | null;
+        };
+        /**
          * Uploader
          * @description Who uploaded (or deleted) a file's content: the name and role at the time.
          */
@@ -2232,6 +2533,11 @@ export interface components {
             folderAssignments: components["schemas"]["FolderAssignmentOut"][];
             /** Id */
             id: number;
+            /**
+             * Intake
+             * @default false
+             */
+            intake: boolean;
             /** Name */
             name: string;
             /**
@@ -2289,6 +2595,11 @@ export interface components {
             folderCount: number;
             /** Id */
             id: number;
+            /**
+             * Intake
+             * @default false
+             */
+            intake: boolean;
             /** Name */
             name: string;
             /**
@@ -4381,6 +4692,390 @@ export interface operations {
         requestBody?: never;
         responses: never;
     };
+    get_cover_sheet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                container: string;
+                folder: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    get_list_items: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "new" | "filed" | "deleted" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of items, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Items */
+                        items: components["schemas"]["IntakeItemOut"][];
+                        /** Page */
+                        page: number;
+                        /** Pagesize */
+                        pageSize: number;
+                        /** Total */
+                        total: number;
+                    };
+                };
+            };
+        };
+    };
+    post_upload_batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description POST /api/intake/items: every file of the batch, in the order sent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Items */
+                        items: components["schemas"]["UploadedItem"][];
+                    };
+                };
+            };
+        };
+    };
+    get_get_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description An item as the inbox shows it. The source's details (file name, a mail's sender,
+             *     subject and Message-ID) are for intake holders only, as every intake route is.
+             *     suggestion: a patient suggested with its evidence (bff/intake/suggest.py), null for none.
+             *     routing: pending until routed (bff/intake/routing.py), claimed while a process routes it,
+             *     done; problems: what the routing found a person should know (a cover sheet that did not
+             *     verify, a folder gone...).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Contenttype */
+                        contentType: string;
+                        /** Contenturl */
+                        contentUrl: string;
+                        /** @default null */
+                        deleted: components["schemas"]["DeletedOut"] | null;
+                        /** @default null */
+                        filed: components["schemas"]["FiledOut"] | null;
+                        /** Filename */
+                        fileName: string;
+                        /** Id */
+                        id: number;
+                        /** Messageid */
+                        messageId: string;
+                        /** Pages */
+                        pages: number | null;
+                        /**
+                         * Problems
+                         * @default []
+                         */
+                        problems: string[];
+                        /**
+                         * Receivedat
+                         * Format: date-time
+                         */
+                        receivedAt: string;
+                        /** Receivedby */
+                        receivedBy: string;
+                        /**
+                         * Routing
+                         * @default done
+                         * @enum {string}
+                         */
+                        routing: "pending" | "claimed" | "done";
+                        /** Sender */
+                        sender: string;
+                        /** Size */
+                        size: number;
+                        /**
+                         * Source
+                         * @enum {string}
+                         */
+                        source: "scanner" | "mailbox" | "upload";
+                        /**
+                         * Status
+                         * @enum {string}
+                         */
+                        status: "new" | "filed" | "deleted";
+                        /** Subject */
+                        subject: string;
+                        /** Suggestion */
+                        suggestion: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+        };
+    };
+    get_item_content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
+    post_delete_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Reason */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A result a person can read, with the item as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        item: components["schemas"]["IntakeItemOut"];
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_file_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Container */
+                    container: string;
+                    /** Folder */
+                    folder: string;
+                    /**
+                     * Name
+                     * @default null
+                     */
+                    name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The item as filed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        item: components["schemas"]["IntakeItemOut"];
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    post_rotate_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Degrees
+                     * @enum {integer}
+                     */
+                    degrees: 90 | 180 | 270;
+                    /**
+                     * Pages
+                     * @default null
+                     */
+                    pages?: number[] | null;
+                };
+            };
+        };
+        responses: {
+            /**
+             * @description An item as the inbox shows it. The source's details (file name, a mail's sender,
+             *     subject and Message-ID) are for intake holders only, as every intake route is.
+             *     suggestion: a patient suggested with its evidence (bff/intake/suggest.py), null for none.
+             *     routing: pending until routed (bff/intake/routing.py), claimed while a process routes it,
+             *     done; problems: what the routing found a person should know (a cover sheet that did not
+             *     verify, a folder gone...).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Contenttype */
+                        contentType: string;
+                        /** Contenturl */
+                        contentUrl: string;
+                        /** @default null */
+                        deleted: components["schemas"]["DeletedOut"] | null;
+                        /** @default null */
+                        filed: components["schemas"]["FiledOut"] | null;
+                        /** Filename */
+                        fileName: string;
+                        /** Id */
+                        id: number;
+                        /** Messageid */
+                        messageId: string;
+                        /** Pages */
+                        pages: number | null;
+                        /**
+                         * Problems
+                         * @default []
+                         */
+                        problems: string[];
+                        /**
+                         * Receivedat
+                         * Format: date-time
+                         */
+                        receivedAt: string;
+                        /** Receivedby */
+                        receivedBy: string;
+                        /**
+                         * Routing
+                         * @default done
+                         * @enum {string}
+                         */
+                        routing: "pending" | "claimed" | "done";
+                        /** Sender */
+                        sender: string;
+                        /** Size */
+                        size: number;
+                        /**
+                         * Source
+                         * @enum {string}
+                         */
+                        source: "scanner" | "mailbox" | "upload";
+                        /**
+                         * Status
+                         * @enum {string}
+                         */
+                        status: "new" | "filed" | "deleted";
+                        /** Subject */
+                        subject: string;
+                        /** Suggestion */
+                        suggestion: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+        };
+    };
+    post_split_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Ranges */
+                    ranges: [
+                        number,
+                        number
+                    ][];
+                };
+            };
+        };
+        responses: {
+            /** @description The items a split made, in order (the original is deleted with the split as reason). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Items */
+                        items: components["schemas"]["IntakeItemOut"][];
+                        /** Message */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    get_separator_sheet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
+    };
     get_patient: {
         parameters: {
             query?: never;
@@ -4586,6 +5281,11 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /**
+                     * Intake
+                     * @default null
+                     */
+                    intake?: boolean | null;
                     /** Name */
                     name: string;
                     /**
