@@ -64,6 +64,16 @@ export const OPERATION_WORDS: Record<AuditOperation, string> = {
   patient_view: 'Viewed patient details',
   patient_update: 'Changed patient details',
   search: 'Searched the files',
+  intake_received: 'A document came into the intake',
+  intake_list: 'Listed the intake',
+  intake_view: 'Viewed an intake document',
+  intake_routed: 'Filed by its cover sheet',
+  intake_suggested: 'The intake suggested a patient',
+  intake_filed: 'Filed from the intake',
+  intake_split: 'Split an intake document',
+  intake_rotated: 'Rotated an intake document',
+  intake_deleted: 'Deleted an intake document',
+  intake_sheet_printed: 'Printed a cover sheet',
 };
 
 /** The words for an operation code; an unknown code (recorded by a newer server) as itself. */
