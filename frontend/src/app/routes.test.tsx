@@ -123,6 +123,7 @@ describe('layout', () => {
       ['SmartToken Management', '/admin/smart-tokens'],
       ['Audit Logs', '/audit-logs'],
       ['Quarantine', '/admin/quarantine'],
+      ['Intake', '/intake'],
     ]);
     expect(screen.getByText('Ada Admin')).toBeInTheDocument();
   });

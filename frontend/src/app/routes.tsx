@@ -8,7 +8,7 @@ import type { Role } from '../lib/api/types';
 import { preloadable } from '../lib/preloadable';
 import { isRole, ROLES } from '../lib/roles';
 import { enrolmentRequired, getToken, userFromToken } from '../lib/session';
-import { ADMIN_ONLY, ENROLMENT_PATH, guardVerdict, RequireRole } from './guards';
+import { ADMIN_ONLY, ENROLMENT_PATH, guardVerdict, RequireRole, type Permission } from './guards';
 
 /** A lazily loaded screen: its component, and the loading of its chunk, which a first load
  * starts at once (preloadScreens) instead of one chunk after the other as React renders; and
@@ -71,19 +71,24 @@ const ADMIN_PAGES: Page[] = [
   ['/admin/quarantine', screen(() => import('../features/scanning/routes/QuarantinePage'))],
 ];
 
+/** Admins and the staff granted the intake permission (issue 51). */
+const INTAKE_PAGES: Page[] = [['/intake', screen(() => import('../features/intake/routes/IntakePage'))]];
+
 const routes = (pages: Page[]) => pages.map(([path, { Screen }]) => <Route key={path} path={path} element={<Screen />} />);
 
-/** The page at a path: its screen, its parameters, and the roles the guards let in (null: public). */
-function pageAt(pathname: string): { screen: Screen; params: Params; roles: readonly Role[] | null } | null {
-  const groups: [Page[], readonly Role[] | null][] = [
+/** The page at a path: its screen, its parameters, and the roles (and permission) the guards
+ * let in (roles null: public). */
+function pageAt(pathname: string): { screen: Screen; params: Params; roles: readonly Role[] | null; permission?: Permission } | null {
+  const groups: [Page[], readonly Role[] | null, Permission?][] = [
     [PUBLIC_PAGES, null],
     [STAFF_PAGES, ROLES],
     [ADMIN_PAGES, ADMIN_ONLY],
+    [INTAKE_PAGES, ROLES, 'intake'],
   ];
-  for (const [pages, roles] of groups) {
+  for (const [pages, roles, permission] of groups) {
     for (const [path, screen] of pages) {
       const match = matchPath(path, pathname);
-      if (match) return { screen, params: decoded(match.params), roles };
+      if (match) return { screen, params: decoded(match.params), roles, permission };
     }
   }
   return null;
@@ -122,7 +127,7 @@ export function preloadScreens(pathname: string, client: QueryClient): void {
   const token = getToken();
   const user = userFromToken(token);
   const session = { user, enrolmentRequired: enrolmentRequired(token) };
-  if (user && isRole(user.role) && guardVerdict(session, page.roles, pathname) === 'allowed') {
+  if (user && isRole(user.role) && guardVerdict(session, page.roles, pathname, page.permission) === 'allowed') {
     page.screen.prefetch(client, page.params, user.role);
   }
 }
@@ -137,6 +142,7 @@ export function AppRoutes() {
           <Route element={<AppLayout />}>
             {routes(STAFF_PAGES)}
             <Route element={<RequireRole roles={ADMIN_ONLY} />}>{routes(ADMIN_PAGES)}</Route>
+            <Route element={<RequireRole roles={ROLES} permission="intake" />}>{routes(INTAKE_PAGES)}</Route>
           </Route>
         </Route>
         <Route path="/" element={<Navigate to="/dashboard" replace />} />

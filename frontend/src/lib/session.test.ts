@@ -17,7 +17,12 @@ describe('session token', () => {
   });
 
   it('reads the user the token carries', () => {
-    expect(userFromToken(makeToken(NURSE))).toEqual({ ...NURSE, userId: NURSE.id });
+    expect(userFromToken(makeToken(NURSE))).toEqual({ ...NURSE, userId: NURSE.id, intake: false });
+  });
+
+  it('reads the intake permission the token carries (issue 51): only a true claim grants it', () => {
+    expect(userFromToken(makeToken({ ...NURSE, intake: true }))?.intake).toBe(true);
+    expect(userFromToken(makeToken({ ...NURSE, intake: 'yes' } as unknown as typeof NURSE))?.intake).toBe(false);
   });
 
   it('treats missing or unreadable tokens as no user', () => {

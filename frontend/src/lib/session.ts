@@ -99,8 +99,16 @@ export function enrolmentRequired(token: string | null): boolean {
   return claimsOf(token)?.mfaEnrolment === true;
 }
 
+/** The user a session token carries: TokenUser, and whether an admin granted them the intake
+ * permission (the token's `intake` claim; absent: not granted). */
+export type SessionUser = TokenUser & { intake: boolean };
+
+/** Whether the user may use the intake (issue 51): admins always, others when granted. The web
+ * app only hides the intake from the others; the server refuses them (403). */
+export const mayUseIntake = (user: SessionUser | null): boolean => user !== null && (user.role === 'admin' || user.intake);
+
 /** The user a session token carries, or null when the token is missing or unreadable. */
-export function userFromToken(token: string | null): TokenUser | null {
+export function userFromToken(token: string | null): SessionUser | null {
   if (!token) return null;
   const payload = token.split('.')[1];
   if (!payload) return null;
@@ -115,7 +123,7 @@ export function userFromToken(token: string | null): TokenUser | null {
       return null;
     }
     if (!isRole(u.role)) return null;
-    return { id, userId: id, name: u.name, username: u.username, role: u.role };
+    return { id, userId: id, name: u.name, username: u.username, role: u.role, intake: u.intake === true };
   } catch {
     return null;
   }

@@ -2,8 +2,8 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import type { TokenUser } from './api/types';
 import {
+  type SessionUser,
   enrolmentRequired,
   expiredPath,
   getToken,
@@ -15,7 +15,7 @@ import {
 interface Session {
   token: string | null;
   /** The user the token carries; null without a token or with an unreadable one. */
-  user: TokenUser | null;
+  user: SessionUser | null;
   /** The session may only set up a second factor (the user's role needs one). */
   enrolmentRequired: boolean;
 }

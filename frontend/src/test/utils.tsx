@@ -83,8 +83,17 @@ function base64Url(value: string): string {
   return btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** A user a test signs in: `intake` the intake permission the token says (issue 51). */
+export interface TestUser {
+  id: number;
+  name: string;
+  username: string;
+  role: Role;
+  intake?: boolean;
+}
+
 /** A token shaped like the BFF's (a JWT whose payload carries the user); unsigned here. */
-export function makeToken(user: { id: number; name: string; username: string; role: Role }, claims: Record<string, unknown> = {}): string {
+export function makeToken(user: TestUser, claims: Record<string, unknown> = {}): string {
   const header = base64Url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
   const payload = base64Url(
     JSON.stringify({ sid: 'test', sub: String(user.id), user: { ...user, userId: user.id }, exp: 4102444800, ...claims }),
@@ -95,7 +104,7 @@ export function makeToken(user: { id: number; name: string; username: string; ro
 export const ADMIN = { id: 1, name: 'Ada Admin', username: 'admin', role: 'admin' as const };
 export const NURSE = { id: 7, name: 'Nora Nurse', username: 'nora', role: 'nurse' as const };
 
-export function signIn(user: { id: number; name: string; username: string; role: Role }): string {
+export function signIn(user: TestUser): string {
   const token = makeToken(user);
   window.localStorage.setItem('token', token);
   return token;
@@ -116,7 +125,7 @@ export function makeUser(overrides: Partial<User> & { id: number }): User {
 
 /** A user as GET /api/users lists them: containers and a folder count. */
 export function makeUserSummary(overrides: Partial<UserSummary> & { id: number }): UserSummary {
-  return { ...userBase(overrides.id), folderCount: 0, secondFactor: false, ...overrides };
+  return { ...userBase(overrides.id), folderCount: 0, secondFactor: false, intake: false, ...overrides };
 }
 
 /** A file of a folder's listing as GET /api/blobs/{container}/{folder} describes it: a small

@@ -1,5 +1,6 @@
 /** Sidebar links of spec section 2: admins get the admin menu, others Home and My Assignments. */
 import { NavLink } from 'react-router-dom';
+import { mayUseIntake } from '../../lib/session';
 import { useSession } from '../../lib/sessionContext';
 
 interface Item {
@@ -23,9 +24,12 @@ export const STAFF_LINKS: Item[] = [
   { to: '/my-assignments', label: 'My Assignments', short: 'M' },
 ];
 
+/** For admins and the staff granted the intake permission (issue 51). */
+export const INTAKE_LINK: Item = { to: '/intake', label: 'Intake', short: 'I' };
+
 export function Sidebar({ collapsed }: { collapsed: boolean }) {
   const { user } = useSession();
-  const links = user?.role === 'admin' ? ADMIN_LINKS : STAFF_LINKS;
+  const links = [...(user?.role === 'admin' ? ADMIN_LINKS : STAFF_LINKS), ...(mayUseIntake(user) ? [INTAKE_LINK] : [])];
   return (
     <nav id="sidebar" className="sidebar" aria-label="Main navigation">
       <ul>

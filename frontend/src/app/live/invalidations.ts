@@ -1,7 +1,7 @@
 /** Which cached queries each live event makes stale: events are signals, queries refetch themselves. */
 import type { InvalidateQueryFilters, QueryKey, RefetchQueryFilters } from '@tanstack/react-query';
 import type { SearchResponse } from '../../lib/api/types';
-import { assignmentKeys, auditKeys, fileKeys, patientKeys, scanKeys, searchKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
+import { assignmentKeys, auditKeys, fileKeys, intakeKeys, patientKeys, scanKeys, searchKeys, storageKeys, tokenKeys, userKeys } from '../../lib/queryKeys';
 import { parsePatientChange, publishPatientChange } from '../../lib/liveSignals';
 import { LiveEvent, type LiveEventName } from '../../lib/server.gen';
 
@@ -93,6 +93,17 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
       // The quarantine's pages and the dashboard's counts; a rescan's finding also leaves its
       // folder (its listing and counts).
       return [scanKeys.all, ...folderKeys(payload)];
+    case LiveEvent.INTAKE_RECEIVED:
+    case LiveEvent.INTAKE_FILED:
+    case LiveEvent.INTAKE_DELETED:
+      // An item arrived, or left the inbox (filed, deleted, split) by another hand: the inbox's
+      // pages. A filed item's folder hears its own file:uploaded.
+      return [intakeKeys.all];
+    case LiveEvent.INTAKE_CHANGED: {
+      // Its pages were turned: the inbox, and that item's picture.
+      const item = id(payload.id);
+      return item === null ? [intakeKeys.all] : [intakeKeys.all, intakeKeys.content(item)];
+    }
     case LiveEvent.LIVE_RESYNC:
       // The server's link to the other instances was down: any of their events may be lost.
       return [EVERYTHING];

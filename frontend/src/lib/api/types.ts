@@ -145,3 +145,15 @@ export type QuarantinePage = ResponseOf<'get_list_quarantine'>;
 export type DeleteQuarantinedResponse = ResponseOf<'delete_delete_quarantined'>;
 /** POST /api/blobs/{c}/{f}/visit: the caller's visit before this one (null: the first). */
 export type VisitResponse = ResponseOf<'post_visit'>;
+
+// The intake (issue 51): documents from scanners, the mailbox and uploads on their way to a folder.
+export type IntakeItem = Schemas['IntakeItemOut'];
+export type IntakeItems = ResponseOf<'get_list_items'>;
+export type IntakeStatusFilter = NonNullable<QueryOf<'get_list_items'>['status']>;
+export type UploadedIntakeBatch = ResponseOf<'post_upload_batch'>;
+export type FileIntakeRequest = RequestOf<'post_file_item'>;
+export type FiledIntakeItem = ResponseOf<'post_file_item'>;
+export type IntakeItemMessage = ResponseOf<'post_delete_item'>;
+export type SplitIntakeRequest = RequestOf<'post_split_item'>;
+export type SplitIntakeDone = ResponseOf<'post_split_item'>;
+export type RotateIntakeRequest = RequestOf<'post_rotate_item'>;

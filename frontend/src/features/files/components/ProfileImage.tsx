@@ -6,7 +6,7 @@ import { profileImageProblem } from '../../../lib/files';
 import { useProfileImage } from '../api/get-profile-image';
 import { useUploadFile } from '../api/upload-file';
 import { FILE_MSG, profileSuccessMessage } from '../messages';
-import { ObjectUrlImage } from './ObjectUrlImage';
+import { ObjectUrlImage } from '../../../components/ObjectUrlImage';
 import type { Report } from './UploadForm';
 
 interface ProfileProps {

@@ -1,0 +1,85 @@
+/** What the inbox shows of an item: its picture (an image's own, else its type), where it came
+ * from, its status, and its suggestion with the evidence. */
+import { ObjectUrlImage } from '../../../components/ObjectUrlImage';
+import type { IntakeItem } from '../../../lib/api/types';
+import { fileTypeBadge } from '../../../lib/files';
+import { useItemPicture } from '../api/get-content';
+import { INTAKE_MSG } from '../messages';
+import { reasons, suggestionOf } from '../suggestion';
+
+/** An image above this size shows its type instead: a thumbnail is not worth the download. */
+export const PICTURE_MAX_BYTES = 8 * 1024 * 1024;
+
+const isImage = (item: IntakeItem) => item.contentType.split(';')[0]!.trim().toLowerCase().startsWith('image/');
+
+/** An image item's picture, or the document's type (a PDF's first page is not drawn here: the
+ * API offers no preview of an intake item). Decorative: the row names the document. */
+export function ItemThumb({ item }: { item: IntakeItem }) {
+  const picture = useItemPicture(item.id, isImage(item) && item.size <= PICTURE_MAX_BYTES);
+  return (
+    <span className="file-thumb" aria-hidden="true">
+      {picture.data ? (
+        <ObjectUrlImage blob={picture.data} alt="" className="intake-thumb" />
+      ) : (
+        <span className="file-icon">{fileTypeBadge({ name: item.fileName, contentType: item.contentType })}</span>
+      )}
+    </span>
+  );
+}
+
+/** 'Scanner'; 'Mailbox' with the sender and subject; 'Upload' by whom. */
+export function ItemSource({ item }: { item: IntakeItem }) {
+  if (item.source === 'mailbox') {
+    return (
+      <div>
+        <div>{INTAKE_MSG.mailbox}</div>
+        {item.sender ? <div className="small">{INTAKE_MSG.from(item.sender)}</div> : null}
+        {item.subject ? <div className="small muted">{item.subject}</div> : null}
+      </div>
+    );
+  }
+  if (item.source === 'upload') {
+    return (
+      <div>
+        <div>{INTAKE_MSG.upload}</div>
+        {item.receivedBy ? <div className="small muted">{INTAKE_MSG.uploadedBy(item.receivedBy)}</div> : null}
+      </div>
+    );
+  }
+  return <div>{INTAKE_MSG.scanner}</div>;
+}
+
+/** New (or still being read for barcodes and text), filed where and by whom (a cover sheet's
+ * routing: by the intake), or deleted by whom and why; with what the routing found wrong. */
+export function ItemStatus({ item }: { item: IntakeItem }) {
+  const state = item.filed ? (
+    <span>{INTAKE_MSG.statusFiled(`${item.filed.container} / ${item.filed.folder}`, item.filed.by)}</span>
+  ) : item.deleted ? (
+    <span>{INTAKE_MSG.statusDeleted(item.deleted.by, item.deleted.reason)}</span>
+  ) : (
+    <span className="badge">{item.routing === 'done' ? INTAKE_MSG.statusNew : INTAKE_MSG.statusReading}</span>
+  );
+  return (
+    <div>
+      {state}
+      {item.problems.map((problem) => (
+        <div key={problem} className="small warning-text">
+          {problem}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The suggested folder and why: the record number, name and date of birth the document holds. */
+export function SuggestionSummary({ item }: { item: IntakeItem }) {
+  const suggestion = suggestionOf(item);
+  if (!suggestion) return <span className="muted">{INTAKE_MSG.noSuggestion}</span>;
+  const why = reasons(suggestion.evidence);
+  return (
+    <div>
+      <div>{INTAKE_MSG.suggested(suggestion.patient?.name || `${suggestion.container} / ${suggestion.folder}`)}</div>
+      {why ? <div className="small">{INTAKE_MSG.because(why)}</div> : null}
+    </div>
+  );
+}
