@@ -1,0 +1,59 @@
+/** The intake's test data: items as the server answers them, and the calls the page makes. */
+import type { IntakeItem } from '../../lib/api/types';
+import type { FakeResponse } from '../../test/utils';
+
+export const INTAKE = '/intake';
+export const LIST = 'GET /api/intake/items';
+
+/** A new scanned PDF of 3 pages, read and without a suggestion; overrides say the rest. */
+export function intakeItem(overrides: Partial<IntakeItem> & { id: number }): IntakeItem {
+  return {
+    source: 'scanner',
+    fileName: `scan-${overrides.id}.pdf`,
+    sender: '',
+    subject: '',
+    messageId: '',
+    contentType: 'application/pdf',
+    size: 2048,
+    pages: 3,
+    status: 'new',
+    suggestion: null,
+    routing: 'done',
+    problems: [],
+    receivedAt: '2026-12-04T09:30:00Z',
+    receivedBy: '',
+    contentUrl: `/api/intake/items/${overrides.id}/content`,
+    filed: null,
+    deleted: null,
+    ...overrides,
+  };
+}
+
+/** bff/intake/suggest.py's as_json: the folder and the spans of the document's text. */
+export const SUGGESTION = {
+  folderId: 5,
+  container: 'ward-a',
+  folder: 'patient-1',
+  evidence: [
+    { kind: 'birth_date', start: 40, end: 50, text: '03/03/1961' },
+    { kind: 'record', start: 10, end: 18, text: '00123-45' },
+  ],
+};
+
+export const LETTER = intakeItem({
+  id: 11,
+  source: 'mailbox',
+  fileName: 'letter.pdf',
+  sender: 'gp@surgery.example',
+  subject: 'Referral',
+  messageId: '<m1@surgery.example>',
+  suggestion: SUGGESTION,
+});
+export const SCAN = intakeItem({ id: 12, fileName: 'scan.pdf', pages: 4 });
+export const UPLOADED = intakeItem({ id: 13, source: 'upload', fileName: 'photo.png', contentType: 'image/png', pages: 1, receivedBy: 'Rita Records' });
+
+export const ANN = { name: 'Ann Smith', dateOfBirth: '1961-03-03', recordNumber: '00123-45', changedBy: null, changedAt: null };
+
+export const page = (items: IntakeItem[]): FakeResponse => ({ body: { items, total: items.length, page: 1, pageSize: 20 } });
+
+export const CLERK = { id: 9, name: 'Rita Records', username: 'rita', role: 'nurse' as const, intake: true };

@@ -1,0 +1,41 @@
+import { reasons, suggestionLine, suggestionOf } from './suggestion';
+
+const RAW = {
+  folderId: 5,
+  container: 'ward-a',
+  folder: 'patient-1',
+  evidence: [
+    { kind: 'name', start: 20, end: 29, text: 'SMITH Ann' },
+    { kind: 'record', start: 2, end: 10, text: '00123-45' },
+    { kind: 'hobby', start: 0, end: 1, text: 'x' },
+  ],
+};
+
+describe('suggestionOf', () => {
+  it('reads the folder and the evidence in text order, leaving out what it cannot read', () => {
+    const suggestion = suggestionOf({ suggestion: RAW });
+    expect(suggestion).toEqual({
+      container: 'ward-a',
+      folder: 'patient-1',
+      patient: null,
+      evidence: [
+        { kind: 'record', start: 2, end: 10, text: '00123-45' },
+        { kind: 'name', start: 20, end: 29, text: 'SMITH Ann' },
+      ],
+    });
+  });
+
+  it('is null without a folder', () => {
+    expect(suggestionOf({ suggestion: null })).toBeNull();
+    expect(suggestionOf({ suggestion: { container: 'ward-a', evidence: [] } })).toBeNull();
+  });
+
+  it('says why: a record number first, then the name and the date of birth', () => {
+    const suggestion = suggestionOf({ suggestion: { ...RAW, evidence: [...RAW.evidence, { kind: 'birth_date', start: 1, end: 2, text: '3 March 1961' }] } })!;
+    expect(reasons(suggestion.evidence)).toBe('record number 00123-45, name SMITH Ann, date of birth 3 March 1961');
+    expect(suggestionLine(suggestion, 'Ann Smith')).toBe(
+      'Suggested: Ann Smith — because: record number 00123-45, name SMITH Ann, date of birth 3 March 1961',
+    );
+    expect(suggestionLine(suggestion)).toMatch(/^Suggested: ward-a \/ patient-1 — because/);
+  });
+});
