@@ -12,6 +12,10 @@ export const USER_FORM_MSG = {
   loadFailed: 'Failed to load user data',
 } as const;
 
+/** The intake permission (issue 51): granted or withdrawn on the user's edit page (audited). */
+export const INTAKE_PERMISSION_LABEL = 'May file documents from the intake';
+export const INTAKE_PERMISSION_HINT = 'The Intake page: documents from the scanners, the mailbox and uploads, filed to any folder they can see.';
+
 /** The single sign-on card of the user edit page. */
 export const SSO_MSG = {
   loadFailed: 'Failed to load single sign-on',

@@ -1,4 +1,5 @@
-/** The form of /users/create and /users/edit: name, username, password (optional on edit), role (doctor by default). */
+/** The form of /users/create and /users/edit: name, username, password (optional on edit), role
+ * (doctor by default); on edit, for staff, the intake permission (issue 51; admins always have it). */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Banner } from '../../../components/Banner';
@@ -6,17 +7,21 @@ import { Field, Options } from '../../../components/Field';
 import type { Role, User } from '../../../lib/api/types';
 import { STAFF_ROLES } from '../../../lib/roles';
 import { PASSWORD_LENGTH } from '../../../lib/server.gen';
+import { INTAKE_PERMISSION_HINT, INTAKE_PERMISSION_LABEL } from '../messages';
 
 export interface UserValues {
   name: string;
   username: string;
   password: string;
   role: Role;
+  /** The intake permission (sent on edit only). */
+  intake: boolean;
 }
 
 interface UserFormProps {
   mode: 'create' | 'edit';
-  initial?: User;
+  /** The user as the admin's user page has them (with their intake permission). */
+  initial?: User & { intake?: boolean };
   busy: boolean;
   error: string | null;
   onDismissError: () => void;
@@ -29,6 +34,7 @@ export function UserForm({ mode, initial, busy, error, onDismissError, onSubmit 
     username: initial?.username ?? '',
     password: '',
     role: initial?.role ?? 'doctor',
+    intake: initial?.intake ?? false,
   });
   const set = (field: keyof UserValues) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
   const isAdmin = initial?.role === 'admin';
@@ -65,6 +71,23 @@ export function UserForm({ mode, initial, busy, error, onDismissError, onSubmit 
           </select>
         )}
       </Field>
+      {mode === 'edit' && !isAdmin ? (
+        <div className="field field-checkbox">
+          <label htmlFor="user-intake">
+            <input
+              id="user-intake"
+              type="checkbox"
+              checked={values.intake}
+              onChange={(e) => setValues((v) => ({ ...v, intake: e.target.checked }))}
+              aria-describedby="user-intake-hint"
+            />{' '}
+            {INTAKE_PERMISSION_LABEL}
+          </label>
+          <span id="user-intake-hint" className="hint">
+            {INTAKE_PERMISSION_HINT}
+          </span>
+        </div>
+      ) : null}
       <div className="form-actions">
         <Link className="btn" to="/users">
           Cancel

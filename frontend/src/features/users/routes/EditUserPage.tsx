@@ -15,7 +15,14 @@ export default function EditUserPage() {
   const query = useUser(id ?? 0, id !== null);
   const save = useSaveUser(useUpdateUser(id ?? 0), { saved: USER_FORM_MSG.updated, failed: USER_FORM_MSG.updateFailed }, (v) =>
     v.role
-      ? { name: v.name.trim(), username: v.username.trim(), role: v.role, ...(v.password ? { password: v.password } : {}) }
+      ? {
+          name: v.name.trim(),
+          username: v.username.trim(),
+          role: v.role,
+          ...(v.password ? { password: v.password } : {}),
+          // Sent when changed (granted or withdrawn, audited); left out it stays as it is. Admins always have it.
+          ...(v.role !== 'admin' && v.intake !== (query.data?.user.intake ?? false) ? { intake: v.intake } : {}),
+        }
       : null,
   );
   return (

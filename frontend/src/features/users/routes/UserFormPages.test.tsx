@@ -122,5 +122,25 @@ describe('/users/edit/{userId}', () => {
     mockApi({ 'GET /api/users/1': { body: { user: makeUser({ id: 1, role: 'admin' }) } } });
     renderApp('/users/edit/1');
     expect(await screen.findByLabelText('Role')).toBeDisabled();
+    // Admins always have the intake: nothing to grant.
+    expect(screen.queryByLabelText('May file documents from the intake')).not.toBeInTheDocument();
+  });
+
+  it('grants the intake permission with the checkbox, and withdraws it (issue 51)', async () => {
+    const api = mockApi({ 'GET /api/users/5': { body: { user: { ...dana, intake: false } } }, 'PUT /api/users/5': { body: { user: dana } } });
+    const first = renderApp('/users/edit/5');
+    const box = await screen.findByLabelText('May file documents from the intake');
+    expect(box).not.toBeChecked();
+    await userEvent.click(box);
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ name: 'Dana Doctor', username: 'dana', role: 'doctor', intake: true }));
+    first.unmount();
+    api.set('GET /api/users/5', { body: { user: { ...dana, intake: true } } });
+    renderApp('/users/edit/5');
+    const granted = await screen.findByLabelText('May file documents from the intake');
+    expect(granted).toBeChecked();
+    await userEvent.click(granted);
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'PUT').at(-1)?.body).toMatchObject({ intake: false }));
   });
 });
