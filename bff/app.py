@@ -50,6 +50,7 @@ from bff.ids import IdConverter
 from bff.intake.housekeeping import housekeeper as intake_housekeeper
 from bff.intake.mailbox import mailbox_job
 from bff.intake.routes import bp as intake_bp
+from bff.intake.routing import Router as IntakeRouter
 from bff.intake.scanfolder import scan_folder_job
 from bff.intake.service import take as take_in
 from bff.intake.sheet_routes import bp as intake_sheets_bp
@@ -299,6 +300,8 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
             if job is not None
         ),
     )
+    # Each item received routed once, by one process (cover sheets, suggestions)
+    intake_router = IntakeRouter(storage, settings, workers)
     collector = Collector()
     configure_staging(settings)
     configure_scanning(settings)
@@ -317,6 +320,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
         search=search_guard,
         jobs=jobs,
         periodic=(sweeper, checkpointer, rescans, *intake_jobs),
+        intake_router=intake_router,
     )
     attach_services(app, services)
     app.config["MAX_CONTENT_LENGTH"] = JSON_BODY_LIMIT
@@ -392,6 +396,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
             rescans.start()  # held, unscanned and recent files scanned (again)
         for job in intake_jobs:  # the intake's housekeeping, scan folder and mailbox
             job.start()
+        intake_router.start()  # items received and not yet routed (a crash, a stop) first
         jobs.start()  # text for search (and other work on files) in the background
         if bootstrap_admin:
             created = await ensure_admin(settings)
@@ -408,6 +413,7 @@ def create_app(settings: Settings | None = None, *, bootstrap_admin: bool = True
     async def stop_intake_jobs() -> None:
         for job in intake_jobs:
             await job.stop()
+        await intake_router.stop()  # the item being routed given back
 
     @app.after_serving
     async def _stop() -> None:

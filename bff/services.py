@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from bff.auth.throttle import LoginThrottle
     from bff.emergency.service import VerifyThrottle
     from bff.files.viewer import PageCache
+    from bff.intake.routing import Router
     from bff.jobs.runner import JobRunner
     from bff.leases import Periodic
     from bff.live.server import LiveHub
@@ -45,6 +46,8 @@ class AppServices:
     jobs: JobRunner | None = None  # background work on files (bff/jobs/), woken on commit
     # The upload sweep with the retention purge, and the audit checkpoints (bff/leases.py)
     periodic: tuple[Periodic, ...] = ()
+    # The intake's routing of new items (bff/intake/routing.py), woken when one is received
+    intake_router: Router | None = None
 
 
 def attach_services(app: Quart, services: AppServices) -> None:

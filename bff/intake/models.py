@@ -60,6 +60,15 @@ class IntakeItem(Model):
     filed_by_id = fields.IntField(null=True)
     filed_by_name = fields.CharField(max_length=255, default="")
     filed_at = fields.DatetimeField(null=True)
+    # Routing (bff/intake/routing.py): pending until one process has routed it; claimed by
+    # routing_holder until routing_until (then another may claim it); done.
+    routing = fields.CharField(max_length=16, default="pending")
+    routing_holder = fields.CharField(max_length=255, default="")
+    routing_until = fields.DatetimeField(null=True)
+    # A part split from a batch: the verified cover sheet routing it ({"folderId", "sheetId"}).
+    route: fields.Field[Any] = fields.JSONField(null=True)
+    # What the routing found a person should know (a sheet that did not verify...): sentences.
+    problems: fields.Field[Any] = fields.JSONField(null=True)
     # Deleted: by whom, when and why (a reason is required).
     deleted_by_id = fields.IntField(null=True)
     deleted_by_name = fields.CharField(max_length=255, default="")

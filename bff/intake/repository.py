@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
+from tortoise.expressions import Q
 
 from bff.intake.models import IntakeItem, Status
 from bff.users.models import Role, User
@@ -100,3 +102,56 @@ async def forget_bytes(item_id: int) -> None:
     """Record that a deleted item's bytes were removed (its row stays: the hash is never taken
     again, the audit trail keeps its meaning)."""
     await IntakeItem.filter(id=item_id, status=Status.DELETED).update(object_id=f"{GONE}{item_id}")
+
+
+# --- Routing (bff/intake/routing.py): one process claims an item at a time ---------------------
+
+PENDING, CLAIMED, DONE = "pending", "claimed", "done"
+
+
+def _claimable(now: datetime, holder: str) -> Q:
+    """Still new, and pending, or claimed by holder, or claimed by a process whose claim ran out
+    (it died, or stopped without giving it back)."""
+    return Q(status=Status.NEW) & (
+        Q(routing=PENDING)
+        | (Q(routing=CLAIMED) & (Q(routing_holder=holder) | Q(routing_until__lt=now)))
+    )
+
+
+async def routable_ids(now: datetime, limit: int) -> list[int]:
+    """New items waiting to be routed (pending, or their claim ran out), oldest first."""
+    due = Q(status=Status.NEW) & (
+        Q(routing=PENDING) | (Q(routing=CLAIMED) & Q(routing_until__lt=now))
+    )
+    rows: list[Any] = (
+        await IntakeItem.filter(due).order_by("id").limit(limit).values_list("id", flat=True)
+    )
+    return [int(row) for row in rows]
+
+
+async def claim_routing(item_id: int, holder: str, now: datetime, until: datetime) -> bool:
+    """Claim a new item's routing for holder until a time, in one conditional UPDATE (of two
+    processes at once exactly one gets it); whether holder did."""
+    changed = await IntakeItem.filter(Q(id=item_id) & _claimable(now, holder)).update(
+        routing=CLAIMED, routing_holder=holder, routing_until=until
+    )
+    return bool(changed)
+
+
+async def end_routing(
+    conn: BaseDBAsyncClient | None, item_id: int, holder: str, problems: list[str] | None
+) -> bool:
+    """Mark an item routed by holder (with the problems found, None: none), only while holder's
+    claim stands; whether it did."""
+    values: dict[str, Any] = {"routing": DONE, "routing_until": None}
+    if problems:
+        values["problems"] = problems
+    query = IntakeItem.filter(id=item_id, routing=CLAIMED, routing_holder=holder)
+    return bool(await (query.using_db(conn) if conn is not None else query).update(**values))
+
+
+async def give_back_routing(item_id: int, holder: str) -> None:
+    """Give a claim back (pending again), when holder could not route it now (busy, stopping)."""
+    await IntakeItem.filter(id=item_id, routing=CLAIMED, routing_holder=holder).update(
+        routing=PENDING, routing_until=None
+    )

@@ -97,10 +97,16 @@ def _part_name(name: str, first: int, last: int) -> str:
 
 
 async def split_item(
-    item_id: int, ranges: list[tuple[int, int]], actor: Actor, storage: Storage
+    item_id: int,
+    ranges: list[tuple[int, int]],
+    actor: Actor,
+    storage: Storage,
+    *,
+    part_values: list[dict[str, Any]] | None = None,
 ) -> list[IntakeItem]:
     """Split a new PDF item into one item per page range (1-based, both ends included); the
-    original is then deleted with the split as its reason. The parts, in order."""
+    original is then deleted with the split as its reason. The parts, in order. part_values:
+    each new part's own row values (the routing's: its cover sheet, its problems, its claim)."""
     item = await find_item(item_id)
     data = await _pdf_bytes(item, storage)
     count = int(item.page_count or 0)
@@ -114,7 +120,7 @@ async def split_item(
         raise ApiError(400, "A split needs a part smaller than the whole document.")
     parts = await _in_worker(extract_pages, data, ranges)
     made: list[IntakeItem] = []
-    for (first, last), part in zip(ranges, parts, strict=True):
+    for index, ((first, last), part) in enumerate(zip(ranges, parts, strict=True)):
         arrival = Arrival(
             item.source,
             _part_name(item.file_name, first, last),
@@ -123,7 +129,8 @@ async def split_item(
             subject=item.subject,
             message_id=item.message_id,
         )
-        made.append((await take_in(_once(part), arrival, storage, actor))[0])
+        values = part_values[index] if part_values else None
+        made.append((await take_in(_once(part), arrival, storage, actor, values=values))[0])
     ids = ", ".join(str(part.id) for part in made)
     async with transaction() as conn:
         values = {

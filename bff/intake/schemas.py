@@ -40,7 +40,10 @@ class DeletedOut(BaseModel):
 class IntakeItemOut(BaseModel):
     """An item as the inbox shows it. The source's details (file name, a mail's sender,
     subject and Message-ID) are for intake holders only, as every intake route is.
-    suggestion: a patient suggested with its evidence (bff/intake/suggest.py), null for none."""
+    suggestion: a patient suggested with its evidence (bff/intake/suggest.py), null for none.
+    routing: pending until routed (bff/intake/routing.py), claimed while a process routes it,
+    done; problems: what the routing found a person should know (a cover sheet that did not
+    verify, a folder gone...)."""
 
     id: int
     source: Literal["scanner", "mailbox", "upload"]
@@ -53,6 +56,8 @@ class IntakeItemOut(BaseModel):
     pages: int | None
     status: Literal["new", "filed", "deleted"]
     suggestion: dict[str, Any] | None
+    routing: Literal["pending", "claimed", "done"] = "done"
+    problems: list[str] = []
     receivedAt: datetime
     receivedBy: str  # the uploader's name; "" for the scanner and the mailbox
     contentUrl: str  # GET it (with the session's header) for the thumbnail and viewer

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import aiofiles
 from tortoise.exceptions import IntegrityError
@@ -35,7 +35,7 @@ from bff.files import staging
 from bff.files.names import content_type_for, id_time, new_id
 from bff.files.screening import Screening
 from bff.intake import repository
-from bff.intake.models import IntakeItem, Source
+from bff.intake.models import IntakeItem, Source, Status
 from bff.intake.pages import page_count
 from bff.intake.schemas import DeletedOut, FiledOut, IntakeItemOut
 from bff.live.events import ADMINS, INTAKE_RECEIVED, publish, user_room
@@ -140,6 +140,10 @@ def item_out(item: IntakeItem) -> IntakeItemOut:
         pages=item.page_count,
         status=item.status.value,
         suggestion=item.suggestion,
+        routing=item.routing
+        if item.status == Status.NEW and item.routing in ("pending", "claimed")
+        else "done",
+        problems=list(item.problems or []),
         receivedAt=item.received_at,
         receivedBy=item.received_by_name,
         contentUrl=f"/api/intake/items/{item.id}/content",
@@ -177,9 +181,11 @@ async def _commit(
     content_type: str,
     pages: int | None,
     actor: Actor,
+    values: dict[str, Any] | None = None,
 ) -> IntakeItem:
-    """The item, its bytes moved from staging to `.bff-intake/`, its audit entry and event:
-    one transaction. IntegrityError when another process took the same content first."""
+    """The item (with values, e.g. a split part's routing), its bytes moved from staging to
+    `.bff-intake/`, its audit entry and event: one transaction; then the router is woken.
+    IntegrityError when another process took the same content first."""
     now = datetime.now(UTC)
     object_id = new_id(now)
     target = item_key(object_id)
@@ -202,6 +208,7 @@ async def _commit(
                     "received_at": now,
                     "received_by_id": actor.user_id,
                     "received_by_name": actor.name if actor.user_id is not None else "",
+                    **(values or {}),
                 },
             )
             await storage.keep_staged(key, target)
@@ -221,6 +228,9 @@ async def _commit(
             except (StorageError, OSError):
                 log.warning("An uncommitted intake object stays until sweep_orphans runs.")
         raise
+    services = running_services()
+    if services is not None and services.intake_router is not None:
+        services.intake_router.wake()  # routed in the background (bff/intake/routing.py)
     return item
 
 
@@ -231,6 +241,7 @@ async def take_in(
     actor: Actor,
     *,
     known_sha256: str | None = None,
+    values: dict[str, Any] | None = None,
 ) -> tuple[IntakeItem, bool]:
     """Screen a document's bytes and make it an item: (the item, whether it is new). The same
     content already in the intake answers its existing item (nothing else kept). ApiError:
@@ -256,7 +267,7 @@ async def take_in(
             return existing, False
         pages = await page_count(storage, key, content_type, hashed.size)
         try:
-            item = await _commit(storage, key, arrival, hashed, content_type, pages, actor)
+            item = await _commit(storage, key, arrival, hashed, content_type, pages, actor, values)
         except IntegrityError:  # the same content committed by another process meanwhile
             existing = await repository.item_by_sha256(hashed.digest.hexdigest())
             if existing is None:

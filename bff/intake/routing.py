@@ -1,0 +1,256 @@
+"""The intake's routing (issue 51): each new item, once, by exactly one process, after it is
+received (and at start and every POLL_SECONDS, for items a crash or a stop left unrouted).
+
+An item is claimed by a conditional UPDATE (repository.claim_routing: pending, or a claim that
+ran out; CLAIM_SECONDS, renewed at each step), so a process that dies mid-way leaves it to be
+claimed again; its heavy work runs in the app's WorkerPool, never in the server's process
+(routing_work.py: barcodes, text). The steps:
+
+1. its barcodes read page by page (barcodes.read_codes) and the batch planned (splitting.plan,
+   with the deployment's sheet key: a forged, altered or torn sheet never routes, and never
+   lets the pages after it join a routed document);
+2. a plan of several documents, or one whose cover sheet is to be removed, splits the PDF into
+   parts (reshaping.split_item: each part taken in and audited as every document is, the
+   original deleted with the split as its reason, `intake_split`); each part is made with the
+   sheet routing it and its problems, claimed by this process, and routed in turn: a crash
+   between the split and a part's filing leaves the part to be routed by its stored sheet;
+3. a document a verified sheet routes is filed to the sheet's folder (looked up by its id:
+   a folder no longer there leaves it unfiled, with the problem said; never filed elsewhere)
+   as the intake itself, audited `intake_routed` with the sheet's id (filing.file_item: the
+   same conditional UPDATE as a person's filing, so of the two exactly one wins);
+4. any other document gets its text (the search's extraction: the PDF's text layer, else OCR)
+   and suggest.suggest's folder, if one qualifies, kept as its suggestion with the text around
+   each piece of evidence (`excerpts`), audited `intake_suggested`: shown, never filed;
+5. the problems found kept on the item; `intake:changed` tells the inbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bff.audit.service import record
+from bff.containers.models import Folder
+from bff.db import transaction
+from bff.errors import ApiError
+from bff.intake import repository
+from bff.intake.candidates import candidates
+from bff.intake.filing import file_item
+from bff.intake.models import IntakeItem, Status
+from bff.intake.pages import PDF
+from bff.intake.reshaping import split_item
+from bff.intake.routing_work import Busy, Unroutable, WorkArea, excerpts
+from bff.intake.schemas import FileItem
+from bff.intake.service import INTAKE_ACTOR, intake_rooms
+from bff.intake.sheets import SheetCode
+from bff.intake.splitting import PlannedDocument, plan
+from bff.intake.suggest import suggest
+from bff.leases import INSTANCE
+from bff.live.events import INTAKE_CHANGED, publish
+from bff.workers import WorkerPool
+from config.settings import Settings
+from storage.base import Storage
+
+log = logging.getLogger(__name__)
+
+CLAIM_SECONDS = 300.0  # a claim's life; each step renews it
+POLL_SECONDS = 30.0  # items left unrouted looked for this often (and when woken)
+BATCH = 20
+FOLDER_GONE = "Its cover sheet names a folder that no longer exists: it was not filed."
+ONLY_SHEETS = "This scan holds only sheets, no document."
+SPLIT_BY_HAND = "This scan holds several documents, but only a PDF can be split: split it by hand."
+NOT_SPLIT = "This scan holds several documents but could not be split: {reason}"
+NOT_FILED = "Its cover sheet's folder could not be filed to: {reason}"
+
+
+class Router:
+    """One process's routing: one item at a time, in one background task."""
+
+    def __init__(self, storage: Storage, settings: Settings, workers: WorkerPool) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.area = WorkArea(settings, workers)
+        self.holder = f"{INSTANCE}:{secrets.token_hex(4)}"
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._current: int | None = None
+
+    def start(self) -> None:
+        """Route in the background: now, when woken, and every POLL_SECONDS."""
+        self._wake.set()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def wake(self) -> None:
+        """An item was received: look for work now."""
+        self._wake.set()
+
+    async def stop(self) -> None:
+        """Stop; the item being routed is given back (claimable at once by the next start)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._current is not None:
+            with contextlib.suppress(Exception):
+                await repository.give_back_routing(self._current, self.holder)
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(POLL_SECONDS):
+                    await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self.route_due()
+            except Exception:  # the database or storage: tried again later
+                log.warning("Intake routing failed; trying again later.", exc_info=True)
+
+    async def route_due(self) -> int:
+        """Route the items waiting (until none is left or the workers are busy); how many."""
+        routed = 0
+        while ids := await repository.routable_ids(datetime.now(UTC), BATCH):
+            for item_id in ids:
+                try:
+                    routed += await self.route(item_id)
+                except Busy:
+                    return routed  # the next poll or wake tries again
+        return routed
+
+    async def _claim(self, item_id: int) -> bool:
+        now = datetime.now(UTC)
+        until = now + timedelta(seconds=CLAIM_SECONDS)
+        return await repository.claim_routing(item_id, self.holder, now, until)
+
+    async def route(self, item_id: int) -> bool:
+        """Route one item if this process can claim it; whether it did."""
+        if not await self._claim(item_id):
+            return False
+        self._current = item_id
+        try:
+            problems = await self._route(item_id)
+        except Busy:
+            await repository.give_back_routing(item_id, self.holder)
+            raise
+        finally:
+            self._current = None
+        if await repository.end_routing(None, item_id, self.holder, problems):
+            publish(INTAKE_CHANGED, {"id": item_id}, intake_rooms)
+        return True
+
+    async def _route(self, item_id: int) -> list[str]:
+        """The steps for a claimed item; the problems a person should know of."""
+        item = await repository.item_by_id(item_id)
+        if item is None or item.status != Status.NEW:
+            return []
+        if item.route:  # a part of a batch, routed by the sheet before it
+            code = SheetCode(int(item.route["folderId"]), str(item.route["sheetId"]))
+            return await self._file_by_sheet(item, code)
+        async with self.area.copy(self.storage, item) as path:
+            try:
+                codes = await self.area.codes(path, item)
+            except Unroutable as exc:
+                return [str(exc)]
+            documents = plan(codes, self._key()) if codes is not None else []
+            if codes is None or (
+                len(documents) == 1 and documents[0].pages == tuple(range(len(codes)))
+            ):
+                route = documents[0].route if documents else None
+                problems = list(documents[0].problems) if documents else []
+                if route is not None:
+                    return [*problems, *await self._file_by_sheet(item, route)]
+                return [*problems, *await self._suggest(item, path)]
+            if not documents:
+                return [ONLY_SHEETS]
+        return await self._split(item, documents)
+
+    def _key(self) -> bytes:
+        return self.settings.intake_sheet_mac_key()
+
+    async def _split(self, item: IntakeItem, documents: list[PlannedDocument]) -> list[str]:
+        """Split a batch into its documents' parts and route each in turn."""
+        if item.content_type.split(";")[0].strip().lower() != PDF:
+            return [SPLIT_BY_HAND, *(p for d in documents for p in d.problems)]
+        ranges = [(d.pages[0] + 1, d.pages[-1] + 1) for d in documents]
+        now = datetime.now(UTC)
+        claimed = {
+            "routing": repository.CLAIMED,
+            "routing_holder": self.holder,
+            "routing_until": now + timedelta(seconds=CLAIM_SECONDS),
+        }
+        values = [
+            {
+                **claimed,
+                "route": None
+                if d.route is None
+                else {"folderId": d.route.folder_id, "sheetId": d.route.sheet_id},
+                "problems": list(d.problems) or None,
+            }
+            for d in documents
+        ]
+        await self._claim(item.id)  # renewed before the parts are taken in
+        try:
+            parts = await split_item(
+                item.id, ranges, INTAKE_ACTOR, self.storage, part_values=values
+            )
+        except ApiError as refusal:
+            if refusal.status == 503:  # the workers or the scanner: tried again later
+                raise Busy from None
+            return [NOT_SPLIT.format(reason=refusal.message)]
+        for part in parts:
+            await self.route(part.id)
+        return []
+
+    async def _file_by_sheet(self, item: IntakeItem, code: SheetCode) -> list[str]:
+        """File item to the folder a verified sheet names (its problem when it cannot)."""
+        folder = await Folder.get_or_none(id=code.folder_id).prefetch_related("container")
+        if folder is None:
+            return [FOLDER_GONE]
+        target = FileItem(container=folder.container.name, folder=folder.name)
+        try:
+            await file_item(
+                item.id,
+                target,
+                INTAKE_ACTOR,
+                self.storage,
+                operation="intake_routed",
+                details=f"sheet={code.sheet_id}",
+            )
+        except ApiError as refusal:
+            current = await repository.item_by_id(item.id)
+            if current is not None and current.status != Status.NEW:
+                return []  # a person filed or deleted it meanwhile: theirs stands
+            if refusal.status == 503:  # storage or the scanner: tried again later
+                raise Busy from None
+            return [NOT_FILED.format(reason=refusal.message)]
+        return []
+
+    async def _suggest(self, item: IntakeItem, path: str) -> list[str]:
+        """The document's text, and the folder it suggests (kept with its evidence)."""
+        await self._claim(item.id)  # OCR may take a while: the claim renewed first
+        try:
+            text = await self.area.text(path, item)
+        except Unroutable as exc:
+            return [str(exc)]
+        found = suggest(text, await candidates(text), self.settings.date_order)
+        if found is None:
+            return []
+        kept: dict[str, Any] = {**found.as_json(), "excerpts": excerpts(text, found.evidence)}
+        async with transaction() as conn:
+            if not await repository.set_suggestion(conn, item.id, kept):
+                return []
+            c = found.candidate
+            await record(
+                conn,
+                INTAKE_ACTOR,
+                "intake_suggested",
+                container=c.container,
+                folder=c.folder,
+                details=f"item={item.id} evidence="
+                + ",".join(sorted({e.kind for e in found.evidence})),
+            )
+        return []
