@@ -8,6 +8,10 @@ export const FILE_MSG = {
   // A folder that is not there for this user (404), worded like the container page's.
   notAssigned: 'Folder not found or not assigned to you',
   notFound: 'Folder not found',
+  // The folder's cover sheet (issue 51): scanned first, it files the document to this folder.
+  coverSheet: 'Print cover sheet',
+  coverSheetBusy: 'Preparing cover sheet…',
+  coverSheetFailed: 'Failed to download the cover sheet',
   empty: 'No files found in this folder.',
   // Upload
   noFile: 'Please select a file to upload',

@@ -19,6 +19,7 @@ import type { Role, StoredFile } from '../../../lib/api/types';
 import { isTouchDevice } from '../../../lib/device';
 import { searchUrl } from '../../../lib/searchQuery';
 import { UPLOAD_LIMIT_MB } from '../../../lib/files';
+import { mayUseIntake } from '../../../lib/session';
 import { useSession } from '../../../lib/sessionContext';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/useMediaQuery';
 import { profileVersion, UPLOADERS } from '../api/prefetch';
@@ -26,6 +27,7 @@ import { useFiles } from '../api/get-files';
 import { useTrash } from '../api/trash';
 import { usePreviousVisit } from '../api/visit';
 import { DeleteFileDialog } from '../components/DeleteFileDialog';
+import { CoverSheetButton } from '../components/CoverSheetButton';
 import { FileList, FileSortSelect } from '../components/FileList';
 import { FolderSearch } from '../components/FolderSearch';
 import { PatientBanner, PatientChangeNotice } from '../components/PatientBanner';
@@ -127,6 +129,8 @@ function Folder({ container, folder, children }: { container: string; folder: st
   const role = user?.role as Role | undefined;
   const isAdmin = role === 'admin';
   const canUpload = role !== undefined && UPLOADERS.includes(role);
+  // A cover sheet: for those who may upload here and the intake's holders (the server's rule).
+  const canPrintCover = canUpload || mayUseIntake(user);
   const files = useFiles(container, folder);
   const { open, download, ios } = useOpenFile(container, folder);
   const { viewing, openViewer, switchTo, close } = useViewerParam();
@@ -182,6 +186,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
       </p>
       <PageHeader title={folder}>
         <span className="muted">Container: {container}</span>
+        {canPrintCover ? <CoverSheetButton container={container} folder={folder} onReport={report} /> : null}
       </PageHeader>
       <PatientBanner container={container} folder={folder} />
       <PatientChangeNotice container={container} folder={folder} overViewer={viewing !== null} />
