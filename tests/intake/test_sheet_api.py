@@ -76,7 +76,20 @@ async def test_a_cover_sheet_routes_to_its_folder_and_each_print_is_a_new_audite
     await folder.save()
     key = desk.settings.intake_sheet_mac_key()
 
-    first = await _pdf(await _print(desk, desk.clerk))
+    response = await _print(desk, desk.clerk)
+    first = await _pdf(response)
+    # The patient is on the paper only: not in the download's name, nor the PDF's metadata.
+    assert response.headers["Content-Disposition"] == (
+        "attachment; filename=\"cover-sheet.pdf\"; filename*=UTF-8''cover-sheet.pdf"
+    )
+    metadata = pdfium.PdfDocument(first)
+    try:
+        assert not any(
+            "SMITH" in value or "0012345" in value
+            for value in metadata.get_metadata_dict().values()
+        )
+    finally:
+        metadata.close()
     [payload] = _scanned_codes(first, tmp_path / "first.pdf")
     code = sheets.verify(payload, key)
     assert code is not None and code.folder_id == folder.id and not code.label
