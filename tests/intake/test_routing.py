@@ -20,6 +20,7 @@ import pikepdf
 from bff.files.models import StoredFile
 from bff.intake import sheets
 from bff.intake.models import IntakeItem, Source, Status
+from bff.intake.routing import FOLDER_GONE
 from bff.intake.service import INTAKE_ACTOR, Arrival, take_in
 from bff.patients.rules import record_key
 from bff.services import app_services
@@ -114,6 +115,22 @@ async def test_a_cover_sheet_files_its_pages_to_its_folder_without_the_sheet(
     assert (entry.container_name, entry.folder_name) == (desk.container.name, desk.folder.name)
     assert f"sheet={sheet_id}" in entry.details
     assert await audit_entries("intake_filed") == []  # never as a person's filing
+
+
+async def test_a_sheet_of_a_folder_no_longer_there_files_nothing(
+    desk: Desk, tmp_path: Path
+) -> None:
+    gone = type(desk.folder)
+    cover, _ = _cover(desk, 2**31 - 2)  # verified, but no folder has this id (deleted)
+    scan = _scan(tmp_path, [_first_page(cover), _letter("Report")])
+    [result] = await desk.batch(desk.clerk, [("scan.pdf", scan)])
+    await _routed(desk, result["item"]["id"])
+    [part] = await IntakeItem.filter(status=Status.NEW)
+    shown = await _routed(desk, part.id)
+    assert shown["status"] == "new", shown
+    assert shown["problems"] == [FOLDER_GONE]
+    assert await StoredFile.all().count() == 0
+    assert await gone.all().count() == 2
 
 
 async def test_a_forged_or_altered_sheet_routes_nothing_and_says_so(
@@ -226,6 +243,7 @@ async def test_a_claim_left_by_a_dead_process_is_routed_once_it_runs_out(
     router = app_services(desk.app).intake_router
     assert router is not None
     assert await router.route_due() == 0  # its claim still stands
+    assert not await router.route(item.id)  # nor can it be claimed by another
     assert (await IntakeItem.get(id=item.id)).status == Status.NEW
     await _claim_ran_out(item)
     router.wake()
