@@ -3,10 +3,14 @@ PDF whose barcode, read from a scanned picture of it, verifies to that folder un
 sheet key, with the patient's details printed ("not recorded" where the folder has none); every
 print a new sheet id, audited in the folder with it; who may print (the folder's care team who
 may upload, the intake permission's holders, admins; unassigned 404, others 403); the separator
-sheet for intake holders."""
+sheet for intake holders; a scan routed by a printed sheet names the sheet id its print was
+audited with."""
 
 from __future__ import annotations
 
+import asyncio
+import secrets
+import time
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -14,9 +18,11 @@ from urllib.parse import quote
 
 import pypdfium2 as pdfium
 
+from bff.audit.models import AuditLog
 from bff.containers.models import Folder
 from bff.intake import sheets
 from bff.intake.barcodes import read_codes
+from bff.intake.models import IntakeItem, Status
 from tests.factories import StaffMember
 from tests.helpers import audit_entries, error_message
 from tests.intake.desk import (  # noqa: F401 - fixtures
@@ -24,7 +30,7 @@ from tests.intake.desk import (  # noqa: F401 - fixtures
     clamd_fixture,
     desk_fixture,
 )
-from tests.intake.sheet_scans import page_picture, scan_pdf
+from tests.intake.sheet_scans import letter_pdf, page_picture, scan_pdf
 
 FORBIDDEN = "You don't have permission to do this."
 
@@ -166,3 +172,28 @@ async def test_the_separator_sheet_is_for_intake_holders(desk: Desk, tmp_path: P
     for who in (desk.nurse, desk.assistant):
         refused = await desk.client.get("/api/intake/separator-sheet", headers=who.headers)
         assert await error_message(refused, 403) == FORBIDDEN
+
+
+async def test_a_routed_scan_traces_back_to_who_printed_its_sheet(
+    desk: Desk, tmp_path: Path
+) -> None:
+    sheet = await _pdf(await _print(desk, desk.nurse))
+    letter = letter_pdf(f"Discharge summary {secrets.token_hex(3)}")
+    scan = scan_pdf(
+        tmp_path / "scan.pdf", [page_picture(sheet, -0.9, 3), page_picture(letter, 0.6, 4)]
+    )
+    [result] = await desk.batch(desk.clerk, [("scan.pdf", scan.read_bytes())])
+    original = result["item"]["id"]
+    deadline = time.monotonic() + 60
+    routed: list[AuditLog] = []
+    while not routed and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+        routed = await audit_entries("intake_routed")
+    [entry] = routed
+    [printed] = await audit_entries("intake_sheet_printed")
+    assert printed.user_id == desk.nurse.user.id
+    sheet_id = printed.details.removeprefix("sheet=")
+    assert entry.details.endswith(f"sheet={sheet_id}")
+    assert (entry.container_name, entry.folder_name) == (desk.container.name, desk.folder.name)
+    [part] = await IntakeItem.filter(status=Status.FILED).exclude(id=original)
+    assert part.filed_folder_id == desk.folder.id
