@@ -130,14 +130,14 @@ class Router:
         """Route one item if this process can claim it; whether it did."""
         if not await self._claim(item_id):
             return False
-        self._current = item_id
+        batch, self._current = self._current, item_id  # a batch's parts route inside it
         try:
             problems = await self._route(item_id)
         except Busy:
             await repository.give_back_routing(item_id, self.holder)
             raise
         finally:
-            self._current = None
+            self._current = batch
         if await repository.end_routing(None, item_id, self.holder, problems):
             publish(INTAKE_CHANGED, {"id": item_id}, intake_rooms)
         return True

@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pikepdf
+from PIL import ImageDraw
 
 from bff.files.models import StoredFile
 from bff.intake import sheets
 from bff.intake.models import IntakeItem, Source, Status
 from bff.intake.routing import FOLDER_GONE
 from bff.intake.service import INTAKE_ACTOR, Arrival, take_in
+from bff.intake.splitting import DAMAGED
 from bff.patients.rules import record_key
 from bff.services import app_services
 from tests.helpers import audit_entries
@@ -30,7 +32,7 @@ from tests.intake.desk import (  # noqa: F401 - fixtures
     clamd_fixture,
     desk_fixture,
 )
-from tests.intake.sheet_scans import letter_pdf, page_picture, scan_pdf
+from tests.intake.sheet_scans import SCAN_DPI, letter_pdf, page_picture, scan_pdf
 
 ROUTED_SECONDS = 90.0
 
@@ -115,6 +117,34 @@ async def test_a_cover_sheet_files_its_pages_to_its_folder_without_the_sheet(
     assert (entry.container_name, entry.folder_name) == (desk.container.name, desk.folder.name)
     assert f"sheet={sheet_id}" in entry.details
     assert await audit_entries("intake_filed") == []  # never as a person's filing
+
+
+async def test_a_torn_sheet_mid_batch_lets_no_page_join_the_routed_document(
+    desk: Desk, tmp_path: Path
+) -> None:
+    cover, _ = _cover(desk, desk.folder.id)
+    torn = page_picture(_first_page(_cover(desk, desk.other.id)[0]), 1.0, 7)
+    per_mm = SCAN_DPI / 25.4
+    for top in (20, 195):  # both codes of the next patient's sheet torn past reading
+        left = 210 - 20 - sheets.QR_MM + 12
+        ImageDraw.Draw(torn).rectangle(
+            [left * per_mm, (top + 4) * per_mm, (left + 14) * per_mm, (top + 41) * per_mm],
+            fill=255,
+        )
+    pictures = [page_picture(_first_page(cover), 0.5, 1), page_picture(_letter("One"), 1.0, 2)]
+    pictures += [torn, page_picture(_letter("Next patient"), -1.0, 3)]
+    scan = scan_pdf(tmp_path / "torn.pdf", pictures).read_bytes()
+    [result] = await desk.batch(desk.clerk, [("torn.pdf", scan)])
+    assert (await _routed(desk, result["item"]["id"]))["status"] == "deleted"
+    routed, waiting = await IntakeItem.filter(status__in=[Status.NEW, Status.FILED]).order_by("id")
+    shown = await _routed(desk, routed.id)
+    assert (shown["status"], shown["filed"]["folder"]) == ("filed", desk.folder.name)
+    assert await _pages(desk, routed) == 1  # the letter alone
+    held = await _routed(desk, waiting.id)
+    assert held["status"] == "new"
+    assert held["problems"] == [DAMAGED.format(page=3)]
+    assert await _pages(desk, waiting) == 2  # the torn sheet kept, for a person to see
+    assert await StoredFile.all().count() == 1
 
 
 async def test_a_sheet_of_a_folder_no_longer_there_files_nothing(
