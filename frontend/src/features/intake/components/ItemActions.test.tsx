@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
 import { expectNoAxeViolations } from '../../../test/axe';
 import { ADMIN, mockApi, renderApp, signIn } from '../../../test/utils';
 import { mockXhr } from '../../../test/xhr';
@@ -70,6 +71,26 @@ describe('changing an item', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Rotate' }));
     expect(await screen.findByText('Pages rotated')).toBeInTheDocument();
     expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ degrees: 90, pages: [2] });
+  });
+
+  it('opens a PDF in a new tab as a PDF; a type that could run script (SVG) is downloaded instead', async () => {
+    const blobs: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn((b: Blob) => (blobs.push(b), `blob:${blobs.length}`)), revokeObjectURL: vi.fn() }));
+    const tab = { location: { href: '' }, close: vi.fn() };
+    const opened = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    const downloads: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    });
+    const svg = intakeItem({ id: 14, fileName: 'logo.svg', contentType: 'image/svg+xml', pages: null });
+    mockApi({ [LIST]: page([SCAN, svg]), 'GET /api/intake/items/12/content': { text: '%PDF-1.7' }, 'GET /api/intake/items/14/content': { text: '<svg/>' } });
+    renderApp(INTAKE);
+    await userEvent.click(await screen.findByRole('button', { name: 'Open scan.pdf' }));
+    await waitFor(() => expect(tab.location.href).toMatch(/^blob:\d+$/));
+    expect(blobs[Number(tab.location.href.slice(5)) - 1]?.type).toBe('application/pdf');
+    await userEvent.click(screen.getByRole('button', { name: 'Open logo.svg' }));
+    await waitFor(() => expect(downloads).toEqual(['logo.svg']));
+    expect(opened).toHaveBeenCalledTimes(1);
   });
 
   it('upload to intake sends each file chosen and says how each went', async () => {

@@ -44,7 +44,7 @@ export default function IntakePage() {
 
   const onAction = (action: ItemAction, item: IntakeItem) => {
     if (action === 'open') {
-      openItemContent(item.id).catch((error: unknown) => notify('error', errorMessage(error, INTAKE_MSG.openFailed)));
+      openItemContent(item).catch((error: unknown) => notify('error', errorMessage(error, INTAKE_MSG.openFailed)));
       return;
     }
     setOpen({ action, item });
