@@ -140,6 +140,16 @@ describe('filing', () => {
     expect(within(screen.getByRole('dialog')).getByRole('button', { name: 'File to this patient' })).toBeDisabled();
   });
 
+  it('a suggested folder the caller cannot see is not filed blind: the finder is the way', async () => {
+    mockApi({ [LIST]: page([LETTER]), 'GET /api/patients/ward-a/patient-1': { status: 404, body: { message: 'Folder not found.' } } });
+    renderApp(INTAKE);
+    await userEvent.click(await screen.findByRole('button', { name: 'File to patient: letter.pdf' }));
+    const dialog = screen.getByRole('dialog', { name: 'File to patient' });
+    expect(await within(dialog).findByText(/could not be loaded: choose the patient with the finder/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'File to this patient' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Choose another patient' })).toBeEnabled();
+  });
+
   it('tells who filed it first (409), in the server’s words', async () => {
     mockApi({
       [LIST]: page([LETTER]),
