@@ -133,6 +133,25 @@ describe('filing', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('by keyboard: Enter opens the dialog on the patient’s identity, Tab stays inside, Escape returns to the row', async () => {
+    mockApi({ [LIST]: page([LETTER]), 'GET /api/patients/ward-a/patient-1': { body: ANN } });
+    renderApp(INTAKE);
+    const button = await screen.findByRole('button', { name: 'File to patient: letter.pdf' });
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    const dialog = screen.getByRole('dialog', { name: 'File to patient' });
+    await within(dialog).findByText('Ann Smith');
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    expect(document.activeElement).toHaveTextContent('Ann Smith');
+    for (let i = 0; i < 6; i++) {
+      await userEvent.tab();
+      expect(dialog.contains(document.activeElement)).toBe(true);
+    }
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
+
   it('the file button waits for the identifiers', async () => {
     mockApi({ [LIST]: page([LETTER]), 'GET /api/patients/ward-a/patient-1': () => new Promise(() => undefined) });
     renderApp(INTAKE);
