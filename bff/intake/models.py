@@ -65,6 +65,7 @@ class IntakeItem(Model):
     routing = fields.CharField(max_length=16, default="pending")
     routing_holder = fields.CharField(max_length=255, default="")
     routing_until = fields.DatetimeField(null=True)
+    routing_attempts = fields.IntField(default=0)  # claims taken (a stop's given back uncounted)
     # A part split from a batch: the verified cover sheet routing it ({"folderId", "sheetId"}).
     route: fields.Field[Any] = fields.JSONField(null=True)
     # What the routing found a person should know (a sheet that did not verify...): sentences.

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
-from tortoise.expressions import Q
+from tortoise.expressions import F, Q
 
 from bff.intake.models import IntakeItem, Status
 from bff.users.models import Role, User
@@ -133,8 +133,19 @@ async def claim_routing(item_id: int, holder: str, now: datetime, until: datetim
     """Claim a new item's routing for holder until a time, in one conditional UPDATE (of two
     processes at once exactly one gets it); whether holder did."""
     changed = await IntakeItem.filter(Q(id=item_id) & _claimable(now, holder)).update(
-        routing=CLAIMED, routing_holder=holder, routing_until=until
+        routing=CLAIMED,
+        routing_holder=holder,
+        routing_until=until,
+        routing_attempts=F("routing_attempts") + 1,
     )
+    return bool(changed)
+
+
+async def renew_routing(item_id: int, holder: str, until: datetime) -> bool:
+    """Hold holder's claim longer (before a long step); whether it still stood."""
+    changed = await IntakeItem.filter(
+        id=item_id, status=Status.NEW, routing=CLAIMED, routing_holder=holder
+    ).update(routing_until=until)
     return bool(changed)
 
 
@@ -153,5 +164,5 @@ async def end_routing(
 async def give_back_routing(item_id: int, holder: str) -> None:
     """Give a claim back (pending again), when holder could not route it now (busy, stopping)."""
     await IntakeItem.filter(id=item_id, routing=CLAIMED, routing_holder=holder).update(
-        routing=PENDING, routing_until=None
+        routing=PENDING, routing_until=None, routing_attempts=F("routing_attempts") - 1
     )

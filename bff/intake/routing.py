@@ -3,7 +3,8 @@ received (and at start and every POLL_SECONDS, for items a crash or a stop left 
 
 An item is claimed by a conditional UPDATE (repository.claim_routing: pending, or a claim that
 ran out; CLAIM_SECONDS, renewed at each step), so a process that dies mid-way leaves it to be
-claimed again; its heavy work runs in the app's WorkerPool, never in the server's process
+claimed again (claimed more than MAX_ATTEMPTS times, it is left to a person, the problem
+said); its heavy work runs in the app's WorkerPool, never in the server's process
 (routing_work.py: barcodes, text). The steps:
 
 1. its barcodes read page by page (barcodes.read_codes) and the batch planned (splitting.plan,
@@ -60,6 +61,8 @@ log = logging.getLogger(__name__)
 CLAIM_SECONDS = 300.0  # a claim's life; each step renews it
 POLL_SECONDS = 30.0  # items left unrouted looked for this often (and when woken)
 BATCH = 20
+MAX_ATTEMPTS = 3  # claims of one item (a process dying, a failure) before it is left to a person
+GAVE_UP = "This item could not be routed (tried 3 times): file it by hand."
 FOLDER_GONE = "Its cover sheet names a folder that no longer exists: it was not filed."
 ONLY_SHEETS = "This scan holds only sheets, no document."
 SPLIT_BY_HAND = "This scan holds several documents, but only a PDF can be split: split it by hand."
@@ -126,6 +129,10 @@ class Router:
         until = now + timedelta(seconds=CLAIM_SECONDS)
         return await repository.claim_routing(item_id, self.holder, now, until)
 
+    async def _renew(self, item_id: int) -> None:
+        until = datetime.now(UTC) + timedelta(seconds=CLAIM_SECONDS)
+        await repository.renew_routing(item_id, self.holder, until)
+
     async def route(self, item_id: int) -> bool:
         """Route one item if this process can claim it; whether it did."""
         if not await self._claim(item_id):
@@ -147,6 +154,8 @@ class Router:
         item = await repository.item_by_id(item_id)
         if item is None or item.status != Status.NEW:
             return []
+        if item.routing_attempts > MAX_ATTEMPTS:  # each claim before ran out or failed
+            return [GAVE_UP]
         if item.route:  # a part of a batch, routed by the sheet before it
             code = SheetCode(int(item.route["folderId"]), str(item.route["sheetId"]))
             return await self._file_by_sheet(item, code)
@@ -192,7 +201,7 @@ class Router:
             }
             for d in documents
         ]
-        await self._claim(item.id)  # renewed before the parts are taken in
+        await self._renew(item.id)  # before the parts are taken in
         try:
             parts = await split_item(
                 item.id, ranges, INTAKE_ACTOR, self.storage, part_values=values
@@ -231,7 +240,7 @@ class Router:
 
     async def _suggest(self, item: IntakeItem, path: str) -> list[str]:
         """The document's text, and the folder it suggests (kept with its evidence)."""
-        await self._claim(item.id)  # OCR may take a while: the claim renewed first
+        await self._renew(item.id)  # OCR may take a while: the claim renewed first
         try:
             text = await self.area.text(path, item)
         except Unroutable as exc:

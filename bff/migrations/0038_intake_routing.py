@@ -1,7 +1,8 @@
 """The intake's routing (issue 51): each item's routing state (pending until one process has
 read its barcodes, planned, filed or suggested it; claimed by one process until a time, so a
-process that dies leaves it to be claimed again), what the routing found a person should know
-(problems), and for a part split from a batch the cover sheet routing it (route)."""
+process that dies leaves it to be claimed again; how many claims it took), what the routing
+found a person should know (problems), and for a part split from a batch the cover sheet
+routing it (route)."""
 
 import functools
 from json import dumps, loads
@@ -34,6 +35,11 @@ class Migration(migrations.Migration):
         ),
         ops.AddField(
             model_name="IntakeItem", name="routing_until", field=fields.DatetimeField(null=True)
+        ),
+        ops.AddField(
+            model_name="IntakeItem",
+            name="routing_attempts",
+            field=fields.IntField(default=0, db_default=0),
         ),
         ops.AddField(model_name="IntakeItem", name="route", field=_json()),
         ops.AddField(model_name="IntakeItem", name="problems", field=_json()),

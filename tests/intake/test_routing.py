@@ -21,7 +21,7 @@ from PIL import ImageDraw
 from bff.files.models import StoredFile
 from bff.intake import sheets
 from bff.intake.models import IntakeItem, Source, Status
-from bff.intake.routing import FOLDER_GONE
+from bff.intake.routing import FOLDER_GONE, GAVE_UP, MAX_ATTEMPTS
 from bff.intake.service import INTAKE_ACTOR, Arrival, take_in
 from bff.intake.splitting import DAMAGED
 from bff.patients.rules import record_key
@@ -282,6 +282,13 @@ async def test_a_claim_left_by_a_dead_process_is_routed_once_it_runs_out(
     assert await _pages(desk, item) == 2
     [entry] = await audit_entries("intake_routed")
     assert f"sheet={sheet_id}" in entry.details
+    # One whose every claim ran out (each process routing it died) is left to a person.
+    again = await _taken_claimed(desk, scan[:-1] + b" ", datetime.now(UTC) + timedelta(minutes=5))
+    await IntakeItem.filter(id=again.id).update(routing_attempts=MAX_ATTEMPTS)
+    await _claim_ran_out(again)
+    assert await router.route(again.id)
+    shown = await _routed(desk, again.id)
+    assert (shown["status"], shown["problems"]) == ("new", [GAVE_UP])
 
 
 async def test_a_person_filing_while_the_routing_files_one_wins(desk: Desk, tmp_path: Path) -> None:
