@@ -5,8 +5,9 @@
  * batch ends the page's banner (a live region) says how it went and focus returns to the picker.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '../../../components/Dialog';
+import { DropForm } from '../../../components/DropForm';
 import { ApiError } from '../../../lib/api/client';
 import { formatFileSize } from '../../../lib/format';
 import { assignmentKeys, fileKeys } from '../../../lib/queryKeys';
@@ -44,7 +45,6 @@ export function UploadForm({ container, folder, existingNames, maxBytes, onRepor
   const [selection, setSelection] = useState<File[]>([]);
   const [rows, setRows] = useState<UploadRow[]>([]);
   const [running, setRunning] = useState(false);
-  const [dragging, setDragging] = useState(false);
   const [question, setQuestion] = useState<Question | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const questions = useRef<Promise<unknown>>(Promise.resolve());
@@ -140,30 +140,13 @@ export function UploadForm({ container, folder, existingNames, maxBytes, onRepor
     void start();
   };
 
-  // A drop while files are uploading is kept for the next Upload, never lost.
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    setSelection((current) => addFiles(current, Array.from(event.dataTransfer.files)));
-  };
+  // A drop while files are uploading is kept for the next Upload, never lost (DropForm).
 
   const count = selection.length;
   return (
     <section className="panel" aria-labelledby="upload-heading">
       <h2 id="upload-heading">Upload Medical Files</h2>
-      <form
-        className={dragging ? 'upload-form dropzone dropzone-active' : 'upload-form dropzone'}
-        onSubmit={submit}
-        onDragOver={(e) => {
-          e.preventDefault();
-          if (!dragging) setDragging(true);
-        }}
-        onDragLeave={(e) => {
-          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-        }}
-        onDrop={onDrop}
-        aria-busy={running}
-      >
+      <DropForm onSubmit={submit} onFiles={(files) => setSelection((current) => addFiles(current, files))} busy={running}>
         <div className="field">
           <label htmlFor="upload-file">Choose files</label>
           <input
@@ -226,7 +209,7 @@ export function UploadForm({ container, folder, existingNames, maxBytes, onRepor
             ))}
           </ul>
         ) : null}
-      </form>
+      </DropForm>
       {question ? (
         <ConfirmDialog
           title="Replace file?"

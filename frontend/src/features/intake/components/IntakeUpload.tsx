@@ -4,8 +4,9 @@
  * the content checks). The inbox refreshes when the batch ends; the result is announced.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/Banner';
+import { DropForm } from '../../../components/DropForm';
 import { errorMessage } from '../../../lib/api/client';
 import { formatFileSize } from '../../../lib/format';
 import { intakeKeys } from '../../../lib/queryKeys';
@@ -26,7 +27,6 @@ export function IntakeUpload() {
   const [selection, setSelection] = useState<File[]>([]);
   const [rows, setRows] = useState<Row[]>([]);
   const [running, setRunning] = useState(false);
-  const [dragging, setDragging] = useState(false);
   const [outcome, setOutcome] = useState<{ kind: 'success' | 'error'; message: string } | null>(null);
   const input = useRef<HTMLInputElement>(null);
 
@@ -76,12 +76,6 @@ export function IntakeUpload() {
     void start();
   };
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    add(Array.from(event.dataTransfer.files));
-  };
-
   return (
     <section className="panel" aria-labelledby="intake-upload-heading">
       <h2 id="intake-upload-heading">{INTAKE_MSG.uploadHeading}</h2>
@@ -92,19 +86,7 @@ export function IntakeUpload() {
           </Banner>
         ) : null}
       </div>
-      <form
-        className={dragging ? 'upload-form dropzone dropzone-active' : 'upload-form dropzone'}
-        onSubmit={submit}
-        onDragOver={(event) => {
-          event.preventDefault();
-          if (!dragging) setDragging(true);
-        }}
-        onDragLeave={(event) => {
-          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
-        }}
-        onDrop={onDrop}
-        aria-busy={running}
-      >
+      <DropForm onSubmit={submit} onFiles={add} busy={running}>
         <div className="field">
           <label htmlFor="intake-upload-file">{INTAKE_MSG.uploadChoose}</label>
           <input
@@ -143,7 +125,7 @@ export function IntakeUpload() {
             ))}
           </ul>
         ) : null}
-      </form>
+      </DropForm>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { expectNoAxeViolations } from '../../../test/axe';
@@ -91,6 +91,18 @@ describe('changing an item', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open logo.svg' }));
     await waitFor(() => expect(downloads).toEqual(['logo.svg']));
     expect(opened).toHaveBeenCalledTimes(1);
+  });
+
+  it('upload to intake takes files dropped on its form', async () => {
+    mockApi({ [LIST]: page([]) });
+    renderApp(INTAKE);
+    const form = (await screen.findByLabelText('Choose files')).closest('form')!;
+    const dropped = [new File(['x'], 'fax-1.pdf'), new File(['y'], 'fax-2.pdf')];
+    fireEvent.dragOver(form, { dataTransfer: { files: dropped } });
+    expect(form).toHaveClass('dropzone-active');
+    fireEvent.drop(form, { dataTransfer: { files: dropped } });
+    expect(form).not.toHaveClass('dropzone-active');
+    expect(screen.getByRole('button', { name: 'Upload 2 files' })).toBeEnabled();
   });
 
   it('upload to intake sends each file chosen and says how each went', async () => {
