@@ -35,9 +35,10 @@ export const SUGGESTION = {
   container: 'ward-a',
   folder: 'patient-1',
   evidence: [
-    { kind: 'birth_date', start: 40, end: 50, text: '03/03/1961' },
-    { kind: 'record', start: 10, end: 18, text: '00123-45' },
+    { kind: 'birth_date', start: 20, end: 30, text: '03/03/1961' },
+    { kind: 'record', start: 6, end: 14, text: '00123-45' },
   ],
+  excerpts: [{ start: 2, text: 'MRN 00123-45, DOB 03/03/1961.' }],
 };
 
 export const LETTER = intakeItem({

@@ -1,4 +1,4 @@
-import { reasons, suggestionLine, suggestionOf } from './suggestion';
+import { excerptSegments, reasons, suggestionLine, suggestionOf } from './suggestion';
 
 const RAW = {
   folderId: 5,
@@ -18,6 +18,7 @@ describe('suggestionOf', () => {
       container: 'ward-a',
       folder: 'patient-1',
       patient: null,
+      excerpts: [],
       evidence: [
         { kind: 'record', start: 2, end: 10, text: '00123-45' },
         { kind: 'name', start: 20, end: 29, text: 'SMITH Ann' },
@@ -37,5 +38,29 @@ describe('suggestionOf', () => {
       'Suggested: Ann Smith — because: record number 00123-45, name SMITH Ann, date of birth 3 March 1961',
     );
     expect(suggestionLine(suggestion)).toMatch(/^Suggested: ward-a \/ patient-1 — because/);
+  });
+});
+
+describe('excerptSegments', () => {
+  const evidence = [
+    { kind: 'record' as const, start: 6, end: 14, text: '00123-45' },
+    { kind: 'name' as const, start: 40, end: 49, text: 'SMITH Ann' },
+  ];
+
+  it('cuts an excerpt at the evidence inside it, offsets counted in characters', () => {
+    // An emoji is one character to the server (Python) and two UTF-16 units here.
+    expect(excerptSegments({ start: 2, text: '😀RN 00123-45, for' }, evidence)).toEqual([
+      { text: '😀RN ', kind: null },
+      { text: '00123-45', kind: 'record' },
+      { text: ', for', kind: null },
+    ]);
+  });
+
+  it('marks the part of a piece the excerpt holds, and leaves plain text alone', () => {
+    expect(excerptSegments({ start: 44, text: 'H Ann.' }, evidence)).toEqual([
+      { text: 'H Ann', kind: 'name' },
+      { text: '.', kind: null },
+    ]);
+    expect(excerptSegments({ start: 100, text: 'nothing' }, evidence)).toEqual([{ text: 'nothing', kind: null }]);
   });
 });

@@ -16,10 +16,17 @@ export interface Evidence {
   text: string;
 }
 
+/** The document's text around evidence, from `start` (offsets count characters, as the server does). */
+export interface Excerpt {
+  start: number;
+  text: string;
+}
+
 export interface Suggestion {
   container: string;
   folder: string;
   evidence: Evidence[];
+  excerpts: Excerpt[];
   /** The folder's patient when the server sends it with the suggestion; else read when shown. */
   patient: PatientDetails | null;
 }
@@ -37,6 +44,11 @@ function evidenceOf(value: unknown): Evidence | null {
   return { kind: value.kind as EvidenceKind, start, end, text: shown };
 }
 
+function excerptOf(value: unknown): Excerpt | null {
+  if (!isObject(value) || typeof value.start !== 'number' || typeof value.text !== 'string') return null;
+  return { start: value.start, text: value.text };
+}
+
 function patientOf(value: unknown): PatientDetails | null {
   if (!isObject(value)) return null;
   return { name: text(value.name), dateOfBirth: text(value.dateOfBirth), recordNumber: text(value.recordNumber) };
@@ -50,7 +62,34 @@ export function suggestionOf(item: Pick<IntakeItem, 'suggestion'>): Suggestion |
   const folder = text(raw.folder);
   if (!container || !folder) return null;
   const evidence = Array.isArray(raw.evidence) ? raw.evidence.map(evidenceOf).filter((e): e is Evidence => e !== null) : [];
-  return { container, folder, evidence: [...evidence].sort((a, b) => a.start - b.start), patient: patientOf(raw.patient) };
+  const excerpts = Array.isArray(raw.excerpts) ? raw.excerpts.map(excerptOf).filter((e): e is Excerpt => e !== null) : [];
+  return { container, folder, evidence: [...evidence].sort((a, b) => a.start - b.start), excerpts, patient: patientOf(raw.patient) };
+}
+
+/** A piece of an excerpt: plain text, or a piece of evidence (its kind) to highlight. */
+export interface Segment {
+  text: string;
+  kind: EvidenceKind | null;
+}
+
+/** An excerpt cut at its evidence's spans (counted in characters, not UTF-16 units, as the
+ * server's offsets are), so each span can be marked where it stands in the document's words. */
+export function excerptSegments(excerpt: Excerpt, evidence: readonly Evidence[]): Segment[] {
+  const chars = Array.from(excerpt.text);
+  const end = excerpt.start + chars.length;
+  const segments: Segment[] = [];
+  let at = excerpt.start;
+  const take = (to: number, kind: EvidenceKind | null) => {
+    if (to > at) segments.push({ text: chars.slice(at - excerpt.start, to - excerpt.start).join(''), kind });
+    at = Math.max(at, to);
+  };
+  for (const piece of evidence) {
+    if (piece.end <= at || piece.start >= end) continue;
+    take(Math.max(piece.start, at), null);
+    take(Math.min(piece.end, end), piece.kind);
+  }
+  take(end, null);
+  return segments;
 }
 
 /** 'record number 00123-45, date of birth 03/03/1961': the first piece of each kind found, in

@@ -4,7 +4,7 @@ import { Dialog } from '../../../components/Dialog';
 import type { IntakeItem } from '../../../lib/api/types';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
 import { INTAKE_MSG } from '../messages';
-import { suggestionOf, suggestionLine } from '../suggestion';
+import { excerptSegments, suggestionOf, suggestionLine, type Suggestion } from '../suggestion';
 import { ItemSource, ItemStatus } from './ItemCells';
 
 export function ItemDetailsDialog({ item, onClose }: { item: IntakeItem; onClose: () => void }) {
@@ -41,6 +41,7 @@ export function ItemDetailsDialog({ item, onClose }: { item: IntakeItem; onClose
         <section aria-label={INTAKE_MSG.evidenceHeading}>
           <p>{suggestionLine(suggestion)}</p>
           <h3 className="small">{INTAKE_MSG.evidenceHeading}</h3>
+          <Excerpts suggestion={suggestion} />
           <ul className="evidence-list">
             {suggestion.evidence.map((piece) => (
               <li key={`${piece.kind}-${piece.start}`}>
@@ -53,5 +54,29 @@ export function ItemDetailsDialog({ item, onClose }: { item: IntakeItem; onClose
         <p className="muted">{INTAKE_MSG.noSuggestion}</p>
       )}
     </Dialog>
+  );
+}
+
+/** The document's words around the evidence, each piece of evidence marked and named for a
+ * screen reader by its kind. */
+function Excerpts({ suggestion }: { suggestion: Suggestion }) {
+  if (suggestion.excerpts.length === 0) return null;
+  return (
+    <div className="evidence-excerpts">
+      {suggestion.excerpts.map((excerpt) => (
+        <blockquote key={excerpt.start} className="evidence-excerpt">
+          {excerptSegments(excerpt, suggestion.evidence).map((segment, index) =>
+            segment.kind ? (
+              <mark key={index} title={INTAKE_MSG.evidenceKinds[segment.kind]}>
+                <span className="visually-hidden">{INTAKE_MSG.evidenceKinds[segment.kind]}: </span>
+                {segment.text}
+              </mark>
+            ) : (
+              <span key={index}>{segment.text}</span>
+            ),
+          )}
+        </blockquote>
+      ))}
+    </div>
   );
 }

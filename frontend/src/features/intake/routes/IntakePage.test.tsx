@@ -63,7 +63,10 @@ describe('the inbox', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Details of letter.pdf' }));
     const dialog = screen.getByRole('dialog', { name: 'letter.pdf' });
     expect(dialog).toHaveTextContent('Message-ID: <m1@surgery.example>');
-    const marks = Array.from(dialog.querySelectorAll('mark')).map((m) => m.textContent);
+    // The document's words around the evidence, each piece marked and named by its kind.
+    const excerpt = dialog.querySelector('blockquote')!;
+    expect(excerpt.textContent).toBe('MRN record number: 00123-45, DOB date of birth: 03/03/1961.');
+    const marks = Array.from(excerpt.querySelectorAll('mark')).map((m) => m.lastChild?.textContent);
     expect(marks).toEqual(['00123-45', '03/03/1961']);
     expect(dialog).toHaveTextContent('record number: 00123-45');
     await expectNoAxeViolations();
