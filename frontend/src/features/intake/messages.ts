@@ -20,6 +20,8 @@ export const INTAKE_MSG = {
   statusNew: 'New',
   statusReading: 'New: being read',
   statusFiled: (folder: string, by: string) => `Filed to ${folder} by ${by}`,
+  /** Routed by a verified cover sheet: the server files it as the intake itself (filed.by "intake"). */
+  statusRouted: (folder: string) => `Filed to ${folder} by its cover sheet`,
   statusDeleted: (by: string, reason: string) => `Deleted by ${by}: ${reason}`,
   // Suggestion
   suggested: (who: string) => `Suggested: ${who}`,

@@ -49,11 +49,15 @@ export function ItemSource({ item }: { item: IntakeItem }) {
   return <div>{INTAKE_MSG.scanner}</div>;
 }
 
+/** Who an item routed by its cover sheet was filed by (bff/intake/service.py INTAKE_ACTOR). */
+const ROUTED_BY = 'intake';
+
 /** New (or still being read for barcodes and text), filed where and by whom (a cover sheet's
  * routing: by the intake), or deleted by whom and why; with what the routing found wrong. */
 export function ItemStatus({ item }: { item: IntakeItem }) {
+  const where = item.filed ? `${item.filed.container} / ${item.filed.folder}` : '';
   const state = item.filed ? (
-    <span>{INTAKE_MSG.statusFiled(`${item.filed.container} / ${item.filed.folder}`, item.filed.by)}</span>
+    <span>{item.filed.by === ROUTED_BY ? INTAKE_MSG.statusRouted(where) : INTAKE_MSG.statusFiled(where, item.filed.by)}</span>
   ) : item.deleted ? (
     <span>{INTAKE_MSG.statusDeleted(item.deleted.by, item.deleted.reason)}</span>
   ) : (

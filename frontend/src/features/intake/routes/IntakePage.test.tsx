@@ -91,13 +91,19 @@ describe('the inbox', () => {
     const filed = intakeItem({
       id: 30,
       status: 'filed',
-      filed: { container: 'ward-a', folder: 'patient-1', name: 'scan-30.pdf', by: 'Intake', at: '2026-12-04T10:00:00Z' },
+      filed: { container: 'ward-a', folder: 'patient-1', name: 'scan-30.pdf', by: 'Bob Clerk', at: '2026-12-04T10:00:00Z' },
     });
-    const api = mockApi({ [LIST]: ({ url }) => page(url.searchParams.get('status') === 'filed' ? [filed] : [SCAN]) });
+    const routed = intakeItem({
+      id: 31,
+      status: 'filed',
+      filed: { container: 'ward-b', folder: 'patient-2', name: 'scan-31.pdf', by: 'intake', at: '2026-12-04T10:00:00Z' },
+    });
+    const api = mockApi({ [LIST]: ({ url }) => page(url.searchParams.get('status') === 'filed' ? [filed, routed] : [SCAN]) });
     renderApp(INTAKE);
     await screen.findByText('scan.pdf');
     await userEvent.selectOptions(screen.getByLabelText('Show'), 'filed');
-    expect(await screen.findByText('Filed to ward-a / patient-1 by Intake')).toBeInTheDocument();
+    expect(await screen.findByText('Filed to ward-a / patient-1 by Bob Clerk')).toBeInTheDocument();
+    expect(screen.getByText('Filed to ward-b / patient-2 by its cover sheet')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'File to patient: scan-30.pdf' })).not.toBeInTheDocument();
     expect(api.calls.at(-1)?.search).toBe('?status=filed&page=1&pageSize=20');
   });
