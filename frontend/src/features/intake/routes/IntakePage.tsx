@@ -65,7 +65,6 @@ export default function IntakePage() {
         <RefreshControl query={query} />
       </PageHeader>
       <p className="muted">{INTAKE_MSG.intro}</p>
-      <IntakeUpload />
       <section className="panel" aria-labelledby="intake-inbox-heading">
         <div className="section-header">
           <h2 id="intake-inbox-heading">Inbox</h2>
@@ -100,6 +99,8 @@ export default function IntakePage() {
           )}
         </QueryBoundary>
       </section>
+      {/* After the inbox: a records team's day is mostly the inbox; uploads are the exception. */}
+      <IntakeUpload />
       {open?.action === 'details' ? <ItemDetailsDialog item={open.item} onClose={() => setOpen(null)} /> : null}
       {open?.action === 'file' ? <FileItemDialog item={open.item} onDone={done} /> : null}
       {open?.action === 'split' ? <SplitDialog item={open.item} onDone={done} /> : null}
