@@ -3,7 +3,11 @@ PDF (rendered by pdfium in grey at READ_DPI) or an image (Pillow; each frame of 
 
 A page's codes also count the QR codes large enough to be a sheet's that were found but could
 not be decoded (`damaged`): splitting.py never lets the pages from such a page on join a routed
-document, since it may be a damaged sheet of the next patient.
+document, since it may be a damaged sheet of the next patient. Each text also counts the symbols
+that carried it (`copies`): a printed sheet shows its code twice a side, a code stuck on a
+document's page once, and splitting.py removes only the former. And whether the page is blank
+(`blank`, measured on the page already rendered, a few milliseconds): a one-sided cover sheet fed
+face down scans as a blank page, and splitting.py stops a routed document there.
 
 `read_codes` is a plain function of a path returning plain values, so that it runs in a
 WorkerPool (bff/workers.py) as every heavy reading does; its work is bounded by MAX_PAGES and
@@ -33,6 +37,20 @@ IMAGE_FORMATS = frozenset({"TIFF", "PNG", "JPEG", "BMP", "WEBP"})
 # A QR code found but not decoded counts when its side is at least this part of the page's shorter
 # side (a cover sheet's is about 0.18 of an A4 page's; text misread as codes is far smaller).
 DAMAGED_SIDE = 0.08
+# A page is blank when at most BLANK_CELLS cells of a grid of INK_GRID cells across its shorter side
+# (about 5 mm on A4) hold ink: pixels darker than INK_LEVEL on INK_SHARE of the cell or more. The
+# page's edges (EDGE of each side: a skewed page's dark scanner background) are not looked at,
+# nor a column of cells inked almost its whole length (an ADF's streak from dirty glass).
+# Measured on test scans (sheet_scans.py, 150 dpi, PDF and fax TIFF): blank with noise, 300 dust
+# specks, a letter's show-through from the back, dark corners of a 2 degree skew: 0 cells; a
+# 2 px streak: 0 (54 without the column rule); "Seen." alone, "Page 2 of 2", "ok - AJ": 2;
+# a three-line sign-off: 9; three lines of a letter: 32; a full letter: 696; a cover sheet: 364.
+INK_LEVEL = 160
+INK_SHARE = 0.05
+INK_GRID = 40
+EDGE = 0.05
+BLANK_CELLS = 1
+STREAK_ROWS = 0.75
 FORMATS = zxingcpp.BarcodeFormats(
     [zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.DataMatrix]
 )
@@ -44,11 +62,20 @@ class CodesUnreadable(Exception):
 
 @dataclass(frozen=True)
 class PageCodes:
-    """One page's barcodes: the texts read (each once, as found), and how many QR codes of a
-    sheet's size were found but could not be decoded."""
+    """One page's barcodes: the texts read (each once, as found), how many QR codes of a
+    sheet's size were found but could not be decoded, how many symbols (in different places)
+    carried each text (copies[i] for texts[i]; empty: one each), and whether the page is blank."""
 
     texts: tuple[str, ...] = ()
     damaged: int = 0
+    copies: tuple[int, ...] = ()
+    blank: bool = False
+
+    def copies_of(self, text: str) -> int:
+        """How many symbols on the page carried text (0: none)."""
+        if text not in self.texts:
+            return 0
+        return self.copies[self.texts.index(text)] if self.copies else 1
 
 
 def read_codes(path: str, max_pages: int = MAX_PAGES, dpi: int = READ_DPI) -> list[PageCodes]:
@@ -68,19 +95,49 @@ def read_codes(path: str, max_pages: int = MAX_PAGES, dpi: int = READ_DPI) -> li
             text_mode=zxingcpp.TextMode.Plain,
             return_errors=True,
         )
-        texts: list[str] = []
+        places: dict[str, list[tuple[float, float, float]]] = {}
         damaged = 0
         shorter = min(picture.width, picture.height)
         for barcode in found:
             if barcode.valid:
-                if barcode.text not in texts:
-                    texts.append(barcode.text)
+                seen = places.setdefault(barcode.text, [])
+                x, y, side = _place(barcode)
+                if all(math.dist((x, y), (a, b)) > max(side, other) / 2 for a, b, other in seen):
+                    seen.append((x, y, side))  # the same symbol found twice counts once
             elif barcode.format == zxingcpp.BarcodeFormat.QRCode and _side(barcode) >= (
                 DAMAGED_SIDE * shorter
             ):
                 damaged += 1
-        pages.append(PageCodes(tuple(texts), damaged))
+        copies = tuple(len(seen) for seen in places.values())
+        pages.append(PageCodes(tuple(places), damaged, copies, is_blank(picture)))
     return pages
+
+
+def is_blank(picture: Image.Image) -> bool:
+    """Whether a grey page holds no more than BLANK_CELLS cells of ink (see INK_LEVEL)."""
+    left, top = round(picture.width * EDGE), round(picture.height * EDGE)
+    inner = picture.crop((left, top, picture.width - left, picture.height - top))
+    cell = min(picture.width, picture.height) / INK_GRID
+    columns, rows = max(1, round(inner.width / cell)), max(1, round(inner.height / cell))
+    ink = inner.point([255 if value < INK_LEVEL else 0 for value in range(256)])
+    grid = ink.resize((columns, rows), Image.Resampling.BOX)  # each cell: its share of ink
+    share = math.ceil(INK_SHARE * 255)
+    inked = 0
+    for column in range(columns):
+        cells = grid.crop((column, 0, column + 1, rows)).histogram()
+        count = sum(cells[share:])
+        if count < STREAK_ROWS * rows:
+            inked += count
+    return inked <= BLANK_CELLS
+
+
+def _place(barcode: zxingcpp.Barcode) -> tuple[float, float, float]:
+    """The code's centre and its longest side, in pixels."""
+    corners = barcode.position
+    points = [corners.top_left, corners.top_right, corners.bottom_right, corners.bottom_left]
+    x = sum(point.x for point in points) / 4
+    y = sum(point.y for point in points) / 4
+    return x, y, _side(barcode)
 
 
 def _side(barcode: zxingcpp.Barcode) -> float:

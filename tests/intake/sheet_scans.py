@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 from fpdf import FPDF
-from PIL import Image
+from PIL import Image, ImageDraw
 
 SCAN_DPI = 200
 
@@ -62,3 +62,32 @@ def scan_tiff(path: Path, pictures: list[Image.Image]) -> Path:
         path, save_all=True, append_images=pages[1:], compression="group4", dpi=(SCAN_DPI, SCAN_DPI)
     )
     return path
+
+
+def blank_pdf() -> bytes:
+    """An empty A4 page: the back of a sheet printed one-sided."""
+    pdf = FPDF(format="A4")
+    pdf.add_page()
+    return bytes(pdf.output())
+
+
+def lines_pdf(*lines: str) -> bytes:
+    """A sparse page: a few typed lines and nothing else."""
+    pdf = FPDF(format="A4")
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.multi_cell(0, 6, "\n".join(lines))
+    return bytes(pdf.output())
+
+
+def dusty(picture: Image.Image, seed: int, specks: int = 300) -> Image.Image:
+    """picture with a scanner's dirt: dust specks (1-3 pixels) and a streak down the page."""
+    picture = picture.copy()
+    draw = ImageDraw.Draw(picture)
+    chance = random.Random(seed)
+    for _ in range(specks):
+        x, y, side = chance.randrange(picture.width), chance.randrange(picture.height), 2
+        draw.rectangle([x, y, x + chance.randrange(side), y + chance.randrange(side)], fill=60)
+    column = picture.width * 2 // 5
+    draw.line([(column, 0), (column, picture.height)], fill=90, width=2)
+    return picture

@@ -51,7 +51,12 @@ def test_a_cover_sheet_scan_routes_its_pages_to_the_folder_without_the_sheet(
     codes = read_codes(str(scan))
     elapsed = time.monotonic() - started
 
-    assert codes == [PageCodes((sheets.sign(FOLDER, sheet_id, KEY),)), PageCodes(), PageCodes()]
+    # Both codes of the sheet read (a printed sheet's two, so its page is removed).
+    assert codes == [
+        PageCodes((sheets.sign(FOLDER, sheet_id, KEY),), copies=(2,)),
+        PageCodes(),
+        PageCodes(),
+    ]
     (document,) = plan(codes, KEY)
     assert document.pages == (1, 2)
     assert document.route == sheets.SheetCode(FOLDER, sheet_id)
@@ -72,7 +77,8 @@ def test_a_forged_or_altered_sheet_routes_nothing(tmp_path: Path, how: str) -> N
 
     codes = read_codes(str(scan))
 
-    assert codes[0] == PageCodes((payload,))  # read exactly: refused for its MAC, not missed
+    # Read exactly: refused for its MAC, not missed.
+    assert codes[0] == PageCodes((payload,), copies=(2,))
     (document,) = plan(codes, KEY)
     assert document.route is None
     assert document.pages == (0, 1, 2)
@@ -208,7 +214,8 @@ def test_a_scan_without_codes_is_one_unrouted_document(tmp_path: Path) -> None:
 
     codes = read_codes(str(scan))
 
-    assert codes == [PageCodes(), PageCodes(("https://lab.example/report/123",)), PageCodes()]
+    own = PageCodes(("https://lab.example/report/123",), copies=(1,))
+    assert codes == [PageCodes(), own, PageCodes()]
     assert [(d.pages, d.route, d.problems) for d in plan(codes, KEY)] == [((0, 1, 2), None, ())]
 
 
@@ -232,7 +239,7 @@ def test_a_datamatrix_label_on_a_letter_routes_it_and_keeps_its_page(tmp_path: P
 
     codes = read_codes(str(scan))
 
-    assert codes == [PageCodes(), PageCodes((payload,)), PageCodes()]
+    assert codes == [PageCodes(), PageCodes((payload,), copies=(1,)), PageCodes()]
     documents = plan(codes, KEY)
     assert [(d.pages, d.route and d.route.folder_id) for d in documents] == [
         ((0,), None),
