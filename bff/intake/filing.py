@@ -30,7 +30,7 @@ from bff.files import repository as files_repository
 from bff.files import storing
 from bff.files.names import PROFILE_IMAGE_NAME, PROFILE_NAME_RESERVED, given_file_name
 from bff.files.service import ViewSource, may_see
-from bff.intake import repository
+from bff.intake import access, repository
 from bff.intake.models import IntakeItem, Status
 from bff.intake.repository import GONE
 from bff.intake.schemas import FileItem, IntakeItems
@@ -75,6 +75,7 @@ async def list_items(page: int, page_size: int, status: str, actor: Actor) -> In
 async def open_content(item_id: int, actor: Actor, storage: Storage) -> ViewSource:
     """An item's bytes, ready for files/delivery.py's `send_view` (audited `intake_view`)."""
     item = await find_item(item_id)
+    access.readable(item)  # 410 once filed: read in the patient's folder
     if item.object_id.startswith(GONE):
         raise ApiError(404, CONTENT_GONE)
     key = item_key(item.object_id)
@@ -82,7 +83,7 @@ async def open_content(item_id: int, actor: Actor, storage: Storage) -> ViewSour
     async def opener(offset: int, length: int) -> ReadStream:
         return await storage.open_object(key, offset=offset, length=length)
 
-    await record_alone(actor, "intake_view", details=f"item={item.id}")
+    await access.record_read(actor, item, "content")
     return ViewSource(
         key=key,
         name=item.file_name,
@@ -151,6 +152,7 @@ async def file_item(
             "filed_by_id": actor.user_id,
             "filed_by_name": actor.name,
             "filed_at": now,
+            "suggestion": access.without_text(item.suggestion),  # the patient's text goes
         }
         if not await repository.settle_new(conn, item.id, values):
             raise settled(await repository.item_by_id(item.id, conn))
@@ -178,6 +180,8 @@ async def file_item(
             operation=operation,
             within=within,
         )
+    # Committed: the document is the folder's now; its intake copy goes (else housekeeping's).
+    await access.forget_filed(item.id, item_key(item.object_id), storage)
     return await find_item(item.id)
 
 

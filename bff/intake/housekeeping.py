@@ -1,13 +1,15 @@
 """The intake's housekeeping, one process at a time (a lease), every hour and at start: bytes
 under `.bff-intake/` that no item names (a crash between their move and the commit:
 `service.sweep_orphans`, after BFF_UPLOAD_STAGING_GRACE_SECONDS) and the bytes of items deleted
-more than BFF_TRASH_DAYS ago (`filing.purge_deleted`; their rows stay)."""
+more than BFF_TRASH_DAYS ago (`filing.purge_deleted`; their rows stay), and the bytes of filed
+items whose removal right after the filing failed (`access.purge_filed`, after 10 minutes)."""
 
 from __future__ import annotations
 
 import logging
 from datetime import timedelta
 
+from bff.intake.access import purge_filed
 from bff.intake.filing import purge_deleted
 from bff.intake.service import sweep_orphans
 from bff.leases import Periodic, leased
@@ -22,16 +24,21 @@ LEASE_SECONDS = 600.0
 
 
 async def tidy(storage: Storage, settings: Settings) -> tuple[int, int]:
-    """One run (if this process gets the lease): (orphans removed, deleted items' bytes
-    removed)."""
+    """One run (if this process gets the lease): (orphans removed, deleted and filed items'
+    bytes removed)."""
     async with leased(LEASE, LEASE_SECONDS) as held:
         if not held:
             return 0, 0
         grace = timedelta(seconds=settings.upload_staging_grace_seconds)
         orphans = await sweep_orphans(storage, grace)
         purged = await purge_deleted(storage, settings.trash_days)
+        purged += await purge_filed(storage)
     if orphans or purged:
-        log.info("Intake housekeeping: %d stray objects, %d deleted items' bytes", orphans, purged)
+        log.info(
+            "Intake housekeeping: %d stray objects, %d deleted or filed items' bytes",
+            orphans,
+            purged,
+        )
     return orphans, purged
 
 

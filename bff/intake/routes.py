@@ -11,7 +11,7 @@ from bff.auth.policy import ANY_ROLE, allow
 from bff.errors import ApiError
 from bff.files import upload as upload_limits
 from bff.files.delivery import send_view
-from bff.intake import filing, reshaping, service
+from bff.intake import access, filing, reshaping, service
 from bff.intake.batch import BatchForm
 from bff.intake.models import Source
 from bff.intake.schemas import (
@@ -51,8 +51,10 @@ async def list_items(query_args: ItemsQuery) -> IntakeItems:
 @allow(ANY_ROLE, intake=True)
 @validate_response(IntakeItemOut)
 async def get_item(item_id: int) -> IntakeItemOut:
-    """One item."""
-    return service.item_out(await service.find_item(item_id))
+    """One item (audited `intake_view`, in the folder it was filed to or suggested for)."""
+    item = await service.find_item(item_id)
+    await access.record_read(current_actor(), item, "detail")
+    return service.item_out(item)
 
 
 @bp.get("/items/<int:item_id>/content")

@@ -83,12 +83,18 @@ async def _routed(desk: Desk, item_id: int, seconds: float = ROUTED_SECONDS) -> 
 
 
 async def _pages(desk: Desk, item: IntakeItem) -> int:
+    """An item's pages: a filed one's in its folder (the intake keeps no copy once filed)."""
     from bff.intake.service import item_key
 
     data = bytearray()
-    async with await desk.storage.open_object(item_key(item.object_id)) as chunks:
-        async for chunk in chunks:
-            data += chunk
+    item = await IntakeItem.get(id=item.id)
+    if item.status == Status.FILED:
+        stored = await desk.storage.open(item.filed_container, item.filed_folder, item.filed_name)
+        data += await stored.read_all()
+    else:
+        async with await desk.storage.open_object(item_key(item.object_id)) as chunks:
+            async for chunk in chunks:
+                data += chunk
     import io
 
     with pikepdf.open(io.BytesIO(bytes(data))) as pdf:
