@@ -8,7 +8,9 @@ transaction creates the item, moves the staged bytes to `.bff-intake/{object_id}
 `intake_received`. A crash before the commit leaves at most a stray staged object (the upload
 sweep removes staged objects no pending upload names: bff/files/staging.py `sweep`) or an object
 under `.bff-intake/` no item names (`sweep_orphans` removes those); never an item without its
-bytes. The same content (sha256) is never taken twice: its existing item is answered.
+bytes. The same content (sha256) is never taken twice while its item waits in the inbox: that
+item is answered (two processes taking it at once: one commits, the other's unique violation
+answers the first's item). Once filed or deleted, the same content is taken again as a new item.
 
 Live events go to admins and the staff granted the intake permission, worked out when each is
 sent (`intake_rooms`), so a withdrawal takes effect at once for live connections too.
@@ -234,6 +236,12 @@ async def _commit(
     return item
 
 
+async def waiting_with(sha256: str) -> IntakeItem | None:
+    """The item still in the inbox (new) with this content, or None: only one such item can
+    exist (migration 0039's unique index on sha256 where status is new)."""
+    return await IntakeItem.filter(sha256=sha256, status=Status.NEW).order_by("id").first()
+
+
 async def take_in(
     chunks: AsyncIterator[bytes],
     arrival: Arrival,
@@ -244,10 +252,12 @@ async def take_in(
     values: dict[str, Any] | None = None,
 ) -> tuple[IntakeItem, bool]:
     """Screen a document's bytes and make it an item: (the item, whether it is new). The same
-    content already in the intake answers its existing item (nothing else kept). ApiError:
+    content still waiting in the inbox (new) answers its item (nothing else kept); content
+    filed or deleted before comes in again as a new item (a lab re-sending a document deleted
+    by mistake). ApiError:
     422 refused by the scan or the content checks (audited `file_rejected`, an infected one
     quarantined), 503 when the scanner is unavailable (taken again later: never held)."""
-    if known_sha256 and (existing := await repository.item_by_sha256(known_sha256)):
+    if known_sha256 and (existing := await waiting_with(known_sha256)):
         return existing, False
     content_type = content_type_for(display_name(arrival.name), arrival.declared_type)
     screening = Screening(display_name(arrival.name), content_type)
@@ -263,13 +273,13 @@ async def take_in(
             # An intake document is never held unscanned: it stays where it came from (the
             # scan folder, the mailbox) or the uploader tries again, and is taken then.
             raise ApiError(503, UNAVAILABLE_MESSAGE, {"Retry-After": str(RETRY_AFTER_SECONDS)})
-        if existing := await repository.item_by_sha256(hashed.digest.hexdigest()):
+        if existing := await waiting_with(hashed.digest.hexdigest()):
             return existing, False
         pages = await page_count(storage, key, content_type, hashed.size)
         try:
             item = await _commit(storage, key, arrival, hashed, content_type, pages, actor, values)
         except IntegrityError:  # the same content committed by another process meanwhile
-            existing = await repository.item_by_sha256(hashed.digest.hexdigest())
+            existing = await waiting_with(hashed.digest.hexdigest())
             if existing is None:
                 raise
             return existing, False
