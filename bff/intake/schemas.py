@@ -2,13 +2,48 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]
+from bff.errors import ApiError
+from bff.files.names import given_file_name
+from bff.naming import is_invisible
+
+REASON_RULE = (
+    "A reason is 1 to 500 characters on one line, without control or invisible characters."
+)
+
+
+def _reason(value: str) -> str:
+    """A reason as given, in NFC; refused (400) with a control character (a NUL, a line
+    break: PostgreSQL refuses a NUL outright) or an invisible one."""
+    spelling = unicodedata.normalize("NFC", value)
+    if any(unicodedata.category(char) == "Cc" or is_invisible(char) for char in spelling):
+        raise ValueError(REASON_RULE)
+    return spelling
+
+
+def _file_name(value: str) -> str:
+    """A file name as every name a person gives is checked (bff/naming.py `given_name`)."""
+    try:
+        return given_file_name(value)
+    except ApiError as refusal:
+        raise ValueError(refusal.message) from None
+
+
+Reason = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=500),
+    AfterValidator(_reason),
+]
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=255),
+    AfterValidator(_file_name),
+]
 
 
 class ItemsQuery(BaseModel):
