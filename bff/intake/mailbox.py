@@ -4,10 +4,13 @@ one, with the message's sender, subject and Message-ID. Only once every attachme
 message was taken is the message moved to the processed folder (UID MOVE; a server without
 MOVE has it flagged FLAG_DONE instead, and flagged messages are never polled again); a take
 that fails leaves the message as it was, taken again at the next poll (the commit dedupes by
-hash, so the attachments taken before the failure are harmless again). A message without a
-usable attachment is moved with a log line; one larger than MAX_MESSAGE_BYTES is moved
-unread, logged; at most MAX_ATTACHMENTS attachments of a message are taken, each at most the
-upload maximum (the rest logged, by counts only).
+hash while their items wait in the inbox, so the attachments taken before the failure are
+harmless again). At most MAX_ATTACHMENTS attachments of a message are taken, each at most the
+upload maximum. A message a person must look at is left in the mailbox's folder, flagged
+FLAG_REVIEW (never polled again; its taken attachments keep their items), with a log line of
+counts only: one with parts skipped (another type, too large, past the count, a picture in the
+text larger than INLINE_PICTURE_BYTES), one without a usable attachment (a letter in the mail's
+text), one larger than MAX_MESSAGE_BYTES (not read). Nothing that came in is lost unseen.
 
 The client is imap-tools (over the standard library's imaplib, run in a thread, one call at a
 time): IMAPS on port 993, STARTTLS on any other port (refused before the password is sent
@@ -47,6 +50,10 @@ MAX_ATTACHMENTS = 20  # taken from one message
 MAX_MESSAGE_BYTES = 200 * 1024 * 1024
 TIMEOUT_SECONDS = 30.0
 FLAG_DONE = "$BffIntake"
+FLAG_REVIEW = "$BffReview"  # left in the folder for a person: something in it was not taken
+# A picture in the text (inline, with a Content-ID) up to this size is a logo or a signature;
+# a larger one may be a scanned page, so its message is left for a person.
+INLINE_PICTURE_BYTES = 32 * 1024
 IMAPS_PORT = 993
 
 TYPES = {
@@ -118,14 +125,16 @@ class Mailbox:
         self._ssl = ssl_context
 
     async def poll(self) -> int:
-        """Take the messages waiting (at most BATCH); how many were marked done."""
+        """Take the messages waiting (at most BATCH); how many were marked done or left for a
+        person."""
         await asyncio.to_thread(clear_copies, self._work_dir)
         try:
             box, can_move = await asyncio.to_thread(self._connect)
         except Exception as failure:  # noqa: BLE001 - reported without the password
             raise MailboxUnavailable(self._redacted(failure)) from None
         try:
-            uids = await asyncio.to_thread(box.uids, f"UNDELETED UNKEYWORD {FLAG_DONE}", None)
+            waiting = f"UNDELETED UNKEYWORD {FLAG_DONE} UNKEYWORD {FLAG_REVIEW}"
+            uids = await asyncio.to_thread(box.uids, waiting, None)
             done = 0
             for uid in uids[:BATCH]:
                 done += await self._message(box, uid, can_move)
@@ -165,8 +174,13 @@ class Mailbox:
         if size is None:
             return 0  # gone meanwhile (another client moved it)
         if size > self._max_message_bytes:
-            log.warning("Mailbox: message %s of %d bytes not read (too large); moved.", uid, size)
-            await asyncio.to_thread(self._done, box, uid, can_move)
+            log.warning(
+                "Mailbox: message %s of %d bytes not read (too large); left for a person (%s).",
+                uid,
+                size,
+                FLAG_REVIEW,
+            )
+            await asyncio.to_thread(_flag, box, uid, FLAG_REVIEW)
             return 1
         fetched = await asyncio.to_thread(lambda: list(box.fetch(uid_list=[uid], mark_seen=False)))
         if not fetched:
@@ -186,14 +200,18 @@ class Mailbox:
                     shown(type(failure).__name__),
                 )
                 return 0
-        await asyncio.to_thread(self._done, box, uid, can_move)
         if not parts or skipped:
+            await asyncio.to_thread(_flag, box, uid, FLAG_REVIEW)
             log.info(
-                "Mailbox: message %s: %d attachments taken, %d skipped (type, size or count).",
+                "Mailbox: message %s: %d attachments taken, %d skipped (type, size, count or "
+                "a picture in the text); left for a person (%s).",
                 uid,
                 len(parts),
                 skipped,
+                FLAG_REVIEW,
             )
+            return 1
+        await asyncio.to_thread(self._done, box, uid, can_move)
         return 1
 
     async def _take_one(self, message: MailMessage, name: str, payload: bytes) -> None:
@@ -220,9 +238,7 @@ class Mailbox:
         if can_move:
             box.move(uid, self._config.processed_folder)
         else:  # imap-tools' own fallback would expunge every message flagged \Deleted
-            status, _ = box.client.uid("STORE", uid, "+FLAGS", f"({FLAG_DONE} \\Seen)")
-            if status != "OK":
-                raise MailboxUnavailable(f"flagging message {uid} failed")
+            _flag(box, uid, f"{FLAG_DONE} \\Seen")
 
     def _redacted(self, failure: BaseException) -> str:
         text = f"{type(failure).__name__}: {failure}"
@@ -233,6 +249,13 @@ class Mailbox:
 
 class MailboxUnavailable(Exception):
     """The mailbox could not be reached, signed in to or changed (the reason has no password)."""
+
+
+def _flag(box: BaseMailBox, uid: str, flags: str) -> None:
+    """Add flags (space-separated) to a message."""
+    status, _ = box.client.uid("STORE", uid, "+FLAGS", f"({flags})")
+    if status != "OK":
+        raise MailboxUnavailable(f"flagging message {uid} failed")
 
 
 def _size(box: BaseMailBox, uid: str) -> int | None:
@@ -248,8 +271,9 @@ def _documents(
     message: Message, max_bytes: int, max_count: int
 ) -> tuple[list[tuple[str, bytes]], int]:
     """A message's usable attachments (name, bytes), at most max_count of at most
-    max_bytes each, and how many others were skipped (other types, too large, past the count).
-    Images embedded in the text (inline, with a Content-ID) are neither."""
+    max_bytes each, and how many others were skipped (other types, too large, past the count,
+    a picture in the text larger than INLINE_PICTURE_BYTES). A smaller picture in the text
+    (inline, with a Content-ID: a logo, a signature) is neither."""
     found: list[tuple[str, bytes]] = []
     skipped = 0
     for part in message.walk():
@@ -262,10 +286,12 @@ def _documents(
             if name:
                 skipped += 1
             continue
+        payload = part.get_payload(decode=True)
         inline = part.get_content_disposition() == "inline"
         if inline and part.get("Content-ID") and kind.startswith("image/"):
-            continue  # a logo or picture in the text, not a document
-        payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes) and len(payload) > INLINE_PICTURE_BYTES:
+                skipped += 1  # a picture in the text that may be a scanned page
+            continue  # else a logo or a signature, not a document
         if not isinstance(payload, bytes) or not payload:
             skipped += 1
             continue

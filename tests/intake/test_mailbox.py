@@ -1,6 +1,7 @@
 """The intake's mailbox against a real dovecot (tests/intake/imap_server.py): each message's
 documents handed to the take with their sender, subject and Message-ID; the message moved to
-the processed folder (or flagged, without MOVE) only after every take returned; a failed or
+the processed folder (or flagged, without MOVE) only after every take returned, or left in the
+inbox flagged for a person when something in it was not taken; a failed or
 interrupted take leaves it to be taken at the next poll; TLS required by default."""
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from quart import Quart
 from bff.intake.incoming import Incoming
 from bff.intake.mailbox import (
     FLAG_DONE,
+    FLAG_REVIEW,
+    INLINE_PICTURE_BYTES,
     MAIL_LEASE,
     Mailbox,
     MailConfig,
@@ -177,22 +180,62 @@ async def test_a_take_cut_off_leaves_the_message_unprocessed(server: ImapServer)
     assert [data for _, data in take.taken] == [PDF_ONE]
 
 
-async def test_a_message_without_documents_is_moved_with_a_count(
+def flagged_for_review(server: ImapServer) -> list[str]:
+    """The messages left in the inbox for a person (FLAG_REVIEW, not done)."""
+    left = [(mid, flags) for mid, flags in server.messages() if FLAG_REVIEW.encode() in flags]
+    assert all(FLAG_DONE.encode() not in flags for _, flags in left)
+    return sorted(mid for mid, _ in left)
+
+
+async def test_a_message_without_documents_is_left_for_a_person(
     server: ImapServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bff.intake")
     server.append(mail("<plain@gp.example>"))
     server.append(mail("<text@gp.example>", ("notes.txt", "text/plain", b"not a document")))
     take = Taker(server)
-    assert await mailbox(server, take).poll() == 2
+    box = mailbox(server, take)
+    assert await box.poll() == 2
     assert take.calls == 0
-    assert ids(server) == []
-    assert sorted(ids(server, PROCESSED)) == [
+    assert ids(server, PROCESSED) == []
+    assert flagged_for_review(server) == [
         "Message-ID: <plain@gp.example>",
         "Message-ID: <text@gp.example>",
     ]
     assert "0 attachments taken, 0 skipped" in caplog.text
     assert "0 attachments taken, 1 skipped" in caplog.text
+    assert "Jane Smith" not in caplog.text and "notes.txt" not in caplog.text
+    assert await box.poll() == 0  # never taken again
+
+
+async def test_a_message_with_skipped_parts_keeps_its_documents_and_waits_for_a_person(
+    server: ImapServer,
+) -> None:
+    server.append(
+        mail(
+            "<lab@gp.example>",
+            ("result.pdf", "application/pdf", PDF_ONE),
+            ("result.xml", "application/xml", b"<result/>"),
+        )
+    )
+    scan = mail("<inline@gp.example>", ("cover.pdf", "application/pdf", PDF_TWO))
+    page = JPEG + bytes(INLINE_PICTURE_BYTES)  # a scanned page embedded in the text
+    scan.add_attachment(page, maintype="image", subtype="jpeg", disposition="inline", cid="<p1>")
+    server.append(scan)
+    signed = mail("<logo@gp.example>", ("letter.pdf", "application/pdf", PDF_ONE + b"2"))
+    signed.add_attachment(JPEG, maintype="image", subtype="png", disposition="inline", cid="<l>")
+    server.append(signed)  # a logo in the text is no document: done, moved
+    take = Taker(server)
+    box = mailbox(server, take)
+    assert await box.poll() == 3
+    assert [i.name for i, _ in take.taken] == ["result.pdf", "cover.pdf", "letter.pdf"]
+    assert ids(server, PROCESSED) == ["Message-ID: <logo@gp.example>"]
+    assert flagged_for_review(server) == [
+        "Message-ID: <inline@gp.example>",
+        "Message-ID: <lab@gp.example>",
+    ]
+    assert await box.poll() == 0
+    assert take.calls == 3
 
 
 async def test_documents_are_pdfs_images_and_docx_and_embedded_pictures_are_not(
@@ -230,12 +273,13 @@ async def test_too_many_attachments_and_too_large_messages_are_bounded(
     box = Mailbox(config, take, max_bytes=1_000_000, max_attachments=3, max_message_bytes=50_000)
     assert await box.poll() == 2
     assert [i.name for i, _ in take.taken] == ["page0.pdf", "page1.pdf", "page2.pdf"]
-    assert sorted(ids(server, PROCESSED)) == [
+    assert ids(server, PROCESSED) == []
+    assert flagged_for_review(server) == [
         "Message-ID: <huge@gp.example>",
         "Message-ID: <many@gp.example>",
     ]
     assert "3 attachments taken, 1 skipped" in caplog.text
-    assert "not read (too large); moved" in caplog.text
+    assert "not read (too large); left for a person" in caplog.text
 
 
 async def test_a_server_without_move_has_the_message_flagged_and_never_taken_again() -> None:
