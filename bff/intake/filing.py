@@ -8,9 +8,12 @@ source. The item is marked filed in the file's own transaction by a conditional 
 while it is new): of two people filing one item at once exactly one wins, the other is told
 "Already filed by {name} at {time}." and nothing of theirs is stored.
 
-Deleting keeps the item's row (its sha256: the same document is never taken again) and its
-bytes for BFF_TRASH_DAYS, like a deleted file's trash entry, so a mistake can be looked into;
-`purge_deleted` then removes the bytes.
+Once filed, the document is the folder's: bff/intake/access.py refuses the item's content
+(410), removes its bytes right after the filing commits and clears its suggestion's text.
+
+Deleting keeps the item's row (the record of who deleted it and why; the same content sent
+again comes in as a new item) and its bytes for BFF_TRASH_DAYS, like a deleted file's trash
+entry, so a mistake can be looked into; `purge_deleted` then removes the bytes.
 """
 
 from __future__ import annotations
