@@ -40,7 +40,12 @@ def _candidate(row: dict[str, Any]) -> Candidate:
 async def candidates(text: str) -> list[Candidate]:
     """The folders whose record number the text may hold (none when it holds no token), in id
     order."""
-    keys = record_keys(text)
+    return await candidates_for(record_keys(text))
+
+
+async def candidates_for(keys: list[str]) -> list[Candidate]:
+    """The folders of these record keys (suggest.record_keys of a text, worked out in the
+    worker pool by the routing: routing_work.WorkArea.keys), in id order."""
     if not keys:
         return []
     rows = await Folder.filter(patient_record_key__in=keys).values(*_FIELDS)

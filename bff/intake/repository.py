@@ -38,8 +38,10 @@ async def create_item(conn: BaseDBAsyncClient, values: dict[str, Any]) -> Intake
 async def items_page(
     offset: int, limit: int, status: Status | None
 ) -> tuple[list[IntakeItem], int]:
-    """A page of items, newest first (of one status, or all), and how many there are."""
-    query = IntakeItem.all() if status is None else IntakeItem.filter(status=status)
+    """A page of items, newest first (of one status, or all), and how many there are; a split's
+    parts held until its original is settled (HELD) are not shown."""
+    query = IntakeItem.exclude(routing=HELD)
+    query = query if status is None else query.filter(status=status)
     total = await query.count()
     rows = await query.order_by("-received_at", "-id").offset(offset).limit(limit)
     return list(rows), total
@@ -107,6 +109,9 @@ async def forget_bytes(item_id: int) -> None:
 # --- Routing (bff/intake/routing.py): one process claims an item at a time ---------------------
 
 PENDING, CLAIMED, DONE = "pending", "claimed", "done"
+# A split's part taken in but not yet its own (reshaping.split_item): not shown in the inbox,
+# not routed, until the split's original is settled in the transaction that activates it.
+HELD = "held"
 
 
 def _claimable(now: datetime, holder: str) -> Q:
@@ -166,3 +171,28 @@ async def give_back_routing(item_id: int, holder: str) -> None:
     await IntakeItem.filter(id=item_id, routing=CLAIMED, routing_holder=holder).update(
         routing=PENDING, routing_until=None, routing_attempts=F("routing_attempts") - 1
     )
+
+
+# --- Splitting (bff/intake/reshaping.py): parts held until their original is settled ------------
+
+
+async def settle_split(
+    conn: BaseDBAsyncClient, item_id: int, object_id: str, values: dict[str, Any]
+) -> bool:
+    """Inside transaction conn: set values on the item only if it is still new and still has
+    the bytes that were split (not turned meanwhile); whether this one did."""
+    query = IntakeItem.filter(id=item_id, status=Status.NEW, object_id=object_id)
+    return bool(await query.using_db(conn).update(**values))
+
+
+async def activate_part(conn: BaseDBAsyncClient, part_id: int, values: dict[str, Any]) -> bool:
+    """Inside transaction conn: make a held part an item of the inbox with values (its
+    routing: pending, or claimed with its cover sheet's route); whether it was held."""
+    query = IntakeItem.filter(id=part_id, status=Status.NEW, routing=HELD).using_db(conn)
+    return bool(await query.update(**{"routing": PENDING, **values}))
+
+
+async def held_parts(conn: BaseDBAsyncClient, ids: list[int]) -> list[IntakeItem]:
+    """Inside transaction conn: which of these parts are still held (new, never activated)."""
+    rows = await IntakeItem.filter(id__in=ids, status=Status.NEW, routing=HELD).using_db(conn)
+    return list(rows)

@@ -3,9 +3,13 @@
 
 A split takes each part in as an item the way every document is taken in (`service.take_in`:
 screened, deduplicated by its bytes, audited `intake_received`), then marks the original
-deleted with the split as its reason, audited `intake_split`, in one conditional UPDATE (only
-while it is new: a split beside a filing or another split loses with a 409; the parts it made
-stay as items, and the same split again makes the same parts, so none is made twice).
+deleted with the split as its reason, audited `intake_split`. The parts are taken in HELD
+(repository.HELD: not in the inbox, not routed) and activated (their routing values set, shown)
+in the same transaction as the original's conditional UPDATE (only while it is new and has the
+bytes split): a split beside a filing, a deletion, another split or a turn loses with a 409 and
+its held parts are deleted ("the split ... lost: Already deleted by ...") with their bytes, so
+no part of a split that did not happen is ever filed or shown. A crash before that transaction
+leaves held parts only: the same split again takes them (the same bytes) and activates them.
 
 Turning writes the turned PDF as a new object first, then in one transaction points the item
 at it (only while the item is new and still has the bytes that were turned) and records
@@ -106,7 +110,11 @@ async def split_item(
 ) -> list[IntakeItem]:
     """Split a new PDF item into one item per page range (1-based, both ends included); the
     original is then deleted with the split as its reason. The parts, in order. part_values:
-    each new part's own row values (the routing's: its cover sheet, its problems, its claim)."""
+    each new part's own row values (the routing's: its cover sheet, its problems, its claim),
+    set only when the split wins. Each part is taken in HELD (not shown, not routed); the
+    original's conditional settle and the parts' activation are one transaction, so a split
+    that loses (the original filed, deleted, split or turned meanwhile: 409) or fails part-way
+    leaves no part behind: those it held are deleted, their bytes removed."""
     item = await find_item(item_id)
     data = await _pdf_bytes(item, storage)
     count = int(item.page_count or 0)
@@ -120,17 +128,41 @@ async def split_item(
         raise ApiError(400, "A split needs a part smaller than the whole document.")
     parts = await _in_worker(extract_pages, data, ranges)
     made: list[IntakeItem] = []
-    for index, ((first, last), part) in enumerate(zip(ranges, parts, strict=True)):
-        arrival = Arrival(
-            item.source,
-            _part_name(item.file_name, first, last),
-            PDF,
-            sender=item.sender,
-            subject=item.subject,
-            message_id=item.message_id,
-        )
-        values = part_values[index] if part_values else None
-        made.append((await take_in(_once(part), arrival, storage, actor, values=values))[0])
+    try:
+        for (first, last), part in zip(ranges, parts, strict=True):
+            arrival = Arrival(
+                item.source,
+                _part_name(item.file_name, first, last),
+                PDF,
+                sender=item.sender,
+                subject=item.subject,
+                message_id=item.message_id,
+            )
+            held: dict[str, Any] = {"routing": repository.HELD}
+            if actor.user_id is None:  # the routing's split: the parts keep their uploader
+                held |= {"received_by_id": item.received_by_id}
+                held |= {"received_by_name": item.received_by_name}
+            made.append((await take_in(_once(part), arrival, storage, actor, values=held))[0])
+    except Exception as failure:
+        why = failure.message if isinstance(failure, ApiError) else "it failed"
+        await _discard(made, f"the split of item {item.id} did not finish: {why}", actor, storage)
+        raise
+    lost = await _settle(item, ranges, made, actor, part_values)
+    if lost is not None:
+        await _discard(made, f"the split of item {item.id} lost: {lost.message}", actor, storage)
+        raise lost
+    return made
+
+
+async def _settle(
+    item: IntakeItem,
+    ranges: list[tuple[int, int]],
+    made: list[IntakeItem],
+    actor: Actor,
+    part_values: list[dict[str, Any]] | None,
+) -> ApiError | None:
+    """The original deleted as split and its held parts activated, in one transaction, only
+    while the original is new with the bytes split; else the refusal (nothing changed)."""
     ids = ", ".join(str(part.id) for part in made)
     async with transaction() as conn:
         values = {
@@ -140,8 +172,16 @@ async def split_item(
             "deleted_at": datetime.now(UTC),
             "deleted_reason": f"Split into items {ids}",
         }
-        if not await repository.settle_new(conn, item.id, values):
-            raise settled(await repository.item_by_id(item.id, conn))
+        if not await repository.settle_split(conn, item.id, item.object_id, values):
+            current = await repository.item_by_id(item.id, conn)
+            if current is not None and current.status == Status.NEW:
+                return ApiError(409, CHANGED)  # turned meanwhile: split again, as it is now
+            return settled(current)
+        for index, part in enumerate(made):
+            if await repository.activate_part(
+                conn, part.id, part_values[index] if part_values else {}
+            ):
+                publish(INTAKE_CHANGED, {"id": part.id}, intake_rooms)
         spans = ",".join(f"{first}-{last}" for first, last in ranges)
         await record(
             conn,
@@ -150,7 +190,39 @@ async def split_item(
             details=f"item={item.id} pages={spans} into={ids.replace(', ', ',')}",
         )
         publish(INTAKE_DELETED, {"id": item.id}, intake_rooms)
-    return made
+    return None
+
+
+async def _discard(made: list[IntakeItem], reason: str, actor: Actor, storage: Storage) -> None:
+    """Delete the parts of a split that did not happen (those still held: never shown), with
+    the reason, and remove their bytes."""
+    if not made:
+        return
+    async with transaction() as conn:
+        held = await repository.held_parts(conn, [part.id for part in made])
+        for part in held:
+            values = {
+                "status": Status.DELETED,
+                "routing": repository.DONE,
+                "deleted_by_id": actor.user_id,
+                "deleted_by_name": actor.name,
+                "deleted_at": datetime.now(UTC),
+                "deleted_reason": reason[:500],
+            }
+            if await repository.settle_new(conn, part.id, values):
+                await record(
+                    conn,
+                    actor,
+                    "intake_deleted",
+                    details=f"item={part.id} source={part.source.value} reason={reason}",
+                )
+    for part in held:
+        try:
+            await storage.delete_object(item_key(part.object_id))
+        except StorageError:
+            log.warning("A split's discarded part keeps its bytes until the housekeeping runs.")
+            continue
+        await repository.forget_bytes(part.id)
 
 
 async def rotate_item(

@@ -38,8 +38,8 @@ from bff.audit.service import record
 from bff.containers.models import Folder
 from bff.db import transaction
 from bff.errors import ApiError
-from bff.intake import repository
-from bff.intake.candidates import candidates
+from bff.intake import repository, sheet_policy
+from bff.intake.candidates import candidates_for
 from bff.intake.filing import file_item
 from bff.intake.models import IntakeItem, Status
 from bff.intake.pages import PDF
@@ -49,7 +49,6 @@ from bff.intake.schemas import FileItem
 from bff.intake.service import INTAKE_ACTOR, intake_rooms
 from bff.intake.sheets import SheetCode
 from bff.intake.splitting import PlannedDocument, plan
-from bff.intake.suggest import suggest
 from bff.leases import INSTANCE
 from bff.live.events import INTAKE_CHANGED, publish
 from bff.workers import WorkerPool
@@ -80,7 +79,7 @@ class Router:
         self.holder = f"{INSTANCE}:{secrets.token_hex(4)}"
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._current: int | None = None
+        self._holding: set[int] = set()  # the items whose claims this router holds now
 
     def start(self) -> None:
         """Route in the background: now, when woken, and every POLL_SECONDS."""
@@ -92,15 +91,17 @@ class Router:
         self._wake.set()
 
     async def stop(self) -> None:
-        """Stop; the item being routed is given back (claimable at once by the next start)."""
+        """Stop; the items being routed (a batch and its parts not yet routed) are given back
+        (claimable at once by the next start)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        if self._current is not None:
+        for item_id in sorted(self._holding):
             with contextlib.suppress(Exception):
-                await repository.give_back_routing(self._current, self.holder)
+                await repository.give_back_routing(item_id, self.holder)
+        self._holding.clear()
 
     async def _run(self) -> None:
         while True:
@@ -137,16 +138,19 @@ class Router:
         """Route one item if this process can claim it; whether it did."""
         if not await self._claim(item_id):
             return False
-        batch, self._current = self._current, item_id  # a batch's parts route inside it
+        self._holding.add(item_id)  # a batch's parts route inside it: each held till done
         try:
             problems = await self._route(item_id)
         except Busy:
             await repository.give_back_routing(item_id, self.holder)
+            self._holding.discard(item_id)
             raise
-        finally:
-            self._current = batch
+        except Exception:  # tried again once its claim runs out
+            self._holding.discard(item_id)
+            raise
         if await repository.end_routing(None, item_id, self.holder, problems):
             publish(INTAKE_CHANGED, {"id": item_id}, intake_rooms)
+        self._holding.discard(item_id)
         return True
 
     async def _route(self, item_id: int) -> list[str]:
@@ -158,23 +162,23 @@ class Router:
             return [GAVE_UP]
         if item.route:  # a part of a batch, routed by the sheet before it
             code = SheetCode(int(item.route["folderId"]), str(item.route["sheetId"]))
-            return await self._file_by_sheet(item, code)
-        async with self.area.copy(self.storage, item) as path:
-            try:
+            return await self._by_sheet(item, code)
+        try:
+            async with self.area.copy(self.storage, item) as path:
                 codes = await self.area.codes(path, item)
-            except Unroutable as exc:
-                return [str(exc)]
-            documents = plan(codes, self._key()) if codes is not None else []
-            if codes is None or (
-                len(documents) == 1 and documents[0].pages == tuple(range(len(codes)))
-            ):
-                route = documents[0].route if documents else None
-                problems = list(documents[0].problems) if documents else []
-                if route is not None:
-                    return [*problems, *await self._file_by_sheet(item, route)]
-                return [*problems, *await self._suggest(item, path)]
-            if not documents:
-                return [ONLY_SHEETS]
+                documents = plan(codes, self._key()) if codes is not None else []
+                if codes is None or (
+                    len(documents) == 1 and documents[0].pages == tuple(range(len(codes)))
+                ):
+                    route = documents[0].route if documents else None
+                    problems = list(documents[0].problems) if documents else []
+                    if route is not None:
+                        return [*problems, *await self._by_sheet(item, route)]
+                    return [*problems, *await self._suggest(item, path)]
+                if not documents:
+                    return [ONLY_SHEETS]
+        except Unroutable as exc:  # its bytes missing, its codes unreadable: for a person
+            return [str(exc)]
         return await self._split(item, documents)
 
     def _key(self) -> bytes:
@@ -210,15 +214,33 @@ class Router:
             if refusal.status == 503:  # the workers or the scanner: tried again later
                 raise Busy from None
             return [NOT_SPLIT.format(reason=refusal.message)]
-        for part in parts:
-            await self.route(part.id)
+        self._holding.update(part.id for part in parts)  # given back if stopped meanwhile
+        try:
+            for part in parts:
+                await self.route(part.id)
+                self._holding.discard(part.id)
+        except Busy:  # the parts not routed yet given back, routed by the next poll
+            for part in parts:
+                if part.id in self._holding:
+                    await repository.give_back_routing(part.id, self.holder)
+                    self._holding.discard(part.id)
+            raise
         return []
 
-    async def _file_by_sheet(self, item: IntakeItem, code: SheetCode) -> list[str]:
-        """File item to the folder a verified sheet names (its problem when it cannot)."""
+    async def _by_sheet(self, item: IntakeItem, code: SheetCode) -> list[str]:
+        """A verified sheet's folder: filed to for the scanner's items and an uploader's who
+        may file there (sheet_policy.py); else only suggested, for a person to confirm."""
         folder = await Folder.get_or_none(id=code.folder_id).prefetch_related("container")
         if folder is None:
             return [FOLDER_GONE]
+        problem = await sheet_policy.refusal(item, folder.container.name, folder.name)
+        if problem is None:
+            return await self._file_by_sheet(item, folder, code)
+        await sheet_policy.suggest_folder(item, folder, code)
+        return [problem]
+
+    async def _file_by_sheet(self, item: IntakeItem, folder: Folder, code: SheetCode) -> list[str]:
+        """File item to the folder a verified sheet names (its problem when it cannot)."""
         target = FileItem(container=folder.container.name, folder=folder.name)
         try:
             await file_item(
@@ -245,7 +267,13 @@ class Router:
             text = await self.area.text(path, item)
         except Unroutable as exc:
             return [str(exc)]
-        found = suggest(text, await candidates(text), self.settings.date_order)
+        try:  # the untrusted text searched in the worker pool, the folders queried here
+            keys = await self.area.keys(text)
+            found = await self.area.suggestion(
+                text, await candidates_for(keys), self.settings.date_order
+            )
+        except Unroutable as exc:
+            return [str(exc)]
         if found is None:
             return []
         kept: dict[str, Any] = {**found.as_json(), "excerpts": excerpts(text, found.evidence)}

@@ -20,21 +20,25 @@ from bff.intake.barcodes import CodesUnreadable, PageCodes, read_codes
 from bff.intake.models import IntakeItem
 from bff.intake.pages import PDF
 from bff.intake.service import item_key
-from bff.intake.suggest import Evidence
+from bff.intake.suggest import Candidate, Evidence, Suggestion, record_keys, suggest
 from bff.jobs.service import work_dir
 from bff.jobs.work import FileFacts, Unavailable, Unreadable
 from bff.search.extract import TextOptions, extract_text
 from bff.workers import WorkerBusy, WorkerFailed, WorkerPool, WorkerTimeout
 from config.settings import Settings
 from storage.base import Storage
+from storage.errors import NotFound
 
 CODES_SECONDS = 60.0
 TEXT_SECONDS = 120.0
 OCR_PAGES = 5
 CONTEXT = 120  # characters kept either side of a piece of evidence
 MAX_EXCERPT_CHARS = 8_000
+SUGGEST_SECONDS = 30.0
 CODES_FAILED = "This scan's barcodes could not be read, so it was not routed."
 TEXT_FAILED = "This document's text could not be read, so no patient is suggested."
+SUGGEST_FAILED = "This document's text could not be searched, so no patient is suggested."
+BYTES_GONE = "This item's content is missing from storage: it cannot be routed or filed."
 
 
 class Busy(Exception):
@@ -59,8 +63,12 @@ class WorkArea:
         folder = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
         try:
             path = folder / "content"
-            with path.open("wb") as out:
-                async with await storage.open_object(item_key(item.object_id)) as chunks:
+            try:
+                stream = await storage.open_object(item_key(item.object_id))
+            except NotFound:  # a problem for a person, not a retry every claim
+                raise Unroutable(BYTES_GONE) from None
+            async with stream as chunks:
+                with path.open("wb") as out:
                     async for chunk in chunks:
                         await asyncio.to_thread(out.write, chunk)
             yield str(path)
@@ -103,6 +111,28 @@ class WorkArea:
         except (WorkerTimeout, WorkerFailed):
             raise Unroutable(TEXT_FAILED) from None
         return "\n\n".join(text for _, text in extracted.pages)
+
+    async def keys(self, text: str) -> list[str]:
+        """The record keys the (untrusted, long) text may hold: suggest.record_keys, in a
+        worker, never in the server's event loop."""
+        try:
+            found: list[str] = await self._run(SUGGEST_SECONDS, record_keys, text)
+        except (WorkerTimeout, WorkerFailed):
+            raise Unroutable(SUGGEST_FAILED) from None
+        return found
+
+    async def suggestion(
+        self, text: str, candidates: list[Candidate], order: Any
+    ) -> Suggestion | None:
+        """suggest.suggest of the text among the candidates (queried by the server), in a
+        worker."""
+        try:
+            found: Suggestion | None = await self._run(
+                SUGGEST_SECONDS, suggest, text, candidates, order
+            )
+        except (WorkerTimeout, WorkerFailed):
+            raise Unroutable(SUGGEST_FAILED) from None
+        return found
 
 
 def excerpts(text: str, evidence: Sequence[Evidence]) -> list[dict[str, object]]:
