@@ -27,7 +27,8 @@ export const INTAKE_MSG = {
   suggested: (who: string) => `Suggested: ${who}`,
   because: (reasons: string) => `because: ${reasons}`,
   noSuggestion: 'No suggestion: find the patient',
-  evidenceKinds: { record: 'record number', name: 'name', birth_date: 'date of birth' },
+  // A mailed cover sheet's folder is only suggested (sheet: its text names the sheet).
+  evidenceKinds: { sheet: 'cover sheet', record: 'record number', name: 'name', birth_date: 'date of birth' },
   evidenceHeading: 'Found in the document',
   // Actions
   open: 'Open',

@@ -64,3 +64,12 @@ describe('excerptSegments', () => {
     expect(excerptSegments({ start: 100, text: 'nothing' }, evidence)).toEqual([{ text: 'nothing', kind: null }]);
   });
 });
+
+describe('a mailed cover sheet’s suggestion', () => {
+  it('says the sheet as its reason', () => {
+    const suggestion = suggestionOf({
+      suggestion: { folderId: 5, container: 'ward-a', folder: 'patient-1', evidence: [{ kind: 'sheet', start: 0, end: 0, text: 'cover sheet 7f3a' }], excerpts: [] },
+    })!;
+    expect(suggestionLine(suggestion)).toBe('Suggested: ward-a / patient-1 — because: cover sheet 7f3a');
+  });
+});

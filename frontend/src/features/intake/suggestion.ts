@@ -93,11 +93,13 @@ export function excerptSegments(excerpt: Excerpt, evidence: readonly Evidence[])
 }
 
 /** 'record number 00123-45, date of birth 03/03/1961': the first piece of each kind found, in
- * the order record number, name, date of birth. */
+ * the order cover sheet, record number, name, date of birth. */
 export function reasons(evidence: readonly Evidence[]): string {
   return KINDS.flatMap((kind) => {
     const first = evidence.find((piece) => piece.kind === kind);
-    return first ? [`${INTAKE_MSG.evidenceKinds[kind]} ${first.text}`] : [];
+    if (!first) return [];
+    // A sheet's evidence says itself ('cover sheet 7f3a…'); the others are named by their kind.
+    return [kind === 'sheet' ? first.text : `${INTAKE_MSG.evidenceKinds[kind]} ${first.text}`];
   }).join(', ');
 }
 

@@ -1301,7 +1301,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One item. */
+        /** One item (audited `intake_view`, in the folder it was filed to or suggested for). */
         get: operations["get_get_item"];
         put?: never;
         post?: never;

@@ -50,16 +50,15 @@ function ItemRow({ item, onAction }: { item: IntakeItem; onAction: (action: Item
         <SuggestionSummary item={item} />
       </td>
       <ActionsCell>
-        {item.status !== 'deleted' ? (
-          <RowButton label={`${INTAKE_MSG.open} ${name}`} onClick={act('open')}>
-            {INTAKE_MSG.open}
-          </RowButton>
-        ) : null}
         <RowButton label={`${INTAKE_MSG.details} of ${name}`} onClick={act('details')}>
           {INTAKE_MSG.details}
         </RowButton>
+        {/* A filed item is read in its folder only (the server answers 410); a deleted one is gone. */}
         {isNew ? (
           <>
+            <RowButton label={`${INTAKE_MSG.open} ${name}`} onClick={act('open')}>
+              {INTAKE_MSG.open}
+            </RowButton>
             <RowButton kind="primary" label={`${INTAKE_MSG.file}: ${name}`} onClick={act('file')}>
               {INTAKE_MSG.file}
             </RowButton>

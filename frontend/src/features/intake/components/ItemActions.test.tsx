@@ -22,6 +22,7 @@ describe('changing an item', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Please give a reason for deleting this item.');
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(within(dialog).getByLabelText('Reason *').tagName).toBe('INPUT'); // one line, as the server's rule
     await userEvent.type(within(dialog).getByLabelText('Reason *'), 'Blank page sent twice');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Item deleted')).toBeInTheDocument();

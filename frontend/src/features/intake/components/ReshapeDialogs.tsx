@@ -123,18 +123,18 @@ export function DeleteItemDialog({ item, onDone }: ItemDialogProps) {
       onClose={() => onDone(null)}
       {...form}
     >
-      <Field id="intake-delete-reason" label={INTAKE_MSG.deleteReason} hint={INTAKE_MSG.deleteReasonHint}>
-        <textarea
-          id="intake-delete-reason"
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          maxLength={500}
-          rows={3}
-          required
-          aria-describedby="intake-delete-reason-hint"
-          data-autofocus
-        />
-      </Field>
+      {/* One line: the server refuses line breaks and control characters in a reason. */}
+      <Field
+        id="intake-delete-reason"
+        label={INTAKE_MSG.deleteReason}
+        hint={INTAKE_MSG.deleteReasonHint}
+        value={reason}
+        onValue={setReason}
+        maxLength={500}
+        required
+        autoComplete="off"
+        data-autofocus
+      />
     </FormDialog>
   );
 }

@@ -105,6 +105,8 @@ describe('the inbox', () => {
     expect(await screen.findByText('Filed to ward-a / patient-1 by Bob Clerk')).toBeInTheDocument();
     expect(screen.getByText('Filed to ward-b / patient-2 by its cover sheet')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'File to patient: scan-30.pdf' })).not.toBeInTheDocument();
+    // Read in its folder now: the intake no longer opens it (the server answers 410).
+    expect(screen.queryByRole('button', { name: 'Open scan-30.pdf' })).not.toBeInTheDocument();
     expect(api.calls.at(-1)?.search).toBe('?status=filed&page=1&pageSize=20');
   });
 
