@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, RootModel, StringConstraints
+from pydantic import BaseModel, Field, RootModel, StringConstraints
 
 from bff.auth.password_rule import MAX_LENGTH as PASSWORD_MAX_LENGTH
 from bff.users.schemas import UserOut
@@ -27,6 +27,9 @@ class TokenUser(BaseModel):
     name: str
     username: str
     role: str
+    intake: bool = Field(
+        False, description="May use the intake (issue 51): admins, and staff an admin granted it"
+    )
 
 
 class LoginResponse(BaseModel):

@@ -57,6 +57,9 @@ def user_claims(user: User) -> dict[str, Any]:
         "name": user.name,
         "username": user.username,
         "role": user.role.value,
+        # The intake permission (issue 51; admins always have it): the web app shows the Intake
+        # page by it; the server checks the database's on every request (auth/policy.py).
+        "intake": user.role is Role.ADMIN or user.intake,
     }
 
 

@@ -36,6 +36,7 @@ async def test_login_returns_token_with_user_object(client: Client) -> None:
         "name": "Dr Who",
         "username": "dr-who",
         "role": "doctor",
+        "intake": False,
     }
     claims = jwt.decode(body["token"], options={"verify_signature": False})
     assert claims["user"]["role"] == "doctor"

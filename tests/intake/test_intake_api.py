@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import asyncio
 
+import jwt
+
 from bff.audit.models import AuditLog
+from bff.auth.sessions import open_session
 from bff.files.models import StoredFile
 from bff.intake import repository
 from bff.intake.models import IntakeItem, Status
 from bff.scan.models import Quarantined
+from bff.users.models import User
 from tests.factories import make_staff
 from tests.helpers import audit_entries, error_message
 from tests.intake.desk import (  # noqa: F401 - fixtures
@@ -25,6 +29,12 @@ from tests.intake.desk import (  # noqa: F401 - fixtures
 from tools.testclamd import EICAR
 
 FORBIDDEN = "You don't have permission to do this."
+
+
+def _token_user(token: str) -> dict[str, object]:
+    """The user a session token carries (its signature not checked: the test made it)."""
+    claims: dict[str, dict[str, object]] = jwt.decode(token, options={"verify_signature": False})
+    return claims["user"]
 
 
 async def _calls(desk: Desk, who: object, item_id: int) -> list[object]:
@@ -62,6 +72,9 @@ async def test_only_holders_of_the_intake_permission_reach_the_intake(desk: Desk
     assert entry.user_id == desk.admin.user.id and "intake=granted" in entry.details
     inbox = await desk.inbox(desk.nurse)
     assert [item["id"] for item in inbox["items"]] == [item_id]
+    # Her next session's token says so (the web app shows her the Intake page by it).
+    nurse = await User.get(id=desk.nurse.user.id)
+    assert _token_user(await open_session(nurse, desk.settings, "127.0.0.1"))["intake"] is True
     assert inbox["items"][0]["fileName"] == "letter.png"
 
     # Withdrawn: refused again at once (her cached session is forgotten with users:changed).
@@ -73,6 +86,8 @@ async def test_only_holders_of_the_intake_permission_reach_the_intake(desk: Desk
     # An admin needs no grant; a doctor does.
     assert (await desk.inbox(desk.admin))["total"] == 1
     doctor = await make_staff(desk.settings, "doctor")
+    assert _token_user(doctor.token)["intake"] is False
+    assert _token_user(desk.admin.token)["intake"] is True
     response = await desk.client.get("/api/intake/items", headers=doctor.headers)
     assert await error_message(response, 403) == FORBIDDEN
 

@@ -2454,6 +2454,12 @@ export interface components {
         TokenUser: {
             /** Id */
             id: number;
+            /**
+             * Intake
+             * @description May use the intake (issue 51): admins, and staff an admin granted it
+             * @default false
+             */
+            intake: boolean;
             /** Name */
             name: string;
             /** Role */
