@@ -29,7 +29,9 @@ class Status(StrEnum):
 
 class IntakeItem(Model):
     """One document in the intake. Its bytes are the object `.bff-intake/{object_id}`; its
-    sha256 is unique, so the same content is never taken twice. Who filed or deleted it are
+    sha256 is unique among items still new (migration 0039's partial index, not expressible
+    here): the same content is never in the inbox twice, and a document deleted or filed may
+    come in again. Who filed or deleted it are
     kept by id and by name (the name for the 409 a second filer reads, and after the account
     is gone)."""
 
@@ -41,7 +43,7 @@ class IntakeItem(Model):
     sender = fields.CharField(max_length=320, default="")
     subject = fields.CharField(max_length=998, default="")
     message_id = fields.CharField(max_length=998, default="")
-    sha256 = fields.CharField(max_length=64, unique=True)
+    sha256 = fields.CharField(max_length=64)
     object_id = fields.CharField(max_length=64, unique=True)  # its bytes: .bff-intake/{object_id}
     content_type = fields.CharField(max_length=255)
     size = fields.BigIntField()
