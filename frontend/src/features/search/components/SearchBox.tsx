@@ -3,7 +3,7 @@
  * in a field), and a search goes to the results screen. On the results screen it shows that
  * search's words and keeps its filters; elsewhere it searches everything the reader may read.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { parseSearch, SEARCH_PATH, searchUrl } from '../../../lib/searchQuery';
 import { SEARCH_MSG } from '../messages';
@@ -27,7 +27,9 @@ function Box({ onResults, search }: { onResults: boolean; search: string }) {
   const [value, setValue] = useState(current?.q ?? '');
   const input = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
+  // Listening from before the box is first painted: a `/` pressed as soon as the page shows
+  // finds it (a screen that renders with the layout in one commit paints at once).
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
       if (typingIn(event.target) || document.querySelector('[role="dialog"]')) return;
