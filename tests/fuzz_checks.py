@@ -28,9 +28,10 @@ def no_unassigned_data(ctx: Any, response: Any, case: Any) -> None:
     """Fail when a successful response mentions a container, folder or file not assigned."""
     if response.status_code >= 300:
         return
-    text = response.text or ""
+    # As bytes: a download (a cover sheet's PDF) is no UTF-8 text.
+    body = response.content or b""
     for secret in filter(None, os.environ.get("BFF_FUZZ_SECRETS", "").split(",")):
-        if secret in text:
+        if secret.encode() in body:
             raise AssertionError(f"{case.method} {case.formatted_path} revealed {secret!r}")
 
 

@@ -220,6 +220,12 @@ ID_REQUESTS: dict[tuple[str, str], dict[str, Any]] = {
     ("DELETE", "/api/assignments/<int:assignment_id>"): {"params": {"type": "folder"}},
     ("DELETE", "/api/auth/mfa/webauthn/<int:passkey_id>"): {"json": {"password": ADMIN_PASSWORD}},
     ("PUT", "/api/users/<int:user_id>/sso-link"): {"json": {"subject": "a-subject"}},
+    ("POST", "/api/intake/items/<int:item_id>/file"): {
+        "json": {"container": "ward", "folder": "patient-1"}
+    },
+    ("POST", "/api/intake/items/<int:item_id>/delete"): {"json": {"reason": "a duplicate"}},
+    ("POST", "/api/intake/items/<int:item_id>/split"): {"json": {"ranges": [[1, 1]]}},
+    ("POST", "/api/intake/items/<int:item_id>/rotate"): {"json": {"degrees": 90}},
 }
 
 

@@ -53,9 +53,15 @@ INK_GRID = 40
 EDGE = 0.05
 BLANK_CELLS = 1
 STREAK_ROWS = 0.75
-FORMATS = zxingcpp.BarcodeFormats(
-    [zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.DataMatrix]
-)
+
+
+def _formats() -> zxingcpp.BarcodeFormats:
+    """The formats read, made per call: a zxing-cpp object kept at module level outlives the
+    interpreter's teardown, and nanobind then prints "leaked ..." lines to stderr at every
+    exit (into the server's JSON log)."""
+    return zxingcpp.BarcodeFormats(
+        [zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.DataMatrix]
+    )
 
 
 class CodesUnreadable(Exception):
@@ -90,7 +96,7 @@ def read_codes(path: str, max_pages: int = MAX_PAGES, dpi: int = READ_DPI) -> li
             raise CodesUnreadable("This scan has too many pixels to read its barcodes.")
         found = zxingcpp.read_barcodes(
             picture,
-            formats=FORMATS,
+            formats=_formats(),
             try_rotate=True,
             try_downscale=True,
             try_invert=False,  # printed sheets are dark on light: half the work
