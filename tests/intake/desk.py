@@ -8,12 +8,14 @@ import io
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
+from bff.patients.rules import record_key
 from bff.users.models import Role
 from tests.conftest import make_settings, started_app
 from tests.factories import StaffMember, assign, make_staff
@@ -53,6 +55,20 @@ class Desk(Ward):
         await assign(self.clerk.user, self.container, self.folder)
         await self.grant(self.clerk, True)
         return self
+
+    async def record_ann_smith(self) -> None:
+        """The `other` folder's patient: Ann Smith, born 3 March 1961, record number 0012345
+        (written to the row, as the admin's form would keep it)."""
+        await (
+            type(self.other)
+            .filter(id=self.other.id)
+            .update(
+                patient_name="Ann Smith",
+                patient_birth_date=date(1961, 3, 3),
+                patient_record_number="0012345",
+                patient_record_key=record_key("0012345"),
+            )
+        )
 
     async def grant(self, who: StaffMember, intake: bool) -> Any:
         """The admin's user edit, with the intake permission granted or withdrawn."""

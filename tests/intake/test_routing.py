@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,6 @@ from bff.intake.models import IntakeItem, Source, Status
 from bff.intake.routing import FOLDER_GONE, GAVE_UP, MAX_ATTEMPTS
 from bff.intake.service import INTAKE_ACTOR, Arrival, take_in
 from bff.intake.splitting import DAMAGED
-from bff.patients.rules import record_key
 from bff.services import app_services
 from tests.helpers import audit_entries
 from tests.intake.desk import (  # noqa: F401 - fixtures
@@ -212,16 +211,7 @@ async def test_separators_split_a_batch_into_its_documents(desk: Desk, tmp_path:
 async def test_a_letter_with_record_number_and_birth_date_is_suggested_a_name_alone_not(
     desk: Desk, tmp_path: Path
 ) -> None:
-    await (
-        type(desk.other)
-        .filter(id=desk.other.id)
-        .update(
-            patient_name="Ann Smith",
-            patient_birth_date=date(1961, 3, 3),
-            patient_record_number="0012345",
-            patient_record_key=record_key("0012345"),
-        )
-    )
+    await desk.record_ann_smith()
     scanned = _scan(tmp_path, [letter_pdf("Re: Ann Smith, MRN 0012345, DOB 03/03/1961")])
     typed = letter_pdf(f"Re: Ann Smith, seen in clinic {secrets.token_hex(3)}")
     results = await desk.batch(desk.clerk, [("letter.pdf", scanned), ("name.pdf", typed)])

@@ -7,7 +7,7 @@ gives back every claim it held, and an item whose bytes are gone is left to a pe
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,6 @@ from bff.intake.repository import GONE
 from bff.intake.routing_work import BYTES_GONE
 from bff.intake.service import INTAKE_ACTOR, Arrival, item_key, take_in
 from bff.intake.sheet_policy import FROM_MAIL, NOT_UPLOADERS
-from bff.patients.rules import record_key
 from bff.services import app_services
 from tests.helpers import audit_entries
 from tests.intake.desk import (  # noqa: F401 - fixtures
@@ -163,16 +162,7 @@ async def test_a_cover_sheet_files_by_itself_only_from_the_scanner_or_an_uploade
 async def test_the_suggestion_searches_the_text_in_the_worker_pool(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await (
-        type(desk.other)
-        .filter(id=desk.other.id)
-        .update(
-            patient_name="Ann Smith",
-            patient_birth_date=date(1961, 3, 3),
-            patient_record_number="0012345",
-            patient_record_key=record_key("0012345"),
-        )
-    )
+    await desk.record_ann_smith()
 
     def in_the_server(*args: Any) -> Any:
         raise AssertionError("the untrusted text was searched in the server's event loop")
