@@ -1,12 +1,12 @@
 /* global window */
 // Lighthouse (mobile preset, simulated throttling, cold cache) on the first loads that matter
-// most: /login, a responder's emergency page opened from a SmartToken link (a patient with a
+// most: /login (and / signed out, which ends there), a responder's emergency page opened from a SmartToken link (a patient with a
 // photo), a doctor's folder page, the doctor's search results for a word of a letter, and the
 // folder page with that letter open in the viewer at the match (issue 50). Starts the real BFF on a throwaway database (the
 // built web app in frontend/dist: run `npm run build` first), arranges the data through the
 // API and CLI, and prints performance, accessibility, total blocking time, LCP and CLS per page.
 //
-//   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|emergency|folder|search|viewer] [--save DIR] [--thumbnailed N] [--compare DIR,...]
+//   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|root|emergency|folder|search|viewer[,...]] [--save DIR] [--thumbnailed N] [--compare DIR,...]
 //
 // --save writes each full Lighthouse report (JSON) to DIR, for its diagnostics; LH_TRACE=FILE
 // writes the last run's trace (with V8's CPU profile): its requests and main-thread tasks in time.
@@ -216,11 +216,12 @@ try {
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   const pages = [
     ['login', '/login', `${server.base}/login`, null],
+    ['root', '/ signed out (to /login)', `${server.base}/`, null],
     ['emergency', 'emergency page (SmartToken link)', link, null],
     ['folder', "doctor's folder page", `${server.base}/containers/${WARD}/folders/${FOLDER}`, doctorToken],
     ['search', "doctor's search results", `${server.base}/search?q=${WORD}`, doctorToken],
     ['viewer', 'folder page, letter in the viewer', `${server.base}/containers/${WARD}/folders/${FOLDER}?${new URLSearchParams({ view: LETTER, page: '1', q: WORD })}`, doctorToken],
-  ].filter(([key]) => !options.only || key === options.only);
+  ].filter(([key]) => !options.only || options.only.split(',').includes(key));
   console.log(`Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset, cold load; ${new Date().toISOString()}`);
   for (const [, name, url, token] of pages) {
     for (let run = 1; run <= runs; run += 1) {
