@@ -4,6 +4,7 @@ import { ObjectUrlImage } from '../../../components/ObjectUrlImage';
 import type { IntakeItem } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
 import { useItemPicture } from '../api/get-content';
+import { useFolderPatient } from '../api/get-patient';
 import { INTAKE_MSG } from '../messages';
 import { reasons, suggestionOf } from '../suggestion';
 
@@ -75,14 +76,20 @@ export function ItemStatus({ item }: { item: IntakeItem }) {
   );
 }
 
-/** The suggested folder and why: the record number, name and date of birth the document holds. */
+/** The suggested patient and why: the record number, name and date of birth the document holds.
+ * The patient is read from the folder (the server keeps only the folder with a suggestion: its
+ * patient may change meanwhile), as the filing dialog and the folder page's banner read it (one
+ * cached read serves them all); a folder the reader may not see (404), or one without a name,
+ * shows its code. */
 export function SuggestionSummary({ item }: { item: IntakeItem }) {
   const suggestion = suggestionOf(item);
+  const read = useFolderPatient(suggestion?.container ?? '', suggestion?.folder ?? '', suggestion !== null && suggestion.patient === null);
   if (!suggestion) return <span className="muted">{INTAKE_MSG.noSuggestion}</span>;
   const why = reasons(suggestion.evidence);
+  const name = suggestion.patient?.name || read.data?.name;
   return (
     <div>
-      <div>{INTAKE_MSG.suggested(suggestion.patient?.name || `${suggestion.container} / ${suggestion.folder}`)}</div>
+      <div>{INTAKE_MSG.suggested(name || `${suggestion.container} / ${suggestion.folder}`)}</div>
       {why ? <div className="small">{INTAKE_MSG.because(why)}</div> : null}
     </div>
   );

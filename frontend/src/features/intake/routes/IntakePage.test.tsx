@@ -57,6 +57,22 @@ describe('the inbox', () => {
     await expectNoAxeViolations();
   });
 
+  it('names the suggested patient in the row (read from the folder), the folder’s code when it cannot be read', async () => {
+    const OTHER = intakeItem({ id: 14, fileName: 'other.pdf', suggestion: { ...LETTER.suggestion!, container: 'ward-b', folder: 'patient-9' } });
+    mockApi({
+      [LIST]: page([LETTER, OTHER]),
+      'GET /api/patients/ward-a/patient-1': { body: ANN },
+      'GET /api/patients/ward-b/patient-9': { status: 404, body: { message: 'Folder not found.' } },
+    });
+    renderApp(INTAKE);
+    const table = await screen.findByRole('table', { name: 'Intake items' });
+    const [letter, other] = within(table).getAllByRole('row').slice(1);
+    await waitFor(() => expect(letter).toHaveTextContent('Suggested: Ann Smith'));
+    expect(letter).toHaveTextContent('because: record number 00123-45, date of birth 03/03/1961');
+    // A folder the reader may not see: its code, as the server named it.
+    await waitFor(() => expect(other).toHaveTextContent('Suggested: ward-b / patient-9'));
+  });
+
   it('shows an item’s details with the evidence marked', async () => {
     mockApi({ [LIST]: page([LETTER]) });
     renderApp(INTAKE);
