@@ -5,7 +5,14 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract vips clamav dovecot
+.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract vips clamav dovecot versions
+
+# The Python and Node the README names (pyproject.toml's requires-python, frontend/package.json's
+# engines), checked before anything installs: a wrong one is named in one line, with the one needed.
+CHECK_PYTHON = $(firstword $(wildcard $(BIN)/python) $(PYTHON))
+versions:
+	@test -n "$(CHECK_PYTHON)" || { echo "Python 3.11 is needed; found no python3 on PATH." >&2; exit 1; }
+	@$(CHECK_PYTHON) tools/check_versions.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +30,7 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.lock
 install: $(VENV)/.runtime
 install-dev: $(VENV)/.dev
 
-run: install frontend
+run: versions install frontend
 	$(BIN)/python -m bff serve
 
 # Debian's nginx, for the cluster and its tests (installed without starting its service).
@@ -76,9 +83,25 @@ oidc-provider: tests/auth/oidc_provider/node_modules/.package-lock.json
 tests/auth/oidc_provider/node_modules/.package-lock.json: tests/auth/oidc_provider/package-lock.json
 	cd tests/auth/oidc_provider && npm ci --no-audit --no-fund
 
-# The web app: npm ci, then a production build into frontend/dist (served by the BFF).
-frontend:
-	cd frontend && npm ci --no-audit --no-fund && npm run build
+# The web app: `npm ci` when package.json or its lock changed, then a production build into
+# frontend/dist (served by the BFF) when anything it is built from changed (each step's stamp is
+# touched once it succeeded): a second `make run` with nothing changed serves at once. Test files
+# are left out of the build's sources (a change to one alone need not rebuild).
+FRONTEND_INSTALLED := frontend/node_modules/.installed
+FRONTEND_BUILT := frontend/dist/.built
+FRONTEND_SOURCES := $(shell find frontend/src frontend/public ! -name '*.test.ts' ! -name '*.test.tsx') \
+	frontend/index.html frontend/vite.config.ts frontend/chunks.ts frontend/tsconfig.json \
+	frontend/scripts/precompress.mjs frontend/scripts/bundle-size.mjs
+
+$(FRONTEND_INSTALLED): frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	touch $@
+
+$(FRONTEND_BUILT): $(FRONTEND_INSTALLED) $(FRONTEND_SOURCES)
+	cd frontend && npm run build
+	touch $@
+
+frontend: $(FRONTEND_BUILT)
 
 # Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys
 # (the cluster journey needs the dev tools too: moto for its S3-protocol server).
@@ -132,7 +155,7 @@ test-all: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite postgres-then-web-checks
 	$(MAKE) --no-print-directory journeys
 
-test: lint typecheck test-all
+test: versions lint typecheck test-all
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
