@@ -4,7 +4,29 @@
  * Enter and Shift+Enter in the box) moving across pages.
  */
 import { useId, type FormEvent, type KeyboardEvent } from 'react';
+import { ApiError } from '../../../../lib/api/client';
+import type { TextMatch } from '../../../../lib/api/types';
+import type { useFindText } from '../../api/viewer';
 import { VIEWER_TEXT } from './viewerMessages';
+
+/** What the find found, in words: nothing before a search, Searching…, the server's refusal
+ * (or that it failed), no matches (so far, when the document was too long to search to its
+ * end), or "Match i of N". */
+export function findStatus(terms: string, found: ReturnType<typeof useFindText>, matches: readonly TextMatch[], matchIndex: number | null): string {
+  return !terms
+    ? ''
+    : found.isPending
+      ? VIEWER_TEXT.searching
+      : found.isError
+        ? ((found.error instanceof ApiError && found.error.status !== 0 && (found.error.status < 500 || found.error.status === 503) && found.error.serverMessage) ||
+          VIEWER_TEXT.findFailed)
+        : matches.length === 0
+          ? found.data?.partial
+            ? VIEWER_TEXT.noMatchesSoFar
+            : VIEWER_TEXT.noMatches
+          : VIEWER_TEXT.matchPosition((matchIndex ?? 0) + 1, found.data?.total ?? matches.length, Boolean(found.data?.capped || found.data?.partial)) +
+            (found.data?.partial ? ` · ${VIEWER_TEXT.partial}` : '');
+}
 
 interface ViewerFindProps {
   draft: string;

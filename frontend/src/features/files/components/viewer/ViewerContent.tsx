@@ -1,0 +1,76 @@
+/** What the viewer shows of a file the server opened: its image, PDF page, text or DOCX, or a
+ * card with its original; a PDF's active content warned of above it. */
+import { Banner } from '../../../../components/Banner';
+import type { StoredFile, TextMatch, ViewerResponse } from '../../../../lib/api/types';
+import type { ViewerVersion } from '../../api/viewer';
+import { VIEWER_MSG } from '../../messages';
+import { ImageView } from './ImageView';
+import { PdfView } from './PdfView';
+import { HtmlView, TextView } from './TextView';
+import { OtherCard } from './ViewerCards';
+import type { Original } from './viewerTypes';
+
+interface ContentProps {
+  answer: ViewerResponse;
+  file: StoredFile | undefined;
+  name: string;
+  zoom: number;
+  page: number;
+  pageCount: number;
+  onTurn: (page: number) => void;
+  /** The links have expired (or a picture failed and Try again was pressed): ask for the file
+   * again, a new opening with new links. */
+  onExpired: () => void;
+  original: Original;
+  /** The version shown, for its words (the text layer) and the find's highlights. */
+  version: ViewerVersion;
+  textLayer: boolean;
+  matchesOn: (page: number) => readonly TextMatch[];
+  current: TextMatch | null;
+}
+
+export function ViewerContent(props: ContentProps) {
+  // A PDF's active content (JavaScript, launch actions, embedded files): a warning line above it.
+  const active = props.answer.activeContent || props.file?.activeContent;
+  if (!active) return <Shown {...props} />;
+  return (
+    <div className="viewer-image-wrap">
+      <Banner kind="warning">{VIEWER_MSG.activeContent(active)}</Banner>
+      <Shown {...props} />
+    </div>
+  );
+}
+
+function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original, version, textLayer, matchesOn, current }: ContentProps) {
+  const expired = () => Date.parse(answer.expiresAt) <= Date.now();
+  const text = { version, textLayer, matchesOn, current };
+  if (answer.kind === 'image' && answer.imageUrl) {
+    const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} original={original} {...text} />;
+    // Beyond what the server hands a browser to decode, the picture is its reduced copy.
+    if (!answer.imageReduced) return image;
+    return (
+      <div className="viewer-image-wrap">
+        <Banner kind="info">{VIEWER_MSG.imageReduced}</Banner>
+        {image}
+      </div>
+    );
+  }
+  if (answer.kind === 'pdf' && answer.pageUrl) {
+    return (
+      <PdfView
+        template={answer.pageUrl}
+        widths={answer.pageWidths}
+        page={page}
+        pageCount={pageCount}
+        zoom={zoom}
+        onTurn={onTurn}
+        expired={expired}
+        onExpired={onExpired}
+        {...text}
+      />
+    );
+  }
+  if (answer.kind === 'text' && answer.textUrl) return <TextView url={answer.textUrl} name={name} zoom={zoom} version={version} />;
+  if (answer.kind === 'html' && answer.htmlUrl) return <HtmlView url={answer.htmlUrl} name={name} version={version} />;
+  return <OtherCard answer={answer} file={file} original={original} />;
+}
