@@ -6,28 +6,25 @@ subscription fails or stops answering pings (the manager's own listen loop, retr
 half second, never python-socketio's growing back-off). A sign-out's `fence` waits until every
 other process has heard it. After `session:revoked` reaches a room, each process disconnects
 its own members of it. The Socket.IO server and what it does with connections:
-bff/live/server.py.
+bff/live/server.py; how each process delivers events to its own connections:
+bff/live/delivery.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
-import contextvars
 import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-import engineio
 import socketio
 
-from bff import metrics
 from bff.auth.session_cache import SessionCache
-from bff.live.events import LIVE_RESYNC, SESSION_REVOKED
-from bff.live.transport import cut_if_stalled, websocket_frames, write_now
+from bff.live.delivery import Deliveries, LiveEventDropped, deliver
+from bff.live.events import SESSION_REVOKED
 
 log = logging.getLogger(__name__)
 
@@ -35,211 +32,6 @@ RECONNECT_SECONDS = 0.5  # between attempts to subscribe again while the Redis l
 PING_IDLE_SECONDS = 1.0  # a quiet subscription is pinged after this long
 PING_ANSWER_SECONDS = 2.0  # a ping unanswered this long means the link is down
 CLOSE_SECONDS = 2.0  # the app's stop waits this long for the listener, and for each connection
-
-
-DELIVERY_SLICE = 32  # packets queued (over one or several events) before the loop takes a turn
-DELIVERIES_WAITING = 1000  # events a process holds; beyond, new ones are dropped (never sign-outs)
-
-
-class LiveEventDropped(Exception):
-    """This process did not deliver an event (too many waiting, or the delivery failed, or the
-    app stopping): already logged and counted."""
-
-
-class _Delivery:
-    """One event to deliver: the packets, who gets them (fixed when it was sent), and whether
-    it ends their connections once they have it (session:revoked)."""
-
-    __slots__ = ("done", "ends", "event", "namespace", "packets", "recipients", "sent")
-
-    def __init__(
-        self, event: str, packets: list[Any], namespace: str, recipients: list[tuple[Any, Any]]
-    ) -> None:
-        self.event = event
-        self.packets = packets
-        self.namespace = namespace
-        self.recipients = recipients
-        self.ends = event == SESSION_REVOKED
-        loop = asyncio.get_running_loop()
-        self.sent = loop.time()  # for bff_live_delivery_seconds
-        # True once every recipient has it, False if it was not delivered.
-        self.done: asyncio.Future[bool] = loop.create_future()
-
-
-class _Deliveries:
-    """The events a process delivers to its own connections, one after another, by one task.
-
-    Packets are queued for their recipients DELIVERY_SLICE at a time, with a turn of the loop
-    between two slices: a fan-out to 5,000 connections (most of a second of CPU), or a burst of
-    small events, would otherwise run in one turn, and every request arriving meanwhile would
-    wait for all of it. One task delivers events in the order they were sent, so each
-    connection gets them in that order; who gets an event is fixed when it is sent (a
-    connection that leaves meanwhile is skipped, one that arrives meanwhile does not get it),
-    and after `session:revoked` the connections that got it are ended before any later event.
-    One recipient that fails to take it does not stop the others.
-
-    At most DELIVERIES_WAITING events wait: beyond that a new one is dropped (logged, counted
-    as not delivered), except a sign-out, and once the queue is empty again every connection
-    of this process gets `live:resync`, so clients refetch what they missed."""
-
-    def __init__(self, manager: Any) -> None:
-        self.manager = manager
-        self._waiting: collections.deque[_Delivery] = collections.deque()
-        self._wake: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._closed = False
-        self._dropped = False  # since the last live:resync
-
-    def put(self, delivery: _Delivery) -> None:
-        """Queue `delivery` (or drop it, resolving its future with False)."""
-        if self._closed:
-            self._fail(delivery, "the app is stopping")
-            return
-        if len(self._waiting) >= DELIVERIES_WAITING and not delivery.ends:
-            self._dropped = True
-            self._fail(delivery, f"{DELIVERIES_WAITING} events wait")
-            return
-        self._waiting.append(delivery)
-        if self._wake is None:
-            self._wake = asyncio.Event()
-        self._wake.set()
-        if self._task is None or self._task.done():
-            # A context of its own: not that of the request whose event started it.
-            self._task = asyncio.get_running_loop().create_task(
-                self._run(), context=contextvars.Context()
-            )
-
-    @staticmethod
-    def _fail(delivery: _Delivery, why: str) -> None:
-        log.warning("Live event %s dropped: %s", delivery.event, why)
-        metrics.live_event(delivery.event, False)
-        if not delivery.done.done():
-            delivery.done.set_result(False)
-
-    async def _run(self) -> None:
-        assert self._wake is not None
-        budget = DELIVERY_SLICE
-        while True:
-            if not self._waiting:
-                if self._dropped:  # clients missed events: tell every one to refetch
-                    self._dropped = False
-                    self._waiting.append(_everyone(self.manager, LIVE_RESYNC))
-                    continue
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            delivery = self._waiting.popleft()
-            try:
-                budget = await self._deliver(delivery, budget)
-            except asyncio.CancelledError:
-                self._waiting.appendleft(delivery)  # resolved by aclose
-                raise
-            except Exception:  # the next event must still go
-                log.exception("Delivering live event %s failed", delivery.event)
-                metrics.live_event(delivery.event, False)
-                delivery.done.set_result(False)
-            else:
-                metrics.live_delivered(asyncio.get_running_loop().time() - delivery.sent)
-                delivery.done.set_result(True)
-
-    async def _deliver(self, delivery: _Delivery, budget: int) -> int:
-        """Queue the packets for each recipient still connected; the budget of packets left
-        before the next turn of the loop."""
-        engine = self.manager.server.eio
-        sockets = engine.sockets
-        connected = self.manager.is_connected
-        namespace = delivery.namespace
-        frames = websocket_frames(delivery.packets)
-        direct = queued = 0
-        for sid, eio_sid in delivery.recipients:
-            if budget <= 0:
-                await asyncio.sleep(0)  # the loop's turn: requests, the connections' writers
-                budget = DELIVERY_SLICE
-            if not connected(sid, namespace):  # gone since it was sent
-                continue
-            budget -= 1
-            socket = sockets.get(eio_sid)
-            if socket is not None:
-                if write_now(socket, frames):
-                    direct += 1
-                    continue
-                if cut_if_stalled(socket):
-                    continue
-            queued += 1
-            for packet in delivery.packets:
-                try:
-                    await engine.send_packet(eio_sid, packet)
-                except Exception:  # the others still get it
-                    log.debug(
-                        "Live event %s not queued for one connection", delivery.event, exc_info=True
-                    )
-        metrics.live_deliveries(direct, queued)
-        if delivery.ends:
-            for sid, _ in delivery.recipients:
-                if connected(sid, namespace):
-                    await self.manager.server.disconnect(
-                        sid, namespace=namespace, ignore_queue=True
-                    )
-        return budget
-
-    async def aclose(self) -> None:
-        """Stop delivering (the app is stopping): what still waits is not delivered."""
-        self._closed = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        while self._waiting:
-            self._fail(self._waiting.popleft(), "the app is stopping")
-
-
-def _everyone(manager: Any, event: str) -> _Delivery:
-    """`event` (without arguments) for every connection of this process now."""
-    everyone = list(manager.get_participants("/", None)) if "/" in manager.rooms else []
-    return _Delivery(event, _packets(manager, event, {}, "/"), "/", everyone)
-
-
-def _packets(manager: Any, event: str, data: Any, namespace: str) -> list[Any]:
-    """The Engine.IO packets of a Socket.IO event, encoded once for all its recipients."""
-    # A tuple is several arguments, as python-socketio has it.
-    arguments = list(data) if isinstance(data, tuple) else [] if data is None else [data]
-    encoded = manager.server.packet_class(
-        socketio.packet.EVENT, namespace=namespace, data=[event, *arguments]
-    ).encode()
-    return [
-        engineio.packet.Packet(engineio.packet.MESSAGE, part)
-        for part in (encoded if isinstance(encoded, list) else [encoded])
-    ]
-
-
-def deliver(
-    manager: Any,
-    event: str,
-    data: Any,
-    namespace: str | None,
-    room: Any,
-    skip_sid: Any = None,
-) -> asyncio.Future[bool]:
-    """python-socketio's AsyncManager.emit for an event without a callback, queued for this
-    process's delivery task (`_Deliveries`): the same packet, encoded once, for every local
-    member of `room` now, without the task per recipient python-socketio creates. Returns a
-    future: True once every recipient has it (and, for session:revoked, their connections have
-    ended), False if it was not delivered (logged and counted)."""
-    namespace = namespace or "/"
-    skip = skip_sid if isinstance(skip_sid, list) else [skip_sid]
-    recipients = (
-        [pair for pair in manager.get_participants(namespace, room) if pair[0] not in skip]
-        if namespace in manager.rooms
-        else []
-    )
-    if not recipients:  # nobody in this process: nothing to encode
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        done.set_result(True)
-        return done
-    delivery = _Delivery(event, _packets(manager, event, data, namespace), namespace, recipients)
-    manager.deliveries.put(delivery)
-    return delivery.done
 
 
 class _Delivering:
@@ -254,7 +46,7 @@ class _Delivering:
     this and the other changes of that run, docs/capacity.md). Here a disconnect looks only
     at its own rooms."""
 
-    _deliveries: _Deliveries | None = None
+    _deliveries: Deliveries | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -296,9 +88,9 @@ class _Delivering:
         return [room for room in self._rooms_of.get(namespace, {}).get(sid, ()) if room is not None]
 
     @property
-    def deliveries(self) -> _Deliveries:
+    def deliveries(self) -> Deliveries:
         if self._deliveries is None:
-            self._deliveries = _Deliveries(self)
+            self._deliveries = Deliveries(self)
         return self._deliveries
 
     async def _disconnect_room(self, room: Any, namespace: str) -> None:

@@ -33,7 +33,7 @@ at once, none holding its turn while it waits for the client or the database
 
 Each process delivers events to its own connections from one task, in the order they were
 sent, to the connections that were its recipients when it was sent, a slice of packets at a
-turn of the loop, so requests are answered during a long fan-out (bff/live/managers.py); an
+turn of the loop, so requests are answered during a long fan-out (bff/live/delivery.py); an
 emit without Redis returns once it is delivered. A connection's session ending goes through
 the same queue: `session:revoked`, then the connection closed, before any later event.
 
@@ -61,6 +61,7 @@ from bff import collector, metrics
 from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import ENROL_FIRST, authenticate, ended_sessions
 from bff.errors import ApiError
+from bff.live.delivery import LiveEventDropped, deliver
 from bff.live.events import (
     ADMINS,
     LIVE_RECONNECT,
@@ -70,7 +71,7 @@ from bff.live.events import (
     session_room,
     user_room,
 )
-from bff.live.managers import LiveEventDropped, LocalManager, RedisManager, deliver
+from bff.live.managers import LocalManager, RedisManager
 from bff.live.transport import (
     CROWDED,
     POLLING_PLACE,
@@ -258,7 +259,7 @@ class LiveHub:
     async def _end_connections(self, sids: list[str], reason: str) -> None:
         """Tell these connections of this process that their session ended, and close them:
         through this process's delivery task, after the events sent to them before and before
-        any sent after (bff/live/managers.py), with or without Redis."""
+        any sent after (bff/live/delivery.py), with or without Redis."""
         manager = self.sio.manager
         told = [deliver(manager, SESSION_REVOKED, {"reason": reason}, "/", sid) for sid in sids]
         if told:

@@ -1,5 +1,5 @@
-"""How one process delivers live events to its own connections (bff/live/managers.py's
-`_Deliveries`): a slice of packets at a time with the loop's turn between, one event after
+"""How one process delivers live events to its own connections (bff/live/delivery.py's
+`Deliveries`): a slice of packets at a time with the loop's turn between, one event after
 another, recipients fixed when the event is sent, at most DELIVERIES_WAITING waiting (never a
 sign-out dropped, and `live:resync` after a drop), nothing left hanging when the app stops;
 and the connections' writers (bff/live/transport.py's `_poll`, without a time limit) ending with
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bff import metrics
-from bff.live import managers, transport
+from bff.live import delivery, transport
 from bff.live.events import SESSION_REVOKED, user_room
 from bff.services import app_services
 from bff.users.models import Role
@@ -69,7 +69,7 @@ def _took_turns(timeline: list[str]) -> bool:
 @pytest.fixture
 def held(live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.Event]:
     """While the event is not set, the delivery task stops at `test:hold`."""
-    deliver = managers._Deliveries._deliver
+    deliver = delivery.Deliveries._deliver
     release = asyncio.Event()
 
     async def holding(deliveries: Any, delivery: Any, budget: int) -> int:
@@ -77,7 +77,7 @@ def held(live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.
             await release.wait()
         return await deliver(deliveries, delivery, budget)
 
-    monkeypatch.setattr(managers._Deliveries, "_deliver", holding)
+    monkeypatch.setattr(delivery.Deliveries, "_deliver", holding)
     yield release
     release.set()
 
@@ -85,7 +85,7 @@ def held(live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.
 async def test_a_long_fan_out_takes_turns_and_keeps_each_connections_order(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(managers, "DELIVERY_SLICE", 1)
+    monkeypatch.setattr(delivery, "DELIVERY_SLICE", 1)
     hub = app_services(live.app).live
     staff, ears = await _listeners(live, 4)
     everyone = [user_room(member.user.id) for member in staff]
@@ -108,13 +108,13 @@ async def test_a_long_fan_out_takes_turns_and_keeps_each_connections_order(
 async def test_a_burst_of_small_events_takes_turns_too(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(managers, "DELIVERY_SLICE", 2)
+    monkeypatch.setattr(delivery, "DELIVERY_SLICE", 2)
     hub = app_services(live.app).live
     staff, [ears] = await _listeners(live, 1)
     timeline: list[str] = []
     _record_puts(live, monkeypatch, timeline)
     room = user_room(staff[0].user.id)
-    burst = [managers.deliver(hub.sio.manager, f"test:{n}", {}, "/", room) for n in range(6)]
+    burst = [delivery.deliver(hub.sio.manager, f"test:{n}", {}, "/", room) for n in range(6)]
     await _other_work(timeline)
     assert await asyncio.gather(*burst) == [True] * 6
     assert _took_turns(timeline), timeline
@@ -132,8 +132,8 @@ async def test_who_gets_an_event_is_fixed_when_it_is_sent(
     hub = app_services(live.app).live
     old_tab = await live.listener(nurse.token, "old")
     room = user_room(nurse.user.id)
-    holding = managers.deliver(hub.sio.manager, "test:hold", {}, "/", room)  # the queue stalls
-    ended = managers.deliver(hub.sio.manager, SESSION_REVOKED, {"reason": "ended"}, "/", room)
+    holding = delivery.deliver(hub.sio.manager, "test:hold", {}, "/", room)  # the queue stalls
+    ended = delivery.deliver(hub.sio.manager, SESSION_REVOKED, {"reason": "ended"}, "/", room)
     new_tab = await live.listener(nurse.token, "new")  # joins the room meanwhile
     held.set()
     assert await holding and await ended
@@ -161,8 +161,8 @@ async def test_how_long_each_event_took_to_reach_every_recipient_is_measured(
     room = [user_room(member.user.id) for member in staff]
     manager = hub.sio.manager
     count, seconds = _delivery_seconds()
-    holding = managers.deliver(manager, "test:hold", {}, "/", room)
-    behind = managers.deliver(manager, "test:behind", {}, "/", room)
+    holding = delivery.deliver(manager, "test:hold", {}, "/", room)
+    behind = delivery.deliver(manager, "test:behind", {}, "/", room)
     await asyncio.sleep(0.3)
     held.set()
     assert await holding and await behind
@@ -172,7 +172,7 @@ async def test_how_long_each_event_took_to_reach_every_recipient_is_measured(
     assert now_count - count == 2
     assert 0.6 <= now_seconds - seconds < 5  # each waited the 0.3 s hold
     await manager.deliveries.aclose()
-    assert await managers.deliver(manager, "test:late", {}, "/", room) is False
+    assert await delivery.deliver(manager, "test:late", {}, "/", room) is False
     assert _delivery_seconds()[0] == now_count
 
 
@@ -186,21 +186,21 @@ async def test_beyond_the_waiting_limit_events_are_dropped_said_and_clients_resy
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr(managers, "DELIVERIES_WAITING", 2)
+    monkeypatch.setattr(delivery, "DELIVERIES_WAITING", 2)
     hub = app_services(live.app).live
     staff, [ears, other] = await _listeners(live, 2)
     room = user_room(staff[0].user.id)
     manager = hub.sio.manager
     failures = _failures()
-    with caplog.at_level(logging.WARNING, logger="bff.live.managers"):
-        first = managers.deliver(manager, "test:hold", {}, "/", room)
+    with caplog.at_level(logging.WARNING, logger="bff.live.delivery"):
+        first = delivery.deliver(manager, "test:hold", {}, "/", room)
         await asyncio.sleep(0.05)  # taken by the delivery task, which stops at it
-        taken = [managers.deliver(manager, f"test:{n}", {}, "/", room) for n in range(4)]
+        taken = [delivery.deliver(manager, f"test:{n}", {}, "/", room) for n in range(4)]
         assert [done.done() for done in taken] == [False, False, True, True]
         # A dropped event fails the app's send once: logged and counted where it was dropped.
         await hub._emit("test:late", {}, [room])
         # A sign-out is never dropped.
-        ending = managers.deliver(manager, SESSION_REVOKED, {"reason": "ended"}, "/", room)
+        ending = delivery.deliver(manager, SESSION_REVOKED, {"reason": "ended"}, "/", room)
         held.set()
         assert await first and await asyncio.gather(*taken) == [True, True, False, False]
         assert await ending
@@ -223,13 +223,13 @@ async def test_stopping_resolves_what_waits_and_takes_no_more(
     staff, _ = await _listeners(live, 1)
     room = user_room(staff[0].user.id)
     manager = hub.sio.manager
-    first = managers.deliver(manager, "test:hold", {}, "/", room)
-    waiting = managers.deliver(manager, "test:waiting", {}, "/", room)
+    first = delivery.deliver(manager, "test:hold", {}, "/", room)
+    waiting = delivery.deliver(manager, "test:waiting", {}, "/", room)
     await asyncio.sleep(0.05)
     await manager.deliveries.aclose()
     assert first.done() and waiting.done()
     assert await first is False and await waiting is False
-    late = managers.deliver(manager, "test:late", {}, "/", room)
+    late = delivery.deliver(manager, "test:late", {}, "/", room)
     assert late.done() and await late is False
     assert manager.deliveries._task is None  # no task started after the stop
 

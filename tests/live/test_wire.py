@@ -23,7 +23,7 @@ from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Request, TextMessage
 
 from bff import collector, metrics
-from bff.live import managers, transport
+from bff.live import delivery, transport
 from bff.live.events import user_room
 from bff.services import app_services
 from bff.users.models import Role
@@ -79,8 +79,8 @@ async def test_an_event_waits_behind_what_is_queued_for_the_connection(
     hub = app_services(live.app).live
     manager = hub.sio.manager
     (eio_socket,) = hub.sio.eio.sockets.values()
-    first = managers._packets(manager, "test:first", {}, "/")
-    second = transport.websocket_frames(managers._packets(manager, "test:second", {}, "/"))
+    first = delivery._packets(manager, "test:first", {}, "/")
+    second = transport.websocket_frames(delivery._packets(manager, "test:second", {}, "/"))
     assert transport.write_now(eio_socket, second) is True  # nothing ahead: written at once
     await ear.wait_for("test:second")
     eio_socket.queue.put_nowait(first[0])  # for its writer, which has not run yet
@@ -103,14 +103,14 @@ async def test_an_event_waits_for_a_packet_its_writer_has_taken_and_not_written(
     ((eio_sid, eio_socket),) = hub.sio.eio.sockets.items()
     lock = eio_socket.wire._tcp.send_lock
     await lock.acquire()  # Hypercorn's own write (a pong) in progress
-    first = managers._packets(manager, "test:first", {}, "/")
+    first = delivery._packets(manager, "test:first", {}, "/")
     await hub.sio.eio.send_packet(eio_sid, first[0])
     for _ in range(100):  # the writer takes it and waits for the lock
         if eio_socket.queue.empty():
             break
         await asyncio.sleep(0.01)
     assert eio_socket.queue.empty() and lock.locked()
-    done = managers.deliver(manager, "test:second", {}, "/", user_room(nurse.user.id))
+    done = delivery.deliver(manager, "test:second", {}, "/", user_room(nurse.user.id))
     lock.release()  # in the same step: the writer is woken, not yet run
     assert await done is True
     await ear.wait_for("test:second")
