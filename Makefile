@@ -103,15 +103,24 @@ $(FRONTEND_BUILT): $(FRONTEND_INSTALLED) $(FRONTEND_SOURCES)
 
 frontend: $(FRONTEND_BUILT)
 
+# The web app's test tools (Playwright and axe for the browser journeys, Lighthouse and its
+# Puppeteer for frontend/scripts/lighthouse-bench.mjs), a package of their own with its own lock:
+# make test installs them, make run never does. (`npm run e2e` alone installs them too.)
+E2E_TOOLS := frontend/e2e/node_modules/.installed
+$(E2E_TOOLS): frontend/e2e/package.json frontend/e2e/package-lock.json
+	cd frontend/e2e && npm ci --no-audit --no-fund
+	touch $@
+e2e-tools: $(E2E_TOOLS)
+
 # Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys
 # (the cluster journey needs the dev tools too: moto for its S3-protocol server).
 test-frontend: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(MAKE) --no-print-directory web-checks journeys
 
-.PHONY: web-checks journeys
+.PHONY: web-checks journeys e2e-tools
 web-checks:
 	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test
-journeys:
+journeys: e2e-tools
 	cd frontend && npm run e2e
 
 lint: install-dev

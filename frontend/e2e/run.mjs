@@ -1,6 +1,7 @@
-// Browser journeys: makes sure Debian's Chromium and a build exist, then runs e2e/*.test.mjs.
+// Browser journeys: makes sure Debian's Chromium, the test tools and a build exist, then runs
+// e2e/*.test.mjs.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +24,17 @@ if (!existsSync(CHROMIUM)) {
   run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update', '-qq'], { env });
   run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-qq', 'chromium'], { env });
 }
+// The test tools (Playwright, axe, Lighthouse) are a package of their own (e2e/package.json),
+// installed by make test and never by make run: installed here when missing or older than their
+// package.json or lock, with the stamp make uses (Makefile's e2e-tools).
+const tools = resolve(root, 'e2e');
+const installed = resolve(tools, 'node_modules/.installed');
+const wanted = ['package.json', 'package-lock.json'].map((name) => statSync(resolve(tools, name)).mtimeMs);
+if (!existsSync(installed) || Math.max(...wanted) > statSync(installed).mtimeMs) {
+  run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: tools });
+  writeFileSync(installed, '');
+}
+
 /** The newest modification time under a directory (or of a file). */
 function newest(path) {
   const stat = statSync(path);
@@ -36,6 +48,7 @@ const index = resolve(root, 'dist/index.html');
 const sources = ['src', 'index.html', 'public', 'vite.config.ts', 'chunks.ts'].map((p) => resolve(root, p)).filter(existsSync);
 if (!existsSync(index) || Math.max(...sources.map(newest)) > statSync(index).mtimeMs) {
   run('npm', ['run', 'build'], { cwd: root });
+  writeFileSync(resolve(root, 'dist/.built'), ''); // make's stamp: make run need not build it again
 }
 
 const journeys = readdirSync(resolve(root, 'e2e')).filter((name) => name.endsWith('.test.mjs')).map((name) => `e2e/${name}`);

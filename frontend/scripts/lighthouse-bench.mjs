@@ -25,11 +25,9 @@ import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-// Lighthouse drives Chromium through Puppeteer; its own copy (a dependency of lighthouse,
-// pinned by the lock file) opens the signed-in page.
-import puppeteer from 'puppeteer-core';
+// Lighthouse drives Chromium through Puppeteer: both are test tools, installed with the
+// journeys' (e2e/package.json; make test, or npm run e2e, installs them).
+import { chromeLauncher, lighthouse, lighthouseVersion, puppeteer } from '../e2e/lighthouse.mjs';
 import { api, startServer } from '../e2e/server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -222,7 +220,7 @@ try {
     ['search', "doctor's search results", `${server.base}/search?q=${WORD}`, doctorToken],
     ['viewer', 'folder page, letter in the viewer', `${server.base}/containers/${WARD}/folders/${FOLDER}?${new URLSearchParams({ view: LETTER, page: '1', q: WORD })}`, doctorToken],
   ].filter(([key]) => !options.only || options.only.split(',').includes(key));
-  console.log(`Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset, cold load; ${new Date().toISOString()}`);
+  console.log(`Lighthouse ${lighthouseVersion}, mobile preset, cold load; ${new Date().toISOString()}`);
   for (const [, name, url, token] of pages) {
     for (let run = 1; run <= runs; run += 1) {
       for (const build of builds) {
