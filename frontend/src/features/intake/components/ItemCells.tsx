@@ -3,10 +3,11 @@
 import { ObjectUrlImage } from '../../../components/ObjectUrlImage';
 import type { IntakeItem } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
+import { useContainers } from '../../../lib/storageLists';
 import { useItemPicture } from '../api/get-content';
 import { useFolderPatient } from '../api/get-patient';
 import { INTAKE_MSG } from '../messages';
-import { reasons, suggestionOf } from '../suggestion';
+import { reasons, suggestionOf, type Suggestion } from '../suggestion';
 
 /** An image above this size shows its type instead: a thumbnail is not worth the download. */
 export const PICTURE_MAX_BYTES = 8 * 1024 * 1024;
@@ -76,21 +77,30 @@ export function ItemStatus({ item }: { item: IntakeItem }) {
   );
 }
 
-/** The suggested patient and why: the record number, name and date of birth the document holds.
- * The patient is read from the folder (the server keeps only the folder with a suggestion: its
- * patient may change meanwhile), as the filing dialog and the folder page's banner read it (one
- * cached read serves them all); a folder the reader may not see (404), or one without a name,
- * shows its code. */
+/** The suggested patient and why: the record number, name and date of birth the document holds. */
 export function SuggestionSummary({ item }: { item: IntakeItem }) {
   const suggestion = suggestionOf(item);
-  const read = useFolderPatient(suggestion?.container ?? '', suggestion?.folder ?? '', suggestion !== null && suggestion.patient === null);
   if (!suggestion) return <span className="muted">{INTAKE_MSG.noSuggestion}</span>;
   const why = reasons(suggestion.evidence);
-  const name = suggestion.patient?.name || read.data?.name;
   return (
     <div>
-      <div>{INTAKE_MSG.suggested(name || `${suggestion.container} / ${suggestion.folder}`)}</div>
+      <SuggestedPatient suggestion={suggestion} />
       {why ? <div className="small">{INTAKE_MSG.because(why)}</div> : null}
     </div>
   );
+}
+
+/**
+ * Whom a suggestion is for: the patient's name read from the folder (the server keeps only the
+ * folder with a suggestion: its patient may change meanwhile), as the filing dialog and the
+ * folder page's banner read it (one cached read, audited patient_view, serves them all), and only
+ * in a container the reader may see: the inbox suggests folders of every ward, and merely
+ * showing one must not put a refused read in another ward's patient's access report. A folder
+ * not read, not seen (404) or without a name: its code.
+ */
+function SuggestedPatient({ suggestion }: { suggestion: Suggestion }) {
+  const containers = useContainers();
+  const mine = containers.data?.containers.includes(suggestion.container) ?? false;
+  const read = useFolderPatient(suggestion.container, suggestion.folder, mine && suggestion.patient === null);
+  return <div>{INTAKE_MSG.suggested(suggestion.patient?.name || read.data?.name || `${suggestion.container} / ${suggestion.folder}`)}</div>;
 }

@@ -58,19 +58,25 @@ describe('the inbox', () => {
   });
 
   it('names the suggested patient in the row (read from the folder), the folder’s code when it cannot be read', async () => {
-    const OTHER = intakeItem({ id: 14, fileName: 'other.pdf', suggestion: { ...LETTER.suggestion!, container: 'ward-b', folder: 'patient-9' } });
-    mockApi({
-      [LIST]: page([LETTER, OTHER]),
+    const suggesting = (id: number, container: string, folder: string) =>
+      intakeItem({ id, fileName: `${folder}.pdf`, suggestion: { ...LETTER.suggestion!, container, folder } });
+    const api = mockApi({
+      [LIST]: page([LETTER, suggesting(14, 'ward-a', 'patient-9'), suggesting(15, 'ward-b', 'patient-3')]),
+      'GET /api/assignments/containers': { body: { containers: ['ward-a'], total: 1, page: 1, pageSize: null } },
       'GET /api/patients/ward-a/patient-1': { body: ANN },
-      'GET /api/patients/ward-b/patient-9': { status: 404, body: { message: 'Folder not found.' } },
+      'GET /api/patients/ward-a/patient-9': { status: 404, body: { message: 'Folder not found.' } },
     });
     renderApp(INTAKE);
     const table = await screen.findByRole('table', { name: 'Intake items' });
-    const [letter, other] = within(table).getAllByRole('row').slice(1);
+    const [letter, unassigned, otherWard] = within(table).getAllByRole('row').slice(1);
     await waitFor(() => expect(letter).toHaveTextContent('Suggested: Ann Smith'));
     expect(letter).toHaveTextContent('because: record number 00123-45, date of birth 03/03/1961');
     // A folder the reader may not see: its code, as the server named it.
-    await waitFor(() => expect(other).toHaveTextContent('Suggested: ward-b / patient-9'));
+    await waitFor(() => expect(api.calls.some((c) => c.path === '/api/patients/ward-a/patient-9')).toBe(true));
+    expect(unassigned).toHaveTextContent('Suggested: ward-a / patient-9');
+    // Another ward's folder is not even asked for (no refused read in that patient's access report).
+    expect(otherWard).toHaveTextContent('Suggested: ward-b / patient-3');
+    expect(api.calls.some((c) => c.path.startsWith('/api/patients/ward-b/'))).toBe(false);
   });
 
   it('shows an item’s details with the evidence marked', async () => {
