@@ -9,8 +9,8 @@ from config.filemodes import private_files
 private_files()  # before the app's imports create var/metrics: owner-only files
 
 from bff.app import create_app  # noqa: E402
+from bff.live.patches.loop import accept_in_turns  # noqa: E402
 from bff.live.server import asgi_app  # noqa: E402
-from bff.live.transport import accept_in_turns  # noqa: E402
 from config.logs import shown  # noqa: E402
 from config.settings import SettingsError  # noqa: E402
 

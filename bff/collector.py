@@ -19,9 +19,10 @@ so short-lived cycles go as before); and a full collection runs every FULL_SECON
 once CLOSED_LIMIT long-polling live connections have closed since the last (each leaves objects
 in cycles that only a full collection frees), at a moment without a request in progress
 (waiting up to FULL_PATIENCE for one). A websocket's end leaves nothing since
-bff/live/transport.py's `_wait` and `_translate_request` (120-190 objects each at first, some
-40 KB; 17 after `_wait`: engineio's class made per request, which held the request's receive)
-and, since 2026-12-02, its `free_connections_at_their_end` and the Wire let go of at the end
+bff/live/patches/engineio_sockets.py's `_wait` and `_translate_request` (120-190 objects each
+at first, some 40 KB; 17 after `_wait`: engineio's class made per request, which held the
+request's receive) and, since 2026-12-02, bff/live/patches/hypercorn_connections.py's
+`free_connections_at_their_end` and the Wire let go of at the end
 (Hypercorn's connection and asyncio's transport end in cycles of their own, 35 objects, which
 Engine.IO's socket hid for a ping interval after each close by holding them through its Wire),
 so the web app's connections do not count. The thresholds are restored when the last app of

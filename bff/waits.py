@@ -20,7 +20,7 @@ from typing import Protocol
 
 
 class CpuTurn(Protocol):
-    """A turn of the CPU that a piece of work holds (bff/live/transport.py's `_Turn`)."""
+    """A turn of the CPU that a piece of work holds (bff/live/turns.py's `Turn`)."""
 
     def step_aside(self) -> bool: ...
 

@@ -71,7 +71,7 @@ class Settings(BaseSettings):
     live_session_check_seconds: Annotated[float, Field(gt=0, le=60)] = 30
     # A live connection open at Engine.IO and not connected at Socket.IO (no session given, or
     # refused) is closed after this long; each process keeps at most this many of them per
-    # client address, refusing more (bff/live/transport.py's `Unconnected`): a fifth of the
+    # client address, refusing more (bff/live/unconnected.py's `Unconnected`): a fifth of the
     # 1,000 silent websockets the third review held from one address, while a site's reconnect
     # storm from one address gets through, the few refused retrying (docs/capacity.md).
     live_connect_seconds: Annotated[float, Field(gt=0, le=60)] = 10

@@ -19,7 +19,7 @@ import socketio
 
 from bff import metrics
 from bff.live.events import LIVE_RESYNC, SESSION_REVOKED
-from bff.live.transport import cut_if_stalled, websocket_frames, write_now
+from bff.live.patches.wire import cut_if_stalled, websocket_frames, write_now
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ websocket's are counted by HandshakeGate, a long-polling session's here: `Unconn
 A storm of connections (every client of a restarted instance at once) takes turns: a few
 accepted at each turn of the loop, at most HANDSHAKES_AT_ONCE of a process set up on the CPU
 at once, none holding its turn while it waits for the client or the database
-(bff/live/transport.py).
+(bff/live/transport.py, bff/live/turns.py).
 
 Each process delivers events to its own connections from one task, in the order they were
 sent, to the connections that were its recipients when it was sent, a slice of packets at a
@@ -72,18 +72,13 @@ from bff.live.events import (
     user_room,
 )
 from bff.live.managers import LocalManager, RedisManager
-from bff.live.transport import (
-    CROWDED,
-    POLLING_PLACE,
-    SOCKETIO_PATH,
-    HandshakeGate,
-    Unconnected,
-    client_address,
+from bff.live.patches.engineio_sockets import lighter_engineio_sockets
+from bff.live.patches.hypercorn_connections import (
     decline_websocket_compression,
     free_connections_at_their_end,
-    lighter_engineio_sockets,
-    raise_open_file_limit,
 )
+from bff.live.transport import POLLING_PLACE, SOCKETIO_PATH, HandshakeGate, raise_open_file_limit
+from bff.live.unconnected import CROWDED, Unconnected, client_address
 from bff.services import app_services
 from bff.waits import wait_set
 from config.settings import Settings
@@ -251,7 +246,7 @@ class LiveHub:
 
     def _on_wire(self, sid: str) -> bool:
         """Whether a connection is a websocket from the start under Hypercorn (it has a Wire,
-        bff/live/transport.py): its end leaves nothing for the cycle collector."""
+        bff/live/patches/wire.py): its end leaves nothing for the cycle collector."""
         eio_sid = self.sio.manager.eio_sid_from_sid(sid, "/")
         socket = self.sio.eio.sockets.get(eio_sid) if eio_sid is not None else None
         return getattr(socket, "wire", None) is not None

@@ -1,4 +1,4 @@
-"""A storm's connections are accepted a few at a turn of the event loop (bff/live/transport.py's
+"""A storm's connections are accepted a few at a turn of the event loop (bff/live/patches/loop.py's
 `TurnTakingLoop`), so requests in flight are not held behind hundreds of new connections set
 up in one turn; and the worker Hypercorn starts from bff/asgi.py runs on that loop."""
 
@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bff.live import transport
+from bff.live.patches import loop as turn_taking
 
 REPO = Path(__file__).resolve().parents[2]
 STORM = 10
@@ -49,14 +49,14 @@ async def _storm(accepted: list[asyncio.BaseTransport]) -> list[int]:
 
 def test_a_storm_is_accepted_a_few_connections_a_turn() -> None:
     accepted: list[asyncio.BaseTransport] = []
-    loop = transport.TurnTakingLoop()
+    loop = turn_taking.TurnTakingLoop()
     try:
         per_turn = loop.run_until_complete(_storm(accepted))
     finally:
         loop.close()
     assert len(accepted) == STORM  # none left behind in the kernel's queue
-    assert max(per_turn) <= transport.ACCEPTS_PER_TURN < STORM, per_turn
-    assert sum(1 for made in per_turn if made) >= STORM // transport.ACCEPTS_PER_TURN
+    assert max(per_turn) <= turn_taking.ACCEPTS_PER_TURN < STORM, per_turn
+    assert sum(1 for made in per_turn if made) >= STORM // turn_taking.ACCEPTS_PER_TURN
 
 
 def test_the_worker_hypercorn_loads_from_bff_asgi_accepts_in_turns(tmp_path: Path) -> None:
@@ -120,13 +120,13 @@ def test_connections_ready_at_once_are_served_a_few_a_turn_in_order() -> None:
     """A burst of connections with something to read (a storm's clients answer in bursts) is
     served EVENTS_PER_TURN at a turn, the rest at the next turns, the first ready first, none
     left behind: a request waits for short turns, not for one turn serving all of them."""
-    loop = transport.TurnTakingLoop()
+    loop = turn_taking.TurnTakingLoop()
     try:
         served, order = loop.run_until_complete(_ready_at_once())
     finally:
         loop.close()
     per_turn = [served.count(t) for t in sorted(set(served))]
     assert sum(per_turn) == READY
-    assert max(per_turn) <= transport.EVENTS_PER_TURN < READY, per_turn
-    assert len(per_turn) >= READY // transport.EVENTS_PER_TURN
+    assert max(per_turn) <= turn_taking.EVENTS_PER_TURN < READY, per_turn
+    assert len(per_turn) >= READY // turn_taking.EVENTS_PER_TURN
     assert order == sorted(order)  # in the order they became ready

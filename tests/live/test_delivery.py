@@ -2,8 +2,8 @@
 `Deliveries`): a slice of packets at a time with the loop's turn between, one event after
 another, recipients fixed when the event is sent, at most DELIVERIES_WAITING waiting (never a
 sign-out dropped, and `live:resync` after a drop), nothing left hanging when the app stops;
-and the connections' writers (bff/live/transport.py's `_poll`, without a time limit) ending with
-their connections."""
+and the connections' writers (bff/live/patches/engineio_sockets.py's `_poll`, without a time
+limit) ending with their connections."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from bff import metrics
-from bff.live import delivery, transport
+from bff.live import delivery
 from bff.live.events import SESSION_REVOKED, user_room
+from bff.live.patches import wire
 from bff.services import app_services
 from bff.users.models import Role
 from tests.factories import make_staff
@@ -36,15 +37,15 @@ def _names(listener: Listener, *wanted: str) -> list[str]:
 def _record_puts(live: LiveServer, monkeypatch: pytest.MonkeyPatch, timeline: list[str]) -> None:
     """Note in `timeline` each event written to a connection's socket or queued for its
     writer, for any connection of the server."""
-    write = transport.Wire.write
+    write = wire.Wire.write
 
-    def written(wire: transport.Wire, frames: bytes) -> bool:
+    def written(wire: wire.Wire, frames: bytes) -> bool:
         done = write(wire, frames)
         if done:
             timeline.append("send")
         return done
 
-    monkeypatch.setattr(transport.Wire, "write", written)
+    monkeypatch.setattr(wire.Wire, "write", written)
     for socket in app_services(live.app).live.sio.eio.sockets.values():
         put = socket.queue.put_nowait
 

@@ -15,7 +15,7 @@ import pytest
 import socketio
 
 from bff.auth import repository
-from bff.live import transport
+from bff.live import transport, turns
 from bff.users.models import Role
 from tests.factories import make_staff
 from tests.live.conftest import LiveServer, marker
@@ -70,7 +70,7 @@ async def test_clients_that_open_and_say_nothing_hold_no_turn(
         silent = [await session.ws_connect(url) for _ in range(transport.HANDSHAKES_AT_ONCE)]
         for ws in silent:
             assert (await ws.receive_str()).startswith('0{"sid"')
-        async with asyncio.timeout(transport.HANDSHAKE_SECONDS / 2):
+        async with asyncio.timeout(turns.HANDSHAKE_SECONDS / 2):
             listener = await live.listener(nurse.token)
         assert listener.client.connected
         for ws in silent:
@@ -90,7 +90,7 @@ async def test_a_packet_other_than_the_connect_holds_no_turn(
         assert (await ws.receive_str()).startswith('0{"sid"')
         await ws.send_str(packet)
         await asyncio.sleep(0.1)  # read by the server before the real client arrives
-        async with asyncio.timeout(transport.HANDSHAKE_SECONDS / 2):
+        async with asyncio.timeout(turns.HANDSHAKE_SECONDS / 2):
             listener = await live.listener(nurse.token)
         assert listener.client.connected
 
@@ -122,7 +122,7 @@ async def test_a_set_up_waiting_for_the_database_lets_the_next_one_work(
 
 
 async def test_a_set_up_back_from_its_wait_goes_ahead_of_the_newcomers() -> None:
-    gate = transport._Gate(1)
+    gate = turns.Gate(1)
     order: list[str] = []
 
     async def one(name: str, returning: bool) -> None:
@@ -142,7 +142,7 @@ async def test_a_set_up_back_from_its_wait_goes_ahead_of_the_newcomers() -> None
 
 
 async def test_a_turn_handed_to_a_cancelled_waiter_goes_on_to_the_next() -> None:
-    gate = transport._Gate(1)
+    gate = turns.Gate(1)
     await gate.take()
     first = asyncio.create_task(gate.take())
     second = asyncio.create_task(gate.take())
@@ -158,8 +158,8 @@ async def test_a_turn_handed_to_a_cancelled_waiter_goes_on_to_the_next() -> None
 async def test_a_turn_ended_while_stepped_aside_is_not_taken_again() -> None:
     """The set-up's answer went out (or its time ran out) while its session lookup waited: the
     lookup's end must not take the turn again, to hold it for HANDSHAKE_SECONDS."""
-    gate = transport._Gate(1)
-    turn = transport._Turn(gate)
+    gate = turns.Gate(1)
+    turn = turns.Turn(gate)
     await turn.take()
     assert turn.step_aside()  # waiting for the database
     turn.give_back()  # the answer sent meanwhile
@@ -171,15 +171,15 @@ async def test_a_turn_ended_while_stepped_aside_is_not_taken_again() -> None:
 
 
 async def test_an_ended_connection_takes_no_turn_again() -> None:
-    gate = transport._Gate(1)
-    turn = transport._Turn(gate)
+    gate = turns.Gate(1)
+    turn = turns.Turn(gate)
     await turn.take()
     assert turn.step_aside()  # waiting for the database
     turn.end()  # the client went away meanwhile
     await turn.come_back()
     await turn.take()
     assert not turn.held
-    other = transport._Turn(gate)
+    other = turns.Turn(gate)
     async with asyncio.timeout(1):
         await other.take()  # the only turn is free
     assert other.held

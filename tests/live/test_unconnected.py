@@ -1,7 +1,7 @@
 """A live connection that never signs in costs the server a file descriptor and ~40 KB for as
 long as it answers pings: it is closed BFF_LIVE_CONNECT_SECONDS after it opened, and each
 process keeps at most BFF_LIVE_UNCONNECTED_PER_ADDRESS of them per client address
-(bff/live/transport.py's `Unconnected`, counted by HandshakeGate for websockets and by
+(bff/live/unconnected.py's `Unconnected`, counted by HandshakeGate for websockets and by
 bff/live/server.py for long-polling). Raw clients speaking Engine.IO by hand, as the review's
 did, and real Socket.IO clients, through a real server behind a trusted proxy hop (the address
 is the one X-Forwarded-For gives, as for the throttles)."""
@@ -20,7 +20,7 @@ import aiohttp
 import httpx
 import pytest
 
-from bff.live import transport
+from bff.live import transport, turns, unconnected
 from bff.services import app_services
 from bff.users.models import Role
 from config.settings import Settings
@@ -50,16 +50,16 @@ async def live(database_url: str, run_dir: Path, tmp_path: Path) -> AsyncIterato
 
 
 @pytest.fixture
-def gates(monkeypatch: pytest.MonkeyPatch) -> list[transport._Gate]:
+def gates(monkeypatch: pytest.MonkeyPatch) -> list[turns.Gate]:
     """The HandshakeGate turns of the servers started from now on (one at a time)."""
-    made: list[transport._Gate] = []
-    init = transport._Gate.__init__
+    made: list[turns.Gate] = []
+    init = turns.Gate.__init__
 
-    def recorded(gate: transport._Gate, turns: int) -> None:
+    def recorded(gate: turns.Gate, turns: int) -> None:
         init(gate, turns)
         made.append(gate)
 
-    monkeypatch.setattr(transport._Gate, "__init__", recorded)
+    monkeypatch.setattr(turns.Gate, "__init__", recorded)
     monkeypatch.setattr(transport, "HANDSHAKES_AT_ONCE", 1)
     return made
 
@@ -115,8 +115,8 @@ async def test_a_websocket_that_never_connects_is_closed_after_its_time(
         ws = await _opened(http, live, ATTACKER)
         assert _unconnected(live, ATTACKER) == 1
         message = await _closed_with(ws, talk)
-        assert ws.close_code == transport.CLOSE_UNCONNECTED, message
-        assert message.extra == transport.LATE
+        assert ws.close_code == unconnected.CLOSE_UNCONNECTED, message
+        assert message.extra == unconnected.LATE
     await _settled(live, ATTACKER, 0)
     async with asyncio.timeout(10):
         while sockets:  # noqa: ASYNC110 - Engine.IO's sockets, no event
@@ -134,7 +134,7 @@ async def test_a_refused_connect_leaves_the_connection_its_time_and_no_more(
         assert (await ws.receive_str()).startswith("44")  # CONNECT_ERROR
         await _settled(live, ATTACKER, 1)
         await _closed_with(ws)
-        assert ws.close_code == transport.CLOSE_UNCONNECTED
+        assert ws.close_code == unconnected.CLOSE_UNCONNECTED
     await _settled(live, ATTACKER, 0)
 
 
@@ -166,7 +166,7 @@ async def test_one_more_unconnected_websocket_from_an_address_is_refused_not_ano
                 },
             )
         assert answer.status_code == 429
-        assert answer.json() == {"message": transport.CROWDED}
+        assert answer.json() == {"message": unconnected.CROWDED}
 
         ward = Listener("ward")
         live.listeners.append(ward)
@@ -260,7 +260,7 @@ async def test_a_connected_client_stays_past_the_time_and_hears_events(live: Liv
 
 
 async def test_a_connect_waiting_for_its_turn_is_not_counted_against_its_address(
-    gates: list[transport._Gate], live: LiveServer
+    gates: list[turns.Gate], live: LiveServer
 ) -> None:
     """In a reconnect storm the CONNECTs wait for their turn at the gate: the server's to
     answer, so a site behind one address is not refused for the server's own slowness. With
@@ -301,7 +301,7 @@ async def test_a_long_polling_session_that_never_connects_is_closed_and_counted(
         refused = await http.get(_url(live, "polling"))
         assert refused.status_code == 429
         assert refused.headers["Retry-After"] == "1"
-        assert refused.json() == {"message": transport.CROWDED}
+        assert refused.json() == {"message": unconnected.CROWDED}
         assert _unconnected(live, ATTACKER) == PER_ADDRESS
         async with httpx.AsyncClient(headers={"X-Forwarded-For": WARD}) as ward:
             bad = await ward.get(_url(live, "polling").replace("EIO=4", "EIO=3"))
@@ -387,8 +387,8 @@ async def test_a_websocket_upgrading_an_unconnected_session_ends_in_its_time(
             assert await ws.receive_str() == "3probe"
             await ws.send_str("5")
         message = await _closed_with(ws)
-        assert ws.close_code == transport.CLOSE_UNCONNECTED, message
-        assert message.extra == transport.LATE
+        assert ws.close_code == unconnected.CLOSE_UNCONNECTED, message
+        assert message.extra == unconnected.LATE
     await _settled(live, ATTACKER, 0)
 
 

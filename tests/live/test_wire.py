@@ -1,5 +1,5 @@
 """An event's frame written at once to each recipient's websocket by the delivery task
-(bff/live/transport.py's `Wire` and `write_now`), through the real Hypercorn: only when
+(bff/live/patches/wire.py's `Wire` and `write_now`), through the real Hypercorn: only when
 nothing of the connection's own is ahead of it, so each connection keeps its order, and never
 to a client that stops reading (its events wait in its queue, behind Hypercorn's drain)."""
 
@@ -23,8 +23,9 @@ from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Request, TextMessage
 
 from bff import collector, metrics
-from bff.live import delivery, transport
+from bff.live import delivery
 from bff.live.events import user_room
+from bff.live.patches import engineio_sockets, wire
 from bff.services import app_services
 from bff.users.models import Role
 from tests.conftest import make_settings
@@ -39,13 +40,13 @@ def _deliveries(path: str) -> float:
 def _count_writes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Each Wire.write's answer, in order."""
     answers: list[bool] = []
-    write = transport.Wire.write
+    write = wire.Wire.write
 
-    def counted(wire: transport.Wire, frames: bytes) -> bool:
+    def counted(wire: wire.Wire, frames: bytes) -> bool:
         answers.append(write(wire, frames))
         return answers[-1]
 
-    monkeypatch.setattr(transport.Wire, "write", counted)
+    monkeypatch.setattr(wire.Wire, "write", counted)
     return answers
 
 
@@ -55,7 +56,7 @@ async def test_an_event_is_written_to_each_websocket_at_once(
     staff = [await make_staff(live.settings, Role.NURSE) for _ in range(3)]
     ears = [await live.listener(member.token, f"nurse-{i}") for i, member in enumerate(staff)]
     engine = app_services(live.app).live.sio.eio
-    assert all(isinstance(s.wire, transport.Wire) for s in engine.sockets.values())
+    assert all(isinstance(s.wire, wire.Wire) for s in engine.sockets.values())
     queued: list[Any] = []
     for eio_socket in engine.sockets.values():
         monkeypatch.setattr(eio_socket.queue, "put_nowait", queued.append)  # nothing queued
@@ -80,11 +81,11 @@ async def test_an_event_waits_behind_what_is_queued_for_the_connection(
     manager = hub.sio.manager
     (eio_socket,) = hub.sio.eio.sockets.values()
     first = delivery._packets(manager, "test:first", {}, "/")
-    second = transport.websocket_frames(delivery._packets(manager, "test:second", {}, "/"))
-    assert transport.write_now(eio_socket, second) is True  # nothing ahead: written at once
+    second = wire.websocket_frames(delivery._packets(manager, "test:second", {}, "/"))
+    assert wire.write_now(eio_socket, second) is True  # nothing ahead: written at once
     await ear.wait_for("test:second")
     eio_socket.queue.put_nowait(first[0])  # for its writer, which has not run yet
-    assert transport.write_now(eio_socket, second) is False  # must not overtake it
+    assert wire.write_now(eio_socket, second) is False  # must not overtake it
     await hub.send("test:second", {}, [user_room(nurse.user.id)])
     await ear.wait_for("test:second", since=1)
     assert ear.names() == ["test:second", "test:first", "test:second"]
@@ -303,7 +304,7 @@ async def test_a_client_that_leaves_too_much_unread_is_cut_off(
 ) -> None:
     """Beyond QUEUED_LIMIT packets waiting for it the connection is closed (the server keeps
     nothing more for it); the others go on."""
-    monkeypatch.setattr(transport, "QUEUED_LIMIT", 3)
+    monkeypatch.setattr(wire, "QUEUED_LIMIT", 3)
     slow, ear, rooms = await _slow_and_other(live)
     hub = app_services(live.app).live
     try:
@@ -329,10 +330,10 @@ def test_frames_are_a_servers_websocket_frames() -> None:
     text = engineio.packet.Packet(engineio.packet.MESSAGE, '2["a",{"b":"ü"}]')
     binary = engineio.packet.Packet(engineio.packet.MESSAGE, b"\x00\x01")
     payload = '42["a",{"b":"ü"}]'.encode()
-    assert transport.websocket_frames([text]) == bytes([0x81, len(payload)]) + payload
-    assert transport.websocket_frames([text, binary])[-4:] == bytes([0x82, 2, 0, 1])
+    assert wire.websocket_frames([text]) == bytes([0x81, len(payload)]) + payload
+    assert wire.websocket_frames([text, binary])[-4:] == bytes([0x82, 2, 0, 1])
     long = engineio.packet.Packet(engineio.packet.MESSAGE, "y" * 300)
-    assert transport.websocket_frames([long])[:4] == bytes([0x81, 126, 1, 45])
+    assert wire.websocket_frames([long])[:4] == bytes([0x81, 126, 1, 45])
 
 
 SERVER_MODULES = ("engineio", "socketio", "hypercorn", "wsproto", "bff")
@@ -433,7 +434,7 @@ async def test_a_request_is_translated_as_engineio_does() -> None:
     }
     first = [{"type": "http.request", "body": b"abc", "more_body": True}]
     rest = [{"type": "http.request", "body": b"def", "more_body": False}]
-    ours = await transport._translate_request(scope, _receiving(first + rest), None)
+    ours = await engineio_sockets._translate_request(scope, _receiving(first + rest), None)
     original = engineio.async_drivers.asgi.translate_request
     theirs = await original(scope, _receiving(list(first) + list(rest)), None)
     ours_body, theirs_body = ours.pop("wsgi.input"), theirs.pop("wsgi.input")
@@ -442,12 +443,12 @@ async def test_a_request_is_translated_as_engineio_does() -> None:
     assert ours["HTTP_ACCEPT"] == "a,b" and "HTTP_X_BAD" not in ours
     assert await ours_body.read(4) == await theirs_body.read(4) == b"abcd"
     assert await ours_body.read() == await theirs_body.read() == b"ef"
-    assert await transport._translate_request(scope, _receiving([{"type": "x"}]), None) == {}
+    assert await engineio_sockets._translate_request(scope, _receiving([{"type": "x"}]), None) == {}
 
 
 async def test_a_websocket_is_translated_and_has_no_body() -> None:
     scope = {"type": "websocket", "path": "/socket.io/", "query_string": b"", "headers": []}
-    environ = await transport._translate_request(
+    environ = await engineio_sockets._translate_request(
         scope, _receiving([{"type": "websocket.connect"}]), None
     )
     assert environ["REQUEST_METHOD"] == "GET" and environ["QUERY_STRING"] == ""
