@@ -130,7 +130,8 @@ async function arrange(prefix) {
     const found = await api(journey.server.base, 'GET', `/search?q=${WORD}&container=${ward}`, { token: admin.token });
     if (found.results.length >= 2) break;
     if (Date.now() - started > 120_000) throw new Error(`the scans were not searchable within 120 s: ${JSON.stringify(found)}`);
-    await new Promise((r) => setTimeout(r, 300));
+    // Every 2.1 s: under the server's 30 searches a minute (a faster poll met 429 when OCR was slow).
+    await new Promise((r) => setTimeout(r, 2100));
   }
   console.log(`# ${prefix}: both scans searchable ${((Date.now() - started) / 1000).toFixed(1)} s after the last upload`);
   return { admin, ward, doctor, folder: 'patient-1' };
