@@ -3,7 +3,9 @@ import { act, fireEvent, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { renderApp } from '../../../../test/utils';
-import { PAGE, T, viewerPath, base, answer, PAGE_URL, setUp, viewerOf, alertSays, WORDS_PATH, wordsRefusedBy, setUpText, textLinks } from './viewerTestKit';
+import { PAGE, T, viewerPath, base, answer, PAGE_URL, setUp, viewerOf, alertSays, WORDS_PATH, wordsRefusedBy, setUpText, textLinks, loadScreen } from './viewerTestKit';
+
+beforeAll(loadScreen);
 
 beforeEach(() => closeViewerWindows());
 

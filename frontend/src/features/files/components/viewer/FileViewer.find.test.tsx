@@ -4,7 +4,9 @@ import { waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { renderApp } from '../../../../test/utils';
-import { PAGE, viewerPath, base, answer, PAGE_URL, setUp, location, viewerOf, WORDS_PATH, LINK_REFUSED, wordsRefusedBy, FIND_PATH, MATCHES, PATIENT_ROUTE, setUpText, hits, textLinks } from './viewerTestKit';
+import { PAGE, viewerPath, base, answer, PAGE_URL, setUp, location, viewerOf, WORDS_PATH, LINK_REFUSED, wordsRefusedBy, FIND_PATH, MATCHES, PATIENT_ROUTE, setUpText, hits, textLinks, loadScreen } from './viewerTestKit';
+
+beforeAll(loadScreen);
 
 beforeEach(() => closeViewerWindows());
 

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { never, renderApp } from '../../../../test/utils';
-import { PAGE, LATER, viewerPath, base, answer, setUp, location, viewerOf } from './viewerTestKit';
+import { PAGE, LATER, viewerPath, base, answer, setUp, location, viewerOf, loadScreen } from './viewerTestKit';
+
+beforeAll(loadScreen);
 
 beforeEach(() => closeViewerWindows());
 

@@ -4,7 +4,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { renderApp } from '../../../../test/utils';
-import { PAGE, viewerPath, answer, PAGE_URL, setUp, location, viewerOf, rowButton, textLinks } from './viewerTestKit';
+import { PAGE, viewerPath, answer, PAGE_URL, setUp, location, viewerOf, rowButton, textLinks, loadScreen } from './viewerTestKit';
+
+beforeAll(loadScreen);
 
 beforeEach(() => closeViewerWindows());
 

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { makeStoredFile, renderApp } from '../../../../test/utils';
-import { PAGE, LIST, T, LATER, viewerPath, base, answer, setUp, location, viewerOf, setUpText, FILES } from './viewerTestKit';
+import { PAGE, LIST, T, LATER, viewerPath, base, answer, setUp, location, viewerOf, setUpText, FILES, loadScreen } from './viewerTestKit';
+
+beforeAll(loadScreen);
 
 beforeEach(() => closeViewerWindows());
 

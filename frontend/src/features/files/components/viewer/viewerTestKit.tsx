@@ -108,3 +108,8 @@ export function setUpText(routes = {}) {
 }
 
 export const hits = (dialog: HTMLElement) => Array.from(dialog.querySelectorAll<HTMLElement>('[data-testid="viewer-hit"]'));
+
+/** The folder page's and the viewer's modules, imported before a file's tests (beforeAll): a
+ * file's first test would otherwise wait on their cold import, on a busy machine longer than
+ * findBy's 3 s. */
+export const loadScreen = () => Promise.all([import('../../routes/FolderPage'), import('./FileViewer')]);
