@@ -45,6 +45,19 @@ def pdf(pages: int) -> bytes:
     return out.getvalue()
 
 
+def batch_body(files: list[tuple[str, bytes]]) -> tuple[bytes, str]:
+    """An upload batch's multipart body of files (name, bytes), and its content type."""
+    body = bytearray()
+    for name, data in files:
+        body += (
+            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
+            f'filename="{name}"\r\nContent-Type: application/octet-stream\r\n\r\n'
+        ).encode()
+        body += data + b"\r\n"
+    body += f"--{BOUNDARY}--\r\n".encode()
+    return bytes(body), f"multipart/form-data; boundary={BOUNDARY}"
+
+
 class Desk(Ward):
     """A ward with a records clerk: a nurse granted the intake permission by the admin, and
     the ward's nurse (assigned `folder`) without it."""
@@ -86,18 +99,9 @@ class Desk(Ward):
 
     async def send_batch(self, who: StaffMember, files: list[tuple[str, bytes]]) -> Any:
         """POST a batch of files to /api/intake/items."""
-        body = bytearray()
-        for name, data in files:
-            body += (
-                f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
-                f'filename="{name}"\r\nContent-Type: application/octet-stream\r\n\r\n'
-            ).encode()
-            body += data + b"\r\n"
-        body += f"--{BOUNDARY}--\r\n".encode()
+        body, content_type = batch_body(files)
         return await self.client.post(
-            "/api/intake/items",
-            data=bytes(body),
-            headers={**who.headers, "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"},
+            "/api/intake/items", data=body, headers={**who.headers, "Content-Type": content_type}
         )
 
     async def batch(self, who: StaffMember, files: list[tuple[str, bytes]]) -> list[Any]:
