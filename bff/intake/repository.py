@@ -192,7 +192,20 @@ async def activate_part(conn: BaseDBAsyncClient, part_id: int, values: dict[str,
     return bool(await query.update(**{"routing": PENDING, **values}))
 
 
-async def held_parts(conn: BaseDBAsyncClient, ids: list[int]) -> list[IntakeItem]:
-    """Inside transaction conn: which of these parts are still held (new, never activated)."""
-    rows = await IntakeItem.filter(id__in=ids, status=Status.NEW, routing=HELD).using_db(conn)
+async def discard_held(conn: BaseDBAsyncClient, part_id: int, values: dict[str, Any]) -> bool:
+    """Inside transaction conn: set values (deleted) on a part only while it is still held, in
+    one conditional UPDATE (of this and `activate_part` at once exactly one wins); whether it
+    did."""
+    query = IntakeItem.filter(id=part_id, status=Status.NEW, routing=HELD).using_db(conn)
+    return bool(await query.update(**values))
+
+
+async def held_before(cutoff: datetime, limit: int) -> list[IntakeItem]:
+    """Parts held since before cutoff (their split never finished: its process died, and the
+    split was not done again), oldest first."""
+    rows = (
+        await IntakeItem.filter(status=Status.NEW, routing=HELD, received_at__lt=cutoff)
+        .order_by("id")
+        .limit(limit)
+    )
     return list(rows)

@@ -9,7 +9,10 @@ in the same transaction as the original's conditional UPDATE (only while it is n
 bytes split): a split beside a filing, a deletion, another split or a turn loses with a 409 and
 its held parts are deleted ("the split ... lost: Already deleted by ...") with their bytes, so
 no part of a split that did not happen is ever filed or shown. A crash before that transaction
-leaves held parts only: the same split again takes them (the same bytes) and activates them.
+leaves held parts only: the same split again takes them (the same bytes) and activates them; a
+split never done again (its original filed or deleted by a person) leaves them to the
+housekeeping, which discards them with their bytes after HELD_GRACE (`discard_stale_parts`; a
+settle that finds a part of its own discarded meanwhile is rolled back: 409, split again).
 
 Turning writes the turned PDF as a new object first, then in one transaction points the item
 at it (only while the item is new and still has the bytes that were turned) and records
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bff.audit.service import Actor, record
@@ -35,6 +38,7 @@ from bff.intake.models import IntakeItem, Status
 from bff.intake.pages import PDF
 from bff.intake.pdfwork import extract_pages, rotate_pages
 from bff.intake.service import (
+    INTAKE_ACTOR,
     Arrival,
     find_item,
     intake_rooms,
@@ -54,6 +58,9 @@ ONLY_PDF = "Only a PDF's pages can be split or turned."
 BUSY = "The server is busy; try again in a minute."
 FAILED = "This PDF's pages could not be changed."
 CHANGED = "This item changed meanwhile; look at it again."
+# A part held this long belongs to a split that will not finish (a split takes minutes at most).
+HELD_GRACE = timedelta(hours=1)
+ABANDONED = "a split that never finished (its process stopped, and it was not split again)"
 
 
 async def _pdf_bytes(item: IntakeItem, storage: Storage) -> bytes:
@@ -164,43 +171,59 @@ async def _settle(
     """The original deleted as split and its held parts activated, in one transaction, only
     while the original is new with the bytes split; else the refusal (nothing changed)."""
     ids = ", ".join(str(part.id) for part in made)
-    async with transaction() as conn:
-        values = {
-            "status": Status.DELETED,
-            "deleted_by_id": actor.user_id,
-            "deleted_by_name": actor.name,
-            "deleted_at": datetime.now(UTC),
-            "deleted_reason": f"Split into items {ids}",
-        }
-        if not await repository.settle_split(conn, item.id, item.object_id, values):
-            current = await repository.item_by_id(item.id, conn)
-            if current is not None and current.status == Status.NEW:
-                return ApiError(409, CHANGED)  # turned meanwhile: split again, as it is now
-            return settled(current)
-        for index, part in enumerate(made):
-            if await repository.activate_part(
-                conn, part.id, part_values[index] if part_values else {}
-            ):
-                publish(INTAKE_CHANGED, {"id": part.id}, intake_rooms)
-        spans = ",".join(f"{first}-{last}" for first, last in ranges)
-        await record(
-            conn,
-            actor,
-            "intake_split",
-            details=f"item={item.id} pages={spans} into={ids.replace(', ', ',')}",
-        )
-        publish(INTAKE_DELETED, {"id": item.id}, intake_rooms)
+    try:
+        async with transaction() as conn:
+            values = {
+                "status": Status.DELETED,
+                "deleted_by_id": actor.user_id,
+                "deleted_by_name": actor.name,
+                "deleted_at": datetime.now(UTC),
+                "deleted_reason": f"Split into items {ids}",
+            }
+            if not await repository.settle_split(conn, item.id, item.object_id, values):
+                current = await repository.item_by_id(item.id, conn)
+                if current is not None and current.status == Status.NEW:
+                    return ApiError(409, CHANGED)  # turned meanwhile: split again, as it is now
+                return settled(current)
+            for index, part in enumerate(made):
+                if await repository.activate_part(
+                    conn, part.id, part_values[index] if part_values else {}
+                ):
+                    publish(INTAKE_CHANGED, {"id": part.id}, intake_rooms)
+                    continue
+                # Not held any more: an item of the inbox with the same content (its pages are
+                # there), or a part held by a split that died, taken again here and discarded
+                # meanwhile (`discard_stale_parts`): then its pages would be lost with the
+                # original, so nothing of this settle stands.
+                current = await repository.item_by_id(part.id, conn)
+                if current is None or current.status == Status.DELETED:
+                    raise _PartGone
+            spans = ",".join(f"{first}-{last}" for first, last in ranges)
+            await record(
+                conn,
+                actor,
+                "intake_split",
+                details=f"item={item.id} pages={spans} into={ids.replace(', ', ',')}",
+            )
+            publish(INTAKE_DELETED, {"id": item.id}, intake_rooms)
+    except _PartGone:
+        return ApiError(409, CHANGED)
     return None
 
 
-async def _discard(made: list[IntakeItem], reason: str, actor: Actor, storage: Storage) -> None:
-    """Delete the parts of a split that did not happen (those still held: never shown), with
-    the reason, and remove their bytes."""
-    if not made:
-        return
+class _PartGone(Exception):
+    """A split's part was discarded before the split settled: the settle is rolled back."""
+
+
+async def _discard(parts: list[IntakeItem], reason: str, actor: Actor, storage: Storage) -> int:
+    """Delete the parts of a split that did not happen, those still held (never shown: each
+    by a conditional UPDATE, so a part activated meanwhile stays), with the reason, and remove
+    their bytes; how many."""
+    if not parts:
+        return 0
+    gone: list[IntakeItem] = []
     async with transaction() as conn:
-        held = await repository.held_parts(conn, [part.id for part in made])
-        for part in held:
+        for part in parts:
             values = {
                 "status": Status.DELETED,
                 "routing": repository.DONE,
@@ -209,20 +232,32 @@ async def _discard(made: list[IntakeItem], reason: str, actor: Actor, storage: S
                 "deleted_at": datetime.now(UTC),
                 "deleted_reason": reason[:500],
             }
-            if await repository.settle_new(conn, part.id, values):
+            if await repository.discard_held(conn, part.id, values):
                 await record(
                     conn,
                     actor,
                     "intake_deleted",
                     details=f"item={part.id} source={part.source.value} reason={reason}",
                 )
-    for part in held:
+                gone.append(part)
+    for part in gone:
         try:
             await storage.delete_object(item_key(part.object_id))
         except StorageError:
             log.warning("A split's discarded part keeps its bytes until the housekeeping runs.")
             continue
         await repository.forget_bytes(part.id)
+    return len(gone)
+
+
+async def discard_stale_parts(storage: Storage, now: datetime | None = None) -> int:
+    """The housekeeping's: discard the parts held longer than HELD_GRACE (a split whose process
+    died between its parts, and which was not split again: its original filed or deleted by a
+    person, or routed otherwise), never shown, with their bytes; how many. A split done again
+    later takes its parts in anew."""
+    cutoff = (now or datetime.now(UTC)) - HELD_GRACE
+    stale = await repository.held_before(cutoff, 500)
+    return await _discard(stale, ABANDONED, INTAKE_ACTOR, storage)
 
 
 async def rotate_item(

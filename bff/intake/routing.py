@@ -43,7 +43,7 @@ from bff.intake.candidates import candidates_for
 from bff.intake.filing import file_item
 from bff.intake.models import IntakeItem, Status
 from bff.intake.pages import PDF
-from bff.intake.reshaping import split_item
+from bff.intake.reshaping import CHANGED, split_item
 from bff.intake.routing_work import Busy, Unroutable, WorkArea, excerpts
 from bff.intake.schemas import FileItem
 from bff.intake.service import INTAKE_ACTOR, intake_rooms
@@ -212,6 +212,8 @@ class Router:
             )
         except ApiError as refusal:
             if refusal.status == 503:  # the workers or the scanner: tried again later
+                raise Busy from None
+            if refusal.message == CHANGED:  # turned, or a part discarded meanwhile: again later
                 raise Busy from None
             return [NOT_SPLIT.format(reason=refusal.message)]
         self._holding.update(part.id for part in parts)  # given back if stopped meanwhile

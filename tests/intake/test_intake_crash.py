@@ -26,10 +26,12 @@ import pytest
 
 from bff.files import staging
 from bff.files.models import PendingUpload, StoredFile
-from bff.intake import repository
+from bff.intake import repository, reshaping, service
 from bff.intake.access import purge_filed
+from bff.intake.housekeeping import tidy
 from bff.intake.models import IntakeItem, Source, Status
 from bff.intake.repository import GONE, HELD
+from bff.intake.routing_work import Busy
 from bff.intake.service import INTAKE_AREA, sweep_orphans
 from storage.base import ObjectKey
 from tests.helpers import audit_entries
@@ -290,3 +292,72 @@ async def test_an_upload_batch_killed_in_its_second_commit_keeps_the_first_and_n
     assert [item.file_name for item in items] == ["one.png", "two.png"]
     assert await _intake_objects(desk) == {item.object_id for item in items}
     assert len(await audit_entries("intake_received")) == 2
+
+
+async def test_a_split_killed_between_parts_and_never_done_again_leaves_no_part_held(
+    desk: Desk, tmp_path: Path
+) -> None:
+    """Killed between a split's parts, and the original then deleted by a person (never split
+    again): the part the dead process held (never shown, never routed) is discarded by the
+    housekeeping with its bytes, not kept unseen for ever."""
+    original = await _batch(desk, tmp_path)
+    await killed_at(desk, "between_parts", tmp_path)
+    [held] = await IntakeItem.filter(routing=HELD)
+    response = await desk.delete(desk.clerk, original.id, {"reason": "scanned twice"})
+    assert response.status_code == 200
+
+    await restarted(desk)
+    later = datetime.now(UTC) + timedelta(hours=2)
+    assert await tidy(desk.storage, desk.settings, now=later) == (0, 1)
+    part = await IntakeItem.get(id=held.id)
+    assert part.status == Status.DELETED and part.routing == "done"
+    assert part.deleted_reason.startswith("a split that never finished")
+    assert await _intake_objects(desk) == {original.object_id}  # the part's bytes removed
+    assert await StoredFile.all().count() == 0
+    assert await tidy(desk.storage, desk.settings, now=later) == (0, 0)
+
+
+async def test_a_held_part_discarded_while_a_split_takes_it_again_rolls_the_split_back(
+    desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed between parts; much later the routing splits the original again and takes the
+    dead process's held part as its own (the same bytes) just as the housekeeping discards it
+    as stale: the split's settle is rolled back (the original stays new, no page lost with a
+    deleted part), the item is given back, and the next routing files each document once."""
+    original = await _batch(desk, tmp_path)
+    await killed_at(desk, "between_parts", tmp_path)
+    [held] = await IntakeItem.filter(routing=HELD)
+    await _claims_run_out()
+    later = datetime.now(UTC) + timedelta(hours=2)
+    real_take_in = service.take_in
+    discarded: list[int] = []
+
+    async def take_in_as_housekeeping_runs(*args: Any, **kwargs: Any) -> Any:
+        taken = await real_take_in(*args, **kwargs)
+        if not discarded:
+            assert taken[0].id == held.id  # the dead process's part, taken again
+            discarded.append(await reshaping.discard_stale_parts(desk.storage, now=later))
+        return taken
+
+    monkeypatch.setattr(reshaping, "take_in", take_in_as_housekeeping_runs)
+    with pytest.raises(Busy):
+        await _router(desk).route(original.id)
+    assert discarded == [1]
+    now = await IntakeItem.get(id=original.id)
+    assert (now.status, now.routing) == (Status.NEW, "pending")  # given back, whole
+    assert await IntakeItem.filter(status=Status.NEW).count() == 1  # no part activated
+    assert await StoredFile.all().count() == 0
+
+    await restarted(desk)
+    filed = await IntakeItem.filter(status=Status.FILED).order_by("id")
+    assert [(p.filed_folder, p.filed_name) for p in filed] == [
+        (desk.folder.name, "scan (page 2).pdf"),
+        (desk.other.name, "scan (page 4).pdf"),
+    ]
+    assert await _folder_names(desk) == {
+        desk.folder.name: ["scan (page 2).pdf"],
+        desk.other.name: ["scan (page 4).pdf"],
+    }
+    now = await IntakeItem.get(id=original.id)
+    assert now.status == Status.DELETED
+    assert await _intake_objects(desk) == {now.object_id}
