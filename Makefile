@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract vips clamav dovecot versions
+.PHONY: run test install install-dev lint typecheck test-sqlite test-postgres clean frontend test-frontend cluster nginx oidc-provider tesseract vips clamav dovecot versions demo
 
 # The Python and Node the README names (pyproject.toml's requires-python, frontend/package.json's
 # engines), checked before anything installs: a wrong one is named in one line, with the one needed.
@@ -32,6 +32,10 @@ install-dev: $(VENV)/.dev
 
 run: versions install frontend
 	$(BIN)/python -m bff serve
+
+# The synthetic demo (bff/demo.py) into the database `make run` serves, while it runs or not.
+demo: versions install
+	$(BIN)/python -m bff demo
 
 # Debian's nginx, for the cluster and its tests (installed without starting its service).
 nginx:
@@ -112,12 +116,16 @@ $(E2E_TOOLS): frontend/e2e/package.json frontend/e2e/package-lock.json
 	touch $@
 e2e-tools: $(E2E_TOOLS)
 
+# The README's picture (docs/folder-page.png), taken from the demo by frontend/scripts/readme-screenshot.mjs.
+screenshot: versions install frontend e2e-tools
+	cd frontend && npm run screenshot
+
 # Web app checks: API types against the OpenAPI document, tsc, ESLint, Vitest, browser journeys
 # (the cluster journey needs the dev tools too: moto for its S3-protocol server).
 test-frontend: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(MAKE) --no-print-directory web-checks journeys
 
-.PHONY: web-checks journeys e2e-tools
+.PHONY: web-checks journeys e2e-tools screenshot
 web-checks:
 	cd frontend && npm run check:api && npm run typecheck && npm run lint && npm test
 journeys: e2e-tools

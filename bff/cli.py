@@ -12,10 +12,11 @@ import click
 
 from bff.audit.cli import audit
 from bff.backup.cli import backup, restore
-from bff.cli_support import echo, load_settings_or_fail, run, with_storage
+from bff.cli_support import echo, load_settings_or_fail, run, this_python, with_storage
 from bff.files.cli import storage
 from bff.patients.cli import folders
 from bff.search.cli import search
+from bff.serving import served_url, serving
 from bff.tokens.cli import tokens
 from bff.users.cli import users
 
@@ -49,7 +50,8 @@ def serve() -> None:
     config = Config.from_toml(HYPERCORN_CONFIG)
     config.bind = [f"{settings.host}:{settings.port}"]
     echo(f"Patient records portal: {settings.public_url}", err=True)
-    asyncio.run(serve(asgi_app(create_app(settings)), config))
+    with serving(settings):  # where this server is, for commands run beside it (the demo)
+        asyncio.run(serve(asgi_app(create_app(settings)), config))
 
 
 @cli.command()
@@ -64,13 +66,15 @@ def migrate() -> None:
 
 @cli.command()
 def demo() -> None:
-    """Load a small synthetic demo (containers, staff, files)."""
+    """Load a small synthetic demo (containers, patients, staff, files), with or without the
+    server running on the same database."""
     settings = load_settings_or_fail()
 
     async def work(files: Storage) -> int:
         from bff.demo import load_demo
 
-        for line in await load_demo(settings, files):
+        lines = await load_demo(settings, files, served=served_url(settings), python=this_python())
+        for line in lines:
             click.echo(line)
         return 0
 

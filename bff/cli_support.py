@@ -9,8 +9,11 @@ answers without loading them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import shlex
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -82,6 +85,15 @@ class TextFile(click.ParamType[str, str]):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         return read_text_file(str(value), save_as=self.save_as)
+
+
+def this_python() -> str:
+    """The command that runs this Python, as a person types it here (for commands a command
+    prints): relative to the working folder when inside it (.venv/bin/python), else in full."""
+    path = Path(sys.executable)
+    with contextlib.suppress(ValueError):
+        path = path.relative_to(Path.cwd())
+    return shlex.quote(str(path))
 
 
 def load_settings_or_fail() -> Settings:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -248,13 +250,39 @@ async def close_db() -> None:
 
 
 async def migrate(settings: Settings) -> None:
-    """Apply every pending migration."""
+    """Apply every pending migration, one process at a time on a SQLite file."""
     # Model docstrings become SQL comments: Tortoise splits SQLite migrations on ';', so
     # docstrings of models must not contain one.
+    async with _migrating_alone(settings):
+        try:
+            await tortoise_migrate(config=tortoise_config(settings.database_url))
+        finally:
+            await Tortoise.close_connections()
+
+
+@asynccontextmanager
+async def _migrating_alone(settings: Settings) -> AsyncIterator[None]:
+    """Hold a lock beside the SQLite file (`<file>.migrating`) while migrating: a command
+    started beside a server that is still migrating a fresh database (the demo just after the
+    first `make run`) waits for it, then finds nothing left to do, where both would create the
+    same tables and one fail. (PostgreSQL deployments migrate once, before their instances
+    start: docs/operations.md.)"""
+    path = settings.database_url.removeprefix("sqlite://")
+    if not settings.is_sqlite or path == ":memory:":
+        yield
+        return
+    fd = await asyncio.to_thread(_locked, f"{path}.migrating")
     try:
-        await tortoise_migrate(config=tortoise_config(settings.database_url))
+        yield
     finally:
-        await Tortoise.close_connections()
+        os.close(fd)  # releases the lock
+
+
+def _locked(path: str) -> int:
+    """A descriptor of the file at path, holding its exclusive lock (waits for it)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
 
 
 CommitHook = Callable[[], Coroutine[Any, Any, None]]

@@ -120,8 +120,12 @@ async def _folder(container: Container, name: str, storage: Storage) -> Folder:
     return folder
 
 
-async def load_demo(settings: Settings, storage: Storage) -> list[str]:
-    """Load the demo; return lines telling a person how to sign in."""
+async def load_demo(
+    settings: Settings, storage: Storage, served: str | None = None, python: str = "python"
+) -> list[str]:
+    """Load the demo; return lines telling a person how to sign in. served: the address of a
+    server running on this database (bff/serving.py), where to sign in; python: the command
+    that runs Python here, for the commands printed."""
     lines = ["Demo data loaded (synthetic, no real patients)."]
     created_admin = await ensure_admin(settings)
     if created_admin:
@@ -150,12 +154,15 @@ async def load_demo(settings: Settings, storage: Storage) -> list[str]:
         for container_name, folder_names in ASSIGNED[username].items():
             folder_ids = [folders[(container_name, name)].id for name in folder_names]
             await assignments.ensure_assigned(user.id, containers[container_name].id, folder_ids)
-    lines.append(f"Open {settings.public_url} and sign in.")
-    lines.extend(await _demo_tag(settings))
+    if served:
+        lines.append(f"Open {served} (the server running on this database) and sign in.")
+    else:
+        lines.append(f"Start the server (make run), open {settings.public_url} and sign in.")
+    lines.extend(await _demo_tag(settings, python))
     return lines
 
 
-async def _demo_tag(settings: Settings) -> list[str]:
+async def _demo_tag(settings: Settings, python: str) -> list[str]:
     """One SUN SmartToken (a simulated NTAG 424 DNA tag) given to a demo patient."""
     token = await tokens.token_by_sun_uid(DEMO_TAG_UID)
     if token is None:
@@ -180,7 +187,7 @@ async def _demo_tag(settings: Settings) -> list[str]:
     return [
         f"A SmartToken (SUN tag, replay-proof) opens {'/'.join(DEMO_TAG_FOLDER)} in an "
         "emergency. Tap it (each command prints a fresh tap URL):",
-        f"  python -m bff tokens simulate-tap {token_id}",
+        f"  {python} -m bff tokens simulate-tap {token_id}",
     ]
 
 

@@ -118,8 +118,11 @@ def register_tokens(
 @click.option("--counter", type=int, help="the tap counter (default: one above the last accepted)")
 def simulate_tap(token_id: str, counter: int | None) -> None:
     """Development and demos: print a fresh tap URL of a SUN tag registered here, as the tag
-    would write it. Refused for static-link tokens and for keys this deployment cannot open."""
-    settings = load_settings_or_fail()
+    would write it, at the address of the server running on this database if there is one.
+    Refused for static-link tokens and for keys this deployment cannot open."""
+    from bff.serving import as_served
+
+    settings = as_served(load_settings_or_fail())
 
     async def work() -> int:
         from bff.errors import ApiError

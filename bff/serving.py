@@ -1,0 +1,77 @@
+"""Where a running `python -m bff serve` is: while it serves, it names the address people open
+(BFF_PUBLIC_URL, or the one made from BFF_HOST and BFF_PORT) in var/serving.json, so that a
+command run beside it (the demo, `tokens simulate-tap`) prints the address that server really
+answers at, even when the command's own settings would make another (no BFF_PORT in that
+shell). Only a live server on the same database counts: a file a killed server left is ignored.
+The database is named by a digest (its URL may carry a password)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the command line imports this module before any settings are loaded
+    from config.settings import Settings
+
+FILE_NAME = "serving.json"
+
+
+def _path(settings: Settings) -> Path:
+    return settings.var_dir / FILE_NAME
+
+
+def _database(settings: Settings) -> str:
+    return hashlib.sha256(settings.database_url.encode()).hexdigest()
+
+
+@contextlib.contextmanager
+def serving(settings: Settings) -> Iterator[None]:
+    """While the block runs, var/serving.json names this process, its database and address."""
+    path = _path(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {"pid": os.getpid(), "url": settings.public_url, "database": _database(settings)}
+    partial = path.with_name(f".{FILE_NAME}.{os.getpid()}")
+    partial.write_text(json.dumps(record), encoding="utf-8")
+    partial.replace(path)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):  # another server's by now, or gone
+            if json.loads(path.read_text(encoding="utf-8")).get("pid") == os.getpid():
+                path.unlink()
+
+
+def served_url(settings: Settings) -> str | None:
+    """The address of the server running on this database (var/serving.json), or None."""
+    try:
+        record = json.loads(_path(settings).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("database") != _database(settings):
+        return None
+    pid, url = record.get("pid"), record.get("url")
+    if not isinstance(pid, int) or not isinstance(url, str) or not _alive(pid):
+        return None
+    return url
+
+
+def as_served(settings: Settings) -> Settings:
+    """settings with the running server's address as BFF_PUBLIC_URL (unchanged without one):
+    for the links a command prints, such as a simulated SmartToken tap."""
+    url = served_url(settings)
+    return settings if url is None else settings.model_copy(update={"public_url": url})
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
