@@ -4,6 +4,7 @@
 // running server, as the README has a newcomer do. Run it after a change to what that page
 // shows, and commit the picture:
 //   make screenshot          (or, with the build and the test tools in place: npm run screenshot)
+/* global document */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../e2e/server.mjs';
@@ -24,6 +25,9 @@ try {
   await signIn(page, { username, password });
   await page.goto(FOLDER);
   await page.getByRole('img', { name: /profile|photo/i }).first().waitFor();
+  // The page as it settles: the server has read the demo's files for search (their "Indexing…"
+  // badges go as its live events arrive), which takes a minute or two on a busy machine.
+  await page.waitForFunction(() => !document.body.innerText.includes('Indexing'), null, { timeout: 300_000 });
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: join(repo, 'docs/folder-page.png') });
   console.log('docs/folder-page.png written');
