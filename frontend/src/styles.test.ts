@@ -3,10 +3,9 @@
  * rings controls on the light surfaces (every light background colour of the stylesheet);
  * inside the top bar, the only dark surface with controls on it, --focus-on-dark.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { stylesheet } from './test/stylesheet';
 
-const css = readFileSync(resolve(process.cwd(), 'src/styles.css'), 'utf8');
+const css = stylesheet();
 
 const variables = new Map(Array.from(css.matchAll(/(--[\w-]+):\s*(#[0-9a-fA-F]{6})\b/g), (m) => [m[1], m[2]] as const));
 

@@ -1,9 +1,8 @@
 /** The in-app viewer (issue 33): each kind of file, and the way to its original. */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
+import { stylesheet } from '../../../../test/stylesheet';
 import { never, renderApp } from '../../../../test/utils';
 import { PAGE, LATER, viewerPath, base, answer, setUp, location, viewerOf, loadScreen } from './viewerTestKit';
 
@@ -173,7 +172,7 @@ describe('the viewer: each kind', () => {
     expect(zoomControls).toHaveLength(3);
     expect(zoomControls.every((control) => control.matches('.viewer-control'))).toBe(true);
     // The stylesheet scales the text's font by the zoom, its lines wrapped to the screen.
-    const css = readFileSync(resolve(process.cwd(), 'src/styles.css'), 'utf8');
+    const css = stylesheet();
     expect(css).toMatch(/\.viewer-text \{[^}]*white-space: pre-wrap;[^}]*font-size: calc\(0\.95rem \* var\(--text-zoom, 1\)\)/);
   });
 

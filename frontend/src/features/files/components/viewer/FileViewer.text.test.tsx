@@ -1,9 +1,8 @@
 /** The in-app viewer (issue 50): the text layer and copies from it, a DOCX as HTML, phones. */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
+import { stylesheet } from '../../../../test/stylesheet';
 import { makeStoredFile, renderApp } from '../../../../test/utils';
 import { PAGE, LIST, T, LATER, viewerPath, base, answer, setUp, location, viewerOf, setUpText, FILES, loadScreen } from './viewerTestKit';
 
@@ -163,7 +162,7 @@ describe('the viewer: phones (issue 50)', () => {
     expect(controls.length).toBeGreaterThan(10);
     expect(controls.filter((control) => !control.matches('.viewer-control, .viewer-step'))).toEqual([]);
     // ... which the stylesheet makes 44 x 44 on a phone or a touch screen.
-    const css = readFileSync(resolve(process.cwd(), 'src/styles.css'), 'utf8');
+    const css = stylesheet();
     const touch = /@media \(max-width: 640px\), \(pointer: coarse\) \{([^@]*?)\n\}/.exec(css)?.[1] ?? '';
     expect(touch).toContain('.viewer-control { min-height: 44px; min-width: 44px; }');
     expect(touch).toContain('.viewer-step { min-height: 44px; min-width: 44px; }');
@@ -176,7 +175,7 @@ describe('the viewer: phones (issue 50)', () => {
     const page = await within(dialog).findByRole('img', { name: 'Page 1 of 3' });
     fireEvent.load(page);
     expect(dialog.querySelector('img.viewer-ahead')).toHaveAttribute('hidden');
-    const css = readFileSync(resolve(process.cwd(), 'src/styles.css'), 'utf8');
+    const css = stylesheet();
     expect(css).toContain('.viewer-ahead { display: none; }');
     // Each page's sheet is the zoom's share of the screen's width, its picture all of the sheet.
     expect((page.closest('.viewer-sheet') as HTMLElement).style.width).toBe('100%');
