@@ -182,6 +182,16 @@ function LocationProbe() {
   return <div data-testid="location">{location.pathname + location.search}</div>;
 }
 
+/** The links the app clicks from here on (a download, a tab's link), caught instead of followed:
+ * the list grows as they are clicked. */
+export function catchLinkClicks(): HTMLAnchorElement[] {
+  const clicked: HTMLAnchorElement[] = [];
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    clicked.push(this);
+  });
+  return clicked;
+}
+
 export function testQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
 }

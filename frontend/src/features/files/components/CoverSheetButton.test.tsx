@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
-import { ADMIN, mockApi, NURSE, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, catchLinkClicks, mockApi, NURSE, renderApp, signIn } from '../../../test/utils';
 
 const PAGE = '/containers/ward%20a/folders/p-1';
 const LIST = 'GET /api/blobs/ward%20a/p-1';
@@ -14,15 +14,12 @@ describe('folder page: Print cover sheet (issue 51)', () => {
   it('downloads the folder’s cover sheet under the server’s name', async () => {
     const created = vi.fn((_blob: Blob) => 'blob:sheet');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
-    const clicked: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this.download);
-    });
+    const clicked = catchLinkClicks();
     const api = mockApi({ [LIST]: listing, [SHEET]: { text: '%PDF-1.7' } });
     signIn(NURSE);
     renderApp(PAGE);
     await userEvent.click(await screen.findByRole('button', { name: 'Print cover sheet' }));
-    await waitFor(() => expect(clicked).toEqual(['cover-sheet.pdf']));
+    await waitFor(() => expect(clicked.map((link) => link.download)).toEqual(['cover-sheet.pdf']));
     expect(api.calls.filter((c) => c.path === '/api/intake/cover-sheet/ward%20a/p-1')).toHaveLength(1);
     expect(created).toHaveBeenCalledTimes(1);
   });

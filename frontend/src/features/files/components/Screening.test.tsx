@@ -6,7 +6,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StoredFile } from '../../../lib/api/types';
 import { closeViewerWindows } from '../../../lib/viewerWindows';
-import { makeStoredFile, makeViewerOpening, mockApi, renderApp, signIn } from '../../../test/utils';
+import { catchLinkClicks, makeStoredFile, makeViewerOpening, mockApi, renderApp, signIn } from '../../../test/utils';
 import { mockXhr } from '../../../test/xhr';
 
 const DOCTOR = { id: 3, name: 'Dana Doctor', username: 'dana', role: 'doctor' as const };
@@ -63,10 +63,7 @@ describe('the file list: what the content checks found', () => {
   });
 
   it('downloads a file that cannot be displayed from its row, by its signed link', async () => {
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
+    const clicked = catchLinkClicks();
     const open = vi.spyOn(window, 'open');
     const api = setUp();
     renderApp(PAGE);
@@ -143,10 +140,7 @@ describe('the viewer: what the content checks found', () => {
   });
 
   it('says a file cannot be displayed without asking the server to show it, and offers its original as a download', async () => {
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
+    const clicked = catchLinkClicks();
     const open = vi.spyOn(window, 'open');
     const api = setUp();
     renderApp(PAGE);

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { expectNoAxeViolations } from '../../../test/axe';
-import { ADMIN, mockApi, renderApp, signIn } from '../../../test/utils';
+import { ADMIN, catchLinkClicks, mockApi, renderApp, signIn } from '../../../test/utils';
 import { mockXhr } from '../../../test/xhr';
 import { INTAKE, intakeItem, LIST, page, SCAN } from '../intakeTestData';
 
@@ -79,10 +79,7 @@ describe('changing an item', () => {
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn((b: Blob) => (blobs.push(b), `blob:${blobs.length}`)), revokeObjectURL: vi.fn() }));
     const tab = { location: { href: '' }, close: vi.fn() };
     const opened = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
-    const downloads: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      downloads.push(this.download);
-    });
+    const downloads = catchLinkClicks();
     const svg = intakeItem({ id: 14, fileName: 'logo.svg', contentType: 'image/svg+xml', pages: null });
     mockApi({ [LIST]: page([SCAN, svg]), 'GET /api/intake/items/12/content': { text: '%PDF-1.7' }, 'GET /api/intake/items/14/content': { text: '<svg/>' } });
     renderApp(INTAKE);
@@ -90,7 +87,7 @@ describe('changing an item', () => {
     await waitFor(() => expect(tab.location.href).toMatch(/^blob:\d+$/));
     expect(blobs[Number(tab.location.href.slice(5)) - 1]?.type).toBe('application/pdf');
     await userEvent.click(screen.getByRole('button', { name: 'Open logo.svg' }));
-    await waitFor(() => expect(downloads).toEqual(['logo.svg']));
+    await waitFor(() => expect(downloads.map((link) => link.download)).toEqual(['logo.svg']));
     expect(opened).toHaveBeenCalledTimes(1);
   });
 

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { stylesheet } from '../../../../test/stylesheet';
-import { never, renderApp } from '../../../../test/utils';
+import { catchLinkClicks, never, renderApp } from '../../../../test/utils';
 import { PAGE, LATER, viewerPath, base, answer, setUp, location, viewerOf, loadScreen } from './viewerTestKit';
 
 beforeAll(loadScreen);
@@ -57,10 +57,7 @@ describe('the viewer: each kind', () => {
   it('shows an image too large to hand to the browser as the copy the server reduced, says so, and offers its original as a download', async () => {
     const reduced = `${base('a-photo.png')}/image?link=r`;
     const open = vi.spyOn(window, 'open');
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
+    const clicked = catchLinkClicks();
     setUp({
       [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'image', imageReduced: true, originalDownload: true, imageUrl: reduced }),
       'GET /api/blobs/ward%20a/p-1/a-photo.png/url': { body: { url: '/api/blobs/ward%20a/p-1/a-photo.png/view?link=o', expiresAt: LATER } },
@@ -90,10 +87,7 @@ describe('the viewer: each kind', () => {
 
   it('shows no picture of an image the server cannot reduce: it says why, and the original is a download, never a tab', async () => {
     const open = vi.spyOn(window, 'open');
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
+    const clicked = catchLinkClicks();
     const reason = 'This image has too many pixels to show here, and this server cannot make a reduced copy of one so large.';
     setUp({
       [viewerPath('a-photo.png')]: answer('a-photo.png', { kind: 'other', reason, originalDownload: true }),
@@ -178,10 +172,7 @@ describe('the viewer: each kind', () => {
 
   it('offers the original of a type the browser would only download as a download, never a blank tab (issue 50)', async () => {
     const open = vi.spyOn(window, 'open');
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
+    const clicked = catchLinkClicks();
     setUp({ 'GET /api/blobs/ward%20a/p-1/d-data.zip/url': { body: { url: '/api/blobs/ward%20a/p-1/d-data.zip/view?link=z', expiresAt: LATER } } });
     renderApp(`${PAGE}?view=d-data.zip`);
     const dialog = await viewerOf('d-data.zip');

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { closeViewerWindows } from '../../../../lib/viewerWindows';
 import { stylesheet } from '../../../../test/stylesheet';
-import { makeStoredFile, renderApp } from '../../../../test/utils';
+import { catchLinkClicks, makeStoredFile, renderApp } from '../../../../test/utils';
 import { PAGE, LIST, T, LATER, viewerPath, base, answer, setUp, location, viewerOf, setUpText, FILES, loadScreen } from './viewerTestKit';
 
 beforeAll(loadScreen);
@@ -73,10 +73,7 @@ describe('the viewer: a DOCX (issue 50)', () => {
 
   it('shows its HTML in a frame sandboxed without scripts, and downloads its original, never a tab', async () => {
     const open = vi.spyOn(window, 'open');
-    const clicked: HTMLAnchorElement[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicked.push(this);
-    });
+    const clicked = catchLinkClicks();
     setUp({
       [LIST]: { body: { blobs: [...FILES, DOCX], hasProfileImage: false } },
       [viewerPath('e-letter.docx')]: answer('e-letter.docx', {
