@@ -291,10 +291,7 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
                   onTurn={turn}
                   onExpired={renew}
                   original={original}
-                  version={version}
-                  textLayer={textLayer}
-                  matchesOn={onPage}
-                  current={current}
+                  text={{ version, textLayer, matchesOn: onPage, current }}
                 />
               )}
             </div>

@@ -1,14 +1,13 @@
 /** What the viewer shows of a file the server opened: its image, PDF page, text or DOCX, or a
  * card with its original; a PDF's active content warned of above it. */
 import { Banner } from '../../../../components/Banner';
-import type { StoredFile, TextMatch, ViewerResponse } from '../../../../lib/api/types';
-import type { ViewerVersion } from '../../api/viewer';
+import type { StoredFile, ViewerResponse } from '../../../../lib/api/types';
 import { VIEWER_MSG } from '../../messages';
 import { ImageView } from './ImageView';
 import { PdfView } from './PdfView';
 import { HtmlView, TextView } from './TextView';
 import { OtherCard } from './ViewerCards';
-import type { Original } from './viewerTypes';
+import type { Original, PageText } from './viewerTypes';
 
 interface ContentProps {
   answer: ViewerResponse;
@@ -23,10 +22,7 @@ interface ContentProps {
   onExpired: () => void;
   original: Original;
   /** The version shown, for its words (the text layer) and the find's highlights. */
-  version: ViewerVersion;
-  textLayer: boolean;
-  matchesOn: (page: number) => readonly TextMatch[];
-  current: TextMatch | null;
+  text: PageText;
 }
 
 export function ViewerContent(props: ContentProps) {
@@ -41,9 +37,8 @@ export function ViewerContent(props: ContentProps) {
   );
 }
 
-function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original, version, textLayer, matchesOn, current }: ContentProps) {
+function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original, text }: ContentProps) {
   const expired = () => Date.parse(answer.expiresAt) <= Date.now();
-  const text = { version, textLayer, matchesOn, current };
   if (answer.kind === 'image' && answer.imageUrl) {
     const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} original={original} {...text} />;
     // Beyond what the server hands a browser to decode, the picture is its reduced copy.
@@ -70,7 +65,7 @@ function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, o
       />
     );
   }
-  if (answer.kind === 'text' && answer.textUrl) return <TextView url={answer.textUrl} name={name} zoom={zoom} version={version} />;
-  if (answer.kind === 'html' && answer.htmlUrl) return <HtmlView url={answer.htmlUrl} name={name} version={version} />;
+  if (answer.kind === 'text' && answer.textUrl) return <TextView url={answer.textUrl} name={name} zoom={zoom} version={text.version} />;
+  if (answer.kind === 'html' && answer.htmlUrl) return <HtmlView url={answer.htmlUrl} name={name} version={text.version} />;
   return <OtherCard answer={answer} file={file} original={original} />;
 }
