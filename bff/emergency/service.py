@@ -196,7 +196,9 @@ async def view(access: EmergencyAccess, actor: Actor) -> EmergencyView:
         folderName=access.folder,
         expiresAt=access.expires_at,
         hasProfileImage=listing.hasProfileImage,
-        files=listing.blobs,
+        # Where a document came from (a mail's sender) is for the folder's staff, not the
+        # responder: the files without it.
+        files=[blob.model_copy(update={"source": None}) for blob in listing.blobs],
         patient=PatientDetails.known(await folder_patient(access.folder_id)),
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tortoise import fields
 from tortoise.models import Model
 
@@ -45,6 +47,10 @@ class StoredFile(Model):
     # When a rescan of this content last failed to reach a verdict (None: not since its last
     # one): it is tried again after the other files due (bff/scan/rescan.py).
     scan_tried_at = fields.DatetimeField(null=True)
+    # Where the content came from when the intake filed it (bff/files/sources.py: its kind,
+    # a mail's sender, whether a cover sheet filed it, the intake item); null: uploaded to the
+    # folder (migration 0040). Versions and trash entries keep it too.
+    source: fields.Field[Any] = fields.JSONField(null=True)
     folder_id: int
 
     class Meta:
@@ -81,6 +87,7 @@ class FileVersion(Model):
     scan_state = fields.CharField(max_length=16, default="unscanned", db_default="unscanned")
     scanned_at = fields.DatetimeField(null=True)
     scan_tried_at = fields.DatetimeField(null=True)
+    source: fields.Field[Any] = fields.JSONField(null=True)  # as StoredFile's (migration 0040)
     # When this content stopped being current: BFF_VERSION_DAYS counts from here.
     replaced_at = fields.DatetimeField(db_index=True)
     folder_id: int
@@ -117,6 +124,7 @@ class TrashedFile(Model):
     scan_state = fields.CharField(max_length=16, default="unscanned", db_default="unscanned")
     scanned_at = fields.DatetimeField(null=True)
     scan_tried_at = fields.DatetimeField(null=True)
+    source: fields.Field[Any] = fields.JSONField(null=True)  # as StoredFile's (migration 0040)
     deleted_at = fields.DatetimeField(db_index=True)
     deleted_by_name = fields.CharField(max_length=255, default="")
     deleted_by_role = fields.CharField(max_length=32, default="")

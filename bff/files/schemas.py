@@ -11,6 +11,21 @@ from bff.containers.schemas import Approximate
 from bff.patients.schemas import PatientDetails
 
 
+class FileSource(BaseModel):
+    """Where a file's content came from when the intake filed it (bff/files/sources.py)."""
+
+    kind: Literal["scanner", "mailbox", "upload"] = Field(
+        description="scanner: the scan folder (scanners, fax servers); mailbox: the intake's "
+        "mailbox (sender says who sent it); upload: a batch uploaded to the Intake page"
+    )
+    sender: str | None = Field(None, description="kind mailbox: the mail's sender address")
+    coverSheet: bool = Field(
+        False,
+        description="Filed automatically by the folder's cover sheet; false: a person filed it "
+        "from the intake's inbox",
+    )
+
+
 class Blob(BaseModel):
     """One file of a patient folder."""
 
@@ -59,6 +74,12 @@ class Blob(BaseModel):
         description="The malware scan: clean (clamd found nothing), held (stored while the "
         "scanner was unavailable, BFF_SCAN_UNAVAILABLE=hold: not scanned yet), or unscanned "
         "(no scanner configured, or stored before scanning existed)",
+    )
+    source: FileSource | None = Field(
+        None,
+        description="Where the content came from when the intake filed it (the scanner, the "
+        "mailbox and its sender, an upload to the intake; by a cover sheet or a person); null "
+        "for a file uploaded to its folder, and in the emergency view",
     )
 
 
@@ -128,6 +149,7 @@ class VersionOut(BaseModel):
     current: bool
     activeContent: str = Field("", description="As the file's Blob: this content's")
     displayable: bool = Field(True, description="As the file's Blob: this content's")
+    source: FileSource | None = Field(None, description="As the file's Blob: this content's")
 
 
 class VersionList(BaseModel):

@@ -26,6 +26,7 @@ from bff.files import preview_repository, repository
 from bff.files.models import StoredFile
 from bff.files.names import PROFILE_IMAGE_NAME, version_key
 from bff.files.schemas import Blob, BlobList
+from bff.files.sources import source_out
 from bff.jobs import repository as jobs_repository
 from bff.jobs import service as jobs
 from bff.jobs.models import KIND_TEXT, KIND_THUMBNAIL
@@ -68,6 +69,7 @@ def blob_out(
         activeContent=row.active_content,
         displayable=row.displayable,
         scanState=row.scan_state if row.scan_state in ("clean", "held") else "unscanned",
+        source=source_out(row.source),
     )
 
 

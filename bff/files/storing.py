@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
@@ -55,6 +56,8 @@ class _Stored:
     content_type: str
     is_profile_image: bool = False
     original_rtf_name: str | None = None
+    # Where the content came from when not uploaded to the folder (bff/files/sources.py).
+    source: dict[str, Any] | None = None
 
 
 async def _index(
@@ -100,6 +103,7 @@ async def _index(
                 "version_id": new_id(now),
                 "uploaded_by_name": actor.name,
                 "uploaded_by_role": actor.role,
+                "source": stored.source,  # a new content: an upload's is none
                 "scan_tried_at": None,  # a new content: no failed rescan of it yet
                 **screened.values(),
             }
@@ -218,11 +222,12 @@ async def store_plain(
     may_replace: Callable[[], bool] = _always,
     operation: str = "file_upload",
     within: Within | None = None,
+    source: dict[str, Any] | None = None,
 ) -> tuple[StoredFile, bool]:
     """Store a file as it is, typed by its name (or as declared); audited as operation (the
-    intake's filing: `intake_filed`), with `within` committed with it."""
+    intake's filing: `intake_filed`, with its `source`), with `within` committed with it."""
     content_type = content_type_for(name, declared_type)
-    stored = _Stored(name, content_type)
+    stored = _Stored(name, content_type, source=source)
     objects = [(name, chunks, content_type)]
     screening = Screening(name, content_type)
     return await _stage_and_index(

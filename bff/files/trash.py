@@ -90,6 +90,7 @@ async def trash_file(folder: Folder, name: str, actor: Actor, storage: Storage) 
                 "uploaded_by_role": row.uploaded_by_role,
                 "active_content": row.active_content,
                 "displayable": row.displayable,
+                "source": row.source,
                 "scan_state": row.scan_state,  # a held content stays the admins' only
                 "scanned_at": row.scanned_at,
                 "deleted_at": now,
@@ -228,6 +229,7 @@ async def restore_trashed(folder: Folder, name: str, actor: Actor, storage: Stor
                 "uploaded_by_role": entry.uploaded_by_role,
                 "active_content": entry.active_content,
                 "displayable": entry.displayable,
+                "source": entry.source,
                 "scan_state": entry.scan_state,
                 "scanned_at": entry.scanned_at,
             },

@@ -46,6 +46,7 @@ from bff.files.service import (
     get_file,
     may_see,
 )
+from bff.files.sources import source_out
 from bff.jobs import service as jobs
 from bff.live.events import PROFILE_CHANGED, VERSION_RESTORED
 from storage.base import NotFound, ObjectKey, Storage
@@ -101,6 +102,7 @@ async def keep_current(
             "original_rtf_name": row.original_rtf_name,
             "active_content": row.active_content,  # what the content checks found, kept with it
             "displayable": row.displayable,
+            "source": row.source,  # where this content came from (the intake's), kept with it
             "scan_state": row.scan_state,  # a held content stays the admins' only
             "scanned_at": row.scanned_at,
             "replaced_at": now,
@@ -142,6 +144,7 @@ async def list_versions(folder: Folder, name: str, actor: Actor) -> VersionList:
         current=True,
         activeContent=row.active_content,
         displayable=row.displayable,
+        source=source_out(row.source),
     )
     earlier = [
         VersionOut(
@@ -153,6 +156,7 @@ async def list_versions(folder: Folder, name: str, actor: Actor) -> VersionList:
             current=False,
             activeContent=v.active_content,
             displayable=v.displayable,
+            source=source_out(v.source),
         )
         for v in await repository.versions_where(
             None, folder_id=folder.id, name=name, trash_id=None
@@ -207,6 +211,7 @@ async def restore_version(
                 "uploaded_by_role": version.uploaded_by_role,
                 "active_content": version.active_content,
                 "displayable": version.displayable,
+                "source": version.source,
                 "scan_state": version.scan_state,
                 "scanned_at": version.scanned_at,
             },

@@ -4,9 +4,11 @@ a patient's folder, delete it with a reason.
 Filing goes the way every upload goes (bff/files/storing.py `store_plain`: screened again,
 staged, moved to its name, indexed, announced to the folder's staff as `file:uploaded`), audited
 `intake_filed` in the folder (so the patient's access report finds it) with the item and its
-source. The item is marked filed in the file's own transaction by a conditional UPDATE (only
-while it is new): of two people filing one item at once exactly one wins, the other is told
-"Already filed by {name} at {time}." and nothing of theirs is stored.
+source. The file keeps its source (bff/files/sources.py: scanner, mailbox and sender, upload;
+by a cover sheet or a person), which the folder's listing shows. The item is marked filed in
+the file's own transaction by a conditional UPDATE (only while it is new): of two people filing
+one item at once exactly one wins, the other is told "Already filed by {name} at {time}." and
+nothing of theirs is stored.
 
 Once filed, the document is the folder's: bff/intake/access.py refuses the item's content
 (410), removes its bytes right after the filing commits and clears its suggestion's text.
@@ -33,6 +35,7 @@ from bff.files import repository as files_repository
 from bff.files import storing
 from bff.files.names import PROFILE_IMAGE_NAME, PROFILE_NAME_RESERVED, given_file_name
 from bff.files.service import ViewSource, may_see
+from bff.files.sources import intake_source
 from bff.intake import access, repository
 from bff.intake.models import IntakeItem, Status
 from bff.intake.repository import GONE
@@ -182,6 +185,14 @@ async def file_item(
             may_replace=lambda: False,
             operation=operation,
             within=within,
+            # Shown on the file's row: where it came from, by its sheet (the routing's
+            # `intake_routed`) or by a person.
+            source=intake_source(
+                item.source.value,
+                item.id,
+                sender=item.sender,
+                cover_sheet=operation == "intake_routed",
+            ),
         )
     # Committed: the document is the folder's now; its intake copy goes (else housekeeping's).
     await access.forget_filed(item.id, item_key(item.object_id), storage)

@@ -117,7 +117,9 @@ async def test_a_cover_sheet_files_its_pages_to_its_folder_without_the_sheet(
     assert shown["filed"]["by"] == "intake"
     assert await _pages(desk, part) == 2  # the sheet removed
     listing = await desk.listing(desk.nurse)
-    assert shown["filed"]["name"] in [blob["name"] for blob in listing["blobs"]]
+    [filed] = [blob for blob in listing["blobs"] if blob["name"] == shown["filed"]["name"]]
+    # Its row says the sheet filed it (an upload to the intake, as the scan came).
+    assert filed["source"] == {"kind": "upload", "sender": None, "coverSheet": True}
     [entry] = await audit_entries("intake_routed")
     assert (entry.container_name, entry.folder_name) == (desk.container.name, desk.folder.name)
     assert f"sheet={sheet_id}" in entry.details
