@@ -146,6 +146,7 @@ export function makeStoredFile(overrides: Partial<StoredFile> & { name: string }
     textProblem: null,
     previewState: null,
     preview: null,
+    source: null,
     ...overrides,
   };
 }

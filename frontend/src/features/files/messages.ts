@@ -59,6 +59,11 @@ export const FILE_MSG = {
   notDisplayable: 'Cannot be displayed',
   heldForScan: 'Waiting for virus scan',
   download: 'Download',
+  // Where a document the intake filed came from (issue 51)
+  fromScanner: 'From scanner',
+  fromMail: (sender: string | null) => (sender ? `From mail: ${sender}` : 'From mail'),
+  fromIntakeUpload: 'From intake upload',
+  byCoverSheet: 'Filed by cover sheet',
 } as const;
 
 /** The success message of a file upload: RTF conversions name the text file they became. */

@@ -1956,6 +1956,11 @@ export interface components {
              */
             scanState: "unscanned" | "clean" | "held";
             /**
+             * @description Where the content came from when the intake filed it (the scanner, the mailbox and its sender, an upload to the intake; by a cover sheet or a person); null for a file uploaded to its folder, and in the emergency view
+             * @default null
+             */
+            source: components["schemas"]["FileSource"] | null;
+            /**
              * Textproblem
              * @description Why the file's text could not be read (textState failed)
              * @default null
@@ -2043,6 +2048,30 @@ export interface components {
             folder: string;
             /** Name */
             name: string;
+        };
+        /**
+         * FileSource
+         * @description Where a file's content came from when the intake filed it (bff/files/sources.py).
+         */
+        FileSource: {
+            /**
+             * Coversheet
+             * @description Filed automatically by the folder's cover sheet; false: a person filed it from the intake's inbox
+             * @default false
+             */
+            coverSheet: boolean;
+            /**
+             * Kind
+             * @description scanner: the scan folder (scanners, fax servers); mailbox: the intake's mailbox (sender says who sent it); upload: a batch uploaded to the Intake page
+             * @enum {string}
+             */
+            kind: "scanner" | "mailbox" | "upload";
+            /**
+             * Sender
+             * @description kind mailbox: the mail's sender address
+             * @default null
+             */
+            sender: string | null;
         };
         /**
          * FileType
@@ -2648,6 +2677,11 @@ export interface components {
              * Format: date-time
              */
             lastModified: string;
+            /**
+             * @description As the file's Blob: this content's
+             * @default null
+             */
+            source: components["schemas"]["FileSource"] | null;
             uploadedBy: components["schemas"]["Uploader"];
             /** Versionid */
             versionId: string;

@@ -32,6 +32,8 @@ export type Assignment = Schemas['Assignment'];
 export type AuditEntry = Schemas['AuditEntry'];
 export type DashboardStats = Schemas['DashboardStats'];
 export type StoredFile = Schemas['Blob'];
+/** Where a file's content came from when the intake filed it (null: uploaded to its folder). */
+export type FileSource = Schemas['FileSource'];
 /** Whether a file's text is searchable (null: its content is not searched). */
 export type TextState = StoredFile['textState'];
 /** A file opened in the in-app viewer: its kind and the links of that viewer session. */

@@ -1,7 +1,7 @@
 /** The Patient Files list: thumbnail (or type), name, badges (a file whose text could not be read
  * says why; a PDF's active content; a file that cannot be displayed, with Download; a file
  * waiting for the virus scan, which only admins see; "New": added or changed since the reader's
- * previous visit), modified date, size, content type and version count; click to open in the
+ * previous visit; where a document the intake filed came from, fileSource.ts), modified date, size, content type and version count; click to open in the
  * viewer. The list comes sorted (fileSort.ts; FileSortSelect chooses the order).
  *
  * A long list comes in pages, so that a folder of hundreds of files shows its first screen at
@@ -20,6 +20,7 @@ import type { StoredFile } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
 import { isNewSince } from '../api/visit';
+import { sourceLabel } from '../fileSource';
 import { FILE_SORTS, type FileSort } from '../fileSort';
 import { FILE_MSG } from '../messages';
 import { FileThumb } from './FileThumb';
@@ -144,6 +145,7 @@ interface FileRowProps {
 }
 
 const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions, onDownload, isNew = false, position, setSize }: FileRowProps) {
+  const source = sourceLabel(file.source);
   return (
     <li className="file-row" aria-posinset={position} aria-setsize={setSize}>
       {/* The thumbnail opens the file too, for a pointer; the name is the keyboard's way. */}
@@ -162,6 +164,7 @@ const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions
             </span>
           ) : null}
           <span className="badge badge-type">{fileTypeBadge(file)}</span>
+          {source ? <span className="badge badge-source">{source}</span> : null}
           {file.isProfileImage ? <span className="badge badge-profile">Profile Image</span> : null}
           {file.activeContent ? <span className="badge badge-warning">{FILE_MSG.activeContent(file.activeContent)}</span> : null}
           {file.displayable === false ? <span className="badge badge-warning">{FILE_MSG.notDisplayable}</span> : null}

@@ -1,5 +1,6 @@
 /**
- * The Versions panel of one file: every version with who uploaded it and when, newest first;
+ * The Versions panel of one file: every version with who uploaded it and when (a document the
+ * intake filed: where it came from, and who filed it), newest first;
  * any version opens (a signed link, like the file); admins, doctors and nurses restore an
  * earlier one after a confirmation (the current content is kept as a version in turn).
  */
@@ -11,6 +12,7 @@ import { QueryBoundary } from '../../../components/QueryBoundary';
 import type { FileVersion, StoredFile } from '../../../lib/api/types';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
 import { useRestoreVersion, useVersions } from '../api/versions';
+import { addedBy, sourceLabel } from '../fileSource';
 import { FILE_MSG } from '../messages';
 
 interface VersionsDialogProps {
@@ -67,13 +69,11 @@ export function VersionsDialog({ container, folder, file, canRestore, onOpen, on
                     <strong>{formatDateTime(version.lastModified)}</strong>{' '}
                     {version.current ? <span className="badge badge-profile">Current</span> : null}
                     {version.activeContent ? <span className="badge badge-warning">{FILE_MSG.activeContent(version.activeContent)}</span> : null}{' '}
-                    {version.displayable === false ? <span className="badge badge-warning">{FILE_MSG.notDisplayable}</span> : null}
+                    {version.displayable === false ? <span className="badge badge-warning">{FILE_MSG.notDisplayable}</span> : null}{' '}
+                    {version.source ? <span className="badge badge-source">{sourceLabel(version.source)}</span> : null}
                   </div>
                   <div className="file-meta muted small">
-                    <span>
-                      Uploaded by {version.uploadedBy.name}
-                      {version.uploadedBy.role ? ` (${version.uploadedBy.role})` : ''}
-                    </span>
+                    {addedBy(version) ? <span>{addedBy(version)}</span> : null}
                     <span>{formatFileSize(version.contentLength)}</span>
                   </div>
                 </div>
