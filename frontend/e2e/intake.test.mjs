@@ -7,7 +7,8 @@
 // suggestion (a record number and a date of birth found in it), one with the patient finder
 // (a letter naming the patient only, two patients of that name), one split in two and both parts
 // filed. Each filing is confirmed with the patient's identifiers on screen. The doctor's folder
-// page, open in another browser the whole time, shows each document arrive without a reload. A
+// page, open in another browser the whole time, shows each document arrive without a reload,
+// saying where it came from ("From scanner", "From intake upload"). A
 // fourth item filed by someone else while the clerk's dialog is open: she is told who did.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -127,8 +128,13 @@ test('a records clerk files three items from the inbox (suggestion, finder, spli
     await dp.getByText('No files found in this folder.').waitFor();
     await dp.evaluate(() => (window.__stayed = true));
     const doctorFiles = dp.getByRole('list', { name: 'Patient files' });
-    /** The doctor's page lists `name` (it arrived by itself: the live event). */
-    const arrives = (name) => doctorFiles.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).waitFor({ timeout: 30_000 });
+    /** The doctor's page lists `name` (it arrived by itself: the live event), its row saying where it came from. */
+    const arrives = async (name, from) => {
+      const opens = dp.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+      const row = doctorFiles.getByRole('listitem').filter({ has: opens });
+      await row.waitFor({ timeout: 30_000 });
+      await row.getByText(from, { exact: true }).waitFor({ timeout: 5_000 });
+    };
 
     // The admin grants the nurse the intake permission on her user page.
     const ap = adminSide.page;
@@ -202,7 +208,7 @@ test('a records clerk files three items from the inbox (suggestion, finder, spli
     await fileDialog.getByRole('region', { name: 'Patient to file to' }).getByText(PATIENT.shownBirth).waitFor();
     await assertAccessible(cp, 'the filing dialog with a suggestion');
     await confirmFiling(SUMMARY);
-    await arrives(SUMMARY);
+    await arrives(SUMMARY, 'From intake upload');
     mark('filed by suggestion');
 
     // 2. By the finder: two patients of that name, told apart by the date of birth.
@@ -215,7 +221,7 @@ test('a records clerk files three items from the inbox (suggestion, finder, spli
     await assertAccessible(cp, 'the patient finder');
     await found.getByRole('button', { name: `Use this patient: ${PATIENT.name} · Born ${PATIENT.shownBirth} · Record ${PATIENT.recordNumber} · Folder patient-1` }).click();
     await confirmFiling(PHYSIO);
-    await arrives(PHYSIO);
+    await arrives(PHYSIO, 'From scanner');
     mark('filed by the finder');
 
     // 3. Split in two, and each part filed.
@@ -234,7 +240,7 @@ test('a records clerk files three items from the inbox (suggestion, finder, spli
     for (const part of BATCH_PARTS) {
       await row(part).getByRole('button', { name: `File to patient: ${part}` }).click();
       await confirmFiling(part);
-      await arrives(part);
+      await arrives(part, 'From intake upload');
     }
     mark('both parts filed');
 
@@ -254,7 +260,7 @@ test('a records clerk files three items from the inbox (suggestion, finder, spli
     await fileDialog.getByText(/^Already filed by Ada Admin at /).waitFor();
     await assertAccessible(cp, 'the filing dialog, filed by someone else');
     await fileDialog.getByRole('button', { name: 'Cancel' }).click();
-    await arrives(RACED);
+    await arrives(RACED, 'From intake upload');
 
     // The doctor's page: every document arrived, without a reload.
     assert.equal(await dp.evaluate(() => window.__stayed), true, 'the doctor’s folder page was reloaded');
