@@ -44,7 +44,11 @@ connection is created). Printed per run, with the load average:
 Usage:
     .venv/bin/python bench/live_bench.py [--clients 2000 5000] [--setups one two]
         [--processes 2] [--sessions 50] [--uploads 10] [--spacing 1.0] [--batch 16]
-        [--no-reconnect] [--retry] [--database-delay MS]
+        [--no-reconnect] [--retry] [--database-delay MS] [--tuning on off:NAME ...]
+
+`--tuning` serves each setup once per BFF_LIVE_TUNING value given, alternating (the live
+layer's patches, bff/live/patches/: `on`, `off`, or `off:NAME,...`), so a patch's gain is
+measured side by side with the stock library in one run.
 
 `--database-delay` puts bench/delay_proxy.py between the server and its database, holding each
 chunk MS ms each way (a database on another machine, or a busy one); with `--sessions` near
@@ -92,6 +96,7 @@ from live_support import (
 )
 from live_trace import compare
 
+from config.settings import SettingsError, load_settings
 from tools.devcluster import Cluster
 from tools.devserver import (
     RedisProcess,
@@ -148,11 +153,13 @@ async def snapshot(pid: int, home: Path, n: int) -> None:
 
 
 async def run_one(
-    setup: str, clients: int, repo: Path, args: argparse.Namespace, root: Path
+    setup: str, clients: int, repo: Path, args: argparse.Namespace, root: Path, tuning: str = "on"
 ) -> None:
     label = f"{setup} instance{'s' if setup == 'two' else ''}, {clients} clients"
     if len(args.repos) > 1:
         label = f"{repo.name}: {label}"
+    if len(args.tuning) > 1:
+        label = f"BFF_LIVE_TUNING={tuning}: {label}"
     db_name = "bff_live_bench_" + secrets.token_hex(4)
     database = await create_postgres_database(db_name)
     proxy = None
@@ -161,7 +168,11 @@ async def run_one(
     home = root / f"{setup}-{clients}-{secrets.token_hex(3)}"
     home.mkdir()
     redis = RedisProcess() if setup == "two" else None
-    settings = {"admin_password": ADMIN_PASSWORD, "secret_key": secrets.token_urlsafe(48)}
+    settings = {
+        "admin_password": ADMIN_PASSWORD,
+        "secret_key": secrets.token_urlsafe(48),
+        "live_tuning": tuning,
+    }
     server: Any
     if redis is not None:
         redis.start()
@@ -495,7 +506,8 @@ async def run(args: argparse.Namespace) -> None:
         for setup in args.setups:
             for clients in args.clients:
                 for repo in args.repos:  # side by side: checkouts alternating
-                    await run_one(setup, clients, repo, args, root)
+                    for tuning in args.tuning:  # and BFF_LIVE_TUNING values alternating
+                        await run_one(setup, clients, repo, args, root, tuning)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -513,6 +525,12 @@ def main() -> None:
         type=Path,
         default=[REPO],
         help="checkouts to serve from, alternating (one setup only); default this one",
+    )
+    parser.add_argument(
+        "--tuning",
+        nargs="+",
+        default=["on"],
+        help="BFF_LIVE_TUNING values to serve with, alternating (on, off, off:NAME,...)",
     )
     parser.add_argument(
         "--database-delay",
@@ -552,6 +570,10 @@ def main() -> None:
             "--clients 1..20000, --processes 1..16, --sessions 1..1000, --uploads 1..200,"
             " --spacing 0.1..10, --batch 0..20000"
         )
+    try:
+        args.tuning = [load_settings(live_tuning=value).live_tuning for value in args.tuning]
+    except SettingsError as exc:
+        raise SystemExit(str(exc)) from None
     asyncio.run(run(args))
 
 

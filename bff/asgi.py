@@ -9,14 +9,15 @@ from config.filemodes import private_files
 private_files()  # before the app's imports create var/metrics: owner-only files
 
 from bff.app import create_app  # noqa: E402
-from bff.live.patches.loop import accept_in_turns  # noqa: E402
+from bff.live.patches import apply_loop  # noqa: E402
 from bff.live.server import asgi_app  # noqa: E402
 from config.logs import shown  # noqa: E402
-from config.settings import SettingsError  # noqa: E402
+from config.settings import SettingsError, load_settings  # noqa: E402
 
-accept_in_turns()  # before Hypercorn's worker makes its event loop
 try:
-    app = asgi_app(create_app())
+    settings = load_settings()
+    apply_loop(settings.live_tuning)  # before Hypercorn's worker makes its event loop
+    app = asgi_app(create_app(settings))
 except SettingsError as exc:
     print(shown(exc), file=sys.stderr)  # before logging is configured: `shown` by hand
     raise SystemExit(2) from None

@@ -18,15 +18,15 @@ generation's threshold out of reach; the young and middle generations' as CPytho
 so short-lived cycles go as before); and a full collection runs every FULL_SECONDS, or sooner
 once CLOSED_LIMIT long-polling live connections have closed since the last (each leaves objects
 in cycles that only a full collection frees), at a moment without a request in progress
-(waiting up to FULL_PATIENCE for one). A websocket's end leaves nothing since
-bff/live/patches/engineio_sockets.py's `_wait` and `_translate_request` (120-190 objects each
-at first, some 40 KB; 17 after `_wait`: engineio's class made per request, which held the
-request's receive) and, since 2026-12-02, bff/live/patches/hypercorn_connections.py's
-`free_connections_at_their_end` and the Wire let go of at the end
-(Hypercorn's connection and asyncio's transport end in cycles of their own, 35 objects, which
-Engine.IO's socket hid for a ping interval after each close by holding them through its Wire),
-so the web app's connections do not count. The thresholds are restored when the last app of
-the process stops.
+(waiting up to FULL_PATIENCE for one). A websocket's end leaves nothing since the live
+tuning's patches of engineio, `wait` and `translate_request` (bff/live/patches/: 120-190
+objects each at first, some 40 KB; 17 after `wait`: engineio's class made per request, which
+held the request's receive) and, since 2026-12-02, `run_then_let_go` and the Wire let go of at
+the end (Hypercorn's connection and asyncio's transport end in cycles of their own, 35 objects,
+which Engine.IO's socket hid for a ping interval after each close by holding them through its
+Wire), so the web app's connections do not count; with BFF_LIVE_TUNING=off (no Wire) every
+closed connection counts as a long-polling one does. The thresholds are restored when the last
+app of the process stops.
 """
 
 from __future__ import annotations

@@ -15,6 +15,19 @@ MFA_ROLES = ("admin", "doctor", "nurse", "assistant")  # the staff roles (bff/us
 # The kinds of content BFF_ALLOWED_TYPES may name (bff/files/content.py decides a file's kind
 # from its bytes); a program is never allowed, whatever this says.
 FILE_TYPES = ("pdf", "image", "text", "rtf", "office", "oldoffice", "dicom", "zip", "html", "other")
+# The live layer's optional patches BFF_LIVE_TUNING may leave out by name (bff/live/patches/
+# PATCHES; tests/live/test_patches.py checks that the two agree).
+LIVE_PATCHES = (
+    "no-compression",
+    "free-connections",
+    "writer-poll",
+    "websocket-wire",
+    "websocket-end",
+    "environ-without-class",
+    "accept-in-turns",
+    "ready-in-turns",
+    "rooms-by-connection",
+)
 
 
 def _database_url(value: str) -> str:
@@ -129,6 +142,20 @@ def _clamd(value: str) -> str:
     return value
 
 
+def _live_tuning(value: str) -> str:
+    value = value.strip().lower()
+    if value in ("on", "off"):
+        return value
+    kind, _, rest = value.partition(":")
+    names = [name.strip() for name in rest.split(",") if name.strip()]
+    if kind != "off" or not names:
+        raise ValueError("must be on, off, or off:NAME,... (the patches to leave out)")
+    unknown = [name for name in names if name not in LIVE_PATCHES]
+    if unknown:
+        raise ValueError(f"no live patch {unknown[0]!r} (patches: {', '.join(LIVE_PATCHES)})")
+    return "off:" + ",".join(names)
+
+
 def _offload(value: str, info: ValidationInfo) -> str:
     needs = {"nginx": "file://", "s3": "s3://"}.get(value)
     if needs and not str(info.data.get("storage_url", "")).startswith(needs):
@@ -149,6 +176,7 @@ Username = Annotated[str, AfterValidator(_username)]  # naming.py's rule, in its
 AgeRecipient = Annotated[str, AfterValidator(_age_recipient)]
 OcrLanguages = Annotated[str, AfterValidator(_ocr_languages)]
 ClamdAddress = Annotated[str, AfterValidator(_clamd)]  # empty, unix:/path or tcp://host:port
+LiveTuning = Annotated[str, AfterValidator(_live_tuning)]  # on, off, or off:NAME,...
 AesKeyHex = Annotated[str, AfterValidator(_aes_key_hex)]  # empty, or 32 hex digits (upper case)
 # Who sends a viewed file's bytes; nginx needs local storage, s3 an S3 one (checked after it).
 ViewOffload = Annotated[Literal["none", "nginx", "s3"], AfterValidator(_offload)]

@@ -23,6 +23,7 @@ from config.checks import (
     FileTypes,
     Issuer,
     Key,
+    LiveTuning,
     Networks,
     OcrLanguages,
     RedisUrl,
@@ -76,6 +77,10 @@ class Settings(BaseSettings):
     # storm from one address gets through, the few refused retrying (docs/capacity.md).
     live_connect_seconds: Annotated[float, Field(gt=0, le=60)] = 10
     live_unconnected_per_address: Annotated[int, Field(ge=1, le=100_000)] = 200
+    # The live layer's patches of other libraries' code (bff/live/patches/): "on", "off" (the
+    # stock python-engineio, python-socketio, Hypercorn and asyncio loop: a way back after an
+    # upgrade, at the cost docs/capacity.md measures), or "off:NAME,..." (all but those).
+    live_tuning: LiveTuning = "on"
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     # Conversions (profile images, RTF to text) run in worker processes (bff/workers.py): at
     # most this many at once, this many more waiting (beyond: 503), each killed after this long,

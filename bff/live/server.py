@@ -61,6 +61,7 @@ from bff import collector, metrics
 from bff.auth.session_cache import SessionCache
 from bff.auth.sessions import ENROL_FIRST, authenticate, ended_sessions
 from bff.errors import ApiError
+from bff.live import patches
 from bff.live.delivery import LiveEventDropped, deliver
 from bff.live.events import (
     ADMINS,
@@ -71,11 +72,11 @@ from bff.live.events import (
     session_room,
     user_room,
 )
-from bff.live.managers import LocalManager, RedisManager
-from bff.live.patches.engineio_sockets import lighter_engineio_sockets
-from bff.live.patches.hypercorn_connections import (
-    decline_websocket_compression,
-    free_connections_at_their_end,
+from bff.live.managers import (
+    LocalManager,
+    RedisManager,
+    RoomsKeptLocalManager,
+    RoomsKeptRedisManager,
 )
 from bff.live.transport import POLLING_PLACE, SOCKETIO_PATH, HandshakeGate, raise_open_file_limit
 from bff.live.unconnected import CROWDED, Unconnected, client_address
@@ -97,8 +98,10 @@ class LiveHub:
 
     def __init__(self, settings: Settings, session_cache: SessionCache | None = None) -> None:
         manager: socketio.AsyncManager
+        # Each connection's rooms kept by connection (bff/live/patches/rooms.py), or not.
+        rooms_kept = "rooms-by-connection" in patches.chosen(settings.live_tuning)
         if settings.redis_url:
-            manager = RedisManager(
+            manager = (RoomsKeptRedisManager if rooms_kept else RedisManager)(
                 settings.redis_url,
                 channel=redis_channel(settings.redis_url),
                 # No silent reconnection inside redis-py: the listen loop must see every drop.
@@ -113,7 +116,7 @@ class LiveHub:
             if session_cache is not None:  # not until this process hears the others
                 session_cache.distrust()
         else:
-            manager = LocalManager()
+            manager = RoomsKeptLocalManager() if rooms_kept else LocalManager()
         self.settings = settings
         self.session_cache = session_cache
         self.draining = False  # the process is stopping (`drain`)
@@ -440,15 +443,16 @@ def asgi_app(app: Quart) -> Any:
     No on_startup/on_shutdown here: then the ASGI lifespan reaches Quart and its
     before_serving/after_serving hooks (database, storage) run. Behind a reverse proxy
     (BFF_TRUSTED_PROXY_HOPS > 0) the client address and scheme come from its X-Forwarded-*
-    headers, for both HTTP and websockets.
+    headers, for both HTTP and websockets. The live layer's patches of other libraries' code
+    are applied here as BFF_LIVE_TUNING says (bff/live/patches/), the libraries' own code put
+    back for those left out.
     """
-    decline_websocket_compression()
-    free_connections_at_their_end()
-    lighter_engineio_sockets()
     hub = app_services(app).live
+    tuning = patches.apply(hub.settings.live_tuning)
     combined: Any = HandshakeGate(
         socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path=SOCKETIO_PATH),
         hub.unconnected,
+        wires="websocket-wire" in tuning,
     )
     hops = hub.settings.trusted_proxy_hops
     if hops:

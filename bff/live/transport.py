@@ -100,10 +100,11 @@ class HandshakeGate:
     same way (429, Retry-After) before Engine.IO sees it; admitted, its place is handed to
     bff/live/server.py (`POLLING_PLACE`), which keeps it until the session connects or ends."""
 
-    def __init__(self, app: Any, unconnected: Unconnected) -> None:
+    def __init__(self, app: Any, unconnected: Unconnected, wires: bool = True) -> None:
         self.app = app
         self._gate = Gate(HANDSHAKES_AT_ONCE)
         self._unconnected = unconnected
+        self._wires = wires  # a websocket's Wire in its scope (the websocket-wire patch)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "websocket":
@@ -112,7 +113,7 @@ class HandshakeGate:
             else:
                 await self.app(scope, receive, send)
             return
-        wire = scope[WIRE] = Wire.of(send)
+        wire = scope[WIRE] = Wire.of(send) if self._wires else None
         try:
             if _upgrading(scope):
                 await self._upgrade(scope, receive, send)

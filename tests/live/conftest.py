@@ -14,6 +14,7 @@ from hypercorn.config import Config
 from quart import Quart
 
 from bff.app import create_app
+from bff.live import patches
 from bff.live.server import asgi_app
 from bff.services import app_services
 from bff.users.models import User
@@ -21,6 +22,37 @@ from config.settings import Settings
 from tests.conftest import empty_tables, make_settings
 from tests.factories import StaffMember, make_container
 from tools.devserver import free_port
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "live_patch(*names, why): relies on those live patches' behaviour (bff/live/patches/); "
+        "skipped when BFF_LIVE_TUNING leaves one out",
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked `live_patch(*names, why=...)` is skipped, saying why, while the tests run
+    with BFF_LIVE_TUNING leaving one of those patches out (`make test` runs tests/live again
+    with them off)."""
+    applied = patches.chosen(Settings().live_tuning)
+    for mark in item.iter_markers("live_patch"):
+        assert mark.args and set(mark.args) <= set(patches.BY_NAME), mark.args
+        if off := [name for name in mark.args if name not in applied]:
+            why = mark.kwargs["why"]
+            pytest.skip(f"relies on the live patch {', '.join(off)} (off here): {why}")
+
+
+# A closed websocket freed by reference counting, nothing of it left in cycles for the full
+# collection: what these patches do together (the stock libraries leave 60-190 objects of each).
+FREED_AT_THEIR_END = pytest.mark.live_patch(
+    "websocket-wire",
+    "websocket-end",
+    "environ-without-class",
+    "free-connections",
+    why="the patches free a closed websocket by reference counting",
+)
 
 
 class Listener:

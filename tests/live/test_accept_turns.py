@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bff.live.patches import loop as turn_taking
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,20 +61,36 @@ def test_a_storm_is_accepted_a_few_connections_a_turn() -> None:
     assert sum(1 for made in per_turn if made) >= STORM // turn_taking.ACCEPTS_PER_TURN
 
 
-def test_the_worker_hypercorn_loads_from_bff_asgi_accepts_in_turns(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("tuning", "loop", "selector"),
+    [
+        ("on", "TurnTakingLoop", "_TurnSelector"),
+        ("off:accept-in-turns", "_UnixSelectorEventLoop", "_TurnSelector"),
+        ("off:ready-in-turns", "TurnTakingLoop", "EpollSelector"),
+        ("off", "_UnixSelectorEventLoop", "EpollSelector"),  # asyncio's own
+    ],
+)
+def test_the_worker_hypercorn_loads_from_bff_asgi_accepts_in_turns(
+    tmp_path: Path, tuning: str, loop: str, selector: str
+) -> None:
+    """As BFF_LIVE_TUNING says (bff/live/patches/ apply_loop), whatever the tests run with."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BFF_")}
     env.update(
         BFF_DATABASE_URL=f"sqlite://{tmp_path}/bff.sqlite3",
         BFF_STORAGE_URL=f"file://{tmp_path}/storage",
         BFF_VAR_DIR=str(tmp_path / "var"),
+        BFF_LIVE_TUNING=tuning,
     )
     # What Hypercorn's asyncio worker does: load the app, then make its event loop.
-    code = "import asyncio, bff.asgi; print(type(asyncio.new_event_loop()).__name__)"
+    code = (
+        "import asyncio, bff.asgi; made = asyncio.new_event_loop(); "
+        "print(type(made).__name__, type(made._selector).__name__)"
+    )
     made = subprocess.run(  # noqa: S603 - this interpreter, fixed code
         [sys.executable, "-c", code], env=env, cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert made.returncode == 0, made.stderr
-    assert made.stdout.strip() == "TurnTakingLoop"
+    assert made.stdout.split() == [loop, selector]
 
 
 READY = 40

@@ -5,10 +5,12 @@ a connection's memory) for frames of a few dozen bytes. Through a real server an
 from __future__ import annotations
 
 import aiohttp
+import pytest
 
 from tests.live.conftest import LiveServer
 
 
+@pytest.mark.live_patch("no-compression", why="Hypercorn's own handshake accepts it")
 async def test_the_server_declines_permessage_deflate_a_client_offers(live: LiveServer) -> None:
     url = f"{live.base}/socket.io/?EIO=4&transport=websocket"
     async with aiohttp.ClientSession() as session, session.ws_connect(url, compress=15) as ws:

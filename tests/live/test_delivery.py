@@ -2,7 +2,7 @@
 `Deliveries`): a slice of packets at a time with the loop's turn between, one event after
 another, recipients fixed when the event is sent, at most DELIVERIES_WAITING waiting (never a
 sign-out dropped, and `live:resync` after a drop), nothing left hanging when the app stops;
-and the connections' writers (bff/live/patches/engineio_sockets.py's `_poll`, without a time
+and the connections' writers (bff/live/patches/engineio_sockets.py's `poll`, without a time
 limit) ending with their connections."""
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from bff.users.models import Role
 from config.settings import Settings
 from tests.conftest import make_settings
 from tests.factories import make_staff
-from tests.live.conftest import Listener, LiveServer, marker, run_live
+from tests.live.conftest import FREED_AT_THEIR_END, Listener, LiveServer, marker, run_live
 from tests.live.test_wire import SERVER_MODULES, _module_of
 
 SECONDS = 1.0  # BFF_LIVE_CONNECT_SECONDS here
@@ -333,6 +333,7 @@ async def test_a_long_polling_session_that_connects_is_no_longer_counted(
     await marker(live, admin, polling, nurse.user)
 
 
+@FREED_AT_THEIR_END
 async def test_a_connection_closed_for_not_connecting_leaves_nothing_for_the_cycle_collector(
     live: LiveServer,
 ) -> None:
@@ -371,7 +372,21 @@ async def _polling_session(http: httpx.AsyncClient, live: LiveServer) -> str:
     return str(json.loads(opened.text[1:])["sid"])
 
 
-@pytest.mark.parametrize("upgrade", [False, True], ids=["no-probe", "upgraded"])
+@pytest.mark.parametrize(
+    "upgrade",
+    [
+        pytest.param(False, id="no-probe"),
+        pytest.param(
+            True,
+            id="upgraded",
+            # engineio's own socket keeps no way to end the websocket that upgraded it: the
+            # stock library ends it when its client speaks again, or at its ping timeout.
+            marks=pytest.mark.live_patch(
+                "websocket-wire", why="a late session ends its upgraded websocket at once"
+            ),
+        ),
+    ],
+)
 async def test_a_websocket_upgrading_an_unconnected_session_ends_in_its_time(
     live: LiveServer, upgrade: bool
 ) -> None:

@@ -30,7 +30,10 @@ from bff.services import app_services
 from bff.users.models import Role
 from tests.conftest import make_settings
 from tests.factories import make_staff
-from tests.live.conftest import Listener, LiveServer, run_live
+from tests.live.conftest import FREED_AT_THEIR_END, Listener, LiveServer, run_live
+
+# Events written straight to each websocket through its Wire (the stock libraries queue them).
+DIRECT = pytest.mark.live_patch("websocket-wire", why="events written straight to each websocket")
 
 
 def _deliveries(path: str) -> float:
@@ -50,6 +53,7 @@ def _count_writes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return answers
 
 
+@DIRECT
 async def test_an_event_is_written_to_each_websocket_at_once(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -72,6 +76,7 @@ async def test_an_event_is_written_to_each_websocket_at_once(
     assert (_deliveries("direct") - direct, _deliveries("queued") - through_queue) == (3, 0)
 
 
+@DIRECT
 async def test_an_event_waits_behind_what_is_queued_for_the_connection(
     live: LiveServer,
 ) -> None:
@@ -91,6 +96,7 @@ async def test_an_event_waits_behind_what_is_queued_for_the_connection(
     assert ear.names() == ["test:second", "test:first", "test:second"]
 
 
+@DIRECT
 async def test_an_event_waits_for_a_packet_its_writer_has_taken_and_not_written(
     live: LiveServer,
 ) -> None:
@@ -118,6 +124,7 @@ async def test_an_event_waits_for_a_packet_its_writer_has_taken_and_not_written(
     assert ear.names() == ["test:first", "test:second"]
 
 
+@DIRECT
 async def test_events_and_binary_attachments_go_at_once_behind_a_trusted_proxy(
     database_url: str, run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -270,6 +277,7 @@ async def _stall(live: LiveServer, slow: _RawWebsocket, ear: Listener, rooms: li
     raise AssertionError("the slow reader took everything")
 
 
+@DIRECT
 async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -299,6 +307,9 @@ async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
         slow.close()
 
 
+@pytest.mark.live_patch(
+    "websocket-wire", why="a client reading nothing is cut through its Wire (engineio: no limit)"
+)
 async def test_a_client_that_leaves_too_much_unread_is_cut_off(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -352,6 +363,7 @@ def _module_of(thing: Any) -> str:
     return str(type(thing).__module__)
 
 
+@FREED_AT_THEIR_END
 async def test_a_closed_connection_leaves_nothing_for_the_cycle_collector(
     live: LiveServer,
 ) -> None:
@@ -434,7 +446,7 @@ async def test_a_request_is_translated_as_engineio_does() -> None:
     }
     first = [{"type": "http.request", "body": b"abc", "more_body": True}]
     rest = [{"type": "http.request", "body": b"def", "more_body": False}]
-    ours = await engineio_sockets._translate_request(scope, _receiving(first + rest), None)
+    ours = await engineio_sockets.translate_request(scope, _receiving(first + rest), None)
     original = engineio.async_drivers.asgi.translate_request
     theirs = await original(scope, _receiving(list(first) + list(rest)), None)
     ours_body, theirs_body = ours.pop("wsgi.input"), theirs.pop("wsgi.input")
@@ -443,12 +455,12 @@ async def test_a_request_is_translated_as_engineio_does() -> None:
     assert ours["HTTP_ACCEPT"] == "a,b" and "HTTP_X_BAD" not in ours
     assert await ours_body.read(4) == await theirs_body.read(4) == b"abcd"
     assert await ours_body.read() == await theirs_body.read() == b"ef"
-    assert await engineio_sockets._translate_request(scope, _receiving([{"type": "x"}]), None) == {}
+    assert await engineio_sockets.translate_request(scope, _receiving([{"type": "x"}]), None) == {}
 
 
 async def test_a_websocket_is_translated_and_has_no_body() -> None:
     scope = {"type": "websocket", "path": "/socket.io/", "query_string": b"", "headers": []}
-    environ = await engineio_sockets._translate_request(
+    environ = await engineio_sockets.translate_request(
         scope, _receiving([{"type": "websocket.connect"}]), None
     )
     assert environ["REQUEST_METHOD"] == "GET" and environ["QUERY_STRING"] == ""
@@ -470,6 +482,9 @@ async def _polling_connection(base: str, token: str) -> tuple[aiohttp.ClientSess
     return http, url
 
 
+@pytest.mark.live_patch(
+    "websocket-wire", why="a websocket with a Wire is one whose end the patches free at once"
+)
 async def test_only_a_connection_that_leaves_cycles_brings_the_full_collection_forward(
     live: LiveServer,
 ) -> None:

@@ -1,4 +1,291 @@
-"""The live layer's patches of other libraries' code (python-engineio, Hypercorn, asyncio's
-event loop): each measured when it was made (docs/capacity.md), each replacing code those
-libraries do not export.
+"""The live layer's patches of other libraries' code, declared in one place (`PATCHES`): each
+replaces code that python-engineio, python-socketio, Hypercorn or asyncio do not export, was
+written against one version of it (the one requirements.lock pins; Python's minor version for
+asyncio) and is kept for a gain measured with bench/live_bench.py (docs/capacity.md).
+
+Upgrading one of those libraries is a deliberate act: tests/live/test_patches.py fails, naming
+the patch, when an installed version differs from the one a patch was written for (and a
+server started so logs a warning for each). Read the patch against the new version's code,
+measure it again, then change its `written_for` here.
+
+BFF_LIVE_TUNING (config/settings.py) chooses the optional patches applied: `on` (all), `off`
+(the stock libraries: an operator's way back) or `off:NAME,...` (all but those). `apply` sets
+them when the app is served (bff/live/server.py's `asgi_app`), `apply_loop` the event loop's
+(bff/asgi.py, before Hypercorn's worker makes its loop); a patch left out leaves the library's
+own code in place, or puts it back. The others (`optional=False`) are the product's own
+behaviour, not a tuning: applied whatever the setting says, declared here for the guard.
 """
+
+from __future__ import annotations
+
+import importlib.metadata
+import logging
+import sys
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+import engineio.async_drivers.asgi
+import engineio.async_socket
+from hypercorn.asyncio.tcp_server import TCPServer
+from hypercorn.protocol import ws_stream
+
+from bff.live.patches import engineio_sockets, hypercorn_connections, loop
+
+log = logging.getLogger(__name__)
+
+PYTHON = "python"  # the standard library's patches: written for Python's minor version
+ENGINEIO = ("python-engineio", "4.15.1")
+SOCKETIO = ("python-socketio", "5.18.1")
+HYPERCORN = ("hypercorn", "0.18.0")
+WSPROTO = ("wsproto", "1.3.2")
+ASYNCIO = (PYTHON, "3.11")
+
+
+class Replacement:
+    """One name in a library's class, module or table: ours, or the library's own put back."""
+
+    def __init__(self, owner: Any, name: str, ours: Any) -> None:
+        self.owner = owner
+        self.name = name
+        self.ours = ours
+        self.stock = self._get()  # taken at import, before anything is applied
+
+    def _get(self) -> Any:
+        if isinstance(self.owner, MutableMapping):
+            return self.owner[self.name]
+        return getattr(self.owner, self.name)
+
+    def put(self, on: bool) -> None:
+        """Ours (`on`) or the library's own."""
+        value = self.ours if on else self.stock
+        if isinstance(self.owner, MutableMapping):
+            self.owner[self.name] = value
+        else:
+            setattr(self.owner, self.name, value)
+
+    @property
+    def applied(self) -> bool:
+        return self._get() is self.ours
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One patch: what it replaces, the versions it was written for, what it gains."""
+
+    name: str  # as BFF_LIVE_TUNING names it (config/checks.py LIVE_PATCHES)
+    written_for: tuple[tuple[str, str], ...]  # (distribution, version) pairs
+    replaces: str
+    gain: str  # measured, from docs/capacity.md
+    where: str  # our code
+    # Set in place by `apply`; none for a subclass chosen elsewhere (the managers, the loop).
+    replacements: tuple[Replacement, ...] = ()
+    needs: tuple[str, ...] = ()  # patches without which it does nothing
+    optional: bool = True  # False: the product's behaviour, whatever BFF_LIVE_TUNING says
+
+
+PATCHES = (
+    Patch(
+        "no-compression",
+        (HYPERCORN, WSPROTO),
+        "hypercorn.protocol.ws_stream.PerMessageDeflate (wsproto's, which accepts any client's "
+        "offer; Hypercorn has no setting for it, pgjones/hypercorn#307) with one that declines",
+        "about 260 KB of zlib state per connection (the patch's own account when it was made; "
+        "no bench figure in docs/capacity.md)",
+        "bff/live/patches/hypercorn_connections.py",
+        (Replacement(ws_stream, "PerMessageDeflate", hypercorn_connections.NoCompression),),
+    ),
+    Patch(
+        "free-connections",
+        (HYPERCORN, ASYNCIO),
+        "hypercorn.asyncio.tcp_server.TCPServer.run, then asyncio's transport's private "
+        "_read_ready_cb at a connection's end",
+        "the worker's RSS growth per connection at a reconnect storm, over the first storm's: "
+        "+16.6, +17.1 KB -> +1.4, +1.9 KB at 5,000, +16.2 -> +0.4 KB at 2,000 (docs/capacity.md, "
+        "2026-12-02, side by side with f52a0a6)",
+        "bff/live/patches/hypercorn_connections.py",
+        (Replacement(TCPServer, "run", hypercorn_connections.run_then_let_go),),
+    ),
+    Patch(
+        "writer-poll",
+        (ENGINEIO,),
+        "engineio.async_socket.AsyncSocket.poll: a websocket's writer waits on its queue "
+        "without a timer per packet, and says when it waits with nothing (for direct writes)",
+        "with delivery in turns and the collector's schedule (measured together, 2026-11-28, "
+        "side by side with f3718b9): CPU per delivered event 170 -> 113 us at 2,000, "
+        "215 -> 132 us at 5,000; and what websocket-wire needs",
+        "bff/live/patches/engineio_sockets.py",
+        (Replacement(engineio.async_socket.AsyncSocket, "poll", engineio_sockets.poll),),
+    ),
+    Patch(
+        "websocket-wire",
+        (ENGINEIO, HYPERCORN, WSPROTO),
+        "engineio.async_socket.AsyncSocket._upgrade_websocket, keeping the connection's Wire "
+        "(Hypercorn's private connection state) on its socket: an event's frame written once "
+        "and straight to each idle websocket, a client leaving 1,000 packets unread cut; and "
+        "how to end a late long-polling session's upgrading websockets (bff/live/server.py)",
+        "CPU per delivered event 240 -> 86 us at 5,000, the fan-out's p99 1,020 -> 306 ms "
+        "(024ce07 against c97f821); 201 -> 80 us with rooms-by-connection (docs/capacity.md, "
+        "2026-11-28)",
+        "bff/live/patches/engineio_sockets.py, wire.py",
+        (
+            Replacement(
+                engineio.async_socket.AsyncSocket,
+                "_upgrade_websocket",
+                engineio_sockets.upgrade_with_wire,
+            ),
+        ),
+        needs=("writer-poll",),
+    ),
+    Patch(
+        "websocket-end",
+        (ENGINEIO,),
+        "engineio.async_drivers.asgi.WebSocket.wait: a websocket's end answered None, where "
+        "engineio raises OSError (its traceback held the connection's handler in a cycle)",
+        "objects closed connections left for the full collection: 260,000 -> 85,000 for "
+        "5,000, the full collection after the mass disconnect 1,373 -> 848 ms "
+        "(docs/capacity.md, 2026-11-28)",
+        "bff/live/patches/engineio_sockets.py",
+        (Replacement(engineio.async_drivers.asgi.WebSocket, "wait", engineio_sockets.wait),),
+    ),
+    Patch(
+        "environ-without-class",
+        (ENGINEIO,),
+        "engineio.async_drivers.asgi.translate_request (its _async table): the same environ "
+        "without a class defined at every call (a class is always in a reference cycle)",
+        "17 objects per closed connection left for the full collection -> 0 (170 for 10 in "
+        "tests/live/test_wire.py; docs/capacity.md, 2026-11-28)",
+        "bff/live/patches/engineio_sockets.py",
+        (
+            Replacement(
+                engineio.async_drivers.asgi._async,
+                "translate_request",
+                engineio_sockets.translate_request,
+            ),
+        ),
+    ),
+    Patch(
+        "accept-in-turns",
+        (ASYNCIO,),
+        "asyncio's private BaseSelectorEventLoop._accept_connection (TurnTakingLoop, set as "
+        "the event loop policy by bff/asgi.py): 4 new connections a turn, not the backlog",
+        "with delivery in turns and the collector's schedule (measured together, 2026-11-28, "
+        "side by side with f3718b9): /api/auth/me during the storm p99 881 -> 37 ms at 2,000, "
+        "1,398 -> 60 ms at 5,000 (docs/capacity.md)",
+        "bff/live/patches/loop.py",
+    ),
+    Patch(
+        "ready-in-turns",
+        (ASYNCIO,),
+        "selectors.EpollSelector.select over its private _selector and _key_from_fd "
+        "(_TurnSelector): 16 ready connections a turn of the loop, not all of them",
+        "/api/auth/me during a mass disconnect of 2,000, p99 927, 1,009 -> 440, 654 ms; the "
+        "storm's p99 within its spread (docs/capacity.md, 2026-11-28, side by side with 92af504)",
+        "bff/live/patches/loop.py",
+    ),
+    Patch(
+        "rooms-by-connection",
+        (SOCKETIO,),
+        "socketio's BaseManager.basic_disconnect and get_rooms (over its rooms, callbacks, "
+        "pending_connect and pending_disconnect): a disconnect looks at its own rooms only "
+        "(RoomsByConnection, mixed into the managers bff/live/server.py chooses)",
+        "a mass disconnect's worker CPU per connection 1.88 -> 1.25 ms at 5,000, "
+        "1.28 -> 0.88 ms at 2,000 (with websocket-wire in the same run; docs/capacity.md, "
+        "2026-11-28 against 024ce07)",
+        "bff/live/patches/rooms.py",
+    ),
+    Patch(
+        "redis-link",
+        (SOCKETIO,),
+        "socketio's AsyncRedisManager._redis_listen_with_retries and "
+        "AsyncPubSubManager._handle_emit (bff/live/managers.py's RedisManager)",
+        "not a tuning: the Redis link's state, sign-out fences, the session cache told of "
+        "other processes' changes (docs/operations.md)",
+        "bff/live/managers.py",
+        optional=False,
+    ),
+    Patch(
+        "engineio-connect",
+        (SOCKETIO,),
+        "socketio's AsyncServer._handle_eio_connect and _handle_eio_disconnect, called from "
+        "ours (bff/live/server.py's LiveHub)",
+        "not a tuning: long-polling sessions counted and closed as BFF_LIVE_CONNECT_SECONDS "
+        "and BFF_LIVE_UNCONNECTED_PER_ADDRESS say",
+        "bff/live/server.py",
+        optional=False,
+    ),
+    Patch(
+        "deliveries",
+        (SOCKETIO, ENGINEIO),
+        "socketio's AsyncManager.emit without a callback (the managers' rooms table, "
+        "packet_class and the Engine.IO server's send_packet read directly)",
+        "not a tuning: events delivered in order, a slice at a turn of the loop "
+        "(bff/live/delivery.py; docs/capacity.md)",
+        "bff/live/delivery.py",
+        optional=False,
+    ),
+)
+BY_NAME = {patch.name: patch for patch in PATCHES}
+
+
+def chosen(tuning: str) -> frozenset[str]:
+    """The patches BFF_LIVE_TUNING applies: `on`, `off` or `off:NAME,...` (checked by
+    config/checks.py); a patch whose `needs` are left out is left out too."""
+    names = {patch.name for patch in PATCHES}
+    if tuning == "off":
+        names = {patch.name for patch in PATCHES if not patch.optional}
+    elif tuning.startswith("off:"):
+        names -= {name for name in tuning.removeprefix("off:").split(",") if name in BY_NAME}
+        names |= {patch.name for patch in PATCHES if not patch.optional}
+    while missing := {name for name in names if not set(BY_NAME[name].needs) <= names}:
+        names -= missing
+    return frozenset(names)
+
+
+def installed_version(distribution: str) -> str:
+    """The version installed here (Python's minor version for the standard library)."""
+    if distribution == PYTHON:
+        return f"{sys.version_info.major}.{sys.version_info.minor}"
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
+def version_problems(patch: Patch, installed: Callable[[str], str] | None = None) -> list[str]:
+    """One line per library whose installed version (`installed_version`, or what `installed`
+    says) is not the one `patch` was written for, naming the patch."""
+    problems = []
+    for distribution, version in patch.written_for:
+        found = (installed or installed_version)(distribution)
+        if found == version:
+            continue
+        way_back = f"; BFF_LIVE_TUNING=off:{patch.name} runs without it" if patch.optional else ""
+        problems.append(
+            f"live patch {patch.name!r} ({patch.where}) was written for {distribution} "
+            f"{version}, and {found} is installed: read it against {distribution} {found}'s "
+            f"code, measure its gain again (docs/capacity.md), then set its version in "
+            f"bff/live/patches/__init__.py{way_back}"
+        )
+    return problems
+
+
+def apply(tuning: str) -> frozenset[str]:
+    """Set the patches BFF_LIVE_TUNING chooses in place and put the library's own code back for
+    the others; warn of each applied patch written for another version. Returns the names of
+    the patches applied (the managers, the Wire and the loop are chosen from them)."""
+    names = chosen(tuning)
+    for patch in PATCHES:
+        for replacement in patch.replacements:
+            replacement.put(patch.name in names)
+        if patch.name in names:
+            for problem in version_problems(patch):
+                log.warning("%s", problem)
+    return names
+
+
+def apply_loop(tuning: str) -> None:
+    """The event loops this process makes from now on: taking turns as BFF_LIVE_TUNING chooses
+    (accept-in-turns, ready-in-turns), or asyncio's own."""
+    names = chosen(tuning)
+    loop.take_turns("accept-in-turns" in names, "ready-in-turns" in names)

@@ -1,7 +1,7 @@
 """python-engineio's sockets, lighter: a connection's writer without a task or timer per packet
-(`_poll`), a websocket's Wire kept on its socket (`_upgrade_with_wire`), a websocket's end read
-without an exception (`_wait`), and a request's environ made without a class of its own
-(`_translate_request`). Each replaces engineio's private code: see the declarations in
+(`poll`), a websocket's Wire kept on its socket (`upgrade_with_wire`), a websocket's end read
+without an exception (`wait`), and a request's environ made without a class of its own
+(`translate_request`). Each replaces engineio's private code: see the declarations in
 __init__.py.
 """
 
@@ -19,11 +19,11 @@ import engineio.packet
 from bff.live.patches.wire import WIRE
 
 # The scope's key for ending a websocket that upgrades a long-polling session (HandshakeGate
-# sets it; `_upgrade_with_wire` keeps it on the session, bff/live/server.py calls it).
+# sets it; `upgrade_with_wire` keeps it on the session, bff/live/server.py calls it).
 END_UPGRADE = "bff.end_upgrade"
 
 
-async def _poll(self: engineio.async_socket.AsyncSocket) -> list[engineio.packet.Packet]:
+async def poll(self: engineio.async_socket.AsyncSocket) -> list[engineio.packet.Packet]:
     """engineio's AsyncSocket.poll (what a connection's writer waits on), lighter: a
     websocket's writer waits on its queue without a time limit, and long-polling's wait has
     one without the task `asyncio.wait_for` makes around the queue's get.
@@ -65,7 +65,7 @@ async def _poll(self: engineio.async_socket.AsyncSocket) -> list[engineio.packet
 _upgrade_websocket = engineio.async_socket.AsyncSocket._upgrade_websocket
 
 
-async def _upgrade_with_wire(
+async def upgrade_with_wire(
     self: engineio.async_socket.AsyncSocket, environ: dict[str, Any]
 ) -> Any:
     """engineio's upgrade to a websocket, keeping the connection's Wire on the socket for a
@@ -83,7 +83,7 @@ async def _upgrade_with_wire(
     return await _upgrade_websocket(self, environ)
 
 
-async def _wait(self: Any) -> Any:
+async def wait(self: Any) -> Any:
     """engineio's ASGI WebSocket.wait, answering None (what its handler takes as "closed by
     the client") when the connection ends, where engineio raises OSError: the exception, its
     traceback and the handler's frames formed a cycle with the task that waited, kept for the
@@ -124,7 +124,7 @@ class _Body:
         return payload[:length]
 
 
-async def _translate_request(scope: dict[str, Any], receive: Any, send: Any) -> dict[str, Any]:
+async def translate_request(scope: dict[str, Any], receive: Any, send: Any) -> dict[str, Any]:
     """engineio's ASGI translate_request (the WSGI-like environ of a request or websocket),
     without the class it defines inside it at every call: a class is always in a reference
     cycle (its __mro__ holds it), and this one's methods held the request's `receive`, so every
@@ -182,13 +182,3 @@ async def _translate_request(scope: dict[str, Any], receive: Any, send: Any) -> 
         environ[key] = f"{environ[key]},{value}" if key in environ else value
     environ["wsgi.url_scheme"] = environ.get("HTTP_X_FORWARDED_PROTO", "http")
     return environ
-
-
-def lighter_engineio_sockets() -> None:
-    """Every Engine.IO connection's writer polls with `_poll`, a websocket's socket keeps its
-    `Wire` for `write_now`, a websocket's end is read without an exception (`_wait`), and a
-    request's environ is made without a class of its own (`_translate_request`)."""
-    setattr(engineio.async_socket.AsyncSocket, "poll", _poll)  # noqa: B010
-    setattr(engineio.async_socket.AsyncSocket, "_upgrade_websocket", _upgrade_with_wire)  # noqa: B010
-    setattr(engineio.async_drivers.asgi.WebSocket, "wait", _wait)  # noqa: B010
-    engineio.async_drivers.asgi._async["translate_request"] = _translate_request

@@ -1,17 +1,21 @@
-"""Hypercorn's connections, lighter: websocket compression declined (`_NoCompression`), and each
-connection's reference cycles broken when it ends (`_run_then_let_go`). Each replaces
+"""Hypercorn's connections, lighter: websocket compression declined (`NoCompression`), and each
+connection's reference cycles broken when it ends (`run_then_let_go`). Each replaces
 Hypercorn's code: see the declarations in __init__.py.
 """
 
 from __future__ import annotations
 
 from hypercorn.asyncio.tcp_server import TCPServer
-from hypercorn.protocol import ws_stream
 from wsproto.extensions import PerMessageDeflate
 
 
-class _NoCompression(PerMessageDeflate):
-    """permessage-deflate, declined whenever a client offers it."""
+class NoCompression(PerMessageDeflate):
+    """permessage-deflate, declined whenever a client offers it. Hypercorn accepts it whenever
+    a client offers it, which every browser does, and has no setting for it
+    (pgjones/hypercorn#307): each connection then holds a zlib compressor and decompressor,
+    for Socket.IO frames of a few dozen bytes that compression does not shorten. Hypercorn makes
+    its handshake's extension list from its module-level name `PerMessageDeflate` at every
+    connection, which the no-compression patch sets to this."""
 
     def accept(self, offer: str) -> None:
         return None
@@ -36,7 +40,7 @@ class _Ended:
 _ENDED = _Ended()
 
 
-async def _run_then_let_go(self: TCPServer) -> None:
+async def run_then_let_go(self: TCPServer) -> None:
     """Hypercorn's connection, then its two reference cycles broken once it has ended: the
     TCPServer and its protocol (whose `send` is the TCPServer's bound `protocol_send`), and
     asyncio's transport and its own bound read callback. Every ended connection (its
@@ -50,17 +54,3 @@ async def _run_then_let_go(self: TCPServer) -> None:
         if transport is not None and hasattr(transport, "_read_ready_cb"):
             transport._read_ready_cb = _nothing_to_read
         self.protocol = _ENDED  # type: ignore[assignment]
-
-
-def free_connections_at_their_end() -> None:
-    """Hypercorn's connections break their reference cycles when they end (`_run_then_let_go`)."""
-    setattr(TCPServer, "run", _run_then_let_go)  # noqa: B010
-
-
-def decline_websocket_compression() -> None:
-    """Hypercorn accepts permessage-deflate whenever a client offers it, which every browser
-    does, and has no setting for it (pgjones/hypercorn#307): each connection then holds a zlib
-    compressor and decompressor, about 260 KB, which was most of a live connection's memory,
-    for Socket.IO frames of a few dozen bytes that compression does not shorten. Hypercorn
-    makes its handshake's extension list from this module-level name at every connection."""
-    setattr(ws_stream, "PerMessageDeflate", _NoCompression)  # noqa: B010 - not exported

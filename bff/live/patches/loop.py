@@ -51,6 +51,12 @@ if hasattr(selectors, "EpollSelector"):  # Linux
             return ready
 
 
+def turn_selector() -> selectors.BaseSelector | None:
+    """A selector answering EVENTS_PER_TURN ready connections at a time (None without epoll:
+    asyncio's own)."""
+    return _TurnSelector() if hasattr(selectors, "EpollSelector") else None
+
+
 class TurnTakingLoop(asyncio.SelectorEventLoop):
     """asyncio's event loop, accepting at most ACCEPTS_PER_TURN new connections at a turn.
     When the listening socket is readable, asyncio's loop accepts as many connections as the
@@ -59,13 +65,14 @@ class TurnTakingLoop(asyncio.SelectorEventLoop):
     5,000-connection storm; about 50 ms taking turns). Accepting stays level-triggered, so the
     connections left in the kernel's queue are taken at the following turns.
 
-    And at most EVENTS_PER_TURN connections with something to read (or room to write) are
-    served at a turn (`_TurnSelector`, where there is epoll): in a storm the clients answer in
-    bursts (150 connections' upgrade requests in one turn, 30-45 ms of work), and a request
-    needs several turns of the loop, each that long (`GET /api/auth/me` waited 240-350 ms)."""
+    And (by default) at most EVENTS_PER_TURN connections with something to read (or room to
+    write) are served at a turn (`_TurnSelector`, where there is epoll): in a storm the clients
+    answer in bursts (150 connections' upgrade requests in one turn, 30-45 ms of work), and a
+    request needs several turns of the loop, each that long (`GET /api/auth/me` waited 240-350
+    ms)."""
 
-    def __init__(self) -> None:
-        super().__init__(_TurnSelector() if hasattr(selectors, "EpollSelector") else None)
+    def __init__(self, selector: selectors.BaseSelector | None = None) -> None:
+        super().__init__(turn_selector() if selector is None else selector)
 
     def _accept_connection(  # type: ignore[no-untyped-def]
         self, protocol_factory, sock, sslcontext=None, server=None, backlog=100, *args, **kwargs
@@ -82,12 +89,23 @@ class TurnTakingLoop(asyncio.SelectorEventLoop):
 
 
 class _TurnTakingPolicy(asyncio.DefaultEventLoopPolicy):
+    def __init__(self, accept: bool, ready: bool) -> None:
+        super().__init__()
+        self._accept = accept
+        self._ready = ready
+
     def new_event_loop(self) -> asyncio.AbstractEventLoop:
-        return TurnTakingLoop()
+        selector = turn_selector() if self._ready else selectors.DefaultSelector()
+        if self._accept:
+            return TurnTakingLoop(selector)
+        return asyncio.SelectorEventLoop(selector)
 
 
-def accept_in_turns() -> None:
-    """Event loops made from now on in this process are `TurnTakingLoop`s. bff/asgi.py calls it
+def take_turns(accept: bool, ready: bool) -> None:
+    """Event loops made from now on in this process accept ACCEPTS_PER_TURN connections a turn
+    (`accept`: `TurnTakingLoop`) and serve EVENTS_PER_TURN ready ones a turn (`ready`), or
+    neither: asyncio's own loop. bff/asgi.py calls it (through bff/live/patches' `apply_loop`)
     as Hypercorn's asyncio worker loads the app, before the worker makes its loop (a uvloop
     worker would not use it)."""
-    asyncio.set_event_loop_policy(_TurnTakingPolicy())
+    policy = _TurnTakingPolicy(accept, ready) if accept or ready else None
+    asyncio.set_event_loop_policy(policy)

@@ -107,8 +107,8 @@ def write_now(socket: engineio.async_socket.AsyncSocket, frames: bytes) -> bool:
     one and nothing waits ahead of them; False if they must go through `socket.send`: a
     long-polling or upgraded-from-polling client, a socket closing or gone silent (its send
     closes it), or its writer not idle (packets queued for it, or taken and not yet written:
-    `_poll` says when it waits with nothing). Anything unexpected below (a library changed
-    under it) is logged and the event goes through the queue."""
+    the writer-poll patch's `poll` says when it waits with nothing). Anything unexpected below
+    (a library changed under it) is logged and the event goes through the queue."""
     wire: Wire | None = getattr(socket, "wire", None)
     if wire is None or socket.closing or socket.closed:
         return False

@@ -1,0 +1,174 @@
+"""The live layer's patches of other libraries' code (bff/live/patches/): each written for the
+version requirements.lock pins, and a test that fails, naming the patch, when an installed
+version differs (an upgrade is a deliberate act); BFF_LIVE_TUNING applies them or runs the
+stock libraries, and a served app works either way."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import engineio.async_drivers.asgi
+import engineio.async_socket
+import pytest
+from hypercorn.asyncio.tcp_server import TCPServer
+from hypercorn.protocol import ws_stream
+
+from bff.live import patches
+from bff.live.managers import LocalManager, RoomsKeptLocalManager
+from bff.live.patches.wire import Wire
+from bff.services import app_services
+from bff.users.models import Role
+from config.checks import LIVE_PATCHES
+from config.settings import Settings, SettingsError, load_settings
+from tests.conftest import make_settings
+from tests.factories import make_staff
+from tests.live.conftest import marker, run_live
+
+LOCK = Path(__file__).resolve().parents[2] / "requirements.lock"
+
+
+def test_every_patch_is_written_for_the_version_installed() -> None:
+    """The guard: after an upgrade (or a downgrade) of a patched library this fails, naming
+    each patch to read against the new code and measure again."""
+    problems = [line for patch in patches.PATCHES for line in patches.version_problems(patch)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("patch", patches.PATCHES, ids=lambda patch: patch.name)
+def test_the_guard_names_the_patch_when_another_version_is_installed(
+    patch: patches.Patch,
+) -> None:
+    problems = patches.version_problems(patch, lambda distribution: "99.0.1")
+    assert len(problems) == len(patch.written_for)
+    for (distribution, version), problem in zip(patch.written_for, problems, strict=True):
+        assert f"live patch {patch.name!r}" in problem
+        assert f"written for {distribution} {version}, and 99.0.1 is installed" in problem
+        assert patch.where in problem
+    # The versions it was written for: no problem.
+    written = dict(patch.written_for)
+    assert patches.version_problems(patch, written.__getitem__) == []
+
+
+def test_the_guard_reads_what_importlib_metadata_finds(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """python-engineio 4.16.0 installed in place of 4.15.1: the guard names every patch
+    written for 4.15.1, and a server applying them warns of each."""
+    version = importlib.metadata.version
+
+    def upgraded(distribution: str) -> str:
+        return "4.16.0" if distribution == "python-engineio" else version(distribution)
+
+    monkeypatch.setattr(importlib.metadata, "version", upgraded)
+    named = {
+        patch.name
+        for patch in patches.PATCHES
+        for problem in patches.version_problems(patch)
+        if "python-engineio 4.15.1, and 4.16.0 is installed" in problem
+    }
+    assert named == {
+        "writer-poll",
+        "websocket-wire",
+        "websocket-end",
+        "environ-without-class",
+        "deliveries",
+    }
+    try:
+        with caplog.at_level(logging.WARNING, logger="bff.live.patches"):
+            patches.apply("on")
+    finally:
+        patches.apply(Settings().live_tuning)
+    warned = {m for m in caplog.messages if "4.16.0 is installed" in m}
+    assert {re.search(r"'([a-z-]+)'", m).group(1) for m in warned} == named  # type: ignore[union-attr]
+
+
+def _locked() -> dict[str, str]:
+    pins = {}
+    for line in LOCK.read_text().splitlines():
+        name, sep, version = line.partition("==")
+        if sep:
+            pins[re.sub(r"[-_.]+", "-", name.strip().lower())] = version.split()[0]
+    return pins
+
+
+def test_each_patch_is_written_for_the_version_requirements_lock_pins() -> None:
+    """So a change of the lock without the patches fails here before anything is installed."""
+    pins = _locked()
+    for patch in patches.PATCHES:
+        for distribution, version in patch.written_for:
+            if distribution != patches.PYTHON:
+                assert pins[distribution] == version, (patch.name, distribution)
+
+
+def test_the_setting_knows_every_optional_patch() -> None:
+    assert tuple(patch.name for patch in patches.PATCHES if patch.optional) == LIVE_PATCHES
+    assert all(patch.gain and patch.replaces and patch.written_for for patch in patches.PATCHES)
+
+
+def test_the_setting_chooses_the_patches() -> None:
+    optional = set(LIVE_PATCHES)
+    kept = {patch.name for patch in patches.PATCHES} - optional
+    assert patches.chosen("on") == optional | kept
+    assert patches.chosen("off") == kept
+    # websocket-wire needs writer-poll: left out with it.
+    without = patches.chosen("off:writer-poll")
+    assert without == (optional | kept) - {"writer-poll", "websocket-wire"}
+    assert load_settings(live_tuning=" OFF ").live_tuning == "off"
+    assert load_settings(live_tuning="off: no-compression ,").live_tuning == "off:no-compression"
+    for wrong in ("off:", "sometimes", "off:nonsense", "on:no-compression", "off:deliveries"):
+        with pytest.raises(SettingsError, match="BFF_LIVE_TUNING"):
+            load_settings(live_tuning=wrong)
+
+
+@pytest.fixture
+def restored() -> Iterator[None]:
+    """The patches as the tests' own setting has them, afterwards."""
+    yield
+    patches.apply(Settings().live_tuning)
+
+
+def test_off_puts_the_libraries_own_code_back(restored: None) -> None:
+    patches.apply("off")
+    replacements = [r for patch in patches.PATCHES for r in patch.replacements]
+    assert replacements and not any(r.applied for r in replacements)
+    assert ws_stream.PerMessageDeflate.__module__.startswith("wsproto")
+    assert engineio.async_socket.AsyncSocket.poll.__module__.startswith("engineio")
+    assert engineio.async_drivers.asgi.WebSocket.wait.__module__.startswith("engineio")
+    assert engineio.async_drivers.asgi._async["translate_request"].__module__.startswith("engineio")
+    patches.apply("on")
+    assert all(r.applied for r in replacements)
+    patches.apply("off:no-compression")
+    applied = {p.name for p in patches.PATCHES if any(r.applied for r in p.replacements)}
+    assert "no-compression" not in applied and "free-connections" in applied
+
+
+@pytest.mark.parametrize("tuning", ["on", "off"])
+async def test_a_served_app_delivers_events_either_way(
+    database_url: str, run_dir: Path, tmp_path: Path, tuning: str, restored: None
+) -> None:
+    """A real server with the patches on and off: an event reaches a connected client; with
+    them off the libraries' own code serves it (no Wire, python-socketio's room lookups)."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", live_tuning=tuning
+    )
+    async for live in run_live(settings):
+        admin = await make_staff(live.settings, Role.ADMIN)
+        nurse = await make_staff(live.settings, Role.NURSE)
+        listener = await live.listener(nurse.token)
+        await marker(live, admin, listener, nurse.user)
+        hub = app_services(live.app).live
+        manager = hub.sio.manager
+        sockets = list(hub.sio.eio.sockets.values())
+        assert sockets
+        if tuning == "on":
+            assert isinstance(manager, RoomsKeptLocalManager)
+            assert all(isinstance(getattr(s, "wire", None), Wire) for s in sockets)
+            assert TCPServer.run is patches.BY_NAME["free-connections"].replacements[0].ours
+        else:
+            assert type(manager) is LocalManager
+            assert all(getattr(s, "wire", None) is None for s in sockets)
+            assert TCPServer.run is patches.BY_NAME["free-connections"].replacements[0].stock
