@@ -145,10 +145,19 @@ test-sqlite: install-dev nginx tesseract vips clamav dovecot frontend oidc-provi
 test-postgres: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(PYTEST_POSTGRES)
 
+test-live-stock: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
+	$(PYTEST_LIVE_STOCK)
+
 PYTEST_SQLITE = $(BIN)/pytest -q --durations=10
 # The cluster and fuzz tests bring their own databases: once (in SQLite's phase) is enough; and
 # tests/conftest.py leaves out every test that uses no database (they ran in SQLite's phase).
 PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --durations=10 --ignore=tests/cluster --ignore=tests/test_fuzz.py
+# The live tests again with the live layer's patches of other libraries off (BFF_LIVE_TUNING=off:
+# the stock python-engineio, python-socketio, Hypercorn and asyncio loop; bff/live/patches/), so
+# an operator's way back keeps working; a test that relies on a patch is skipped, saying which
+# (its live_patch mark). On PostgreSQL, after its phase: the tests that touch no database (the
+# event loop's, the two processes sharing Redis's database 12) ran in SQLite's phase already.
+PYTEST_LIVE_STOCK = BFF_TEST_DATABASE=postgres BFF_LIVE_TUNING=off $(BIN)/pytest -q --durations=5 tests/live
 
 # Both database phases at once: each spends much of its time waiting (on its database, on the
 # servers and command lines it starts), and they share nothing that could clash: randomly named
@@ -158,15 +167,17 @@ PYTEST_POSTGRES = BFF_TEST_DATABASE=postgres $(BIN)/pytest -q --durations=10 --i
 test-databases: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
 
-.PHONY: test-databases test-all pytest-sqlite pytest-postgres postgres-then-web-checks
+.PHONY: test-databases test-all pytest-sqlite pytest-postgres postgres-then-web-checks test-live-stock
 pytest-sqlite:
 	$(PYTEST_SQLITE)
 pytest-postgres:
 	$(PYTEST_POSTGRES)
-# PostgreSQL's phase ends minutes before SQLite's: the web app's checks (API types, tsc, ESLint,
-# Vitest) follow it in the same stream, then the browser journeys run once both are done.
+# PostgreSQL's phase ends minutes before SQLite's: the live tests with the patches off and the web
+# app's checks (API types, tsc, ESLint, Vitest) follow it in the same stream, then the browser
+# journeys run once both are done.
 postgres-then-web-checks:
 	$(PYTEST_POSTGRES)
+	$(PYTEST_LIVE_STOCK)
 	$(MAKE) --no-print-directory web-checks
 test-all: install-dev nginx tesseract vips clamav dovecot frontend oidc-provider
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite postgres-then-web-checks
