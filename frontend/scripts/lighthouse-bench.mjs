@@ -6,13 +6,16 @@
 // built web app in frontend/dist: run `npm run build` first), arranges the data through the
 // API and CLI, and prints performance, accessibility, total blocking time, LCP and CLS per page.
 //
-//   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|root|emergency|folder|search|viewer[,...]] [--save DIR] [--thumbnailed N] [--compare DIR,...]
+//   cd frontend && npm run build && node scripts/lighthouse-bench.mjs [--runs N] [--only login|root|emergency|folder|search|viewer[,...]] [--save DIR] [--thumbnailed N] [--compare DIR,...] [--devtools]
 //
 // --save writes each full Lighthouse report (JSON) to DIR, for its diagnostics; LH_TRACE=FILE
 // writes the last run's trace (with V8's CPU profile): its requests and main-thread tasks in time.
 // --thumbnailed N: the folder also holds N pictures, measured once each has its thumbnail; with
 // --letters one-page PDFs with a text layer instead (no OCR: ready in a minute on a busy machine,
 // where 200 photos' OCR took over 10).
+// --devtools: the page loaded under DevTools' throttling (the same network and CPU), its paints
+// observed, where the default simulates them from an unthrottled load (Lantern: it counts every
+// request started before the first paint, so a form in index.html paints no sooner there).
 // --compare DIR[,DIR...]: other builds (copies of frontend/dist, e.g. of main) measured in the
 // same run, runs alternating with this build's, so that the machine's load falls on both alike:
 // their hashed assets are copied in beside this build's and each run serves its build's
@@ -40,6 +43,7 @@ const { values: options } = parseArgs({
     thumbnailed: { type: 'string', default: '0' },
     letters: { type: 'boolean', default: false },
     compare: { type: 'string' },
+    devtools: { type: 'boolean', default: false },
   },
 });
 const thumbnailed = Math.max(0, Number(options.thumbnailed));
@@ -184,7 +188,7 @@ async function measure(browser, port, url, token, tag = '') {
       // every new document before the app's scripts run, as a signed-in browser would have it.
       await page.evaluateOnNewDocument((value) => window.localStorage.setItem('token', value), token);
     }
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], ...(process.env.LH_TRACE ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}) }, undefined, page);
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], ...(options.devtools ? { throttlingMethod: 'devtools' } : {}), ...(process.env.LH_TRACE ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}) }, undefined, page);
     if (options.save) writeFileSync(resolve(options.save, `${new URL(result.lhr.finalDisplayedUrl).pathname.split('/')[1]}${tag}-${Date.now()}.json`), result.report);
     if (process.env.LH_TRACE) writeFileSync(process.env.LH_TRACE, JSON.stringify(result.artifacts.Trace ?? result.artifacts.traces?.defaultPass));
     const { audits, categories, runtimeError } = result.lhr;
@@ -220,7 +224,7 @@ try {
     ['search', "doctor's search results", `${server.base}/search?q=${WORD}`, doctorToken],
     ['viewer', 'folder page, letter in the viewer', `${server.base}/containers/${WARD}/folders/${FOLDER}?${new URLSearchParams({ view: LETTER, page: '1', q: WORD })}`, doctorToken],
   ].filter(([key]) => !options.only || options.only.split(',').includes(key));
-  console.log(`Lighthouse ${lighthouseVersion}, mobile preset, cold load; ${new Date().toISOString()}`);
+  console.log(`${options.devtools ? 'DevTools throttling (observed)' : 'Simulated throttling'}; Lighthouse ${lighthouseVersion}, mobile preset, cold load; ${new Date().toISOString()}`);
   for (const [, name, url, token] of pages) {
     for (let run = 1; run <= runs; run += 1) {
       for (const build of builds) {
