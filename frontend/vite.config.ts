@@ -3,12 +3,13 @@ import { defineConfig } from 'vite';
 import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { checkChunks, chunkGroup } from './chunks.js';
+import { shellScript } from './shellScript.js';
 
 // In development the BFF runs separately (make run, port 8000); Vite proxies its paths.
 const bff = process.env.BFF_URL ?? 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react(), checkChunks()],
+  plugins: [react(), checkChunks(), shellScript()],
   server: {
     proxy: {
       '/api': bff,

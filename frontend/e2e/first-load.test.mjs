@@ -1,8 +1,9 @@
-/* global window */
+/* global window, document */
 // First loads (issue 21 item 12) in Debian's Chromium against the real BFF: the app's scripts
 // arrive compressed (brotli or gzip by Accept-Encoding), the emergency page's photo is fetched
 // before the app has asked for the grant's details (preloaded from the page's Link header),
-// /login passes axe-core, and a doctor's first load of a folder page asks for the folder's
+// /login passes axe-core, its form paints before the app's scripts arrive (issue 52: index.html's
+// static copy, taken over by the app), and a doctor's first load of a folder page asks for the folder's
 // listing and photo together with the page's code (once each: one audit entry each).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -52,6 +53,52 @@ test('the login page loads its scripts compressed and passes axe-core', async ()
   await assertAccessible(page, '/login');
   await assertFitsWidth(page, '/login');
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the sign-in form paints before the app has loaded, and the app takes it over with what was typed (issue 52)', async () => {
+  const { context, page, problems } = await newPage({ viewport: { width: 390, height: 844 } });
+  // The app's entry script held back until the visitor has typed into the form.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  let asked = false;
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    asked = true;
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  const form = page.locator('.login-shell');
+  await form.waitFor({ state: 'visible' });
+  assert.ok(asked, 'the entry script was asked for (and is held)');
+  assert.equal(await page.evaluate(() => window.location.pathname), '/', 'no script of the app has run');
+  await page.getByLabel('Username', { exact: true }).fill('nora');
+  await page.getByLabel('Password', { exact: true }).fill('secret-pa');
+  assert.equal(await page.getByRole('button', { name: 'Sign in' }).isDisabled(), true, 'the static form cannot be sent');
+  release();
+  await form.waitFor({ state: 'detached' });
+  await page.waitForURL('**/login');
+  assert.equal(await page.getByLabel('Username', { exact: true }).inputValue(), 'nora');
+  assert.equal(await page.getByLabel('Password', { exact: true }).inputValue(), 'secret-pa');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'login-password');
+  assert.equal(await page.getByRole('button', { name: 'Sign in' }).isEnabled(), true);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a visitor with a session never sees the static sign-in form', async () => {
+  const { context, page } = await newPage();
+  await context.addInitScript(() => window.localStorage.setItem('token', 'a.b.c'));
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/dashboard', { waitUntil: 'commit' });
+  await page.locator('.login-shell').waitFor({ state: 'attached' });
+  assert.equal(await page.locator('.login-shell').isVisible(), false);
+  release();
   await context.close();
 });
 

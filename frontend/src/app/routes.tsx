@@ -118,18 +118,20 @@ function decoded(params: Params): Params {
 /**
  * Start fetching a first load's chunks together (a failure shows when the screen renders) and,
  * when the session's token passes the page's guard, its screen's queries into `client` (the
- * server checks them as it checks every request).
+ * server checks them as it checks every request). Settles once the chunks have arrived.
  */
-export function preloadScreens(pathname: string, client: QueryClient): void {
+export function preloadScreens(pathname: string, client: QueryClient): Promise<unknown> {
   const page = pageAt(pathname);
-  for (const { load } of chunksOf(page)) load().catch(() => undefined);
-  if (!page?.screen.prefetch || !page.roles) return;
+  const loaded = Promise.all(chunksOf(page).map(({ load }) => load()));
+  loaded.catch(() => undefined);
+  if (!page?.screen.prefetch || !page.roles) return loaded;
   const token = getToken();
   const user = userFromToken(token);
   const session = { user, enrolmentRequired: enrolmentRequired(token) };
   if (user && isRole(user.role) && guardVerdict(session, page.roles, pathname, page.permission) === 'allowed') {
     page.screen.prefetch(client, page.params, user.role);
   }
+  return loaded;
 }
 
 export function AppRoutes() {

@@ -1,5 +1,5 @@
 /** A labelled form field: the label, its control (an input unless children bring another) and a hint read with it. */
-import type { ChangeEvent, InputHTMLAttributes, ReactNode } from 'react';
+import type { ChangeEvent, InputHTMLAttributes, ReactNode, Ref } from 'react';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   id: string;
@@ -9,6 +9,8 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   onValue?: (value: string) => void;
   /** Another control than an input (a select), carrying `id` and, with a hint, aria-describedby={`${id}-hint`}. */
   children?: ReactNode;
+  /** The input (a prop since React 19). */
+  ref?: Ref<HTMLInputElement>;
 }
 
 export function Field({ id, label, hint, onValue, children, className, ...input }: FieldProps) {

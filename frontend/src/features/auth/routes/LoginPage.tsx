@@ -1,5 +1,5 @@
 /** /login: username and password and/or "Sign in with {provider}" (single sign-on, per BFF_OIDC_LOCAL_PASSWORDS); the expired-session notice; server message or fallbacks; the provider's refusals (`?sso=<reason>`); the provider's sign-in taken up from `#sso=<code>`, or an account not linked yet (`#sso-link=<code>`: ask an administrator, then enter the link code they gave, or prove the account's password once), only in the tab that started it; then, for a user with a second factor, the second step. */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type Ref } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSession } from '../../../lib/sessionContext';
 import { Banner } from '../../../components/Banner';
@@ -20,6 +20,7 @@ import {
   useSsoConfig,
 } from '../api/sso';
 import { SecondStep } from '../components/SecondStep';
+import { findShell } from '../loginShell';
 import { SSO_MSG } from '../messages';
 
 export const MSG = {
@@ -49,8 +50,11 @@ export default function LoginPage() {
   const ssoEnabled = sso?.enabled === true;
   const provider = sso?.displayName ?? 'single sign-on';
   const ssoReason = params.get('sso');
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
+  // What was typed into index.html's static form before this page took it over (loginShell.ts).
+  const [shell] = useState(findShell);
+  const passwordField = useRef<HTMLInputElement>(null);
+  const [username, setUsername] = useState(() => shell.username?.value ?? '');
+  const [password, setPassword] = useState(() => shell.password?.value ?? '');
   const [linkCode, setLinkCode] = useState('');
   // Back from the provider: what the callback left in the address, and whether this tab asked for it
   // (a link to /login#sso=... made by someone else must not sign this browser in as them; the server
@@ -69,6 +73,17 @@ export default function LoginPage() {
     if (needsSecondStep(data)) setSecond(data);
     else navigate('mfaEnrolmentRequired' in data ? '/security/setup' : '/dashboard', { replace: true });
   };
+
+  // The app renders this page between the browser's other work (main.tsx): what was typed into
+  // the static form meanwhile (its fields, gone from the page, keep it) is taken up before the
+  // first paint of this one: one render more, once, and only when the static form was there.
+  useLayoutEffect(() => {
+    /* eslint-disable react-hooks/set-state-in-effect -- the static form is outside React */
+    if (shell.username) setUsername(shell.username.value);
+    if (shell.password) setPassword(shell.password.value);
+    /* eslint-enable react-hooks/set-state-in-effect */
+    if (shell.passwordFocused) passwordField.current?.focus();
+  }, [shell]);
 
   // The one-time code is taken out of the address at once and traded once.
   useEffect(() => {
@@ -176,16 +191,7 @@ export default function LoginPage() {
               <form onSubmit={submitLink} noValidate aria-labelledby="sso-password-heading">
                 <h3 id="sso-password-heading">{SSO_MSG.passwordHeading}</h3>
                 <p className="muted">{SSO_MSG.proveIntro}</p>
-                <Field id="link-username" label="Username" name="username" autoComplete="username" value={username} onValue={setUsername} />
-                <Field
-                  id="link-password"
-                  label="Password"
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  value={password}
-                  onValue={setPassword}
-                />
+                <CredentialFields prefix="link" username={username} password={password} onUsername={setUsername} onPassword={setPassword} />
                 <button type="submit" className="btn btn-block" disabled={linkAccount.isPending}>
                   {linkAccount.isPending ? SSO_MSG.linking : SSO_MSG.linkButton}
                 </button>
@@ -215,25 +221,10 @@ export default function LoginPage() {
         {ssoEnabled ? (
           <p className="muted login-or">{sso.localPasswords === 'admins' ? 'Administrators: sign in with a password' : 'or sign in with a password'}</p>
         ) : null}
-        <form onSubmit={submit} noValidate>
-          <Field
-            id="login-username"
-            label="Username"
-            name="username"
-            autoComplete="username"
-            value={username}
-            onValue={setUsername}
-            autoFocus
-          />
-          <Field
-            id="login-password"
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onValue={setPassword}
-          />
+        {/* index.html holds this form as it first renders (the static sign-in form); method post:
+            a submission that ever escaped the handler would never put the password in the URL. */}
+        <form onSubmit={submit} method="post" noValidate>
+          <CredentialFields prefix="login" username={username} password={password} onUsername={setUsername} onPassword={setPassword} passwordRef={passwordField} autoFocus />
           <button type="submit" className={ssoEnabled ? 'btn btn-block' : 'btn btn-primary btn-block'} disabled={login.isPending}>
             {login.isPending ? 'Signing in…' : 'Sign in'}
           </button>
@@ -244,5 +235,26 @@ export default function LoginPage() {
         )}
       </main>
     </div>
+  );
+}
+
+interface CredentialFieldsProps {
+  /** The fields' ids: `${prefix}-username`, `${prefix}-password`. */
+  prefix: string;
+  username: string;
+  password: string;
+  onUsername: (value: string) => void;
+  onPassword: (value: string) => void;
+  passwordRef?: Ref<HTMLInputElement>;
+  autoFocus?: boolean;
+}
+
+/** A staff account's username and password. */
+function CredentialFields({ prefix, username, password, onUsername, onPassword, passwordRef, autoFocus }: CredentialFieldsProps) {
+  return (
+    <>
+      <Field id={`${prefix}-username`} label="Username" name="username" autoComplete="username" value={username} onValue={onUsername} autoFocus={autoFocus} />
+      <Field id={`${prefix}-password`} label="Password" name="password" type="password" autoComplete="current-password" value={password} onValue={onPassword} ref={passwordRef} />
+    </>
   );
 }
