@@ -227,6 +227,8 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
   const position = index >= 0 ? VIEWER_MSG.filePosition(index + 1, files.length) : null;
   const status = findStatus(terms, found, matches, matchIndex);
   const onPage = (p: number) => (matches === NO_MATCHES ? NO_MATCHES : matches.filter((match) => match.page === p));
+  const pages = { page: shownPage, count: pageCount, turn };
+  const text = { version, textLayer, matchesOn: onPage, current };
 
   // Until the first opening answers, the dialog holds its header and a loading note, not the
   // page's area: the header's rows (the find bar, the zoom) depend on the answer, and a header
@@ -280,19 +282,7 @@ export default function FileViewer({ container, folder, files, name, onNavigate,
               ) : viewer.isError ? (
                 <ViewerProblem message={viewerErrorMessage(viewer.error, ios)} onRetry={() => void viewer.refetch()} />
               ) : (
-                <ViewerContent
-                  key={name}
-                  answer={viewer.data}
-                  file={file}
-                  name={name}
-                  zoom={zoom}
-                  page={shownPage}
-                  pageCount={pageCount}
-                  onTurn={turn}
-                  onExpired={renew}
-                  original={original}
-                  text={{ version, textLayer, matchesOn: onPage, current }}
-                />
+                <ViewerContent key={name} answer={viewer.data} file={file} name={name} zoom={zoom} pages={pages} onExpired={renew} original={original} text={text} />
               )}
             </div>
             <button type="button" className="viewer-step viewer-next" onClick={() => goTo(next)} disabled={!next} title={next?.name}>

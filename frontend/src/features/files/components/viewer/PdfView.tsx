@@ -7,21 +7,20 @@ import { PageSheet } from './PageSheet';
 import { useImageFailure } from './useImageFailure';
 import { ViewerProblem } from './ViewerCards';
 import { pageLink, pageWidthFor } from './viewerRules';
-import type { PageText } from './viewerTypes';
+import type { PageText, PageTurn } from './viewerTypes';
 
 interface PdfViewProps {
   template: string;
   /** The widths the server renders pages at. */
   widths: readonly number[];
-  page: number;
-  pageCount: number;
+  pages: PageTurn;
   zoom: number;
-  onTurn: (page: number) => void;
   expired: () => boolean;
   onExpired: () => void;
 }
 
-export function PdfView({ template, widths, page, pageCount, zoom, onTurn, expired, onExpired, version, textLayer, matchesOn, current }: PdfViewProps & PageText) {
+export function PdfView({ template, widths, pages, zoom, expired, onExpired, version, textLayer, matchesOn, current }: PdfViewProps & PageText) {
+  const { page, count: pageCount, turn: onTurn } = pages;
   const frame = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | null>(null);
   const [loaded, setLoaded] = useState<number | null>(null);

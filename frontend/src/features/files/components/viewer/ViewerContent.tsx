@@ -7,16 +7,14 @@ import { ImageView } from './ImageView';
 import { PdfView } from './PdfView';
 import { HtmlView, TextView } from './TextView';
 import { OtherCard } from './ViewerCards';
-import type { Original, PageText } from './viewerTypes';
+import type { Original, PageText, PageTurn } from './viewerTypes';
 
 interface ContentProps {
   answer: ViewerResponse;
   file: StoredFile | undefined;
   name: string;
   zoom: number;
-  page: number;
-  pageCount: number;
-  onTurn: (page: number) => void;
+  pages: PageTurn;
   /** The links have expired (or a picture failed and Try again was pressed): ask for the file
    * again, a new opening with new links. */
   onExpired: () => void;
@@ -37,7 +35,7 @@ export function ViewerContent(props: ContentProps) {
   );
 }
 
-function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, original, text }: ContentProps) {
+function Shown({ answer, file, name, zoom, pages, onExpired, original, text }: ContentProps) {
   const expired = () => Date.parse(answer.expiresAt) <= Date.now();
   if (answer.kind === 'image' && answer.imageUrl) {
     const image = <ImageView url={answer.imageUrl} name={name} zoom={zoom} expired={expired} onExpired={onExpired} original={original} {...text} />;
@@ -51,19 +49,7 @@ function Shown({ answer, file, name, zoom, page, pageCount, onTurn, onExpired, o
     );
   }
   if (answer.kind === 'pdf' && answer.pageUrl) {
-    return (
-      <PdfView
-        template={answer.pageUrl}
-        widths={answer.pageWidths}
-        page={page}
-        pageCount={pageCount}
-        zoom={zoom}
-        onTurn={onTurn}
-        expired={expired}
-        onExpired={onExpired}
-        {...text}
-      />
-    );
+    return <PdfView template={answer.pageUrl} widths={answer.pageWidths} pages={pages} zoom={zoom} expired={expired} onExpired={onExpired} {...text} />;
   }
   if (answer.kind === 'text' && answer.textUrl) return <TextView url={answer.textUrl} name={name} zoom={zoom} version={text.version} />;
   if (answer.kind === 'html' && answer.htmlUrl) return <HtmlView url={answer.htmlUrl} name={name} version={text.version} />;

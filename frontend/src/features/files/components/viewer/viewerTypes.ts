@@ -17,3 +17,10 @@ export interface PageText {
   matchesOn: (page: number) => readonly TextMatch[];
   current: TextMatch | null;
 }
+
+/** A PDF's pages: the one shown, how many, and turning to another (kept within the count). */
+export interface PageTurn {
+  page: number;
+  count: number;
+  turn: (page: number) => void;
+}
