@@ -1,6 +1,6 @@
 /**
- * index.html's first script, src/shell.js (issue 52): a classic script that must run before the
- * first paint, which Vite leaves alone (it bundles module scripts only). The build emits it as a
+ * index.html's first script, src/shell.js (issue 52): a classic script, run as soon as it arrives
+ * (before the stylesheet, so before the first paint), which Vite leaves alone (it bundles module scripts only). The build emits it as a
  * hashed asset, cached for good like the others, and points index.html's tag at it; the dev
  * server serves it from src/ as it is.
  */
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = fileURLToPath(new URL('./src/shell.js', import.meta.url));
-const TAG = '<script src="/src/shell.js"></script>';
+const TAG = '<script async src="/src/shell.js"></script>';
 /** Where the tag stands while Vite reads the page (it warns of any classic script it meets). */
 const MARK = '<!-- shell.js -->';
 
@@ -33,7 +33,7 @@ export function shellScript() {
       const script = items.find((item) => item.type === 'asset' && (item.names ?? []).includes('shell.js'));
       const page = items.find((item) => item.type === 'asset' && item.fileName === 'index.html');
       if (!script || !page || typeof page.source !== 'string') throw new Error('the build has no shell.js or no index.html');
-      page.source = page.source.replace(MARK, `<script src="/${script.fileName}"></script>`);
+      page.source = page.source.replace(MARK, `<script async src="/${script.fileName}"></script>`);
     },
   };
 }

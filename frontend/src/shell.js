@@ -1,8 +1,10 @@
-// Runs before the first paint (issue 52), a classic script in index.html's head: a visitor with
-// no session, on a page that ends at the sign-in form, is shown index.html's static copy of that
-// form at once (`signed-out` on <html>; styles/screens.css), not a blank page while the app's
-// scripts load; the app then takes it over (main.tsx). Public pages (the SmartToken ones) and a
-// /login carrying a notice or a single sign-on return are left to the app, as a session is.
+// index.html's first script (issue 52): a visitor with no session, on a page that ends at the
+// sign-in form, is shown index.html's static copy of that form at once (`signed-out` on <html>;
+// styles/screens.css), not a blank page while the app's scripts load; the app then takes it over
+// (main.tsx). Public pages (the SmartToken ones) and a /login carrying a notice or a single
+// sign-on return are left to the app, as a session is. Async, so that it holds back no page's
+// first paint: a few hundred bytes, it runs before the stylesheet has arrived, so before that
+// paint; were it ever later, the form would appear a moment later, and never to a session.
 (function () {
   var token = null;
   try {
