@@ -1,6 +1,7 @@
 """Live connections decline websocket compression: a browser always offers permessage-deflate,
-and accepting it gave every connection a zlib compressor and decompressor (about 260 KB, most of
-a connection's memory) for frames of a few dozen bytes. Through a real server and clients."""
+and accepting it gave every connection a zlib compressor and decompressor (about 95 KB, twice the
+rest of a connection's memory: docs/capacity.md) for frames of a few dozen bytes. Through a real
+server and clients."""
 
 from __future__ import annotations
 

@@ -90,8 +90,9 @@ PATCHES = (
         (HYPERCORN, WSPROTO),
         "hypercorn.protocol.ws_stream.PerMessageDeflate (wsproto's, which accepts any client's "
         "offer; Hypercorn has no setting for it, pgjones/hypercorn#307) with one that declines",
-        "about 260 KB of zlib state per connection (the patch's own account when it was made; "
-        "no bench figure in docs/capacity.md)",
+        "memory per connection 43.7 KB with it, 138.3 KB without (2,000 clients offering "
+        "permessage-deflate as browsers do); fan-out p99 207 against 353 ms "
+        "(docs/capacity.md, side by side on 2026-12-05)",
         "bff/live/patches/hypercorn_connections.py",
         (Replacement(ws_stream, "PerMessageDeflate", hypercorn_connections.NoCompression),),
     ),
@@ -143,8 +144,9 @@ PATCHES = (
         "engineio.async_drivers.asgi.WebSocket.wait: a websocket's end answered None, where "
         "engineio raises OSError (its traceback held the connection's handler in a cycle)",
         "objects closed connections left for the full collection: 260,000 -> 85,000 for "
-        "5,000, the full collection after the mass disconnect 1,373 -> 848 ms "
-        "(docs/capacity.md, 2026-11-28)",
+        "5,000 (2026-11-28); with environ-without-class, the worker's RSS growth per "
+        "connection at a reconnect storm +5.4 KB without them, +0.9 KB with them "
+        "(docs/capacity.md, side by side on 2026-12-05)",
         "bff/live/patches/engineio_sockets.py",
         (Replacement(engineio.async_drivers.asgi.WebSocket, "wait", engineio_sockets.wait),),
     ),
@@ -154,7 +156,8 @@ PATCHES = (
         "engineio.async_drivers.asgi.translate_request (its _async table): the same environ "
         "without a class defined at every call (a class is always in a reference cycle)",
         "17 objects per closed connection left for the full collection -> 0 (170 for 10 in "
-        "tests/live/test_wire.py; docs/capacity.md, 2026-11-28)",
+        "tests/live/test_wire.py, 2026-11-28); with websocket-end: see its gain "
+        "(docs/capacity.md, 2026-12-05)",
         "bff/live/patches/engineio_sockets.py",
         (
             Replacement(
@@ -169,9 +172,9 @@ PATCHES = (
         (ASYNCIO,),
         "asyncio's private BaseSelectorEventLoop._accept_connection (TurnTakingLoop, set as "
         "the event loop policy by bff/asgi.py): 4 new connections a turn, not the backlog",
-        "with delivery in turns and the collector's schedule (measured together, 2026-11-28, "
-        "side by side with f3718b9): /api/auth/me during the storm p99 881 -> 37 ms at 2,000, "
-        "1,398 -> 60 ms at 5,000 (docs/capacity.md)",
+        "/api/auth/me during a 5,000 storm p99 80.8 ms with it, 219.9 ms and 7 clients refused "
+        "without (docs/capacity.md, side by side on 2026-12-05; with delivery in turns and the "
+        "collector's schedule on 2026-11-28: p99 881 -> 37 ms at 2,000)",
         "bff/live/patches/loop.py",
     ),
     Patch(
@@ -179,8 +182,9 @@ PATCHES = (
         (ASYNCIO,),
         "selectors.EpollSelector.select over its private _selector and _key_from_fd "
         "(_TurnSelector): 16 ready connections a turn of the loop, not all of them",
-        "/api/auth/me during a mass disconnect of 2,000, p99 927, 1,009 -> 440, 654 ms; the "
-        "storm's p99 within its spread (docs/capacity.md, 2026-11-28, side by side with 92af504)",
+        "/api/auth/me during a mass disconnect of 2,000, p99 927, 1,009 -> 440, 654 ms "
+        "(2026-11-28, against 92af504); again 1,040 -> 665 ms, weakly (a handful of requests; "
+        "docs/capacity.md, 2026-12-05); the storm's p99 within its spread",
         "bff/live/patches/loop.py",
     ),
     Patch(
@@ -189,9 +193,8 @@ PATCHES = (
         "socketio's BaseManager.basic_disconnect and get_rooms (over its rooms, callbacks, "
         "pending_connect and pending_disconnect): a disconnect looks at its own rooms only "
         "(RoomsByConnection, mixed into the managers bff/live/server.py chooses)",
-        "a mass disconnect's worker CPU per connection 1.88 -> 1.25 ms at 5,000, "
-        "1.28 -> 0.88 ms at 2,000 (with websocket-wire in the same run; docs/capacity.md, "
-        "2026-11-28 against 024ce07)",
+        "a mass disconnect of 2,000: worker CPU per connection 585 us without it, 370 us with "
+        "it (docs/capacity.md, side by side on 2026-12-05)",
         "bff/live/patches/rooms.py",
     ),
     Patch(
