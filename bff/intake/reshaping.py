@@ -1,5 +1,9 @@
 """Splitting an intake PDF into new items by page ranges, and turning its pages (the PDF's own
-/Rotate), the pages' work done in the worker pool (pdfwork.py).
+/Rotate), the pages' work done in the worker pool (pdfwork.py) on a private copy of the PDF,
+the parts and the turned PDF written there and streamed back (workspace.py): the server never
+holds a PDF whole. The pool bounds each job (its memory, BFF_CONVERSION_MEMORY_MB, and at most
+WORK_SECONDS): a PDF over either is a 422 saying which (TOO_MUCH_MEMORY, TOO_SLOW), the
+item unchanged; a full pool is a 503 before a byte is copied.
 
 A split takes each part in as an item the way every document is taken in (`service.take_in`:
 screened, deduplicated by its bytes, audited `intake_received`), then marks the original
@@ -25,7 +29,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from bff.audit.service import Actor, record
@@ -36,7 +43,7 @@ from bff.intake import repository
 from bff.intake.filing import settled
 from bff.intake.models import IntakeItem, Status
 from bff.intake.pages import PDF
-from bff.intake.pdfwork import extract_pages, rotate_pages
+from bff.intake.pdfwork import count_pdf_pages, extract_pages, rotate_pages
 from bff.intake.service import (
     INTAKE_ACTOR,
     Arrival,
@@ -45,50 +52,103 @@ from bff.intake.service import (
     item_key,
     take_in,
 )
+from bff.intake.workspace import copy_into, file_chunks, private_folder
 from bff.live.events import INTAKE_CHANGED, INTAKE_DELETED, publish
-from bff.services import running_services
-from bff.workers import WorkerBusy, WorkerFailed, WorkerTimeout
+from bff.workers import (
+    Reservation,
+    WorkerBusy,
+    WorkerFailed,
+    WorkerOutOfMemory,
+    WorkerPool,
+    WorkerTimeout,
+)
+from config.settings import Settings
 from storage.base import Storage, StorageError
+from storage.errors import NotFound
 
 log = logging.getLogger(__name__)
 
 MAX_PARTS = 50
-WORK_SECONDS = 60.0
+WORK_SECONDS = 60.0  # a job's time at most (the pool's BFF_CONVERSION_SECONDS if shorter)
 ONLY_PDF = "Only a PDF's pages can be split or turned."
 BUSY = "The server is busy; try again in a minute."
-FAILED = "This PDF's pages could not be changed."
+STORAGE_DOWN = "The storage is not available; try again."
+BYTES_GONE = "This item's content is missing from storage: it cannot be split or turned."
+AFTER = "File it whole, or {verb} it on a computer and upload the result."
+TOO_SLOW = "This PDF took too long to {verb} here. " + AFTER
+TOO_MUCH_MEMORY = "This PDF needs more memory to {verb} than the server allows. " + AFTER
+FAILED = "This PDF could not be {done}: it may be damaged. " + AFTER
 CHANGED = "This item changed meanwhile; look at it again."
 # A part held this long belongs to a split that will not finish (a split takes minutes at most).
 HELD_GRACE = timedelta(hours=1)
 ABANDONED = "a split that never finished (its process stopped, and it was not split again)"
 
 
-async def _pdf_bytes(item: IntakeItem, storage: Storage) -> bytes:
-    """A new PDF item's bytes (400 for another type; 409 once filed or deleted)."""
+class _Pdf:
+    """A private copy of a new PDF item (bff/intake/workspace.py) and the item's place in the
+    worker pool, where its pages are worked on (bff/intake/pdfwork.py)."""
+
+    def __init__(self, place: Reservation, folder: Path, verb: str) -> None:
+        self.place = place
+        self.folder = folder
+        self.path = folder / "content.pdf"
+        self.verb = verb
+
+    async def run(self, func: Any, *args: Any) -> Any:
+        """func(*args) in the worker pool, within its limits: a 422 that says why if not."""
+        done = "split" if self.verb == "split" else "turned"
+        try:
+            return await self.place.run(func, *args, seconds=WORK_SECONDS)
+        except WorkerTimeout:
+            raise ApiError(422, TOO_SLOW.format(verb=self.verb)) from None
+        except WorkerOutOfMemory:
+            raise ApiError(422, TOO_MUCH_MEMORY.format(verb=self.verb)) from None
+        except WorkerFailed:
+            raise ApiError(422, FAILED.format(done=done, verb=self.verb)) from None
+        except Exception as exc:  # noqa: BLE001 - qpdf could not read or write it
+            log.info("An intake PDF's pages could not be changed: %s", type(exc).__name__)
+            raise ApiError(422, FAILED.format(done=done, verb=self.verb)) from None
+
+    async def page_count(self, known: int | None) -> int:
+        """The PDF's pages: known at its intake, else counted now (within the limits)."""
+        if known:
+            return known
+        return int(await self.run(count_pdf_pages, str(self.path)))
+
+
+@dataclass(frozen=True)
+class Workers:
+    """Where an intake PDF's pages are worked on: the app's worker pool, and the settings that
+    say where its private copies go."""
+
+    pool: WorkerPool
+    settings: Settings
+
+
+@asynccontextmanager
+async def _private_pdf(
+    item: IntakeItem, storage: Storage, workers: Workers, verb: str
+) -> AsyncIterator[_Pdf]:
+    """A new PDF item's private copy with a place in the worker pool, taken before a byte is
+    copied (503 at once when the pool is full); the folder is removed after the block."""
     if item.status != Status.NEW:
         raise settled(item)
-    if item.content_type.split(";")[0].strip().lower() != PDF or not item.page_count:
+    if item.content_type.split(";")[0].strip().lower() != PDF:
         raise ApiError(400, ONLY_PDF)
-    data = bytearray()
-    async with await storage.open_object(item_key(item.object_id)) as chunks:
-        async for chunk in chunks:
-            data += chunk
-    return bytes(data)
-
-
-async def _in_worker(func: Any, *args: Any) -> Any:
-    services = running_services()
-    if services is None:
-        return func(*args)
     try:
-        return await services.workers.run(func, *args, seconds=WORK_SECONDS)
+        place = workers.pool.reserve()
     except WorkerBusy:
         raise ApiError(503, BUSY, {"Retry-After": "60"}) from None
-    except (WorkerTimeout, WorkerFailed):
-        raise ApiError(422, FAILED) from None
-    except Exception as exc:  # noqa: BLE001 - qpdf could not read or write it
-        log.info("An intake PDF's pages could not be changed: %s", type(exc).__name__)
-        raise ApiError(422, FAILED) from None
+    with place:
+        async with private_folder(workers.settings) as folder:
+            pdf = _Pdf(place, folder, verb)
+            try:
+                await copy_into(await storage.open_object(item_key(item.object_id)), pdf.path)
+            except NotFound:
+                raise ApiError(404, BYTES_GONE) from None
+            except StorageError:
+                raise ApiError(503, STORAGE_DOWN) from None
+            yield pdf
 
 
 def _check_pages(pages: list[int], count: int) -> None:
@@ -97,8 +157,15 @@ def _check_pages(pages: list[int], count: int) -> None:
             raise ApiError(400, f"This document has pages 1 to {count}; there is no page {page}.")
 
 
-async def _once(data: bytes) -> AsyncIterator[bytes]:
-    yield data
+def _check_ranges(ranges: list[tuple[int, int]], count: int | None) -> None:
+    """400 for ranges that cannot split a document of count pages (None: not known yet)."""
+    for first, last in ranges:
+        if count is not None:
+            _check_pages([first, last], count)
+        if first > last:
+            raise ApiError(400, f"The range {first}-{last} runs backwards.")
+    if count is not None and ranges == [(1, count)]:
+        raise ApiError(400, "A split needs a part smaller than the whole document.")
 
 
 def _part_name(name: str, first: int, last: int) -> str:
@@ -112,6 +179,7 @@ async def split_item(
     ranges: list[tuple[int, int]],
     actor: Actor,
     storage: Storage,
+    workers: Workers,
     *,
     part_values: list[dict[str, Any]] | None = None,
 ) -> list[IntakeItem]:
@@ -123,37 +191,35 @@ async def split_item(
     that loses (the original filed, deleted, split or turned meanwhile: 409) or fails part-way
     leaves no part behind: those it held are deleted, their bytes removed."""
     item = await find_item(item_id)
-    data = await _pdf_bytes(item, storage)
-    count = int(item.page_count or 0)
     if not 1 <= len(ranges) <= MAX_PARTS:
         raise ApiError(400, f"Give between 1 and {MAX_PARTS} page ranges.")
-    for first, last in ranges:
-        _check_pages([first, last], count)
-        if first > last:
-            raise ApiError(400, f"The range {first}-{last} runs backwards.")
-    if ranges == [(1, count)]:
-        raise ApiError(400, "A split needs a part smaller than the whole document.")
-    parts = await _in_worker(extract_pages, data, ranges)
+    _check_ranges(ranges, item.page_count or None)
     made: list[IntakeItem] = []
-    try:
-        for (first, last), part in zip(ranges, parts, strict=True):
-            arrival = Arrival(
-                item.source,
-                _part_name(item.file_name, first, last),
-                PDF,
-                sender=item.sender,
-                subject=item.subject,
-                message_id=item.message_id,
-            )
-            held: dict[str, Any] = {"routing": repository.HELD}
-            if actor.user_id is None:  # the routing's split: the parts keep their uploader
-                held |= {"received_by_id": item.received_by_id}
-                held |= {"received_by_name": item.received_by_name}
-            made.append((await take_in(_once(part), arrival, storage, actor, values=held))[0])
-    except Exception as failure:
-        why = failure.message if isinstance(failure, ApiError) else "it failed"
-        await _discard(made, f"the split of item {item.id} did not finish: {why}", actor, storage)
-        raise
+    async with _private_pdf(item, storage, workers, "split") as pdf:
+        _check_ranges(ranges, await pdf.page_count(item.page_count))
+        parts = await pdf.run(extract_pages, str(pdf.path), ranges, str(pdf.folder))
+        pdf.place.release()  # the parts are taken in (screened) without holding a worker
+        try:
+            for (first, last), part in zip(ranges, parts, strict=True):
+                arrival = Arrival(
+                    item.source,
+                    _part_name(item.file_name, first, last),
+                    PDF,
+                    sender=item.sender,
+                    subject=item.subject,
+                    message_id=item.message_id,
+                )
+                held: dict[str, Any] = {"routing": repository.HELD}
+                if actor.user_id is None:  # the routing's split: the parts keep their uploader
+                    held |= {"received_by_id": item.received_by_id}
+                    held |= {"received_by_name": item.received_by_name}
+                chunks = file_chunks(Path(part))
+                made.append((await take_in(chunks, arrival, storage, actor, values=held))[0])
+        except Exception as failure:
+            why = failure.message if isinstance(failure, ApiError) else "it failed"
+            reason = f"the split of item {item.id} did not finish: {why}"
+            await _discard(made, reason, actor, storage)
+            raise
     lost = await _settle(item, ranges, made, actor, part_values)
     if lost is not None:
         await _discard(made, f"the split of item {item.id} lost: {lost.message}", actor, storage)
@@ -261,25 +327,32 @@ async def discard_stale_parts(storage: Storage, now: datetime | None = None) -> 
 
 
 async def rotate_item(
-    item_id: int, degrees: int, pages: list[int] | None, actor: Actor, storage: Storage
+    item_id: int,
+    degrees: int,
+    pages: list[int] | None,
+    actor: Actor,
+    storage: Storage,
+    workers: Workers,
 ) -> IntakeItem:
     """Turn a new PDF item's pages (None: all) clockwise by degrees (90, 180 or 270)."""
     item = await find_item(item_id)
-    data = await _pdf_bytes(item, storage)
-    if pages is not None:
-        _check_pages(pages, int(item.page_count or 0))
-    turned: bytes = await _in_worker(rotate_pages, data, pages, degrees)
+    if pages is not None and item.page_count:
+        _check_pages(pages, item.page_count)
     object_id = new_id()
-    try:
-        await storage.write_object(item_key(object_id), _once(turned), content_type=PDF)
-    except StorageError:
-        raise ApiError(503, "The storage is not available; try again.") from None
+    async with _private_pdf(item, storage, workers, "turn") as pdf:
+        if pages is not None:
+            _check_pages(pages, await pdf.page_count(item.page_count))
+        out = pdf.folder / "turned.pdf"
+        size = int(await pdf.run(rotate_pages, str(pdf.path), pages, degrees, str(out)))
+        pdf.place.release()
+        try:
+            await storage.write_object(item_key(object_id), file_chunks(out), content_type=PDF)
+        except StorageError:
+            raise ApiError(503, STORAGE_DOWN) from None
     committed = False
     try:
         async with transaction() as conn:
-            if not await repository.replace_bytes(
-                conn, item.id, item.object_id, object_id, len(turned)
-            ):
+            if not await repository.replace_bytes(conn, item.id, item.object_id, object_id, size):
                 current = await repository.item_by_id(item.id, conn)
                 if current is not None and current.status != Status.NEW:
                     raise settled(current)

@@ -29,10 +29,15 @@ from bff.intake.schemas import (
     UploadedItem,
 )
 from bff.request_context import current_actor
-from bff.services import app_services
+from bff.services import AppServices, app_services
 from bff.streaming import IDLE_SECONDS, streamed_body
 
 bp = Blueprint("intake", __name__, url_prefix="/api/intake")
+
+
+def _workers(services: AppServices) -> reshaping.Workers:
+    """Where a PDF's pages are worked on: the app's worker pool."""
+    return reshaping.Workers(services.workers, services.settings)
 
 
 @bp.get("/items")
@@ -135,8 +140,9 @@ async def delete_item(item_id: int, data: DeleteItem) -> ItemMessage:
 async def split_item(item_id: int, data: SplitItem) -> SplitDone:
     """Split a PDF item into new items by page ranges; the original is deleted (the split its
     reason). 400 for another type or pages it does not have; 409 once filed or deleted."""
+    services = app_services()
     made = await reshaping.split_item(
-        item_id, list(data.ranges), current_actor(), app_services().storage
+        item_id, list(data.ranges), current_actor(), services.storage, _workers(services)
     )
     return SplitDone(
         message=f"Split into {len(made)} items", items=[service.item_out(item) for item in made]
@@ -149,7 +155,8 @@ async def split_item(item_id: int, data: SplitItem) -> SplitDone:
 @validate_response(IntakeItemOut)
 async def rotate_item(item_id: int, data: RotateItem) -> IntakeItemOut:
     """Turn a PDF item's pages (all, or those given) clockwise by 90, 180 or 270 degrees."""
+    services = app_services()
     item = await reshaping.rotate_item(
-        item_id, data.degrees, data.pages, current_actor(), app_services().storage
+        item_id, data.degrees, data.pages, current_actor(), services.storage, _workers(services)
     )
     return service.item_out(item)

@@ -43,7 +43,7 @@ from bff.intake.candidates import candidates_for
 from bff.intake.filing import file_item
 from bff.intake.models import IntakeItem, Status
 from bff.intake.pages import PDF
-from bff.intake.reshaping import CHANGED, split_item
+from bff.intake.reshaping import CHANGED, Workers, split_item
 from bff.intake.routing_work import Busy, Unroutable, WorkArea, excerpts
 from bff.intake.schemas import FileItem
 from bff.intake.service import INTAKE_ACTOR, intake_rooms
@@ -76,6 +76,7 @@ class Router:
         self.storage = storage
         self.settings = settings
         self.area = WorkArea(settings, workers)
+        self.workers = Workers(workers, settings)  # a split's pages worked on (reshaping.py)
         self.holder = f"{INSTANCE}:{secrets.token_hex(4)}"
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -208,7 +209,7 @@ class Router:
         await self._renew(item.id)  # before the parts are taken in
         try:
             parts = await split_item(
-                item.id, ranges, INTAKE_ACTOR, self.storage, part_values=values
+                item.id, ranges, INTAKE_ACTOR, self.storage, self.workers, part_values=values
             )
         except ApiError as refusal:
             if refusal.status == 503:  # the workers or the scanner: tried again later

@@ -7,13 +7,8 @@ around a suggestion's evidence, kept with it (the whole text is not)."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-import shutil
-import tempfile
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 from bff.intake.barcodes import CodesUnreadable, PageCodes, read_codes
@@ -21,7 +16,7 @@ from bff.intake.models import IntakeItem
 from bff.intake.pages import PDF
 from bff.intake.service import item_key
 from bff.intake.suggest import Candidate, Evidence, Suggestion, record_keys, suggest
-from bff.jobs.service import work_dir
+from bff.intake.workspace import copy_into, private_folder
 from bff.jobs.work import FileFacts, Unavailable, Unreadable
 from bff.search.extract import TextOptions, extract_text
 from bff.workers import WorkerBusy, WorkerFailed, WorkerPool, WorkerTimeout
@@ -59,21 +54,14 @@ class WorkArea:
     @asynccontextmanager
     async def copy(self, storage: Storage, item: IntakeItem) -> AsyncIterator[str]:
         """The path of a private copy of item's bytes, removed after the block."""
-        root = await asyncio.to_thread(work_dir, self.settings)
-        folder = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
-        try:
+        async with private_folder(self.settings) as folder:
             path = folder / "content"
             try:
                 stream = await storage.open_object(item_key(item.object_id))
             except NotFound:  # a problem for a person, not a retry every claim
                 raise Unroutable(BYTES_GONE) from None
-            async with stream as chunks:
-                with path.open("wb") as out:
-                    async for chunk in chunks:
-                        await asyncio.to_thread(out.write, chunk)
+            await copy_into(stream, path)
             yield str(path)
-        finally:
-            await asyncio.to_thread(shutil.rmtree, folder, True)
 
     async def _run(self, seconds: float, func: Any, *args: Any) -> Any:
         try:

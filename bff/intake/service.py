@@ -27,7 +27,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-import aiofiles
 from tortoise.exceptions import IntegrityError
 
 from bff.audit.service import Actor, record
@@ -40,6 +39,7 @@ from bff.intake import repository
 from bff.intake.models import IntakeItem, Source, Status
 from bff.intake.pages import page_count
 from bff.intake.schemas import DeletedOut, FiledOut, IntakeItemOut
+from bff.intake.workspace import file_chunks
 from bff.live.events import ADMINS, INTAKE_RECEIVED, publish, user_room
 from bff.scan.service import HELD, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, Place
 from bff.services import running_services
@@ -56,7 +56,6 @@ PLACE = Place(INTAKE_AREA, "", ObjectKey.reserved(INTAKE_AREA))
 # The scanner and the mailbox, as the audit log names them.
 INTAKE_ACTOR = Actor(None, "intake", "", "")
 ITEM_NOT_FOUND = "Intake item not found."
-CHUNK = 1024 * 1024
 UNNAMED = "document"
 
 
@@ -275,7 +274,7 @@ async def take_in(
             raise ApiError(503, UNAVAILABLE_MESSAGE, {"Retry-After": str(RETRY_AFTER_SECONDS)})
         if existing := await waiting_with(hashed.digest.hexdigest()):
             return existing, False
-        pages = await page_count(storage, key, content_type, hashed.size)
+        pages = await page_count(storage, key, content_type)
         try:
             item = await _commit(storage, key, arrival, hashed, content_type, pages, actor, values)
         except IntegrityError:  # the same content committed by another process meanwhile
@@ -288,12 +287,6 @@ async def take_in(
     finally:
         if not kept:
             await _remove_staged(storage, key)
-
-
-async def _file_chunks(path: Path) -> AsyncIterator[bytes]:
-    async with aiofiles.open(path, "rb") as handle:
-        while chunk := await handle.read(CHUNK):
-            yield chunk
 
 
 async def receive(incoming: IncomingDocument, storage: Storage) -> IntakeItem:
@@ -309,7 +302,7 @@ async def receive(incoming: IncomingDocument, storage: Storage) -> IntakeItem:
         message_id=incoming.message_id,
     )
     item, _ = await take_in(
-        _file_chunks(incoming.path),
+        file_chunks(incoming.path),
         arrival,
         storage,
         INTAKE_ACTOR,

@@ -133,15 +133,17 @@ class Desk(Ward):
 
 @asynccontextmanager
 async def open_desk(
-    database_url: str, run_dir: Path, tmp_path: Path, clamd_address: str
+    database_url: str, run_dir: Path, tmp_path: Path, clamd_address: str, **overrides: Any
 ) -> AsyncIterator[Desk]:
-    """A desk on local storage of its own, screened by the clamd at clamd_address."""
+    """A desk on local storage of its own, screened by the clamd at clamd_address (overrides:
+    other settings)."""
     settings = make_settings(
         database_url,
         run_dir,
         storage_url=f"file://{tmp_path}/storage",
         clamd=clamd_address,
         scan_seconds=10,
+        **overrides,
     )
     async with started_app(settings) as app:
         yield await Desk(app, settings).setup()
