@@ -10,7 +10,13 @@ upload maximum. A message a person must look at is left in the mailbox's folder,
 FLAG_REVIEW (never polled again; its taken attachments keep their items), with a log line of
 counts only: one with parts skipped (another type, too large, past the count, a picture in the
 text larger than INLINE_PICTURE_BYTES), one without a usable attachment (a letter in the mail's
-text), one larger than MAX_MESSAGE_BYTES (not read). Nothing that came in is lost unseen.
+text), one larger than `message_limit` (its size asked first, RFC822.SIZE: never fetched). Nothing
+that came in is lost unseen.
+
+A message is read whole into the server's memory while its attachments are taken, so its size
+is bounded by what one upload may be: `message_limit`, the upload maximum base64-encoded (as
+mail carries it) plus MESSAGE_OVERHEAD for its text and headers (about 70 MB with the default
+BFF_MAX_UPLOAD_MB of 50). A message with several large attachments is left for a person.
 
 The client is imap-tools (over the standard library's imaplib, run in a thread, one call at a
 time): IMAPS on port 993, STARTTLS on any other port (refused before the password is sent
@@ -47,7 +53,7 @@ MAIL_LEASE = "intake-mailbox"
 LEASE_SECONDS = 600.0
 BATCH = 20  # messages a poll
 MAX_ATTACHMENTS = 20  # taken from one message
-MAX_MESSAGE_BYTES = 200 * 1024 * 1024
+MESSAGE_OVERHEAD = 1024 * 1024  # a message's text, headers and MIME boundaries
 TIMEOUT_SECONDS = 30.0
 FLAG_DONE = "$BffIntake"
 FLAG_REVIEW = "$BffReview"  # left in the folder for a person: something in it was not taken
@@ -102,8 +108,17 @@ def _tls(settings: Settings) -> Literal["imaps", "starttls", "none"]:
     return "imaps" if settings.intake_imap_port == IMAPS_PORT else "starttls"
 
 
+def message_limit(max_bytes: int) -> int:
+    """The largest message read: one attachment of max_bytes base64-encoded (4 bytes for 3,
+    in lines of 76 characters), with MESSAGE_OVERHEAD for the rest."""
+    encoded = (max_bytes + 2) // 3 * 4
+    return encoded + encoded // 76 * 2 + MESSAGE_OVERHEAD
+
+
 class Mailbox:
-    """Polls one mailbox folder (see the module's docstring)."""
+    """Polls one mailbox folder (see the module's docstring). max_bytes: an attachment's
+    largest size (the upload maximum); max_message_bytes: a message's (default:
+    `message_limit(max_bytes)`)."""
 
     def __init__(
         self,
@@ -112,7 +127,7 @@ class Mailbox:
         *,
         max_bytes: int,
         max_attachments: int = MAX_ATTACHMENTS,
-        max_message_bytes: int = MAX_MESSAGE_BYTES,
+        max_message_bytes: int | None = None,
         work_dir: Path | None = None,
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
@@ -120,7 +135,7 @@ class Mailbox:
         self._take = take
         self._max_bytes = max_bytes
         self._max_attachments = max_attachments
-        self._max_message_bytes = max_message_bytes
+        self._max_message_bytes = max_message_bytes or message_limit(max_bytes)
         self._work_dir = work_dir
         self._ssl = ssl_context
 
@@ -170,6 +185,7 @@ class Mailbox:
         return box, can_move
 
     async def _message(self, box: BaseMailBox, uid: str, can_move: bool) -> int:
+        # Its size first (RFC822.SIZE): a message over the limit is never fetched.
         size = await asyncio.to_thread(_size, box, uid)
         if size is None:
             return 0  # gone meanwhile (another client moved it)

@@ -7,9 +7,11 @@ interrupted take leaves it to be taken at the next poll; TLS required by default
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import logging
+import os
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -28,6 +30,7 @@ from bff.intake.mailbox import (
     Mailbox,
     MailConfig,
     mailbox_job,
+    message_limit,
 )
 from bff.leases import take_lease
 from tests.conftest import make_settings
@@ -279,6 +282,37 @@ async def test_too_many_attachments_and_too_large_messages_are_bounded(
         "Message-ID: <many@gp.example>",
     ]
     assert "3 attachments taken, 1 skipped" in caplog.text
+    assert "not read (too large); left for a person" in caplog.text
+
+
+async def test_a_message_over_the_limit_is_flagged_and_never_fetched(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A message larger than one attachment may be (the upload maximum base64-encoded:
+    message_limit) is left for a person after only its size was asked (RFC822.SIZE): dovecot's
+    rawlog of every session shows nothing of its body sent, while the message within the limit
+    beside it was read (it had been fetched whole, up to 200 MB, into the server's memory)."""
+    caplog.set_level(logging.INFO, logger="bff.intake")
+    small, large = b"%PDF-1.4 " + os.urandom(30_000), b"%PDF-1.4 " + os.urandom(2_000_000)
+    with imap_server("rawlog_dir = %h/rawlog") as server:
+        server.append(mail("<small@gp.example>", ("small.pdf", "application/pdf", small)))
+        server.append(mail("<large@gp.example>", ("large.pdf", "application/pdf", large)))
+        sessions = server.log.parent / "mail" / server.user / "rawlog"  # the user's home
+        sessions.mkdir()
+        sessions.chmod(0o777)  # written by the mail processes (nobody, as root)
+        take = Taker(server)
+        box = Mailbox(
+            MailConfig(server.host, server.port, server.user, server.password, tls="none"),
+            take,
+            max_bytes=1_000_000,
+        )
+        assert message_limit(1_000_000) < len(mail("<x@y>", ("l.pdf", "a/b", large)).as_bytes())
+        assert await box.poll() == 2
+        assert [data for _, data in take.taken] == [small]
+        assert flagged_for_review(server) == ["Message-ID: <large@gp.example>"]
+        sent = b"".join(log.read_bytes() for log in sessions.glob("*.out"))
+    assert base64.b64encode(small)[:76] in sent  # a fetched body shows in the rawlog
+    assert base64.b64encode(large)[:76] not in sent
     assert "not read (too large); left for a person" in caplog.text
 
 
