@@ -1,4 +1,5 @@
-"""Serves the built web app (frontend/dist): hashed assets, and index.html for app routes.
+"""Serves the built web app (frontend/dist, or BFF_WEB_DIR): hashed assets, and index.html for
+app routes.
 
 Text files come with the gzip and brotli copies the build writes beside them
 (frontend/scripts/precompress.mjs); each request gets the one its Accept-Encoding prefers.
@@ -18,7 +19,9 @@ from werkzeug.routing import BaseConverter
 from werkzeug.security import safe_join
 
 from bff.auth.policy import public
+from bff.services import app_services
 
+# The checkout's build, served unless BFF_WEB_DIR names another.
 DIST = Path(__file__).resolve().parent.parent / "frontend" / "dist"
 ASSETS_PREFIX = "assets/"
 IMMUTABLE = "public, max-age=31536000, immutable"  # file names carry a content hash
@@ -54,9 +57,14 @@ def _not_built() -> Response:
     return Response(NOT_BUILT, status=503, content_type="text/plain; charset=utf-8")
 
 
+def _dist() -> Path:
+    """The built web app this server serves: BFF_WEB_DIR, else the checkout's frontend/dist."""
+    return app_services().settings.web_dir or DIST
+
+
 def _read_index() -> bytes | None:
     """index.html of the build (a small file, read per request so a rebuild shows at once)."""
-    index = DIST / "index.html"
+    index = _dist() / "index.html"
     return index.read_bytes() if index.is_file() else None
 
 
@@ -116,7 +124,7 @@ async def web_root() -> Response:
 @hide
 async def web_path(path: str) -> Response:
     """A built file of the web app, or index.html for an app route (single-page fallback)."""
-    found = safe_join(str(DIST), path)
+    found = safe_join(str(_dist()), path)
     if found is not None and path != "index.html" and _is_file(found):
         response = await _send_built_file(found)
         immutable = path.startswith(ASSETS_PREFIX)

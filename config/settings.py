@@ -154,6 +154,8 @@ class Settings(BaseSettings):
     # no composition rules, common and guessable passwords refused.
     password_min_length: Annotated[int, Field(ge=8, le=256)] = 12
     var_dir: Path = VAR_DIR
+    # The built web app served (bff/web.py); empty: the checkout's frontend/dist.
+    web_dir: Path | None = None
     # Brute-force protection (bff/auth/throttle.py): sign-in attempts allowed per window per
     # (username, address) pair, per address, and per username (beyond which they slow down).
     login_max_failures: Annotated[int, Field(ge=1)] = 5

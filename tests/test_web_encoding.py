@@ -1,6 +1,7 @@
 """The built web app's files in the encoding each request prefers (bff/web.py): the build's
 brotli and gzip copies by Accept-Encoding, with Vary, per-encoding length and ETag, Range,
-HEAD, and the file itself when a copy is missing or nothing compressed is acceptable."""
+HEAD, and the file itself when a copy is missing or nothing compressed is acceptable; the build
+of BFF_WEB_DIR when it is set."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from quart.testing import QuartClient as Client
 
 from bff import web
 from bff.app import CONTENT_SECURITY_POLICY
+from tests.conftest import make_settings, started_app
 
 BUNDLE = "assets/index-TEST1234.js"
 PLAIN_ONLY = "assets/tiny-TEST1234.js"  # a file the build did not compress
@@ -145,3 +147,24 @@ async def test_compressed_copies_are_not_files_of_their_own_kind(
     assert response.status_code == 200
     assert "javascript" not in response.headers["Content-Type"]
     assert zlib.decompress(await response.get_data(), 16 + zlib.MAX_WBITS) == SOURCE
+
+
+async def test_the_web_app_comes_from_bff_web_dir_when_set(
+    database_url: str, run_dir: Path, tmp_path: Path, dist: Path
+) -> None:
+    """A server given BFF_WEB_DIR serves that build, never frontend/dist's (here `dist`), so a
+    bench's swapped index.html or a rebuild there reaches no other server's pages."""
+    own = tmp_path / "own-build"
+    (own / "assets").mkdir(parents=True)
+    (own / "index.html").write_text("<!doctype html><title>Another build</title>")
+    (own / "assets/index-OWN12345.js").write_bytes(b"export const own = 1;\n")
+    settings = make_settings(database_url, run_dir, web_dir=own)
+    async with started_app(settings) as app:
+        client = app.test_client()
+        for page in ("/", "/intake", "/index.html"):
+            assert await (await client.get(page)).get_data() == (own / "index.html").read_bytes()
+        response = await _get(client, "assets/index-OWN12345.js", None)
+        assert response.status_code == 200
+        assert await response.get_data() == b"export const own = 1;\n"
+        # frontend/dist's files are not this server's.
+        assert (await _get(client, BUNDLE, None)).status_code == 404
