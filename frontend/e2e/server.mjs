@@ -1,7 +1,7 @@
 // Starts the real BFF on a free port with a throwaway database, storage and var dir.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -53,11 +53,51 @@ export function freePort() {
   });
 }
 
+const build = join(repo, 'frontend', 'dist');
+/** The files of a build that `text` (its index.html or a script) names: assets/NAME.js or .css. */
+const named = (text) => [...text.matchAll(/assets\/[\w.-]+?\.(?:js|css)\b/g)].map(([name]) => name);
+
+/** The files `target`'s index.html and the scripts it loads name that are not there (the entry
+ * script names every chunk). */
+function missingFiles(target) {
+  const entries = named(readFileSync(join(target, 'index.html'), 'utf8'));
+  const scripts = entries.filter((name) => name.endsWith('.js') && existsSync(join(target, name)));
+  const wanted = [...entries, ...scripts.flatMap((name) => named(readFileSync(join(target, name), 'utf8')))];
+  return wanted.filter((name) => !existsSync(join(target, name)));
+}
+
+/**
+ * A copy of the built web app (frontend/dist) in `target`, for one server to serve (its
+ * BFF_WEB_DIR). frontend/dist is shared: a build there while a journey ran, or a bench's swap of
+ * its index.html, changed the pages the journey loaded (the intake journey once met an index.html
+ * of a build from before the inbox named the suggested patient, and waited 60 s for the name with
+ * no request failed). A copy taken while a build was writing (a file gone, or one named missing)
+ * is taken again. Null when there is no build: the server then says so on every page.
+ */
+export async function copyBuild(target) {
+  if (!existsSync(join(build, 'index.html'))) return null;
+  let missing = [];
+  for (let attempt = 1; attempt <= 30; attempt += 1) {
+    try {
+      rmSync(target, { recursive: true, force: true });
+      cpSync(build, target, { recursive: true });
+      missing = missingFiles(target);
+      if (missing.length === 0) return target;
+    } catch (error) {
+      missing = [String(error)];
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`frontend/dist stayed incomplete for 30 s (${missing.slice(0, 3).join(', ')}): is a build stuck?`);
+}
+
 /** host 'localhost' serves the web app at http://localhost:PORT (BFF_PUBLIC_URL too), as
- * passkeys need: WebAuthn accepts localhost, not 127.0.0.1, as an insecure origin. */
+ * passkeys need: WebAuthn accepts localhost, not 127.0.0.1, as an insecure origin. The server
+ * serves a copy of frontend/dist of its own (copyBuild), `webDir` in what this returns. */
 export async function startServer({ admin, host = '127.0.0.1', env: extra = {} }) {
   const dir = mkdtempSync(join(tmpdir(), 'records-e2e-'));
   const port = await freePort();
+  const webDir = await copyBuild(join(dir, 'web'));
   const env = {
     ...process.env,
     BFF_HOST: '127.0.0.1',
@@ -69,6 +109,7 @@ export async function startServer({ admin, host = '127.0.0.1', env: extra = {} }
     BFF_ADMIN_USERNAME: admin.username,
     BFF_ADMIN_PASSWORD: admin.password,
     BFF_PUBLIC_URL: `http://${host}:${port}`,
+    ...(webDir ? { BFF_WEB_DIR: webDir } : {}),
     ...extra,
   };
   // serve reads config/hypercorn.toml relative to the working directory: run from the repo.
@@ -98,6 +139,8 @@ export async function startServer({ admin, host = '127.0.0.1', env: extra = {} }
   }
   return {
     base,
+    /** The build this server serves (a copy of frontend/dist), or null when there was none. */
+    webDir,
     /** The same server at 127.0.0.1, for API calls from Node. */
     local,
     log: () => log,

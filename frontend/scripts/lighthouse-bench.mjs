@@ -18,12 +18,14 @@
 // request started before the first paint, so a form in index.html paints no sooner there).
 // --compare DIR[,DIR...]: other builds (copies of frontend/dist, e.g. of main) measured in the
 // same run, runs alternating with this build's, so that the machine's load falls on both alike:
-// their hashed assets are copied in beside this build's and each run serves its build's
-// index.html (the BFF reads it per request); frontend/dist is put back as it was at the end.
+// their hashed assets are copied in beside this build's in the bench server's own copy of it
+// (e2e/server.mjs copyBuild, its BFF_WEB_DIR) and each run serves its build's index.html there
+// (the BFF reads it per request). frontend/dist itself is never changed: swapping its
+// index.html served the other build to every journey running meanwhile.
 //
 // A bench, not a test: the figures depend on the machine and its load (printed with them).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,25 +54,17 @@ const dist = resolve(here, '../dist');
 /** The builds measured: this one (frontend/dist) first, then each --compare directory. */
 const builds = [{ label: 'this build', dir: dist }, ...(options.compare ?? '').split(',').filter(Boolean).map((dir) => ({ label: dir, dir: resolve(dir) }))];
 
-/** Each build's index.html, read before any is swapped in. */
-const indexes = builds.map(({ dir }) => readFileSync(resolve(dir, 'index.html')));
+/** Each compared build's index.html (this build's is its copy's, read once the server has it). */
+const indexes = builds.map(({ dir }, i) => (i === 0 ? null : readFileSync(resolve(dir, 'index.html'))));
 
-/** Puts every build's hashed assets beside this build's; returns what puts frontend/dist back. */
-function besideEachOther() {
-  const index = indexes[0];
-  const added = [];
+/** Puts every compared build's hashed assets beside this build's in `served`, the server's copy. */
+function besideEachOther(served) {
   for (const { dir } of builds.slice(1)) {
     for (const name of readdirSync(resolve(dir, 'assets'))) {
-      const target = resolve(dist, 'assets', name);
-      if (existsSync(target)) continue;
-      copyFileSync(resolve(dir, 'assets', name), target);
-      added.push(target);
+      const target = resolve(served, 'assets', name);
+      if (!existsSync(target)) copyFileSync(resolve(dir, 'assets', name), target);
     }
   }
-  return () => {
-    for (const target of added) rmSync(target, { force: true });
-    writeFileSync(resolve(dist, 'index.html'), index);
-  };
 }
 
 const ADMIN = { username: 'admin', name: 'Ada Admin', password: 'admin-password-1' };
@@ -208,11 +202,13 @@ async function measure(browser, port, url, token, tag = '') {
   }
 }
 
-const putBack = builds.length > 1 ? besideEachOther() : () => undefined;
 let server;
 let chrome;
 try {
   server = await startServer({ admin: ADMIN });
+  if (!server.webDir) throw new Error('frontend/dist has no build: run `npm run build` first');
+  indexes[0] = readFileSync(resolve(server.webDir, 'index.html'));
+  if (builds.length > 1) besideEachOther(server.webDir);
   chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: FLAGS });
   const { link, doctorToken } = await arrange(server);
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
@@ -228,7 +224,7 @@ try {
   for (const [, name, url, token] of pages) {
     for (let run = 1; run <= runs; run += 1) {
       for (const build of builds) {
-        if (builds.length > 1) writeFileSync(resolve(dist, 'index.html'), indexes[builds.indexOf(build)]);
+        if (builds.length > 1) writeFileSync(resolve(server.webDir, 'index.html'), indexes[builds.indexOf(build)]);
         const label = builds.length > 1 ? `${name} [${build.label}]` : name;
         const before = loadavg()[0].toFixed(2);
         let r;
@@ -248,5 +244,4 @@ try {
 } finally {
   await chrome?.kill();
   await server?.stop();
-  putBack();
 }
