@@ -12,7 +12,7 @@ import ipaddress
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from config.checks import (
@@ -282,6 +282,28 @@ class Settings(BaseSettings):
     # fault point BFF_TEST_CRASH_AT names (bff/files/staging.py CRASH_POINTS).
     testing: bool = False
     test_crash_at: str = ""
+
+    @field_validator("web_dir", mode="before")
+    @classmethod
+    def _empty_web_dir_is_none(cls, value: object) -> object:
+        # BFF_WEB_DIR= (empty) means frontend/dist, as documented: pydantic would read '' as
+        # Path('.'), the working directory, and serve the checkout (keys, database) to anyone.
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @model_validator(mode="after")
+    def _check_web_dir(self) -> Settings:
+        if self.web_dir is not None:
+            web = self.web_dir
+            if not web.is_absolute():
+                raise ValueError("BFF_WEB_DIR must be an absolute path to a built web app")
+            var = self.var_dir.resolve()
+            built = web.resolve()
+            if var == built or var.is_relative_to(built) or built.is_relative_to(var):
+                raise ValueError(
+                    "BFF_WEB_DIR must be a folder of its own: it may not hold or be inside "
+                    "BFF_VAR_DIR (keys, database, storage would be served)"
+                )
+        return self
 
     @model_validator(mode="after")
     def _check_oidc_client(self) -> Settings:

@@ -14,6 +14,7 @@ from quart.testing import QuartClient as Client
 
 from bff import web
 from bff.app import CONTENT_SECURITY_POLICY
+from config.settings import SettingsError
 from tests.conftest import make_settings, started_app
 
 BUNDLE = "assets/index-TEST1234.js"
@@ -168,3 +169,41 @@ async def test_the_web_app_comes_from_bff_web_dir_when_set(
         assert await response.get_data() == b"export const own = 1;\n"
         # frontend/dist's files are not this server's.
         assert (await _get(client, BUNDLE, None)).status_code == 404
+
+
+async def test_an_empty_bff_web_dir_serves_frontend_dist_never_the_working_directory(
+    database_url: str,
+    run_dir: Path,
+    dist: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """BFF_WEB_DIR= (empty) means frontend/dist, as the settings' documentation says: read as
+    Path('.') it served the working directory (the checkout's var/: keys, database) to anyone."""
+    monkeypatch.setenv("BFF_WEB_DIR", "")
+    secret = tmp_path / "cwd" / "var" / "secret_key"
+    secret.parent.mkdir(parents=True)
+    secret.write_text("TOPSECRET")
+    monkeypatch.chdir(tmp_path / "cwd")
+    settings = make_settings(database_url, run_dir)
+    assert settings.web_dir is None
+    async with started_app(settings) as app:
+        client = app.test_client()
+        assert await (await client.get("/")).get_data() == (dist / "index.html").read_bytes()
+        answer = await (await client.get("/var/secret_key")).get_data()
+        assert b"TOPSECRET" not in answer
+
+
+@pytest.mark.parametrize("where", ["relative", "holds-var", "inside-var", "is-var"])
+def test_bff_web_dir_must_be_an_absolute_folder_apart_from_the_var_dir(
+    database_url: str, run_dir: Path, where: str
+) -> None:
+    """A web folder that would serve the keys and the database is refused at start-up."""
+    web_dir = {
+        "relative": Path("frontend/dist"),
+        "holds-var": run_dir.parent,
+        "inside-var": run_dir / "web",
+        "is-var": run_dir,
+    }[where]
+    with pytest.raises(SettingsError, match="BFF_WEB_DIR"):
+        make_settings(database_url, run_dir, web_dir=web_dir)
