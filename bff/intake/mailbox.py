@@ -54,6 +54,8 @@ LEASE_SECONDS = 600.0
 BATCH = 20  # messages a poll
 MAX_ATTACHMENTS = 20  # taken from one message
 MESSAGE_OVERHEAD = 1024 * 1024  # a message's text, headers and MIME boundaries
+# A message is read whole into memory: never more than this, whatever the upload maximum.
+MESSAGE_CAP = 200 * 1024 * 1024
 TIMEOUT_SECONDS = 30.0
 FLAG_DONE = "$BffIntake"
 FLAG_REVIEW = "$BffReview"  # left in the folder for a person: something in it was not taken
@@ -135,7 +137,7 @@ class Mailbox:
         self._take = take
         self._max_bytes = max_bytes
         self._max_attachments = max_attachments
-        self._max_message_bytes = max_message_bytes or message_limit(max_bytes)
+        self._max_message_bytes = max_message_bytes or min(message_limit(max_bytes), MESSAGE_CAP)
         self._work_dir = work_dir
         self._ssl = ssl_context
 

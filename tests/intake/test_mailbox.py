@@ -27,6 +27,7 @@ from bff.intake.mailbox import (
     FLAG_REVIEW,
     INLINE_PICTURE_BYTES,
     MAIL_LEASE,
+    MESSAGE_CAP,
     Mailbox,
     MailConfig,
     mailbox_job,
@@ -422,3 +423,17 @@ async def test_a_process_killed_during_its_take_leaves_the_message_unprocessed(
     assert [data for _, data in take.taken] == [PDF_ONE]
     assert list(copies.iterdir()) == []
     assert ids(server, PROCESSED) == ["Message-ID: <killed@gp.example>"]
+
+
+async def _no_take(*_: object) -> None:
+    raise AssertionError("nothing is taken here")
+
+
+def test_a_message_read_whole_is_capped_whatever_the_upload_maximum() -> None:
+    """A message is read into memory: with a 10,000 MB upload maximum the mailbox still reads
+    none larger than MESSAGE_CAP (a larger one is flagged for review, unread)."""
+    config = MailConfig("127.0.0.1", 1, "u", "p", tls="none")
+    huge = Mailbox(config, _no_take, max_bytes=10_000 * 1024 * 1024)
+    assert huge._max_message_bytes == MESSAGE_CAP
+    small = Mailbox(config, _no_take, max_bytes=1_000_000)
+    assert small._max_message_bytes == message_limit(1_000_000)
