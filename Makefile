@@ -89,12 +89,13 @@ tests/auth/oidc_provider/node_modules/.package-lock.json: tests/auth/oidc_provid
 
 # The web app: `npm ci` when package.json or its lock changed, then a production build into
 # frontend/dist (served by the BFF) when anything it is built from changed (each step's stamp is
-# touched once it succeeded): a second `make run` with nothing changed serves at once. Test files
+# in place once it succeeded; the build's is dated when it began, so a source edited meanwhile
+# builds again): a second `make run` with nothing changed serves at once. Test files
 # are left out of the build's sources (a change to one alone need not rebuild).
 FRONTEND_INSTALLED := frontend/node_modules/.installed
 FRONTEND_BUILT := frontend/dist/.built
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public ! -name '*.test.ts' ! -name '*.test.tsx') \
-	frontend/index.html frontend/vite.config.ts frontend/chunks.ts frontend/tsconfig.json \
+	frontend/index.html $(wildcard frontend/*.ts) frontend/tsconfig.json \
 	frontend/scripts/precompress.mjs frontend/scripts/bundle-size.mjs
 
 $(FRONTEND_INSTALLED): frontend/package.json frontend/package-lock.json
@@ -102,8 +103,9 @@ $(FRONTEND_INSTALLED): frontend/package.json frontend/package-lock.json
 	touch $@
 
 $(FRONTEND_BUILT): $(FRONTEND_INSTALLED) $(FRONTEND_SOURCES)
+	touch frontend/node_modules/.build-began
 	cd frontend && npm run build
-	touch $@
+	mv frontend/node_modules/.build-began $@
 
 frontend: $(FRONTEND_BUILT)
 
