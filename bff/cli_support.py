@@ -91,6 +91,10 @@ def this_python() -> str:
     """The command that runs this Python, as a person types it here (for commands a command
     prints): relative to the working folder when inside it (.venv/bin/python), else in full."""
     path = Path(sys.executable)
+    # A virtual environment's bin/python3.11 (pytest's entry point runs it) is also its
+    # bin/python: the name the README and a person use.
+    if path.name != "python" and (path.parent / "python").exists():
+        path = path.parent / "python"
     with contextlib.suppress(ValueError):
         path = path.relative_to(Path.cwd())
     return shlex.quote(str(path))
