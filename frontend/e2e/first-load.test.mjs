@@ -97,6 +97,9 @@ test('a visitor with a session never sees the static sign-in form', async () => 
   });
   await page.goto('/dashboard', { waitUntil: 'commit' });
   await page.locator('.login-shell').waitFor({ state: 'attached' });
+  // Nothing paints before the stylesheet (render-blocking) has arrived: what would show is
+  // what shows once it has (before it, an unstyled layout box is no paint a person sees).
+  await page.waitForFunction(() => [...document.querySelectorAll('link[rel="stylesheet"]')].every((link) => link.sheet !== null));
   assert.equal(await page.locator('.login-shell').isVisible(), false);
   release();
   await context.close();
