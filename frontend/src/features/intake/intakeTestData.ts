@@ -29,17 +29,26 @@ export function intakeItem(overrides: Partial<IntakeItem> & { id: number }): Int
   };
 }
 
-/** bff/intake/suggest.py's as_json: the folder and the spans of the document's text. */
-export const SUGGESTION = {
-  folderId: 5,
-  container: 'ward-a',
-  folder: 'patient-1',
-  evidence: [
+interface EvidenceJson {
+  kind: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** bff/intake/suggest.py's as_json suggesting ward-a / patient-1: the folder and the spans of the
+ * document's text, and the text around them when `excerpts` are given (left out otherwise). */
+export function suggestionJson(evidence: EvidenceJson[], excerpts?: { start: number; text: string }[]) {
+  return { folderId: 5, container: 'ward-a', folder: 'patient-1', evidence, ...(excerpts === undefined ? {} : { excerpts }) };
+}
+
+export const SUGGESTION = suggestionJson(
+  [
     { kind: 'birth_date', start: 20, end: 30, text: '03/03/1961' },
     { kind: 'record', start: 6, end: 14, text: '00123-45' },
   ],
-  excerpts: [{ start: 2, text: 'MRN 00123-45, DOB 03/03/1961.' }],
-};
+  [{ start: 2, text: 'MRN 00123-45, DOB 03/03/1961.' }],
+);
 
 export const LETTER = intakeItem({
   id: 11,

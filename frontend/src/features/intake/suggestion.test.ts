@@ -1,15 +1,11 @@
+import { suggestionJson } from './intakeTestData';
 import { excerptSegments, reasons, suggestionLine, suggestionOf } from './suggestion';
 
-const RAW = {
-  folderId: 5,
-  container: 'ward-a',
-  folder: 'patient-1',
-  evidence: [
-    { kind: 'name', start: 20, end: 29, text: 'SMITH Ann' },
-    { kind: 'record', start: 2, end: 10, text: '00123-45' },
-    { kind: 'hobby', start: 0, end: 1, text: 'x' },
-  ],
-};
+const RAW = suggestionJson([
+  { kind: 'name', start: 20, end: 29, text: 'SMITH Ann' },
+  { kind: 'record', start: 2, end: 10, text: '00123-45' },
+  { kind: 'hobby', start: 0, end: 1, text: 'x' },
+]);
 
 describe('suggestionOf', () => {
   it('reads the folder and the evidence in text order, leaving out what it cannot read', () => {
@@ -67,9 +63,7 @@ describe('excerptSegments', () => {
 
 describe('a mailed cover sheet’s suggestion', () => {
   it('says the sheet as its reason', () => {
-    const suggestion = suggestionOf({
-      suggestion: { folderId: 5, container: 'ward-a', folder: 'patient-1', evidence: [{ kind: 'sheet', start: 0, end: 0, text: 'cover sheet 7f3a' }], excerpts: [] },
-    })!;
+    const suggestion = suggestionOf({ suggestion: suggestionJson([{ kind: 'sheet', start: 0, end: 0, text: 'cover sheet 7f3a' }], []) })!;
     expect(suggestionLine(suggestion)).toBe('Suggested: ward-a / patient-1 — because: cover sheet 7f3a');
   });
 });
