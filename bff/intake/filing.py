@@ -21,7 +21,7 @@ entry, so a mistake can be looked into; `purge_deleted` then removes the bytes.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -66,15 +66,25 @@ def settled(item: IntakeItem | None) -> ApiError:
     return ApiError(404, "Intake item not found.")
 
 
-async def list_items(page: int, page_size: int, status: str, actor: Actor) -> IntakeItems:
-    """A page of the inbox, newest first (audited `intake_list`)."""
+async def list_items(
+    page: int,
+    page_size: int,
+    status: str,
+    actor: Actor,
+    thumbnail: Callable[[IntakeItem], str | None] | None = None,
+) -> IntakeItems:
+    """A page of the inbox, newest first (audited `intake_list`), each item with its
+    thumbnail's link by `thumbnail` when given (bff/intake/thumbnails.py `links`)."""
     wanted = None if status == "all" else Status(status)
     rows, total = await repository.items_page((page - 1) * page_size, page_size, wanted)
     await record_alone(
         actor, "intake_list", details=f"status={status} page={page} items={len(rows)}"
     )
     return IntakeItems(
-        items=[item_out(row) for row in rows], total=total, page=page, pageSize=page_size
+        items=[item_out(row, thumbnail(row) if thumbnail else None) for row in rows],
+        total=total,
+        page=page,
+        pageSize=page_size,
     )
 
 

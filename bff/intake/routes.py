@@ -7,11 +7,12 @@ from __future__ import annotations
 from quart import Blueprint, Response, request
 from quart_schema import validate_querystring, validate_request, validate_response
 
-from bff.auth.policy import ANY_ROLE, allow
+from bff.auth.policy import ANY_ROLE, allow, current_principal
 from bff.errors import ApiError
 from bff.files import upload as upload_limits
-from bff.files.delivery import send_view
-from bff.intake import access, filing, reshaping, service
+from bff.files.delivery import rendered_headers, send_view
+from bff.files.thumbnails import THUMBNAIL_LINK_STEP, WEBP
+from bff.intake import access, filing, reshaping, service, thumbnails
 from bff.intake.batch import BatchForm
 from bff.intake.models import Source
 from bff.intake.schemas import (
@@ -46,10 +47,20 @@ def _workers(services: AppServices) -> reshaping.Workers:
 @validate_response(IntakeItems)
 async def list_items(query_args: ItemsQuery) -> IntakeItems:
     """The inbox: a page of items, newest first (status new by default; or filed, deleted,
-    all), each with its source, pages, status and suggestion."""
+    all), each with its source, pages, status and suggestion, and its thumbnail's link for
+    this session (`thumbnailUrl`; null for an item without one)."""
     return await filing.list_items(
-        query_args.page, query_args.pageSize, query_args.status, current_actor()
+        query_args.page,
+        query_args.pageSize,
+        query_args.status,
+        current_actor(),
+        _thumbnail_links(),
     )
+
+
+def _thumbnail_links() -> thumbnails.Links:
+    """The thumbnails' links of this request's session (bff/intake/thumbnails.py)."""
+    return thumbnails.links(app_services().settings, current_principal().session_id)
 
 
 @bp.get("/items/<int:item_id>")
@@ -59,7 +70,28 @@ async def get_item(item_id: int) -> IntakeItemOut:
     """One item (audited `intake_view`, in the folder it was filed to or suggested for)."""
     item = await service.find_item(item_id)
     await access.record_read(current_actor(), item, "detail")
-    return service.item_out(item)
+    return service.item_out(item, _thumbnail_links()(item))
+
+
+@bp.get("/items/<int:item_id>/thumbnail")
+@allow(ANY_ROLE, intake=True, link=("item_id",), link_purpose=thumbnails.THUMBNAIL_LINK)
+async def item_thumbnail(item_id: int) -> Response:
+    """An item's thumbnail: page 1 of a PDF, or an image, as a small WebP drawn in the worker
+    pool (audited `intake_view`, "thumbnail"), by the session's header or the link the inbox's
+    listing gave (`thumbnailUrl`, for an <img>). 410 once filed; 422 with the reason for a type
+    without one (a .docx), one over BFF_PREVIEW_MAX_MB or a document that cannot be drawn (a
+    damaged PDF); 503 when the worker pool is full. Kept by the browser only (private), a few
+    minutes: the link names the item's content version."""
+    services = app_services()
+    picture = await thumbnails.item_thumbnail(
+        item_id,
+        current_actor(),
+        settings=services.settings,
+        storage=services.storage,
+        workers=services.workers,
+        cache=services.page_cache,
+    )
+    return Response(picture, content_type=WEBP, headers=rendered_headers(THUMBNAIL_LINK_STEP))
 
 
 @bp.get("/items/<int:item_id>/content")

@@ -95,7 +95,11 @@ class IntakeItemOut(BaseModel):
     problems: list[str] = []
     receivedAt: datetime
     receivedBy: str  # the uploader's name; "" for the scanner and the mailbox
-    contentUrl: str  # GET it (with the session's header) for the thumbnail and viewer
+    contentUrl: str  # GET it (with the session's header) for the viewer
+    # Its thumbnail (a small WebP of page 1 or the image) by a link signed for the caller's
+    # session: given by the inbox's listing and an item's detail, null elsewhere and for an
+    # item without one (filed, its bytes gone, a type without one, over BFF_PREVIEW_MAX_MB).
+    thumbnailUrl: str | None = None
     filed: FiledOut | None = None
     deleted: DeletedOut | None = None
 

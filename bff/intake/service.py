@@ -114,8 +114,8 @@ async def intake_rooms() -> list[str]:
     return [ADMINS, *(user_room(user_id) for user_id in await repository.holder_ids())]
 
 
-def item_out(item: IntakeItem) -> IntakeItemOut:
-    """The inbox's shape of an item."""
+def item_out(item: IntakeItem, thumbnail_url: str | None = None) -> IntakeItemOut:
+    """The inbox's shape of an item (with its thumbnail's link, when the caller signed one)."""
     filed = deleted = None
     if item.filed_at is not None:
         filed = FiledOut(
@@ -148,6 +148,7 @@ def item_out(item: IntakeItem) -> IntakeItemOut:
         receivedAt=item.received_at,
         receivedBy=item.received_by_name,
         contentUrl=f"/api/intake/items/{item.id}/content",
+        thumbnailUrl=thumbnail_url,
         filed=filed,
         deleted=deleted,
     )

@@ -1,0 +1,165 @@
+"""An intake item's thumbnail (issue 51): page 1 of a PDF, or an image, as a small WebP, the
+way a file's thumbnail is made (bff/files/previews.py `thumbnail`: THUMBNAIL_SIZE px on its
+long side, a damaged PDF or an image bomb refused with a reason), rendered in the app's
+WorkerPool on a private copy of the item's bytes (workspace.py: never whole in the server's
+memory) within the viewer's bounds: a place in the pool taken before a byte is copied (503 when
+it is full), BFF_PREVIEW_SECONDS and the pool's memory per rendering, items over
+BFF_PREVIEW_MAX_MB refused. Kept in the process's `PageCache` (bff/files/viewer.py) per content
+version (a turn gives an item new bytes, so a new key), a refusal remembered as the viewer's are.
+Other types (a .docx: files have no thumbnail of it either) have none; the inbox shows their
+type.
+
+The inbox's listing gives each item that has one a link signed for the caller's session
+(THUMBNAIL_LINK's purpose: it opens nothing else), its content version in the URL, stable for
+a few minutes as a file thumbnail's is, so the browser's cache keeps the picture (private) and a
+live refetch of the inbox fetches none again. Each picture served is audited `intake_view`
+("thumbnail") in the item's folder, as every read of an item is (bff/intake/access.py): a
+file's thumbnail is covered by its folder's `file_list`, but the inbox's `intake_list` names no
+folder, and a patient's access report must show who saw page 1 of a document about them."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bff.audit.service import Actor
+from bff.auth.links import sign_link
+from bff.errors import ApiError
+from bff.files.previews import (
+    NOT_PREVIEWABLE,
+    THUMBNAIL_SIZE,
+    TOO_LARGE,
+    PreviewRefused,
+    has_preview,
+    thumbnail,
+)
+from bff.files.thumbnails import MB, THUMBNAIL_LINK_SECONDS, THUMBNAIL_LINK_STEP
+from bff.files.viewer import BUSY, BUSY_RETRY_SECONDS, PageCache, PageKey
+from bff.intake import access
+from bff.intake.models import IntakeItem, Status
+from bff.intake.repository import GONE
+from bff.intake.service import INTAKE_AREA, find_item, item_key
+from bff.intake.workspace import copy_into, private_folder
+from bff.workers import WorkerBusy, WorkerFailed, WorkerOutOfMemory, WorkerPool, WorkerTimeout
+from config.settings import Settings
+from storage.base import Storage, StorageError
+from storage.errors import NotFound
+
+log = logging.getLogger(__name__)
+
+# The purpose signed into a thumbnail's link (bff/auth/links.py): it opens nothing else.
+THUMBNAIL_LINK = ".bff-intake-thumbnail"
+CONTENT_GONE = "This item's content is no longer kept, so it has no thumbnail."
+STORAGE_DOWN = "The storage is not available; try again."
+TOO_SLOW = "This document's first page took too long to draw."
+FAILED = "This document's first page could not be drawn: it may be damaged."
+TOO_MUCH_MEMORY = "This document's first page needs more memory to draw than the server allows."
+
+
+def version_of(item: IntakeItem) -> str:
+    """The item's content version as its thumbnail's URL names it: new bytes (a turn), a new
+    URL, so a browser never keeps the picture of bytes the item no longer has."""
+    return hashlib.sha256(item.object_id.encode()).hexdigest()[:16]
+
+
+def has_thumbnail(item: IntakeItem, settings: Settings) -> bool:
+    """Whether the inbox links a thumbnail for item: its bytes still here (not filed, not
+    removed), of a type that has one (a PDF, an ordinary image), within BFF_PREVIEW_MAX_MB."""
+    return (
+        item.status != Status.FILED
+        and not item.object_id.startswith(GONE)
+        and has_preview(item.content_type)
+        and item.size <= settings.preview_max_mb * MB
+    )
+
+
+Links = Callable[[IntakeItem], str | None]
+
+
+def links(settings: Settings, session_id: str) -> Links:
+    """What gives each item of a listing its thumbnail's link for one session (None: none)."""
+
+    def link(item: IntakeItem) -> str | None:
+        if not has_thumbnail(item, settings):
+            return None
+        value, _ = sign_link(
+            settings,
+            session_id,
+            (THUMBNAIL_LINK, str(item.id)),
+            seconds=THUMBNAIL_LINK_SECONDS,
+            step=THUMBNAIL_LINK_STEP,
+        )
+        return f"/api/intake/items/{item.id}/thumbnail?v={version_of(item)}&link={value}"
+
+    return link
+
+
+async def _drawn(item: IntakeItem, storage: Storage, settings: Settings, pool: WorkerPool) -> bytes:
+    """The thumbnail drawn in the worker pool from a private copy of the item's bytes."""
+    with pool.reserve() as place:  # before a byte is copied: WorkerBusy when the pool is full
+        async with private_folder(settings) as folder:
+            path = folder / "content"
+            await copy_into(await storage.open_object(item_key(item.object_id)), path)
+            picture, _ = await place.run(
+                thumbnail, str(path), item.content_type, seconds=settings.preview_seconds
+            )
+            return picture
+
+
+# What drawing a thumbnail may meet; anything else is logged (by its type only) and refused.
+EXPECTED = (PreviewRefused, WorkerBusy, WorkerTimeout, WorkerFailed, StorageError, OSError)
+
+
+def _refusal(exc: Exception) -> ApiError:
+    """The answer to a thumbnail that could not be drawn: a reason a person can read."""
+    if isinstance(exc, PreviewRefused):
+        return ApiError(422, str(exc))
+    if isinstance(exc, WorkerBusy):
+        return ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS})
+    if isinstance(exc, WorkerTimeout):
+        return ApiError(422, TOO_SLOW)
+    if isinstance(exc, WorkerOutOfMemory):
+        return ApiError(422, TOO_MUCH_MEMORY)
+    if isinstance(exc, NotFound):
+        return ApiError(404, CONTENT_GONE)
+    if isinstance(exc, StorageError | OSError):
+        return ApiError(503, STORAGE_DOWN)
+    return ApiError(422, FAILED)
+
+
+async def item_thumbnail(
+    item_id: int,
+    actor: Actor,
+    *,
+    settings: Settings,
+    storage: Storage,
+    workers: WorkerPool,
+    cache: PageCache,
+) -> bytes:
+    """An item's thumbnail (WebP), audited `intake_view` ("thumbnail") once served: 404 for an
+    unknown item or one whose bytes are gone, 410 once filed (read in the folder), 422 with
+    the reason for a type without one, one too large, or a document that cannot be drawn
+    (damaged, out of time or memory), 503 when the pool is full."""
+    item = await find_item(item_id)
+    access.readable(item)
+    if item.object_id.startswith(GONE):
+        raise ApiError(404, CONTENT_GONE)
+    if not has_preview(item.content_type):
+        raise ApiError(422, NOT_PREVIEWABLE)
+    if item.size > settings.preview_max_mb * MB:
+        raise ApiError(422, TOO_LARGE)
+    key: PageKey = (INTAKE_AREA, "", str(item.id), item.object_id, 1, THUMBNAIL_SIZE)
+
+    def draw() -> Awaitable[bytes]:
+        return _drawn(item, storage, settings, workers)
+
+    try:
+        picture = await cache.get_or_render(key, draw)
+    except Exception as exc:  # noqa: BLE001 - whatever a PDF or image does: never a 500
+        refusal = _refusal(exc)
+        if not isinstance(exc, EXPECTED):
+            log.warning("An intake thumbnail could not be drawn: %s", type(exc).__name__)
+        raise refusal from None
+    await access.record_read(actor, item, "thumbnail")
+    return picture
