@@ -121,10 +121,9 @@ export const scanKeys = {
 };
 
 /** The intake (issue 51): the inbox's pages, under one root that the intake's live events and
- * every intake action mark stale; an item's content (its thumbnail) outside it on purpose: each
- * read is audited and an image may be large, so only the item's own change (a rotation) refetches it. */
+ * every intake action mark stale (an item's thumbnail is an <img> by the link its page gives:
+ * new content, a new link). */
 export const intakeKeys = {
   all: ['intake'] as const,
   list: (status: string, page: number) => ['intake', 'list', status, page] as const,
-  content: (id: number) => ['intake-content', id] as const,
 };

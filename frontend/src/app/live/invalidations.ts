@@ -96,14 +96,11 @@ export function keysForEvent(event: LiveEventName, payload: LivePayload, me: num
     case LiveEvent.INTAKE_RECEIVED:
     case LiveEvent.INTAKE_FILED:
     case LiveEvent.INTAKE_DELETED:
-      // An item arrived, or left the inbox (filed, deleted, split) by another hand: the inbox's
-      // pages. A filed item's folder hears its own file:uploaded.
+    case LiveEvent.INTAKE_CHANGED:
+      // An item arrived, was routed or turned, or left the inbox (filed, deleted, split) by
+      // another hand: the inbox's pages (a turned item's thumbnail link names its new content).
+      // A filed item's folder hears its own file:uploaded.
       return [intakeKeys.all];
-    case LiveEvent.INTAKE_CHANGED: {
-      // Its pages were turned: the inbox, and that item's picture.
-      const item = id(payload.id);
-      return item === null ? [intakeKeys.all] : [intakeKeys.all, intakeKeys.content(item)];
-    }
     case LiveEvent.LIVE_RESYNC:
       // The server's link to the other instances was down: any of their events may be lost.
       return [EVERYTHING];

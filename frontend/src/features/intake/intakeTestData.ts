@@ -23,6 +23,7 @@ export function intakeItem(overrides: Partial<IntakeItem> & { id: number }): Int
     receivedAt: '2026-12-04T09:30:00Z',
     receivedBy: '',
     contentUrl: `/api/intake/items/${overrides.id}/content`,
+    thumbnailUrl: null,
     filed: null,
     deleted: null,
     ...overrides,

@@ -1277,7 +1277,8 @@ export interface paths {
         };
         /**
          * The inbox: a page of items, newest first (status new by default; or filed, deleted,
-         * @description all), each with its source, pages, status and suggestion.
+         * @description all), each with its source, pages, status and suggestion, and its thumbnail's link for
+         *     this session (`thumbnailUrl`; null for an item without one).
          */
         get: operations["get_list_items"];
         put?: never;
@@ -1400,6 +1401,30 @@ export interface paths {
          * @description reason). 400 for another type or pages it does not have; 409 once filed or deleted.
          */
         post: operations["post_split_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intake/items/{item_id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An item's thumbnail: page 1 of a PDF, or an image, as a small WebP drawn in the worker
+         * @description pool (audited `intake_view`, "thumbnail"), by the session's header or the link the inbox's
+         *     listing gave (`thumbnailUrl`, for an <img>). 410 once filed; 422 with the reason for a type
+         *     without one (a .docx), one over BFF_PREVIEW_MAX_MB or a document that cannot be drawn (a
+         *     damaged PDF); 503 when the worker pool is full. Kept by the browser only (private), a few
+         *     minutes: the link names the item's content version.
+         */
+        get: operations["get_item_thumbnail"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2176,6 +2201,11 @@ export interface components {
             suggestion: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Thumbnailurl
+             * @default null
+             */
+            thumbnailUrl: string | null;
         };
         /**
          * LoginResponse
@@ -4880,6 +4910,11 @@ export interface operations {
                         suggestion: {
                             [key: string]: unknown;
                         } | null;
+                        /**
+                         * Thumbnailurl
+                         * @default null
+                         */
+                        thumbnailUrl: string | null;
                     };
                 };
             };
@@ -5064,6 +5099,11 @@ export interface operations {
                         suggestion: {
                             [key: string]: unknown;
                         } | null;
+                        /**
+                         * Thumbnailurl
+                         * @default null
+                         */
+                        thumbnailUrl: string | null;
                     };
                 };
             };
@@ -5105,6 +5145,18 @@ export interface operations {
                 };
             };
         };
+    };
+    get_item_thumbnail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: never;
     };
     get_separator_sheet: {
         parameters: {

@@ -1,22 +1,10 @@
 /** GET /api/intake/items/{id}/content: an item's bytes, with the session's header (each read is
- * audited): an image item's thumbnail, and the document opened in a new tab. */
-import { useQuery } from '@tanstack/react-query';
+ * audited): the document opened in a new tab (the inbox's thumbnails are the server's: ItemThumb). */
 import { apiBlob } from '../../../lib/api/client';
 import { saveBlob } from '../../../lib/download';
-import { intakeKeys } from '../../../lib/queryKeys';
 import { itemPath } from './paths';
 
 export const getItemContent = (id: number, signal?: AbortSignal): Promise<Blob> => apiBlob(`${itemPath(id)}/content`, { signal });
-
-/** An image item's picture, fetched once (a rotation's live event refetches it); `enabled`
- * false for items that are no image, or too large to fetch for a thumbnail. */
-export const useItemPicture = (id: number, enabled: boolean) =>
-  useQuery({
-    queryKey: intakeKeys.content(id),
-    queryFn: ({ signal }) => getItemContent(id, signal),
-    staleTime: Infinity,
-    enabled,
-  });
 
 /** Types a browser shows by itself and that can run nothing in this page's origin (an HTML or
  * SVG document opened from a blob: URL would run as the app). */

@@ -9,4 +9,4 @@ export const rotateItem = (id: number, body: RotateIntakeRequest): Promise<Intak
   apiRequest<IntakeItem>(`${itemPath(id)}/rotate`, { method: 'POST', body });
 
 export const useRotateItem = (id: number) =>
-  useInvalidatingMutation((body: RotateIntakeRequest) => rotateItem(id, body), [intakeKeys.all, intakeKeys.content(id)]);
+  useInvalidatingMutation((body: RotateIntakeRequest) => rotateItem(id, body), [intakeKeys.all]);

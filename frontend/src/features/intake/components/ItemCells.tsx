@@ -1,30 +1,56 @@
-/** What the inbox shows of an item: its picture (an image's own, else its type), where it came
- * from, its status, and its suggestion with the evidence. */
-import { ObjectUrlImage } from '../../../components/ObjectUrlImage';
+/** What the inbox shows of an item: its thumbnail (else its type), where it came from, its
+ * status, and its suggestion with the evidence. */
+import { useState } from 'react';
+import { serverUrl } from '../../../lib/api/client';
 import type { IntakeItem } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
 import { useContainers } from '../../../lib/storageLists';
-import { useItemPicture } from '../api/get-content';
 import { useFolderPatient } from '../api/get-patient';
 import { INTAKE_MSG } from '../messages';
 import { reasons, suggestionOf, type Suggestion } from '../suggestion';
 
-/** An image above this size shows its type instead: a thumbnail is not worth the download. */
-export const PICTURE_MAX_BYTES = 8 * 1024 * 1024;
+/** The thumbnail's box (CSS pixels), as a file's in its folder; the server draws 256 px. */
+export const THUMB_PX = 56;
 
-const isImage = (item: IntakeItem) => item.contentType.split(';')[0]!.trim().toLowerCase().startsWith('image/');
+/** The content version a thumbnail's link names (its `v`): new bytes (a turn), a new version. */
+const versionOf = (url: string): string => new URLSearchParams(url.split('?')[1] ?? '').get('v') ?? url;
 
-/** An image item's picture, or the document's type (a PDF's first page is not drawn here: the
- * API offers no preview of an intake item). Decorative: the row names the document. */
+/**
+ * The item's thumbnail (page 1 of a PDF, or the image: GET .../thumbnail by the link the listing
+ * signed for this session), loaded as its row nears the screen; its type instead when it has
+ * none (a .docx, a filed item) or the picture failed (a damaged PDF). The link first shown stays
+ * while it works: each listing signs new links every few minutes, and a new link would fetch,
+ * and audit, the same picture again; a new version of the content starts afresh.
+ */
 export function ItemThumb({ item }: { item: IntakeItem }) {
-  const picture = useItemPicture(item.id, isImage(item) && item.size <= PICTURE_MAX_BYTES);
+  const url = item.thumbnailUrl ?? null;
+  const version = url ? versionOf(url) : null;
+  const [src, setSrc] = useState<{ url: string; version: string } | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const current = src && src.version === version ? src : null;
+  if (url && version && !current && failed !== url) setSrc({ url, version });
+  // A link that failed (expired, or the server busy) is replaced by the listing's newer one.
+  if (current && failed === current.url && url && version && url !== current.url) setSrc({ url, version });
+  const showing = current && failed !== current.url ? current.url : null;
+  if (showing) {
+    return (
+      <span className="file-thumb">
+        <img
+          src={serverUrl(showing)}
+          alt={INTAKE_MSG.thumbnailAlt(item.fileName)}
+          width={THUMB_PX}
+          height={THUMB_PX}
+          loading="lazy"
+          decoding="async"
+          onError={() => setFailed(showing)}
+        />
+      </span>
+    );
+  }
+  // Decorative: the row names the document.
   return (
     <span className="file-thumb" aria-hidden="true">
-      {picture.data ? (
-        <ObjectUrlImage blob={picture.data} alt="" className="intake-thumb" />
-      ) : (
-        <span className="file-icon">{fileTypeBadge({ name: item.fileName, contentType: item.contentType })}</span>
-      )}
+      <span className="file-icon">{fileTypeBadge({ name: item.fileName, contentType: item.contentType })}</span>
     </span>
   );
 }

@@ -1,0 +1,43 @@
+/** The inbox's thumbnails (issue 51): the server's picture of page 1 by the listing's link, lazily
+ * loaded, named; the document's type when there is none or it fails. */
+import { fireEvent, render, screen } from '@testing-library/react';
+import { intakeItem } from '../intakeTestData';
+import { ItemThumb } from './ItemCells';
+
+const link = (id: number, version: string, signed: string) => `/api/intake/items/${id}/thumbnail?v=${version}&link=${signed}`;
+const letter = (url: string | null) => intakeItem({ id: 7, fileName: 'letter.pdf', thumbnailUrl: url });
+
+describe('ItemThumb', () => {
+  it('shows the thumbnail by its link, lazily loaded, with alt text', () => {
+    render(<ItemThumb item={letter(link(7, 'a1', 'one'))} />);
+    const image = screen.getByRole('img', { name: 'First page of letter.pdf' });
+    expect(image).toHaveAttribute('src', link(7, 'a1', 'one'));
+    expect(image).toHaveAttribute('loading', 'lazy');
+    expect(image).toHaveAttribute('width', '56');
+    expect(image).toHaveAttribute('height', '56');
+    expect(screen.queryByText('PDF')).toBeNull();
+  });
+
+  it('shows the type badge when the picture fails (a damaged PDF), and when there is none', () => {
+    const { rerender } = render(<ItemThumb item={letter(link(7, 'a1', 'one'))} />);
+    fireEvent.error(screen.getByRole('img'));
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.getByText('PDF')).toBeInTheDocument();
+    // The same link again (a refetch within its few minutes) is not tried again.
+    rerender(<ItemThumb item={letter(link(7, 'a1', 'one'))} />);
+    expect(screen.queryByRole('img')).toBeNull();
+    // A .docx, or a filed item: no link, its type.
+    rerender(<ItemThumb item={intakeItem({ id: 8, fileName: 'notes.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', thumbnailUrl: null })} />);
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.getByText('DOCX')).toBeInTheDocument();
+  });
+
+  it('keeps the picture it has while the content is unchanged (each listing signs new links), and loads new content', () => {
+    const { rerender } = render(<ItemThumb item={letter(link(7, 'a1', 'one'))} />);
+    rerender(<ItemThumb item={letter(link(7, 'a1', 'two'))} />);
+    expect(screen.getByRole('img')).toHaveAttribute('src', link(7, 'a1', 'one'));
+    // Turned: its content's version is new.
+    rerender(<ItemThumb item={letter(link(7, 'b2', 'three'))} />);
+    expect(screen.getByRole('img')).toHaveAttribute('src', link(7, 'b2', 'three'));
+  });
+});
