@@ -55,6 +55,11 @@ describe('keysForEvent', () => {
     expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: 3 }, ME)).not.toContainEqual(['files']);
   });
 
+  it('assignments:changed for me refetches the containers I may see (the intake inbox reads suggested patients by it)', () => {
+    expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: ME }, ME)).toContainEqual(['containers']);
+    expect(keysForEvent(LiveEvent.ASSIGNMENTS_CHANGED, { userId: 3 }, ME)).not.toContainEqual(['containers']);
+  });
+
   it('users:changed: every users list and the admin dashboard', () => {
     expect(keysForEvent(LiveEvent.USERS_CHANGED, { userId: 3 }, ME)).toEqual([['users']]);
   });

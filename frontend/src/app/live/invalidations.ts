@@ -52,7 +52,9 @@ function assignmentChangeKeys(payload: LivePayload, me: number | null): QueryKey
   ];
   // A folder taken from me: an open folder page finds out at once (its refetch is refused).
   // ...and so does an open container page (its folder pages are under storage's folder lists).
-  if (userId !== null && userId === me) keys.push(fileKeys.all, patientKeys.all, storageKeys.allFolders);
+  // The containers I may see (kept 5 minutes, e.g. the intake inbox's: which suggested folders
+  // it reads the patient of) change with my assignments too.
+  if (userId !== null && userId === me) keys.push(fileKeys.all, patientKeys.all, storageKeys.allFolders, storageKeys.containers);
   return keys;
 }
 
