@@ -32,6 +32,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,7 @@ TOO_SLOW = "This PDF took too long to {verb} here. " + AFTER
 TOO_MUCH_MEMORY = "This PDF needs more memory to {verb} than the server allows. " + AFTER
 FAILED = "This PDF could not be {done}: it may be damaged. " + AFTER
 CHANGED = "This item changed meanwhile; look at it again."
+ONE_PART = "each page can go into one part only."
 # A part held this long belongs to a split that will not finish (a split takes minutes at most).
 HELD_GRACE = timedelta(hours=1)
 ABANDONED = "a split that never finished (its process stopped, and it was not split again)"
@@ -157,13 +159,33 @@ def _check_pages(pages: list[int], count: int) -> None:
             raise ApiError(400, f"This document has pages 1 to {count}; there is no page {page}.")
 
 
+def _span(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}-{last}"
+
+
 def _check_ranges(ranges: list[tuple[int, int]], count: int | None) -> None:
-    """400 for ranges that cannot split a document of count pages (None: not known yet)."""
+    """400 for ranges that cannot split a document of count pages (None: not known yet); 422
+    for ranges that would copy pages: more pages in all than the document has, or two ranges
+    sharing a page (each part is a new PDF in var/jobs/ and in storage: "1-50" fifty times
+    would write the document fifty times over)."""
     for first, last in ranges:
         if count is not None:
             _check_pages([first, last], count)
         if first > last:
             raise ApiError(400, f"The range {first}-{last} runs backwards.")
+    total = sum(last - first + 1 for first, last in ranges)
+    if count is not None and total > count:
+        raise ApiError(
+            422,
+            f"These ranges hold {total} pages in all, but this document has {count}: {ONE_PART}",
+        )
+    ordered = sorted(ranges)
+    for (first, last), (after, end) in pairwise(ordered):
+        if after <= last:
+            raise ApiError(
+                422,
+                f"The ranges {_span(first, last)} and {_span(after, end)} overlap: {ONE_PART}",
+            )
     if count is not None and ranges == [(1, count)]:
         raise ApiError(400, "A split needs a part smaller than the whole document.")
 
@@ -184,7 +206,8 @@ async def split_item(
     part_values: list[dict[str, Any]] | None = None,
 ) -> list[IntakeItem]:
     """Split a new PDF item into one item per page range (1-based, both ends included); the
-    original is then deleted with the split as its reason. The parts, in order. part_values:
+    original is then deleted with the split as its reason (ranges that overlap, or hold more
+    pages in all than the document: 422, nothing done). The parts, in order. part_values:
     each new part's own row values (the routing's: its cover sheet, its problems, its claim),
     set only when the split wins. Each part is taken in HELD (not shown, not routed); the
     original's conditional settle and the parts' activation are one transaction, so a split

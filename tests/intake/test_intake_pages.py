@@ -63,6 +63,32 @@ async def test_a_split_makes_an_item_of_each_range_and_retires_the_batch(desk: D
     assert (await error_message(again, 409)).startswith("Already deleted by ")
 
 
+async def test_a_split_refuses_ranges_that_copy_pages(desk: Desk) -> None:
+    """Ranges that overlap, or hold more pages in all than the document has, would write
+    its pages again and again (each part a new PDF in var/jobs/ and in storage): a 422 that
+    names the problem, and nothing made."""
+    [result] = await desk.batch(desk.clerk, [("batch.pdf", pdf(5))])
+    batch_id = result["item"]["id"]
+    url = f"/api/intake/items/{batch_id}/split"
+    h = desk.clerk.headers
+    one_part = "each page can go into one part only."
+    refused = {
+        "These ranges hold 250 pages in all, but this document has 5: " + one_part: [[1, 5]] * 50,
+        "These ranges hold 6 pages in all, but this document has 5: " + one_part: [[1, 3], [3, 5]],
+        "The ranges 1-2 and 2 overlap: " + one_part: [[2, 2], [4, 5], [1, 2]],
+    }
+    for message, ranges in refused.items():
+        response = await desk.client.post(url, headers=h, json={"ranges": ranges})
+        assert await error_message(response, 422) == message
+    # Its pages not counted yet (a PDF's count failed at intake): refused before any work.
+    await IntakeItem.filter(id=batch_id).update(page_count=None)
+    response = await desk.client.post(url, headers=h, json={"ranges": [[1, 5]] * 50})
+    assert await error_message(response, 422) == "The ranges 1-5 and 1-5 overlap: " + one_part
+    assert await IntakeItem.all().count() == 1
+    assert (await IntakeItem.get(id=batch_id)).status == Status.NEW
+    assert await audit_entries("intake_split") == []
+
+
 async def test_turning_pages_sets_their_rotation_and_keeps_the_item(desk: Desk) -> None:
     [result, picture] = await desk.batch(desk.clerk, [("fax.pdf", pdf(3)), ("photo.png", png())])
     item_id = result["item"]["id"]

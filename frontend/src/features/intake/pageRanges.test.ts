@@ -14,4 +14,11 @@ describe('parsePageRanges', () => {
     expect(parsePageRanges('1-5', 4).error).toBe('This document has pages 1 to 4; there is no page 5.');
     expect(parsePageRanges(Array.from({ length: MAX_PARTS + 1 }, (_, i) => String(i + 1)).join(',')).error).toBe(`Give at most ${MAX_PARTS} page ranges.`);
   });
+
+  it('refuses ranges that share a page or hold more pages than the document (each part is written out whole)', () => {
+    expect(parsePageRanges('1-5, 1-5', 5).error).toBe('These ranges hold 10 pages in all, but this document has 5: each page can go into one part only.');
+    expect(parsePageRanges('2, 4-5, 1-2', 5).error).toBe('The ranges 1-2 and 2 overlap: each page can go into one part only.');
+    expect(parsePageRanges('1-50, 1-50').error).toBe('The ranges 1-50 and 1-50 overlap: each page can go into one part only.');
+    expect(parsePageRanges('3-5, 1-2', 5)).toEqual({ ranges: [[3, 5], [1, 2]], error: null });
+  });
 });

@@ -27,5 +27,18 @@ export function parsePageRanges(typed: string, pages: number | null = null): Par
     if (pages !== null && last > pages) return { ranges: null, error: `This document has pages 1 to ${pages}; there is no page ${last}.` };
     ranges.push([first, last]);
   }
+  // A page in two parts would be written twice (the server refuses it too, in these words).
+  const total = ranges.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+  if (pages !== null && total > pages)
+    return { ranges: null, error: `These ranges hold ${total} pages in all, but this document has ${pages}: ${ONE_PART}` };
+  const ordered = [...ranges].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (let i = 1; i < ordered.length; i += 1) {
+    const [first, last] = ordered[i - 1]!;
+    const [after, end] = ordered[i]!;
+    if (after <= last) return { ranges: null, error: `The ranges ${span(first, last)} and ${span(after, end)} overlap: ${ONE_PART}` };
+  }
   return { ranges, error: null };
 }
+
+const ONE_PART = 'each page can go into one part only.';
+const span = (first: number, last: number): string => (first === last ? String(first) : `${first}-${last}`);
