@@ -1,13 +1,15 @@
 /** Where a file's content came from, as its row and its versions say it (issue 51): a document
  * the intake filed says its source in the words of the ward ("From scanner", "From mail: sender",
- * "From intake upload", "Filed by cover sheet"); a file uploaded to its folder says nothing. */
+ * "From intake upload", "Filed by cover sheet", and for mail "Filed by cover sheet, from mail:
+ * sender"); a file uploaded to its folder says nothing. */
 import type { FileSource, FileVersion } from '../../lib/api/types';
 import { FILE_MSG } from './messages';
 
 /** The source's words, or null for a file uploaded to its folder. */
 export function sourceLabel(source: FileSource | null | undefined): string | null {
   if (!source) return null;
-  if (source.coverSheet) return FILE_MSG.byCoverSheet;
+  // Who sent a mailed document matters more than how it was filed: its sender stays.
+  if (source.coverSheet) return source.kind === 'mailbox' ? FILE_MSG.byCoverSheetFromMail(source.sender) : FILE_MSG.byCoverSheet;
   switch (source.kind) {
     case 'scanner':
       return FILE_MSG.fromScanner;

@@ -64,6 +64,7 @@ export const FILE_MSG = {
   fromMail: (sender: string | null) => (sender ? `From mail: ${sender}` : 'From mail'),
   fromIntakeUpload: 'From intake upload',
   byCoverSheet: 'Filed by cover sheet',
+  byCoverSheetFromMail: (sender: string | null) => (sender ? `Filed by cover sheet, from mail: ${sender}` : 'Filed by cover sheet, from mail'),
 } as const;
 
 /** The success message of a file upload: RTF conversions name the text file they became. */

@@ -39,6 +39,14 @@ describe("a file's source on its row", () => {
     expect(within(row('lab.pdf')).getByText('From mail: results@lab.example.org')).toBeInTheDocument();
   });
 
+  it('names the sender of a mailed document its cover sheet filed', () => {
+    expect(sourceLabel(source('mailbox', { sender: 'results@lab.example.org', coverSheet: true }))).toBe(
+      'Filed by cover sheet, from mail: results@lab.example.org',
+    );
+    expect(sourceLabel(source('mailbox', { coverSheet: true }))).toBe('Filed by cover sheet, from mail');
+    expect(sourceLabel(source('upload', { coverSheet: true }))).toBe('Filed by cover sheet');
+  });
+
   it('reads a mail without a sender, and a missing source, plainly', () => {
     expect(sourceLabel(source('mailbox'))).toBe('From mail');
     expect(sourceLabel(null)).toBeNull();
