@@ -37,8 +37,11 @@ class IntakeItem(Model):
 
     id = fields.IntField(primary_key=True)
     source = fields.CharEnumField(Source, max_length=16)
-    # Source details, shown only to intake holders: the file's own name, and a mail's sender,
-    # subject and Message-ID (empty for other sources).
+    # Source details, shown in the inbox to intake holders: the file's own name (a filed
+    # document's name unless the filer gives another), and a mail's sender, subject and
+    # Message-ID (empty for other sources; a split's parts keep their original's). Once filed,
+    # the sender goes on with the file's source (bff/files/sources.py, migration 0040), shown
+    # to the folder's staff; the subject and Message-ID stay here.
     file_name = fields.CharField(max_length=255)
     sender = fields.CharField(max_length=320, default="")
     subject = fields.CharField(max_length=998, default="")
@@ -52,7 +55,9 @@ class IntakeItem(Model):
     # A patient suggestion and its evidence (bff/intake/suggest.py fills it; null: none yet).
     suggestion: fields.Field[Any] = fields.JSONField(null=True)
     received_at = fields.DatetimeField(db_index=True)
-    received_by_id = fields.IntField(null=True)  # an upload's uploader; null: scanner, mailbox
+    # An upload's uploader, or the person whose split made the part (the routing's split keeps
+    # the original's); null: the scanner's and the mailbox's.
+    received_by_id = fields.IntField(null=True)
     received_by_name = fields.CharField(max_length=255, default="")
     # Filed: to which folder (by id, and by names as they were), under which name, by whom, when.
     filed_folder_id = fields.IntField(null=True)
