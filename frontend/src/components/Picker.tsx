@@ -1,10 +1,10 @@
-/** A searchable single choice: a search box over a scrolling list of radio options, each with an optional badge (the assign page's container picker, the SmartToken dialog's pickers). */
+/** A searchable single choice: a search box over a scrolling list of radio options, each with an optional badge (ContainerPicker, the SmartToken dialog's folder picker). */
 import type { ReactNode } from 'react';
 import { filterBySearch } from '../lib/search';
 import { Field } from './Field';
 import { EmptyState } from './States';
 
-interface PickerProps {
+export interface PickerProps {
   /** The radio group's name and the prefix of the search box's id. */
   name: string;
   legend: string;

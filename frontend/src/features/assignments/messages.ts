@@ -1,13 +1,11 @@
 /** The Manage Assignments screen's messages, worded as in spec sections 2 and 8. */
 export const ASSIGN_MSG = {
   loadAssignmentsFailed: 'Failed to load assignments',
-  loadContainersFailed: 'Failed to load containers',
   loadFoldersFailed: (c: string) => `Failed to load folders for ${c}`,
   selectContainer: 'Please select a container',
   allAssigned: 'All available folders have already been assigned to this user.',
   noFolders: 'No folders available in this container.',
   noMatch: 'No folders match your search.',
-  noContainersMatch: 'No containers match your search.',
   noContainers: 'No containers available.',
   noAssignments: 'No containers or folders are assigned to this user yet.',
   assigned: 'Resources assigned successfully',

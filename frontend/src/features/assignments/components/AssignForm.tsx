@@ -1,9 +1,9 @@
-/** Assign Resources: pick a container (the searchable Picker, assigned ones marked), then folders from a searchable multi-select. */
+/** Assign Resources: pick a container (the searchable ContainerPicker, assigned ones marked), then folders from a searchable multi-select. */
 import { useEffect, useMemo, useState } from 'react';
 import { Banner } from '../../../components/Banner';
+import { ContainerPicker } from '../../../components/ContainerPicker';
 import { NOTIFICATION_MS } from '../../../components/Notifications';
 import { folderText } from '../../../components/PatientIdentity';
-import { Picker } from '../../../components/Picker';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { EmptyState } from '../../../components/States';
 import { errorMessage } from '../../../lib/api/client';
@@ -26,7 +26,6 @@ interface AssignFormProps {
  * covered the button (Assign Additional Folders) the next click needs. */
 export function AssignForm({ user, assignedContainers, assignedFolders }: AssignFormProps) {
   const containers = useContainers();
-  const [containerSearch, setContainerSearch] = useState('');
   const [container, setContainer] = useState<string | null>(null);
   const [folderSearch, setFolderSearch] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
@@ -53,7 +52,6 @@ export function AssignForm({ user, assignedContainers, assignedFolders }: Assign
     () => filterBySearch(available, folderSearch, (f) => folderText(f, patients?.[f])),
     [available, folderSearch, patients],
   );
-  const allContainers = useMemo(() => naturalSort(containers.data?.containers ?? []), [containers.data]);
 
   const chooseContainer = (name: string) => {
     setContainer(name);
@@ -95,26 +93,15 @@ export function AssignForm({ user, assignedContainers, assignedFolders }: Assign
   return (
     <section className="panel split-side" aria-labelledby="assign-resources">
       <h2 id="assign-resources">Assign Resources</h2>
-      <QueryBoundary
+      <ContainerPicker
         query={containers}
-        messages={{ loading: 'Loading containers…', loadFailed: ASSIGN_MSG.loadContainersFailed, empty: ASSIGN_MSG.noContainers }}
-        isEmpty={() => allContainers.length === 0}
-      >
-        {() => (
-          <Picker
-            name="container"
-            legend="Container"
-            searchLabel="Search containers"
-            search={containerSearch}
-            onSearch={setContainerSearch}
-            options={allContainers}
-            value={container}
-            onChoose={chooseContainer}
-            noMatch={ASSIGN_MSG.noContainersMatch}
-            badge={(c) => (assignedContainers.includes(c) ? <span className="badge badge-muted">Already Assigned</span> : null)}
-          />
-        )}
-      </QueryBoundary>
+        name="container"
+        legend="Container"
+        empty={ASSIGN_MSG.noContainers}
+        value={container}
+        onChoose={chooseContainer}
+        badge={(c) => (assignedContainers.includes(c) ? <span className="badge badge-muted">Already Assigned</span> : null)}
+      />
       {container && chips.length > 0 ? (
         <div className="chips" aria-label="Folders already assigned">
           <span className="hint">Already assigned in {container}:</span>

@@ -5,6 +5,7 @@
  * birth.
  */
 import { useState } from 'react';
+import { ContainerPicker } from '../../../components/ContainerPicker';
 import { Field } from '../../../components/Field';
 import { FormDialog } from '../../../components/FormDialog';
 import { useNotify } from '../../../components/Notifications';
@@ -25,7 +26,6 @@ const EMPTY: AssignForm = { containerName: '', folderName: '', patientName: '', 
 
 export function AssignTokenDialog({ token, onClose }: { token: SmartToken; onClose: () => void }) {
   const [form, setForm] = useState<AssignForm>(EMPTY);
-  const [containerSearch, setContainerSearch] = useState('');
   const [folderSearch, setFolderSearch] = useState('');
   const containers = useContainers();
   const folders = useFolders(form.containerName || null);
@@ -84,26 +84,15 @@ export function AssignTokenDialog({ token, onClose }: { token: SmartToken; onClo
         </p>
       }
     >
-      <QueryBoundary
+      <ContainerPicker
         query={containers}
-        messages={{ loading: 'Loading containers…', loadFailed: 'Failed to load containers', empty: 'No containers found.' }}
-        isEmpty={(data) => data.containers.length === 0}
-      >
-        {(data) => (
-          <Picker
-            name="assign-container"
-            legend="Container *"
-            searchLabel="Search containers"
-            search={containerSearch}
-            onSearch={setContainerSearch}
-            options={naturalSort(data.containers)}
-            value={form.containerName || null}
-            onChoose={chooseContainer}
-            noMatch="No containers match your search."
-            autoFocus
-          />
-        )}
-      </QueryBoundary>
+        name="assign-container"
+        legend="Container *"
+        empty="No containers found."
+        value={form.containerName || null}
+        onChoose={chooseContainer}
+        autoFocus
+      />
       {form.containerName ? (
         <QueryBoundary
           query={folders}
