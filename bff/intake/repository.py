@@ -56,11 +56,19 @@ async def settle_new(conn: BaseDBAsyncClient, item_id: int, values: dict[str, An
 
 
 async def set_suggestion(
-    conn: BaseDBAsyncClient | None, item_id: int, suggestion: dict[str, Any] | None
+    conn: BaseDBAsyncClient | None,
+    item_id: int,
+    suggestion: dict[str, Any] | None,
+    *,
+    first: bool = False,
 ) -> bool:
     """Keep a new item's patient suggestion and its evidence (bff/intake/suggest.py's, as
-    JSON; None: unmatched), inside transaction conn when given; whether the item was new."""
+    JSON; None: unmatched), inside transaction conn when given; whether it did (the item was
+    new and, with `first`, had no suggestion yet: a routing taken again after its process
+    died keeps the one it made, audited once)."""
     query = IntakeItem.filter(id=item_id, status=Status.NEW)
+    if first:
+        query = query.filter(suggestion__isnull=True)
     changed = await (query.using_db(conn) if conn is not None else query).update(
         suggestion=suggestion
     )

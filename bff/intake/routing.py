@@ -21,7 +21,8 @@ said); its heavy work runs in the app's WorkerPool, never in the server's proces
    same conditional UPDATE as a person's filing, so of the two exactly one wins);
 4. any other document gets its text (the search's extraction: the PDF's text layer, else OCR)
    and suggest.suggest's folder, if one qualifies, kept as its suggestion with the text around
-   each piece of evidence (`excerpts`), audited `intake_suggested`: shown, never filed;
+   each piece of evidence (`excerpts`), audited `intake_suggested` (once: a routing taken
+   again after its process died keeps the suggestion it finds): shown, never filed;
 5. the problems found kept on the item; `intake:changed` tells the inbox.
 """
 
@@ -281,7 +282,8 @@ class Router:
             return []
         kept: dict[str, Any] = {**found.as_json(), "excerpts": excerpts(text, found.evidence)}
         async with transaction() as conn:
-            if not await repository.set_suggestion(conn, item.id, kept):
+            # Only the first: a routing taken again after a crash found it made already.
+            if not await repository.set_suggestion(conn, item.id, kept, first=True):
                 return []
             c = found.candidate
             await record(

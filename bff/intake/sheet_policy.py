@@ -59,7 +59,7 @@ async def refusal(item: IntakeItem, container: str, folder: str) -> str | None:
 
 async def suggest_folder(item: IntakeItem, folder: Folder, code: SheetCode) -> None:
     """Keep the sheet's folder as the item's suggestion (evidence: the sheet), audited
-    `intake_suggested`."""
+    `intake_suggested`; once: a routing taken again after its process died finds it kept."""
     said = f"cover sheet {code.sheet_id}"
     kept: dict[str, Any] = {
         "folderId": folder.id,
@@ -69,8 +69,8 @@ async def suggest_folder(item: IntakeItem, folder: Folder, code: SheetCode) -> N
         "excerpts": [],
     }
     async with transaction() as conn:
-        if not await repository.set_suggestion(conn, item.id, kept):
-            return  # filed or deleted meanwhile
+        if not await repository.set_suggestion(conn, item.id, kept, first=True):
+            return  # filed or deleted meanwhile, or suggested by a claim before this one
         await record(
             conn,
             INTAKE_ACTOR,

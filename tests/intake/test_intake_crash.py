@@ -244,7 +244,7 @@ async def test_a_routing_killed_at_each_step_files_each_document_once(
     assert (await desk.inbox(desk.clerk))["total"] == 0
 
 
-async def test_a_routing_killed_after_its_suggestion_suggests_once_more_and_files_nothing(
+async def test_a_routing_killed_after_its_suggestion_keeps_it_audited_once_and_files_nothing(
     desk: Desk, tmp_path: Path
 ) -> None:
     await desk.record_ann_smith()
@@ -259,6 +259,7 @@ async def test_a_routing_killed_after_its_suggestion_suggests_once_more_and_file
     now = await IntakeItem.get(id=item.id)
     assert (now.status, now.routing, now.routing_attempts) == (Status.NEW, "done", 2)
     assert now.suggestion["folderId"] == desk.other.id
+    assert len(await audit_entries("intake_suggested")) == 1  # the dead process's, kept
     assert await StoredFile.all().count() == 0  # a suggestion is never filed
     assert await _intake_objects(desk) == {now.object_id}
 

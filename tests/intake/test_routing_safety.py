@@ -159,6 +159,46 @@ async def test_a_cover_sheet_files_by_itself_only_from_the_scanner_or_an_uploade
     assert len(await audit_entries("intake_routed")) == 2
 
 
+async def _retaken(desk: Desk, item_id: int) -> dict[str, Any]:
+    """Route an item again as after a crash between its suggestion and the end of its routing:
+    the dead process's claim runs out and a live one takes it (its suggestion kept)."""
+    await IntakeItem.filter(id=item_id).update(
+        routing=repository.CLAIMED,
+        routing_holder="dead-host:1:0",
+        routing_until=datetime.now(UTC) - timedelta(seconds=1),
+    )
+    router = app_services(desk.app).intake_router
+    assert router is not None
+    router.wake()
+    return await _routed(desk, item_id)
+
+
+async def test_a_retaken_routing_keeps_its_suggestion_audited_once(
+    desk: Desk, tmp_path: Path
+) -> None:
+    """A suggestion (by the text, or by a mailed cover sheet) is audited once: a routing taken
+    again after its process died keeps the suggestion it had, and records none again."""
+    await desk.record_ann_smith()
+    letter = await _taken(
+        desk, letter_pdf("Re: Ann Smith, MRN 0012345, DOB 03/03/1961"), Source.SCANNER
+    )
+    first = await _routed(desk, letter.id)
+    assert first["suggestion"]["folderId"] == desk.other.id, first
+    label, _ = _cover(desk, desk.folder.id, label=True)
+    mailed = await _taken(desk, _scan(tmp_path, [_first_page(label), _letter("M")]), Source.MAILBOX)
+    assert (await _routed(desk, mailed.id))["problems"] == [FROM_MAIL]
+    assert len(await audit_entries("intake_suggested")) == 2
+
+    again = await _retaken(desk, letter.id)
+    assert (again["routing"], again["suggestion"]) == ("done", first["suggestion"])
+    assert (await _retaken(desk, mailed.id))["problems"] == [FROM_MAIL]
+    entries = await audit_entries("intake_suggested")
+    assert sorted(e.details.split()[0] for e in entries) == sorted(
+        [f"item={letter.id}", f"item={mailed.id}"]
+    )
+    assert await StoredFile.all().count() == 0
+
+
 async def test_the_suggestion_searches_the_text_in_the_worker_pool(
     desk: Desk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
