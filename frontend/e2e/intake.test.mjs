@@ -159,7 +159,11 @@ test('a records clerk files three items from the inbox (suggestion, finder, spli
     await cp.waitForURL('**/intake');
     await cp.getByRole('heading', { name: 'Intake', level: 1 }).waitFor();
     const inbox = cp.getByRole('table', { name: 'Intake items' });
-    const row = (name) => inbox.getByRole('row').filter({ has: cp.getByRole('cell', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }) });
+    // A row by its document's name (its cell's name: the thumbnail's alt text, when it shows one, then the name).
+    const row = (name) => {
+      const text = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return inbox.getByRole('row').filter({ has: cp.getByRole('cell', { name: new RegExp(`^(First page of ${text} )?${text}`) }) });
+    };
 
     // She uploads a batch of two scans.
     await cp.getByLabel('Choose files').setInputFiles([
@@ -184,6 +188,11 @@ test('a records clerk files three items from the inbox (suggestion, finder, spli
     await physio.getByText('No suggestion: find the patient').waitFor();
     await row(BATCH).getByText('New', { exact: true }).waitFor({ timeout: 60_000 });
     mark('inbox read');
+    // Each row shows its document's first page, drawn by the server (the summary's, loaded).
+    const thumbnail = summary.getByRole('img', { name: `First page of ${SUMMARY}` });
+    await thumbnail.scrollIntoViewIfNeeded();
+    await cp.waitForFunction((img) => img.complete && img.naturalWidth > 0, await thumbnail.elementHandle(), { timeout: 30_000 });
+    assert.match(await thumbnail.getAttribute('src'), /^\/api\/intake\/items\/\d+\/thumbnail\?v=\w+&link=/);
     await assertAccessible(cp, 'the intake inbox');
     await assertFitsWidth(cp, 'the intake inbox');
     await shot(cp, 'intake-inbox');
