@@ -19,7 +19,13 @@ def _letter(photo: bytes | None = None) -> bytes:
     if photo is not None:
         pdf.image(io.BytesIO(photo), x=10, y=150, w=150)
     for line in range(30):
-        pdf.cell(0, 8, f"Discharge letter, line {line}: allergic to penicillin.", new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(
+            0,
+            8,
+            f"Discharge letter, line {line}: allergic to penicillin.",
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
     return bytes(pdf.output())
 
 
