@@ -17,7 +17,6 @@ export const INTAKE_MSG = {
   from: (sender: string) => `From ${sender}`,
   uploadedBy: (name: string) => `by ${name}`,
   /** An item's thumbnail: page 1 of a PDF, or the picture. */
-  thumbnailAlt: (name: string) => `First page of ${name}`,
   // Status
   statusNew: 'New',
   statusReading: 'New: being read',

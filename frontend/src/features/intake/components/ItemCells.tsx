@@ -34,10 +34,12 @@ export function ItemThumb({ item }: { item: IntakeItem }) {
   const showing = current && failed !== current.url ? current.url : null;
   if (showing) {
     return (
+      // Decorative, as the folder's thumbnails are: the row names the document (an alt text
+      // would have a screen reader say its name twice).
       <span className="file-thumb">
         <img
           src={serverUrl(showing)}
-          alt={INTAKE_MSG.thumbnailAlt(item.fileName)}
+          alt=""
           width={THUMB_PX}
           height={THUMB_PX}
           loading="lazy"
