@@ -32,18 +32,25 @@ export const MORE_ROWS = 20;
 /** Rows from the end at which the keyboard's focus brings more. */
 const FOCUS_MARGIN = 3;
 
+/** What a file's row offers, built once by the folder page and handed to every row. Rows are
+ * memoised: keep the object the same from render to render (useMemo), or every row renders again. */
+export interface FileActions {
+  /** Opens the file in the viewer: its name and its thumbnail. */
+  open: (name: string) => void;
+  /** Saves a file to the device: offered on the row of a file that cannot be displayed. */
+  download?: (name: string) => void;
+  /** Opens the file's Versions panel. */
+  versions?: (file: StoredFile) => void;
+  /** Opens the file's Delete dialog. Admins only: without it no Delete buttons are shown. */
+  remove?: (file: StoredFile) => void;
+}
+
 interface FileListProps {
   files: StoredFile[];
   ios: boolean;
   /** A touch device: "Tap to Open" as on iOS (the iOS notice stays iOS-only). */
   tap?: boolean;
-  onOpen: (name: string) => void;
-  /** Admins only: without it no Delete buttons are shown. */
-  onDelete?: (file: StoredFile) => void;
-  /** Opens the file's Versions panel. */
-  onVersions?: (file: StoredFile) => void;
-  /** Saves a file to the device: offered on the row of a file that cannot be displayed. */
-  onDownload?: (name: string) => void;
+  actions: FileActions;
   /** A file whose row must be in the page (the one the viewer shows: focus goes back to it). */
   reveal?: string | null;
   /** The reader's previous visit (ISO 8601): files modified after it are marked "New". */
@@ -85,7 +92,7 @@ function useNear(node: Element | null, onNear: () => void, step: number) {
   }, [node, onNear, step]);
 }
 
-export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions, onDownload, reveal = null, newSince = null }: FileListProps) {
+export function FileList({ files, ios, tap = false, actions, reveal = null, newSince = null }: FileListProps) {
   const [shown, setShown] = useState(FIRST_ROWS);
   const revealAt = reveal === null ? -1 : files.findIndex((file) => file.name === reveal);
   if (revealAt >= shown) setShown(revealAt + 1);
@@ -115,10 +122,7 @@ export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions
             key={file.name}
             file={file}
             hint={hint}
-            onOpen={onOpen}
-            onDelete={onDelete}
-            onVersions={onVersions}
-            onDownload={onDownload}
+            actions={actions}
             isNew={isNewSince(file.lastModified, newSince)}
             position={partial ? index + 1 : undefined}
             setSize={partial ? files.length : undefined}
@@ -133,10 +137,7 @@ export function FileList({ files, ios, tap = false, onOpen, onDelete, onVersions
 interface FileRowProps {
   file: StoredFile;
   hint: string;
-  onOpen: (name: string) => void;
-  onDelete?: (file: StoredFile) => void;
-  onVersions?: (file: StoredFile) => void;
-  onDownload?: (name: string) => void;
+  actions: FileActions;
   /** Added or changed since the reader's previous visit. */
   isNew?: boolean;
   /** While the list is partial: the row's place among all the folder's files, and their number. */
@@ -144,16 +145,17 @@ interface FileRowProps {
   setSize?: number;
 }
 
-const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions, onDownload, isNew = false, position, setSize }: FileRowProps) {
+const FileRow = memo(function FileRow({ file, hint, actions, isNew = false, position, setSize }: FileRowProps) {
+  const { open, download, versions, remove } = actions;
   const source = sourceLabel(file.source);
   return (
     <li className="file-row" aria-posinset={position} aria-setsize={setSize}>
       {/* The thumbnail opens the file too, for a pointer; the name is the keyboard's way. */}
-      <span className="file-thumb-open" onClick={() => onOpen(file.name)}>
+      <span className="file-thumb-open" onClick={() => open(file.name)}>
         <FileThumb file={file} />
       </span>
       <div className="file-main">
-        <button type="button" className="file-open" onClick={() => onOpen(file.name)} title={hint} data-file-open={file.name}>
+        <button type="button" className="file-open" onClick={() => open(file.name)} title={hint} data-file-open={file.name}>
           <span className="file-name">{file.name}</span>
           <span className="visually-hidden"> ({hint})</span>
         </button>
@@ -186,18 +188,18 @@ const FileRow = memo(function FileRow({ file, hint, onOpen, onDelete, onVersions
         <span className="muted small" aria-hidden="true">
           {hint}
         </span>
-        {file.displayable === false && onDownload ? (
-          <RowButton label={`Download ${file.name}`} onClick={() => onDownload(file.name)}>
+        {file.displayable === false && download ? (
+          <RowButton label={`Download ${file.name}`} onClick={() => download(file.name)}>
             {FILE_MSG.download}
           </RowButton>
         ) : null}
-        {onVersions ? (
-          <RowButton label={`Versions of ${file.name}`} onClick={() => onVersions(file)}>
+        {versions ? (
+          <RowButton label={`Versions of ${file.name}`} onClick={() => versions(file)}>
             Versions
           </RowButton>
         ) : null}
-        {onDelete ? (
-          <RowButton kind="danger" label={`Delete ${file.name}`} onClick={() => onDelete(file)}>
+        {remove ? (
+          <RowButton kind="danger" label={`Delete ${file.name}`} onClick={() => remove(file)}>
             Delete
           </RowButton>
         ) : null}

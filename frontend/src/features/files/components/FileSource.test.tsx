@@ -5,9 +5,9 @@ import { render, screen, within } from '@testing-library/react';
 import type { FileSource, StoredFile } from '../../../lib/api/types';
 import { makeStoredFile } from '../../../test/utils';
 import { addedBy, sourceLabel } from '../fileSource';
-import { FileList } from './FileList';
+import { FileList, type FileActions } from './FileList';
 
-const noop = () => undefined;
+const ACTIONS: FileActions = { open: () => undefined };
 const source = (kind: FileSource['kind'], over: Partial<FileSource> = {}): FileSource => ({ kind, sender: null, coverSheet: false, ...over });
 const row = (name: string) => screen.getByRole('button', { name: new RegExp(`^${name.replace('.', '\\.')}`) }).closest('li')!;
 const badges = (name: string) => Array.from(row(name).querySelectorAll('.badge-source')).map((badge) => badge.textContent);
@@ -22,7 +22,7 @@ const FILES: StoredFile[] = [
 
 describe("a file's source on its row", () => {
   it('says where each document the intake filed came from, and nothing for an upload', () => {
-    render(<FileList files={FILES} ios={false} onOpen={noop} />);
+    render(<FileList files={FILES} ios={false} actions={ACTIONS} />);
     expect(badges('lab.pdf')).toEqual(['From mail: results@lab.example.org']);
     expect(badges('referral.pdf')).toEqual(['From scanner']);
     expect(badges('routed.pdf')).toEqual(['Filed by cover sheet']);
@@ -32,10 +32,10 @@ describe("a file's source on its row", () => {
   });
 
   it('shows an arrived document with its source when the listing is refetched', () => {
-    const { rerender } = render(<FileList files={FILES.slice(1, 2)} ios={false} onOpen={noop} />);
+    const { rerender } = render(<FileList files={FILES.slice(1, 2)} ios={false} actions={ACTIONS} />);
     expect(screen.queryByText(/^From mail/)).toBeNull();
     // file:uploaded made the folder's listing refetch: the filed document is in it, with its source.
-    rerender(<FileList files={FILES.slice(0, 2)} ios={false} onOpen={noop} />);
+    rerender(<FileList files={FILES.slice(0, 2)} ios={false} actions={ACTIONS} />);
     expect(within(row('lab.pdf')).getByText('From mail: results@lab.example.org')).toBeInTheDocument();
   });
 

@@ -3,14 +3,15 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { StoredFile } from '../../../lib/api/types';
 import { FakeObserver } from '../../../test/intersectionObserver';
 import { makeStoredFile } from '../../../test/utils';
-import { FileList, FIRST_ROWS } from './FileList';
+import { FileList, FIRST_ROWS, type FileActions } from './FileList';
 
 /** A PDF whose text is read (the shared test file, with these differences). */
 const file = (name: string, over: Partial<StoredFile> = {}): StoredFile =>
   makeStoredFile({ name, contentType: 'application/pdf', textState: 'ready', preview: `/api/blobs/w/p/${name}/preview?link=one`, ...over });
 
+const ACTIONS: FileActions = { open: () => undefined };
 const thumbs = () => Array.from(document.querySelectorAll('.file-thumb'));
-const list = (files: StoredFile[]) => <FileList files={files} ios={false} onOpen={() => undefined} />;
+const list = (files: StoredFile[]) => <FileList files={files} ios={false} actions={ACTIONS} />;
 
 describe('file list thumbnails', () => {
   beforeEach(() => {

@@ -2,8 +2,16 @@
  * FolderPage.*.test.tsx: uploads, the profile image and deleting, opening files, versions, trash. */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import * as format from '../../../lib/format';
+import { fileKeys } from '../../../lib/queryKeys';
 import { ADMIN, mockApi, never, NURSE, renderApp, signIn } from '../../../test/utils';
 import { DOCTOR, ASSISTANT, PAGE, ADMIN_PAGE, LIST, file, letter, scan, profile, listing, media, loadScreen } from './folderPageTestKit';
+
+// Counts the file rows rendered: each writes its date once (the real function still does it).
+vi.mock('../../../lib/format', async (original) => {
+  const real = await original<typeof import('../../../lib/format')>();
+  return { ...real, formatDateTime: vi.fn(real.formatDateTime) };
+});
 
 beforeAll(loadScreen);
 
@@ -35,6 +43,21 @@ describe('folder page: the files list', () => {
     expect(rows[2]).toHaveTextContent('IMAGE');
     expect(within(rows[2]!).getByText('Profile Image')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'p-1' })).toBeInTheDocument();
+  });
+
+  it("renders again only the row of the file a refetched listing changed: the rows' actions stay the same", async () => {
+    signIn(DOCTOR);
+    const api = mockApi({ [LIST]: { body: listing } });
+    const { client } = renderApp(PAGE);
+    const list = await screen.findByRole('list', { name: 'Patient files' });
+    const rendered = vi.mocked(format.formatDateTime);
+    rendered.mockClear();
+    // A live event's refetch: a new version of scan.pdf, letter.txt as it was.
+    api.set(LIST, { body: { ...listing, blobs: [letter, { ...scan, versionCount: 2 }] } });
+    await act(() => client.invalidateQueries({ queryKey: fileKeys.list('ward a', 'p-1') }));
+    await waitFor(() => expect(within(list).getByText('2 versions')).toBeInTheDocument());
+    expect(rendered).toHaveBeenCalledTimes(1);
+    expect(rendered.mock.calls[0]).toEqual([scan.lastModified]);
   });
 
   it('shows the empty state', async () => {

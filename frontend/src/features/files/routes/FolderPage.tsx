@@ -28,7 +28,7 @@ import { useTrash } from '../api/trash';
 import { usePreviousVisit } from '../api/visit';
 import { DeleteFileDialog } from '../components/DeleteFileDialog';
 import { CoverSheetButton } from '../components/CoverSheetButton';
-import { FileList, FileSortSelect } from '../components/FileList';
+import { FileList, FileSortSelect, type FileActions } from '../components/FileList';
 import { FolderSearch } from '../components/FolderSearch';
 import { PatientBanner, PatientChangeNotice } from '../components/PatientBanner';
 import { ProfileImageCard } from '../components/ProfileImage';
@@ -92,7 +92,7 @@ function useViewerParam() {
       { replace: true },
     );
   }, [navigate, pushed, setParams]);
-  // Stable while the address is: the file list's rows are memoised on them.
+  // Stable while the address is: the file list's rows are memoised on it (the folder's FileActions).
   const openViewer = useCallback((name: string) => show(name, false), [show]);
   const switchTo = useCallback((name: string) => show(name, true), [show]);
   return { viewing, openViewer, switchTo, close };
@@ -153,6 +153,12 @@ function Folder({ container, folder, children }: { container: string; folder: st
   const report = (kind: Outcome['kind'], message: string) => setOutcome({ id: Date.now() + Math.random(), kind, message });
   const deleting = useReportingDialog<StoredFile>(report);
   const versions = useReportingDialog<StoredFile>(report);
+  // What every file's row offers, in one object the same from render to render while what it
+  // holds is (the rows are memoised on it).
+  const actions = useMemo<FileActions>(
+    () => ({ open: openViewer, download, versions: versions.open, remove: isAdmin ? deleting.open : undefined }),
+    [openViewer, download, versions.open, isAdmin, deleting.open],
+  );
   const dismiss = (id: number) => setOutcome((current) => (current?.id === id ? null : current));
   useEffect(() => {
     if (!outcome || outcome.kind === 'error') return;
@@ -260,10 +266,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
                 files={blobs}
                 ios={ios}
                 tap={touch}
-                onOpen={openViewer}
-                onDelete={isAdmin ? deleting.open : undefined}
-                onVersions={versions.open}
-                onDownload={download}
+                actions={actions}
                 reveal={viewing}
                 newSince={previousVisit}
               />
