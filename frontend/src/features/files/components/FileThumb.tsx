@@ -2,15 +2,13 @@
  * A file's thumbnail in the list, or its type when it has none (yet). Fixed size, so nothing
  * moves when a thumbnail arrives; asked for only once its row comes near the screen (one shared
  * IntersectionObserver; the browser's lazy loading as well), so a folder of hundreds of files
- * shows at once and loads only what is seen.
+ * shows at once and loads only what is seen (components/Thumbnail.tsx: the picture kept while
+ * its link works).
  */
 import { useEffect, useRef, useState } from 'react';
-import { serverUrl } from '../../../lib/api/client';
+import { Thumbnail } from '../../../components/Thumbnail';
 import type { StoredFile } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
-
-/** The thumbnail's box (CSS pixels); the server renders about 256 px on the long side. */
-export const THUMB_PX = 56;
 
 type Watcher = (near: boolean) => void;
 let observer: IntersectionObserver | null = null;
@@ -44,11 +42,6 @@ function whenNear(node: Element, watch: Watcher): () => void {
 export function FileThumb({ file }: { file: StoredFile }) {
   const box = useRef<HTMLSpanElement>(null);
   const [near, setNear] = useState(false);
-  // The link first shown stays while it works: each listing signs new links, and a new link
-  // would fetch the same picture again. A new version of the file starts afresh.
-  const [src, setSrc] = useState<{ url: string; version: string } | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const preview = file.preview ?? null;
 
   useEffect(() => {
     const node = box.current;
@@ -58,27 +51,5 @@ export function FileThumb({ file }: { file: StoredFile }) {
     });
   }, [near]);
 
-  const current = src && src.version === file.lastModified ? src : null;
-  if (near && preview && !current && failed !== preview) setSrc({ url: preview, version: file.lastModified });
-  // A link that failed (expired before its row was seen) is replaced by the listing's newer one.
-  if (current && failed === current.url && preview && preview !== current.url) setSrc({ url: preview, version: file.lastModified });
-
-  const showing = current && failed !== current.url ? current.url : null;
-  return (
-    <span ref={box} className="file-thumb" aria-hidden="true">
-      {showing ? (
-        <img
-          src={serverUrl(showing)}
-          alt=""
-          width={THUMB_PX}
-          height={THUMB_PX}
-          loading="lazy"
-          decoding="async"
-          onError={() => setFailed(showing)}
-        />
-      ) : (
-        <span className="file-icon">{fileTypeBadge(file)}</span>
-      )}
-    </span>
-  );
+  return <Thumbnail ref={box} link={file.preview ?? null} version={file.lastModified} ready={near} badge={fileTypeBadge(file)} />;
 }

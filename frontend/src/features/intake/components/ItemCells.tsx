@@ -1,7 +1,6 @@
 /** What the inbox shows of an item: its thumbnail (else its type), where it came from, its
  * status, and its suggestion with the evidence. */
-import { useState } from 'react';
-import { serverUrl } from '../../../lib/api/client';
+import { Thumbnail } from '../../../components/Thumbnail';
 import type { IntakeItem } from '../../../lib/api/types';
 import { fileTypeBadge } from '../../../lib/files';
 import { useContainers } from '../../../lib/storageLists';
@@ -9,52 +8,17 @@ import { useFolderPatient } from '../api/get-patient';
 import { INTAKE_MSG } from '../messages';
 import { reasons, suggestionOf, type Suggestion } from '../suggestion';
 
-/** The thumbnail's box (CSS pixels), as a file's in its folder; the server draws 256 px. */
-export const THUMB_PX = 56;
-
 /** The content version a thumbnail's link names (its `v`): new bytes (a turn), a new version. */
 const versionOf = (url: string): string => new URLSearchParams(url.split('?')[1] ?? '').get('v') ?? url;
 
 /**
  * The item's thumbnail (page 1 of a PDF, or the image: GET .../thumbnail by the link the listing
  * signed for this session), loaded as its row nears the screen; its type instead when it has
- * none (a .docx, a filed item) or the picture failed (a damaged PDF). The link first shown stays
- * while it works: each listing signs new links every few minutes, and a new link would fetch,
- * and audit, the same picture again; a new version of the content starts afresh.
+ * none (a .docx, a filed item) or the picture failed (a damaged PDF).
  */
 export function ItemThumb({ item }: { item: IntakeItem }) {
-  const url = item.thumbnailUrl ?? null;
-  const version = url ? versionOf(url) : null;
-  const [src, setSrc] = useState<{ url: string; version: string } | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const current = src && src.version === version ? src : null;
-  if (url && version && !current && failed !== url) setSrc({ url, version });
-  // A link that failed (expired, or the server busy) is replaced by the listing's newer one.
-  if (current && failed === current.url && url && version && url !== current.url) setSrc({ url, version });
-  const showing = current && failed !== current.url ? current.url : null;
-  if (showing) {
-    return (
-      // Decorative, as the folder's thumbnails are: the row names the document (an alt text
-      // would have a screen reader say its name twice).
-      <span className="file-thumb">
-        <img
-          src={serverUrl(showing)}
-          alt=""
-          width={THUMB_PX}
-          height={THUMB_PX}
-          loading="lazy"
-          decoding="async"
-          onError={() => setFailed(showing)}
-        />
-      </span>
-    );
-  }
-  // Decorative: the row names the document.
-  return (
-    <span className="file-thumb" aria-hidden="true">
-      <span className="file-icon">{fileTypeBadge({ name: item.fileName, contentType: item.contentType })}</span>
-    </span>
-  );
+  const link = item.thumbnailUrl ?? null;
+  return <Thumbnail link={link} version={link ? versionOf(link) : ''} badge={fileTypeBadge({ name: item.fileName, contentType: item.contentType })} />;
 }
 
 /** 'Scanner'; 'Mailbox' with the sender and subject; 'Upload' by whom. */
