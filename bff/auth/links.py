@@ -51,7 +51,8 @@ def sign_link(
 def verify_link(settings: Settings, value: str, path: tuple[str, ...]) -> str:
     """The session id a valid, unexpired link for path names; 403 otherwise."""
     parts = value.split(".")
-    if len(parts) != 3 or not parts[0].isdigit() or len(value) > 200:
+    # isascii: "²".isdigit() is true, and int("²") raises (a 500 for a crafted link).
+    if len(parts) != 3 or not (parts[0].isascii() and parts[0].isdigit()) or len(value) > 200:
         raise ApiError(403, LINK_INVALID)
     expires, session_id, signature = int(parts[0]), parts[1], parts[2]
     expected = _signature(settings, session_id, expires, path)

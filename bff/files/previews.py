@@ -81,6 +81,10 @@ WEBP_METHOD = 1  # 0 (fast) to 6 (small): pages at 1 cost a few percent more byt
 WEBP_LOSSLESS_EFFORT = 50
 # The copy that decides between lossy and lossless is this many times smaller on each side.
 WEBP_TRIAL_REDUCTION = 3
+# Lossless encoding takes two to three times lossy's memory (a 12-megapixel page: 374-531 MB
+# against 172 MB): a picture of more pixels is lossy, and one lossless could not encode (out of
+# the worker's memory: Pillow's "encoding error") is encoded lossy instead.
+WEBP_LOSSLESS_PIXELS = 6_000_000
 # pdfium is not thread-safe: one document at a time in a process (a worker runs one job at a
 # time anyway; this guards the command line, which renders in threads).
 _PDFIUM = threading.Lock()
@@ -156,14 +160,20 @@ def prefers_lossless(image: Image.Image) -> bool:
     a photo or a scan is not (twice to three times larger). Decided on a copy a third as wide,
     which costs a tenth of encoding the picture and chose as the full size did on letters,
     coloured letterheads, photos in a letter and scans at 800 to 2000 px."""
-    if min(image.size) < 3 * WEBP_TRIAL_REDUCTION:
+    width, height = image.size
+    if min(width, height) < 3 * WEBP_TRIAL_REDUCTION or width * height > WEBP_LOSSLESS_PIXELS:
         return False
     trial = image.reduce(WEBP_TRIAL_REDUCTION)
     return len(_encode_webp(trial, lossless=True)) < len(_encode_webp(trial, lossless=False))
 
 
 def _webp(image: Image.Image) -> bytes:
-    return _encode_webp(image, lossless=prefers_lossless(image))
+    if prefers_lossless(image):
+        try:
+            return _encode_webp(image, lossless=True)
+        except (ValueError, MemoryError, OSError):
+            pass  # out of memory: lossy needs less
+    return _encode_webp(image, lossless=False)
 
 
 def _open_pdf(source: bytes | str) -> pdfium.PdfDocument:

@@ -171,6 +171,8 @@ def _check_ranges(ranges: list[tuple[int, int]], count: int | None) -> None:
     for first, last in ranges:
         if count is not None:
             _check_pages([first, last], count)
+        elif min(first, last) < 1:
+            raise ApiError(400, f"There is no page {min(first, last)}: pages are numbered from 1.")
         if first > last:
             raise ApiError(400, f"The range {first}-{last} runs backwards.")
     total = sum(last - first + 1 for first, last in ranges)

@@ -96,7 +96,9 @@ def relying_party(settings: Settings) -> tuple[str, str]:
 def matching_step(seed: str, code: str, at: float | None = None) -> int | None:
     """The TOTP time step (current, previous or next) whose code is `code`, or None."""
     code = code.strip().replace(" ", "")
-    if len(code) != TOTP_DIGITS or not code.isdigit():
+    # isascii: "²" and Arabic-Indic digits are digits to Python, and hmac.compare_digest
+    # refuses them (a 500).
+    if len(code) != TOTP_DIGITS or not (code.isascii() and code.isdigit()):
         return None
     totp = pyotp.TOTP(seed)
     current = totp.timecode(datetime.fromtimestamp(at if at is not None else time.time(), UTC))
@@ -195,7 +197,8 @@ async def check_totp(user: User | Principal, code: str, settings: Settings) -> s
 
 async def check_code(user: User, code: str, settings: Settings) -> tuple[str, str | None]:
     """(method, error message or None) for a TOTP or recovery code."""
-    if code.strip().replace(" ", "").isdigit():
+    digits = code.strip().replace(" ", "")
+    if digits.isascii() and digits.isdigit():
         return "totp", await check_totp(user, code, settings)
     spent = await repository.use_recovery_code(user.id, recovery_hash(settings, user.id, code))
     return "recovery", None if spent else CODE_WRONG

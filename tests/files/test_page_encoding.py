@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from fpdf import FPDF
 from PIL import Image, ImageFilter
 
+from bff.files import previews
 from bff.files.previews import pdf_page
 
 
@@ -75,3 +77,30 @@ def test_a_scan_and_a_photo_in_a_letter_stay_lossy() -> None:
     for pdf in (_scan(_letter()), _letter(photo=_photo())):
         picture = pdf_page(pdf, 1, 800)
         assert _kind(picture) == "VP8"
+
+
+def test_a_page_of_many_pixels_is_lossy_within_the_workers_memory() -> None:
+    """Lossless takes two to three times lossy's memory: over WEBP_LOSSLESS_PIXELS a typed page
+    is lossy (a 1000 x 3000 pt page at 2000 px is 12 megapixels: lossless needed 374-531 MB and
+    failed in a worker of 384-448 MB, a 500 in the viewer)."""
+    pdf = FPDF(unit="pt", format=(1000, 3000))
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=24)
+    pdf.cell(0, 30, "Discharge letter: allergic to penicillin.")
+    picture = pdf_page(bytes(pdf.output()), 1, 2000)
+    assert _kind(picture) == "VP8"
+    assert pdf_page(_letter(), 1, 2000)[12:16] == b"VP8L"  # 2000 x 2829: within
+
+
+def test_a_lossless_encoding_that_fails_is_lossy_instead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of memory, libwebp's lossless encoder fails (Pillow: ValueError "encoding error 1"):
+    the picture is encoded lossy, not refused."""
+    real = previews._encode_webp
+
+    def out_of_memory(image: Image.Image, *, lossless: bool) -> bytes:
+        if lossless and image.width >= 800:  # the trial on a reduced copy still runs
+            raise ValueError("encoding error 1")
+        return real(image, lossless=lossless)
+
+    monkeypatch.setattr(previews, "_encode_webp", out_of_memory)
+    assert _kind(pdf_page(_letter(), 1, 800)) == "VP8"

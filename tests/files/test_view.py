@@ -112,6 +112,10 @@ async def test_a_link_with_another_live_sessions_part_is_refused(ward: Ward) -> 
     tampered = view[0][:-3] + ("AAA" if not view[0].endswith("AAA") else "BBB")
     bad = await ward.client.get(tampered)
     assert bad.status_code == 403 and (await bad.get_json())["message"] == links.LINK_INVALID
+    # An expiry of digits that are not ASCII ("²" is a digit to Python, int() refuses it).
+    expiry = view[0].split("link=")[1].split(".")[0]
+    odd = await ward.client.get(view[0].replace(f"link={expiry}.", "link=%C2%B2."))
+    assert odd.status_code == 403 and (await odd.get_json())["message"] == links.LINK_INVALID
     assert await AuditLog.all().count() == entries  # what a bad link leaves in the log: nothing
     for minted in (view, viewer):
         for n, url in enumerate(minted):

@@ -84,6 +84,9 @@ async def test_a_split_refuses_ranges_that_copy_pages(desk: Desk) -> None:
     await IntakeItem.filter(id=batch_id).update(page_count=None)
     response = await desk.client.post(url, headers=h, json={"ranges": [[1, 5]] * 50})
     assert await error_message(response, 422) == "The ranges 1-5 and 1-5 overlap: " + one_part
+    # A page 0 too (the count, in a worker on a private copy, is not needed to refuse it).
+    response = await desk.client.post(url, headers=h, json={"ranges": [[0, 0]]})
+    assert await error_message(response, 400) == "There is no page 0: pages are numbered from 1."
     assert await IntakeItem.all().count() == 1
     assert (await IntakeItem.get(id=batch_id)).status == Status.NEW
     assert await audit_entries("intake_split") == []

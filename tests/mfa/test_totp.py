@@ -133,6 +133,13 @@ async def test_wrong_and_expired(client: Client, settings: Settings) -> None:
     assert bogus.status_code == 401
     neither = await second_step(client, await mfa_token_for(client, nurse.user.username))
     assert neither.status_code == 400
+    # Digits that are not ASCII ("²" is a digit to Python, and hmac refuses to compare it): a
+    # wrong code, never a 500.
+    for odd in ("²²²²²²", "١٢٣٤٥٦"):
+        token = await mfa_token_for(client, nurse.user.username)
+        refused = await second_step(client, token, code=odd)
+        assert refused.status_code == 401, odd
+        assert (await refused.get_json())["message"] == signin.CODE_WRONG
 
 
 async def test_recovery_codes_work_once(client: Client, settings: Settings) -> None:

@@ -5,10 +5,10 @@
  *
  * The link first shown stays while it works: each listing signs new links every few minutes,
  * and a new link would fetch (and audit) the same picture again. A new `version` of the content
- * starts afresh; a link that failed (expired before its row was seen, the server busy) is
- * replaced by the listing's newer one, never tried again.
+ * starts afresh; a link that failed (the server busy, or the link expired before its row was
+ * seen) is asked for once more after THUMB_RETRY_MS, then replaced by the listing's newer one.
  */
-import { forwardRef, useState, type ReactNode } from 'react';
+import { forwardRef, useEffect, useState, type ReactNode } from 'react';
 import { serverUrl } from '../lib/api/client';
 
 /** The thumbnail's box (CSS pixels); the server renders about 256 px on the long side. */
@@ -25,17 +25,41 @@ interface ThumbnailProps {
   badge: ReactNode;
 }
 
+/** How long a failed picture waits before it is asked for once more (the server busy: its 503
+ * says Retry-After 5; an image cannot read it). */
+export const THUMB_RETRY_MS = 5000;
+
 export const Thumbnail = forwardRef<HTMLSpanElement, ThumbnailProps>(function Thumbnail({ link, version, ready = true, badge }, box) {
   const [src, setSrc] = useState<{ url: string; version: string } | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  // The link that failed, and whether it has been asked for again (once).
+  const [failed, setFailed] = useState<{ url: string; again: boolean } | null>(null);
+  const [again, setAgain] = useState<string | null>(null);
   const current = src && src.version === version ? src : null;
-  if (ready && link && !current && failed !== link) setSrc({ url: link, version });
-  if (current && failed === current.url && link && link !== current.url) setSrc({ url: link, version });
-  const showing = current && failed !== current.url ? current.url : null;
+  const gaveUp = (url: string) => failed?.url === url && (failed.again || again !== url);
+  if (ready && link && !current && failed?.url !== link) setSrc({ url: link, version });
+  if (current && gaveUp(current.url) && link && link !== current.url) setSrc({ url: link, version });
+  const showing = current && !gaveUp(current.url) ? current.url : null;
+
+  useEffect(() => {
+    if (!failed || failed.again) return;
+    const timer = window.setTimeout(() => setAgain(failed.url), THUMB_RETRY_MS);
+    return () => window.clearTimeout(timer);
+  }, [failed]);
+
+  const onError = (url: string) => setFailed(failed?.url === url && again === url ? { url, again: true } : { url, again: false });
   return (
     <span ref={box} className="file-thumb" aria-hidden="true">
       {showing ? (
-        <img src={serverUrl(showing)} alt="" width={THUMB_PX} height={THUMB_PX} loading="lazy" decoding="async" onError={() => setFailed(showing)} />
+        <img
+          key={again === showing ? 'again' : 'first'}
+          src={serverUrl(showing)}
+          alt=""
+          width={THUMB_PX}
+          height={THUMB_PX}
+          loading="lazy"
+          decoding="async"
+          onError={() => onError(showing)}
+        />
       ) : (
         <span className="file-icon">{badge}</span>
       )}

@@ -1,6 +1,7 @@
 /** The inbox's thumbnails (issue 51): the server's picture of page 1 by the listing's link, lazily
  * loaded, decorative (the row names the document); its type when there is none or it fails. */
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { THUMB_RETRY_MS } from '../../../components/Thumbnail';
 import { intakeItem } from '../intakeTestData';
 import { ItemThumb } from './ItemCells';
 
@@ -30,7 +31,7 @@ describe('ItemThumb', () => {
     fireEvent.error(picture(container));
     expect(container.querySelector('img')).toBeNull();
     expect(screen.getByText('PDF')).toBeInTheDocument();
-    // The same link again (a refetch within its few minutes) is not tried again.
+    // The same link again (a refetch within its few minutes) is not shown at once.
     rerender(<ItemThumb item={letter(link(7, 'a1', 'one'))} />);
     expect(container.querySelector('img')).toBeNull();
     // A .docx, or a filed item: no link, its type.
@@ -46,5 +47,24 @@ describe('ItemThumb', () => {
     // Turned: its content's version is new.
     rerender(<ItemThumb item={letter(link(7, 'b2', 'three'))} />);
     expect(picture(container)).toHaveAttribute('src', link(7, 'b2', 'three'));
+  });
+
+  it('asks once more for a picture that failed (the server busy), then shows the type', () => {
+    vi.useFakeTimers();
+    try {
+      const { container } = render(<ItemThumb item={letter(link(7, 'a1', 'one'))} />);
+      fireEvent.error(picture(container));
+      expect(container.querySelector('img')).toBeNull();
+      expect(screen.getByText('PDF')).toBeInTheDocument();
+      act(() => vi.advanceTimersByTime(THUMB_RETRY_MS));
+      const second = picture(container);
+      expect(second).toHaveAttribute('src', link(7, 'a1', 'one'));
+      fireEvent.error(second);
+      act(() => vi.advanceTimersByTime(THUMB_RETRY_MS * 3));
+      expect(container.querySelector('img')).toBeNull();
+      expect(screen.getByText('PDF')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
