@@ -107,4 +107,38 @@ describe('preloadScreens', () => {
       window.history.replaceState(null, '', '/');
     }
   });
+
+  it("on a phone, with ?view= at a PDF's page, asks for that page's picture at the screen's width as soon as the opening answers", async () => {
+    const file = { name: 'letter.pdf', lastModified: '2026-12-01T10:00:00Z', displayable: true };
+    const opening = { kind: 'pdf', versionId: 'v1', pageCount: 3, pageWidths: [320, 480, 640, 800, 1024], pageUrl: '/api/blobs/ward-east/patient-2/letter.pdf/viewer/v1/pages/{page}?width={width}&link=sig' };
+    mockApi({
+      'GET /api/blobs/ward-east/patient-2': { body: { blobs: [file], hasProfileImage: false } },
+      'GET /api/blobs/ward-east/patient-2/letter.pdf/viewer': { body: opening },
+      'GET /api/patients/ward-east/patient-2': { body: { name: 'Ada Lovelace' } },
+    });
+    signIn(NURSE);
+    const preloads = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')].map((link) => link.getAttribute('href'));
+    const screen = { width: window.innerWidth, ratio: window.devicePixelRatio, matchMedia: window.matchMedia };
+    const phone = (matches: boolean) => (query: string) => ({ matches, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }) as unknown as MediaQueryList;
+    try {
+      // A phone 412 px wide at 1.75 device pixels a CSS pixel: 721 px, the server's 800.
+      Object.assign(window, { innerWidth: 412, devicePixelRatio: 1.75, matchMedia: phone(true) });
+      window.history.replaceState(null, '', `${FOLDER}?view=letter.pdf&page=2`);
+      const client = testQueryClient();
+      preloadScreens(FOLDER, client);
+      await waitFor(() => expect(preloads()).toEqual(['/api/blobs/ward-east/patient-2/letter.pdf/viewer/v1/pages/2?width=800&link=sig']));
+      // Elsewhere the page's width is the viewer's layout's: nothing asked ahead.
+      document.head.querySelectorAll('link[rel="preload"]').forEach((link) => link.remove());
+      Object.assign(window, { innerWidth: 1280, devicePixelRatio: 1, matchMedia: phone(false) });
+      const desk = testQueryClient();
+      preloadScreens(FOLDER, desk);
+      await waitFor(() => expect(desk.getQueryData(viewerKeys.file('ward-east', 'patient-2', 'letter.pdf', file.lastModified))).toBeDefined());
+      await new Promise((done) => setTimeout(done, 20));
+      expect(preloads()).toEqual([]);
+    } finally {
+      Object.assign(window, { innerWidth: screen.width, devicePixelRatio: screen.ratio, matchMedia: screen.matchMedia });
+      document.head.querySelectorAll('link[rel="preload"]').forEach((link) => link.remove());
+      window.history.replaceState(null, '', '/');
+    }
+  });
 });

@@ -3,8 +3,10 @@
  * reload) the viewer's code and its opening too, so the page shown first does not wait for the
  * folder page to render before they start. */
 import type { QueryClient } from '@tanstack/react-query';
-import type { FileListResponse, Role } from '../../../lib/api/types';
+import { serverUrl } from '../../../lib/api/client';
+import type { FileListResponse, Role, ViewerResponse } from '../../../lib/api/types';
 import { VIEWER } from '../components/viewer/lazyViewer';
+import { pageLink, pageWidthFor, requestedPage } from '../components/viewer/viewerRules';
 import { filesQuery, patientQuery, profileImageQuery } from './queries';
 import { PREFETCHED_VIEWER_MS, viewerQuery } from './viewer';
 
@@ -15,6 +17,27 @@ export const UPLOADERS: readonly Role[] = ['admin', 'doctor', 'nurse'];
 export function profileVersion(listing: FileListResponse | undefined): string | null {
   const profile = listing?.blobs.find((b) => b.isProfileImage);
   return profile ? profile.lastModified : listing?.hasProfileImage ? 'present' : null;
+}
+
+/** A phone's screen (styles/screens.css: the viewer's page is the screen's width there). */
+const PHONE = '(max-width: 640px)';
+
+/**
+ * On a phone, the picture of the page the viewer opens at, asked for as soon as the opening
+ * answers: its width is the screen's there, so its link is known before the folder page and the
+ * viewer have rendered, and the viewer's <img> (PdfView) finds it in the browser's image cache.
+ * The viewer's largest paint (issue 50) no longer waits for that rendering. Elsewhere the page's
+ * width is the viewer's layout's, known only once it is laid out.
+ */
+export function preloadPage(answer: ViewerResponse, page: number): void {
+  if (answer.kind !== 'pdf' || !answer.pageUrl || !window.matchMedia?.(PHONE).matches) return;
+  const width = pageWidthFor(window.innerWidth, window.devicePixelRatio || 1, answer.pageWidths);
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.setAttribute('as', 'image');
+  link.setAttribute('fetchpriority', 'high');
+  link.href = serverUrl(pageLink(answer.pageUrl, Math.min(page, Math.max(1, answer.pageCount ?? 1)), width));
+  document.head.append(link);
 }
 
 /** The listing and, for the roles shown it, the profile image as soon as the listing names one. */
@@ -38,7 +61,11 @@ export function prefetchFolder(client: QueryClient, params: Readonly<Partial<Rec
       // The opening the viewer asks for (the same query: one audited view), kept until it mounts.
       const file = viewing ? listing.blobs.find((blob) => blob.name === viewing) : undefined;
       if (file && (file.displayable ?? true)) {
-        void client.prefetchQuery({ ...viewerQuery(containerName, folderName, file.name, file.lastModified), gcTime: PREFETCHED_VIEWER_MS });
+        const opening = viewerQuery(containerName, folderName, file.name, file.lastModified);
+        void client.prefetchQuery({ ...opening, gcTime: PREFETCHED_VIEWER_MS }).then(() => {
+          const answer = client.getQueryData(opening.queryKey);
+          if (answer) preloadPage(answer, requestedPage(new URLSearchParams(window.location.search).get('page')));
+        });
       }
     })
     .catch(() => undefined); // the page's own query shows a failure
