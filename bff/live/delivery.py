@@ -1,8 +1,9 @@
 """How one process delivers live events to its own connections: one task, in the order they
 were sent, to the recipients they had when sent, a slice of packets at a turn of the loop, each
 event's frame written at once to every idle websocket (bff/live/patches/wire.py) or queued
-through Engine.IO. Used by both managers (bff/live/managers.py) and by bff/live/server.py for a
-connection's end (`session:revoked`, then the close).
+through Engine.IO, and a client that leaves QUEUED_LIMIT packets unread cut (`cut_stalled`,
+with the live patches on or off). Used by both managers (bff/live/managers.py) and by
+bff/live/server.py for a connection's end (`session:revoked`, then the close).
 """
 
 from __future__ import annotations
@@ -19,12 +20,19 @@ import socketio
 
 from bff import metrics
 from bff.live.events import LIVE_RESYNC, SESSION_REVOKED
-from bff.live.patches.wire import cut_if_stalled, websocket_frames, write_now
+from bff.live.patches import wire
+from bff.live.patches.wire import websocket_frames, write_now
 
 log = logging.getLogger(__name__)
 
 DELIVERY_SLICE = 32  # packets queued (over one or several events) before the loop takes a turn
 DELIVERIES_WAITING = 1000  # events a process holds; beyond, new ones are dropped (never sign-outs)
+# Packets a connection's Engine.IO queue may hold for a client that does not read them (its
+# writer held back by Hypercorn's drain, or a long-polling client that stops polling); at this
+# many the connection is cut (`cut_stalled`; its client, if it is still there, reconnects and
+# refetches). engineio's queue has no limit of its own: a tab that stopped reading, or a client
+# that answers pings and never reads, would have the server keep every event for it.
+QUEUED_LIMIT = 1000
 
 
 class LiveEventDropped(Exception):
@@ -149,7 +157,8 @@ class Deliveries:
                 if write_now(socket, frames):
                     direct += 1
                     continue
-                if cut_if_stalled(socket):
+                if socket.queue.qsize() >= QUEUED_LIMIT:
+                    await cut_stalled(engine, eio_sid, socket)
                     continue
             queued += 1
             for packet in delivery.packets:
@@ -178,6 +187,32 @@ class Deliveries:
             self._task = None
         while self._waiting:
             self._fail(self._waiting.popleft(), "the app is stopping")
+
+
+async def cut_stalled(engine: Any, eio_sid: str, socket: Any) -> None:
+    """End the connection of a client that has left QUEUED_LIMIT packets unread, keeping none
+    of them. With a Wire (the websocket-wire patch) its TCP connection is aborted at once.
+    Without (the stock libraries, or a long-polling client) it is ended through engineio's own
+    socket: its queue emptied, the socket closed (Socket.IO's disconnect runs: its rooms and
+    session let go, nothing more queued for it) and its writer told to end, which it does once
+    the packet it is writing has gone (a websocket's client reading again gets a close frame,
+    a long-polling client's next poll a 400). Its TCP connection then costs what an idle one
+    does until its client reads again or goes (at most Hypercorn's drain limit, 64 KB, waits in
+    its socket's buffer)."""
+    log.warning("A live connection left %d events unread: it is closed", QUEUED_LIMIT)
+    if wire.cut(socket):
+        return
+    queue = socket.queue
+    while True:
+        try:
+            queue.get_nowait()
+        except asyncio.QueueEmpty:
+            break
+        queue.task_done()
+    engine.sockets.pop(eio_sid, None)
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await socket.close(wait=False, abort=True, reason=engine.reason.SERVER_DISCONNECT)
+    queue.put_nowait(None)  # its writer (or a waiting poll) ends
 
 
 def _everyone(manager: Any, event: str) -> _Delivery:

@@ -8,19 +8,15 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import socket
 import types
 import weakref
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import aiohttp
 import engineio.async_drivers.asgi
 import engineio.packet
 import pytest
-from wsproto import ConnectionType, WSConnection
-from wsproto.events import AcceptConnection, Request, TextMessage
 
 from bff import collector, metrics
 from bff.live import delivery
@@ -31,6 +27,7 @@ from bff.users.models import Role
 from tests.conftest import make_settings
 from tests.factories import make_staff
 from tests.live.conftest import FREED_AT_THEIR_END, Listener, LiveServer, run_live
+from tests.live.raw_client import BIG, RawWebsocket, slow_and_other, stall
 
 # Events written straight to each websocket through its Wire (the stock libraries queue them).
 DIRECT = pytest.mark.live_patch("websocket-wire", why="events written straight to each websocket")
@@ -156,10 +153,10 @@ async def test_a_second_websocket_for_a_polling_connection_gets_none_of_its_even
         live.base, auth={"token": nurse.token}, transports=["polling"], wait_timeout=5
     )
     sid = polling.client.eio.sid
-    first = await _RawWebsocket.open(live, f"&sid={sid}")
+    first = await RawWebsocket.open(live, f"&sid={sid}")
     first.send("2probe")
     assert await first.messages(1) == ["3probe"]
-    second = await _RawWebsocket.open(live, f"&sid={sid}")
+    second = await RawWebsocket.open(live, f"&sid={sid}")
     try:
         first.send("5")  # the upgrade, on the first
         hub = app_services(live.app).live
@@ -182,101 +179,6 @@ async def test_a_second_websocket_for_a_polling_connection_gets_none_of_its_even
         second.close()
 
 
-class _RawWebsocket:
-    """A websocket to /socket.io/ read only when told to: a tab on a stalled network, or an
-    attacker speaking Engine.IO by hand."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.ws = WSConnection(ConnectionType.CLIENT)
-        self.sid = ""  # Engine.IO's
-        self.pending: list[Any] = []  # events read and not yet taken
-
-    @classmethod
-    async def open(
-        cls, live: LiveServer, query: str = "", receive_buffer: int = 0
-    ) -> _RawWebsocket:
-        url = urlsplit(live.base)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        if receive_buffer:  # before connecting
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, (url.hostname, url.port))
-        reader, writer = await asyncio.open_connection(sock=sock, limit=4096)
-        client = cls(reader, writer)
-        target = f"/socket.io/?EIO=4&transport=websocket{query}"
-        writer.write(client.ws.send(Request(host=url.netloc, target=target)))
-        assert isinstance((await client.events(1))[0], AcceptConnection)
-        return client
-
-    @classmethod
-    async def connect(cls, live: LiveServer, token: str, receive_buffer: int = 0) -> _RawWebsocket:
-        """Connected as the web app connects: Engine.IO's open, then Socket.IO's connect."""
-        client = await cls.open(live, receive_buffer=receive_buffer)
-        opened = (await client.messages(1))[0]  # Engine.IO's open
-        client.sid = json.loads(opened[1:])["sid"]
-        client.send("40" + json.dumps({"token": token}))
-        assert (await client.messages(1))[0].startswith("40{")  # Socket.IO's connect answer
-        return client
-
-    def send(self, text: str) -> None:
-        self.writer.write(self.ws.send(TextMessage(text)))
-
-    async def events(self, count: int) -> list[Any]:
-        """The next `count` websocket events, reading as needed."""
-        async with asyncio.timeout(10):
-            while len(self.pending) < count:
-                data = await self.reader.read(65536)
-                assert data, "the server closed the connection"
-                self.ws.receive_data(data)
-                self.pending.extend(self.ws.events())
-        taken, self.pending = self.pending[:count], self.pending[count:]
-        return taken
-
-    async def messages(self, count: int) -> list[str]:
-        """The next `count` text messages (whole: wsproto may hand one over in parts)."""
-        texts: list[str] = []
-        part = ""
-        while len(texts) < count:
-            (event,) = await self.events(1)
-            if isinstance(event, TextMessage):
-                part += event.data
-                if event.message_finished:
-                    texts.append(part)
-                    part = ""
-        return texts
-
-    def close(self) -> None:
-        self.writer.close()
-
-
-BIG = "x" * 64 * 1024
-
-
-async def _slow_and_other(live: LiveServer) -> tuple[_RawWebsocket, Listener, list[str]]:
-    """A nurse's connection that reads only when told to, another nurse's that reads, and
-    the rooms of both."""
-    nurse = await make_staff(live.settings, Role.NURSE)
-    other = await make_staff(live.settings, Role.NURSE)
-    slow = await _RawWebsocket.connect(live, nurse.token, receive_buffer=4096)
-    ear = await live.listener(other.token)
-    return slow, ear, [user_room(nurse.user.id), user_room(other.user.id)]
-
-
-async def _stall(live: LiveServer, slow: _RawWebsocket, ear: Listener, rooms: list[str]) -> int:
-    """Send big events to `slow` (not reading) and `ear` until the slow one's queue holds more
-    than 2 packets or it is gone; how many were sent."""
-    hub = app_services(live.app).live
-    sockets = hub.sio.eio.sockets
-    for sent in range(1, 400):  # far more than the kernel's buffers
-        await hub.send("test:big", {"n": sent, "pad": BIG}, rooms)
-        await ear.wait_for("test:big", since=len(ear.events))
-        if slow.sid not in sockets or sockets[slow.sid].queue.qsize() > 2:
-            return sent
-    raise AssertionError("the slow reader took everything")
-
-
 @DIRECT
 async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
@@ -284,12 +186,12 @@ async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
     """Its events are not piled up in the server's socket buffer (Hypercorn's drain holds its
     writer back), the others' still go out at once, and it gets everything in order when it
     reads again."""
-    slow, ear, rooms = await _slow_and_other(live)
+    slow, ear, rooms = await slow_and_other(live)
     hub = app_services(live.app).live
     try:
         slow_socket = hub.sio.eio.sockets[slow.sid]
         writes = _count_writes(monkeypatch)
-        sent = await _stall(live, slow, ear, rooms)
+        sent = await stall(live, slow, ear, rooms)
         assert slow_socket.queue.qsize() > 2
         # Hypercorn's drain limit and a packet: not all of them.
         assert slow_socket.wire.buffered() <= 3 * (len(BIG) + 1024)
@@ -303,35 +205,6 @@ async def test_a_client_that_stops_reading_gets_its_events_through_its_queue(
                 if text.startswith("42"):
                     numbers.append(json.loads(text[2:])[1]["n"])
         assert numbers == list(range(1, sent + 2))  # all of them, in order
-    finally:
-        slow.close()
-
-
-@pytest.mark.live_patch(
-    "websocket-wire", why="a client reading nothing is cut through its Wire (engineio: no limit)"
-)
-async def test_a_client_that_leaves_too_much_unread_is_cut_off(
-    live: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Beyond QUEUED_LIMIT packets waiting for it the connection is closed (the server keeps
-    nothing more for it); the others go on."""
-    monkeypatch.setattr(wire, "QUEUED_LIMIT", 3)
-    slow, ear, rooms = await _slow_and_other(live)
-    hub = app_services(live.app).live
-    try:
-        await _stall(live, slow, ear, rooms)
-        for n in range(5):  # beyond the limit
-            await hub.send("test:more", {"n": n}, rooms)
-            await ear.wait_for("test:more", since=len(ear.events))
-        async with asyncio.timeout(10):
-            while slow.sid in hub.sio.eio.sockets:  # noqa: ASYNC110 - Engine.IO's sockets, no event
-                await asyncio.sleep(0.02)
-        assert "A live connection left 3 events unread: it is closed" in caplog.text
-        async with asyncio.timeout(10):  # what the client still reads ends with the connection
-            while await slow.reader.read(65536):
-                pass
-        await hub.send("test:still", {}, rooms)
-        await ear.wait_for("test:still")
     finally:
         slow.close()
 

@@ -1,8 +1,8 @@
 """A live websocket's TCP connection below Hypercorn's ASGI layer (`Wire`): an event's frame
 written at once to each recipient's socket while its writer has nothing to write (`write_now`),
-and a client that leaves QUEUED_LIMIT packets unread cut (`cut_if_stalled`). It reads
-Hypercorn's private connection state and engineio's socket: see the patch's declaration in
-__init__.py (websocket-wire).
+and a stalled client's connection aborted at once (`cut`; bff/live/delivery.py decides when,
+with or without this patch). It reads Hypercorn's private connection state and engineio's
+socket: see the patch's declaration in __init__.py (websocket-wire).
 """
 
 from __future__ import annotations
@@ -25,11 +25,6 @@ log = logging.getLogger(__name__)
 # to it at once (`Wire`); beyond, the event waits in its Engine.IO queue behind the writer.
 WIRE_BACKLOG = 16 * 1024
 WIRE = "bff.wire"  # the scope's key for a websocket's Wire (HandshakeGate sets it)
-# Packets a websocket's queue may hold for a client that does not read them (its writer held
-# back by Hypercorn's drain); one more and the connection is cut (its client, if it is still
-# there, reconnects and refetches): otherwise a tab that stopped reading, or a client that
-# answers pings and never reads, would have the server keep every event for it.
-QUEUED_LIMIT = 1000
 
 
 class Wire:
@@ -123,12 +118,12 @@ def write_now(socket: engineio.async_socket.AsyncSocket, frames: bytes) -> bool:
         return False
 
 
-def cut_if_stalled(socket: engineio.async_socket.AsyncSocket) -> bool:
-    """Cut a websocket whose client has left QUEUED_LIMIT packets unread; True if cut (the
-    packet for it is then not queued)."""
+def cut(socket: engineio.async_socket.AsyncSocket) -> bool:
+    """Abort the TCP connection of an Engine.IO socket that has a Wire (its buffers dropped:
+    Hypercorn, then Engine.IO and Socket.IO, see it close as if the client had gone); False
+    without one (the stock libraries, a long-polling client)."""
     wire: Wire | None = getattr(socket, "wire", None)
-    if wire is None or socket.queue.qsize() < QUEUED_LIMIT:
+    if wire is None:
         return False
-    log.warning("A live connection left %d events unread: it is closed", QUEUED_LIMIT)
     wire.cut()
     return True

@@ -1,0 +1,108 @@
+"""A client that stops reading its events (a stalled tab, or an attacker that never reads) is cut
+once it leaves QUEUED_LIMIT packets unread (bff/live/delivery.py), with the live patches on (its
+TCP connection aborted through its Wire) and off (the stock libraries: closed at Engine.IO, its
+queue emptied): engineio's queue per connection has no limit of its own, and without this cut
+the server kept every event for it, its memory growing without end."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bff.live import delivery, patches
+from bff.live.events import user_room
+from bff.services import app_services
+from bff.users.models import Role
+from config.settings import Settings
+from tests.conftest import make_settings
+from tests.factories import make_staff
+from tests.live.conftest import LiveServer, run_live
+from tests.live.raw_client import read_to_end, slow_and_other, stall
+
+
+@pytest.fixture
+def restored() -> Iterator[None]:
+    """The patches as the tests' own setting has them, afterwards."""
+    yield
+    patches.apply(Settings().live_tuning)
+
+
+@pytest.mark.parametrize("tuning", ["on", "off"])
+async def test_a_client_that_stops_reading_is_cut_with_the_patches_on_and_off(
+    database_url: str,
+    run_dir: Path,
+    tmp_path: Path,
+    tuning: str,
+    restored: None,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The attack replayed at the shipped limit: a signed-in client connects as the web app
+    does, stops reading, and the server goes on emitting events to it. Its queue never holds
+    more than QUEUED_LIMIT packets, its connection is ended (Engine.IO and Socket.IO forget
+    it), everyone else's events go on, and what it still reads ends with a close."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", live_tuning=tuning
+    )
+    async for live in run_live(settings):
+        slow, ear, rooms = await slow_and_other(live)
+        hub = app_services(live.app).live
+        engine = hub.sio.eio
+        try:
+            slow_socket = engine.sockets[slow.sid]
+            assert (getattr(slow_socket, "wire", None) is not None) == (tuning == "on")
+            await stall(live, slow, ear, rooms)  # its buffers full: now everything queues
+            most = 0
+            with caplog.at_level(logging.WARNING, logger="bff.live.delivery"):
+                for n in range(delivery.QUEUED_LIMIT + 100):
+                    await hub.sio.emit("test:more", {"n": n}, to=rooms)  # delivered on return
+                    most = max(most, slow_socket.queue.qsize())
+            assert most <= delivery.QUEUED_LIMIT
+            assert slow.sid not in engine.sockets
+            assert hub.sio.manager.sid_from_eio_sid(slow.sid, "/") is None
+            assert slow_socket.queue.qsize() <= 1  # nothing kept for it (a wake-up at most)
+            message = f"A live connection left {delivery.QUEUED_LIMIT} events unread: it is closed"
+            assert message in caplog.text
+            await hub.sio.emit("test:still", {}, to=rooms)
+            await ear.wait_for("test:still")
+            # Read again (a tab whose network came back): it gets what was on its way, then
+            # the close, and reconnects and refetches as after any dropped connection.
+            assert await read_to_end(slow) < delivery.QUEUED_LIMIT
+        finally:
+            slow.close()
+
+
+async def test_a_long_polling_client_that_stops_polling_is_cut(
+    live: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The same over long-polling, which never has a Wire (so the patches' cut never reached
+    it): a signed-in session that posts but never polls again, while events go on. Cut at
+    QUEUED_LIMIT packets, its next poll answered 400 (the session is gone)."""
+    nurse = await make_staff(live.settings, Role.NURSE)
+    base = f"{live.base}/socket.io/?EIO=4&transport=polling"
+    hub = app_services(live.app).live
+    engine = hub.sio.eio
+    async with httpx.AsyncClient(timeout=10) as http:
+        opened = await http.get(base)
+        sid = json.loads(opened.text[1:])["sid"]
+        posted = await http.post(
+            f"{base}&sid={sid}", content="40" + json.dumps({"token": nurse.token})
+        )
+        assert posted.status_code == 200
+        answer = await http.get(f"{base}&sid={sid}")
+        assert answer.text.startswith("40{"), answer.text
+        eio_socket = engine.sockets[sid]
+        most = 0
+        with caplog.at_level(logging.WARNING, logger="bff.live.delivery"):
+            for n in range(delivery.QUEUED_LIMIT + 100):
+                await hub.sio.emit("test:more", {"n": n}, to=user_room(nurse.user.id))
+                most = max(most, eio_socket.queue.qsize())
+        assert most <= delivery.QUEUED_LIMIT
+        assert sid not in engine.sockets
+        assert hub.sio.manager.sid_from_eio_sid(sid, "/") is None
+        assert f"left {delivery.QUEUED_LIMIT} events unread" in caplog.text
+        assert (await http.get(f"{base}&sid={sid}")).status_code == 400
