@@ -9,15 +9,16 @@ from config.filemodes import private_files
 private_files()  # before the app's imports create var/metrics: owner-only files
 
 from bff.app import create_app  # noqa: E402
-from bff.live.patches import apply_loop  # noqa: E402
+from bff.live.patches import PatchVersionError, apply_loop  # noqa: E402
 from bff.live.server import asgi_app  # noqa: E402
 from config.logs import shown  # noqa: E402
 from config.settings import SettingsError, load_settings  # noqa: E402
 
 try:
     settings = load_settings()
-    apply_loop(settings.live_tuning)  # before Hypercorn's worker makes its event loop
+    # Before Hypercorn's worker makes its event loop.
+    apply_loop(settings.live_tuning, settings.live_patches_force)
     app = asgi_app(create_app(settings))
-except SettingsError as exc:
+except (SettingsError, PatchVersionError) as exc:
     print(shown(exc), file=sys.stderr)  # before logging is configured: `shown` by hand
     raise SystemExit(2) from None

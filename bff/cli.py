@@ -12,7 +12,7 @@ import click
 
 from bff.audit.cli import audit
 from bff.backup.cli import backup, restore
-from bff.cli_support import echo, load_settings_or_fail, run, this_python, with_storage
+from bff.cli_support import echo, fail, load_settings_or_fail, run, this_python, with_storage
 from bff.files.cli import storage
 from bff.patients.cli import folders
 from bff.search.cli import search
@@ -43,15 +43,20 @@ def serve() -> None:
 
     from bff.app import create_app
     from bff.db import migrate
+    from bff.live.patches import PatchVersionError
     from bff.live.server import asgi_app
 
     settings = load_settings_or_fail()
+    try:  # before anything is changed: a live patch written for another version stops it here
+        app = asgi_app(create_app(settings))
+    except PatchVersionError as exc:
+        fail(str(exc))
     asyncio.run(migrate(settings))
     config = Config.from_toml(HYPERCORN_CONFIG)
     config.bind = [f"{settings.host}:{settings.port}"]
     echo(f"Patient records portal: {settings.public_url}", err=True)
     with serving(settings):  # where this server is, for commands run beside it (the demo)
-        asyncio.run(serve(asgi_app(create_app(settings)), config))
+        asyncio.run(serve(app, config))
 
 
 @cli.command()

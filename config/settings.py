@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     # stock python-engineio, python-socketio, Hypercorn and asyncio loop: a way back after an
     # upgrade, at the cost docs/capacity.md measures), or "off:NAME,..." (all but those).
     live_tuning: LiveTuning = "on"
+    # Apply them even where an installed library differs from the version a patch was written
+    # for (without: such an optional patch is left out, and a non-optional one stops the start).
+    live_patches_force: bool = False
     max_upload_mb: Annotated[int, Field(ge=1, le=10_000)] = 50
     # Conversions (profile images, RTF to text) run in worker processes (bff/workers.py): at
     # most this many at once, this many more waiting (beyond: 503), each killed after this long,

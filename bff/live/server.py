@@ -99,7 +99,8 @@ class LiveHub:
     def __init__(self, settings: Settings, session_cache: SessionCache | None = None) -> None:
         manager: socketio.AsyncManager
         # Each connection's rooms kept by connection (bff/live/patches/rooms.py), or not.
-        rooms_kept = "rooms-by-connection" in patches.chosen(settings.live_tuning)
+        chosen = patches.chosen(settings.live_tuning, settings.live_patches_force)
+        rooms_kept = "rooms-by-connection" in chosen
         if settings.redis_url:
             manager = (RoomsKeptRedisManager if rooms_kept else RedisManager)(
                 settings.redis_url,
@@ -445,10 +446,11 @@ def asgi_app(app: Quart) -> Any:
     (BFF_TRUSTED_PROXY_HOPS > 0) the client address and scheme come from its X-Forwarded-*
     headers, for both HTTP and websockets. The live layer's patches of other libraries' code
     are applied here as BFF_LIVE_TUNING says (bff/live/patches/), the libraries' own code put
-    back for those left out.
+    back for those left out; PatchVersionError if a non-optional one was written for another
+    version of its library (bff/live/patches/ `refuse_other_versions`).
     """
     hub = app_services(app).live
-    tuning = patches.apply(hub.settings.live_tuning)
+    tuning = patches.apply(hub.settings.live_tuning, hub.settings.live_patches_force)
     combined: Any = HandshakeGate(
         socketio.ASGIApp(hub.sio, other_asgi_app=app, socketio_path=SOCKETIO_PATH),
         hub.unconnected,

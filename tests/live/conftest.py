@@ -36,7 +36,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """A test marked `live_patch(*names, why=...)` is skipped, saying why, while the tests run
     with BFF_LIVE_TUNING leaving one of those patches out (`make test` runs tests/live again
     with them off)."""
-    applied = patches.chosen(Settings().live_tuning)
+    settings = Settings()
+    applied = patches.chosen(settings.live_tuning, settings.live_patches_force)
     for mark in item.iter_markers("live_patch"):
         assert mark.args and set(mark.args) <= set(patches.BY_NAME), mark.args
         if off := [name for name in mark.args if name not in applied]:

@@ -4,16 +4,19 @@ written against one version of it (the one requirements.lock pins; Python's mino
 asyncio) and is kept for a gain measured with bench/live_bench.py (docs/capacity.md).
 
 Upgrading one of those libraries is a deliberate act: tests/live/test_patches.py fails, naming
-the patch, when an installed version differs from the one a patch was written for (and a
-server started so logs a warning for each). Read the patch against the new version's code,
-measure it again, then change its `written_for` here.
+the patch, when an installed version differs from the one a patch was written for, and a
+server started so leaves such an optional patch out (a warning naming the library and both
+versions: the library's own code runs) and refuses to start when a non-optional one differs
+(`PatchVersionError`), unless BFF_LIVE_PATCHES_FORCE says to apply them anyway. Read the patch
+against the new version's code, measure it again, then change its `written_for` here.
 
 BFF_LIVE_TUNING (config/settings.py) chooses the optional patches applied: `on` (all), `off`
 (the stock libraries: an operator's way back) or `off:NAME,...` (all but those). `apply` sets
 them when the app is served (bff/live/server.py's `asgi_app`), `apply_loop` the event loop's
 (bff/asgi.py, before Hypercorn's worker makes its loop); a patch left out leaves the library's
-own code in place, or puts it back. The others (`optional=False`) are the product's own
-behaviour, not a tuning: applied whatever the setting says, declared here for the guard.
+own code in place, or puts it back, and is named in a warning at start-up with what running
+without it costs. The others (`optional=False`) are the product's own behaviour, not a
+tuning: applied whatever the setting says, declared here for the guard.
 """
 
 from __future__ import annotations
@@ -82,6 +85,8 @@ class Patch:
     replacements: tuple[Replacement, ...] = ()
     needs: tuple[str, ...] = ()  # patches without which it does nothing
     optional: bool = True  # False: the product's behaviour, whatever BFF_LIVE_TUNING says
+    # What a server without it lacks beyond its gain (a limit it carries), for the warning.
+    without: str = ""
 
 
 PATCHES = (
@@ -123,8 +128,9 @@ PATCHES = (
         (ENGINEIO, HYPERCORN, WSPROTO),
         "engineio.async_socket.AsyncSocket._upgrade_websocket, keeping the connection's Wire "
         "(Hypercorn's private connection state) on its socket: an event's frame written once "
-        "and straight to each idle websocket, a client leaving 1,000 packets unread cut; and "
-        "how to end a late long-polling session's upgrading websockets (bff/live/server.py)",
+        "and straight to each idle websocket, a stalled client's TCP connection aborted at "
+        "once (bff/live/delivery.py cuts it at Engine.IO without); and how to end a late "
+        "long-polling session's upgrading websockets (bff/live/server.py)",
         "CPU per delivered event 240 -> 86 us at 5,000, the fan-out's p99 1,020 -> 306 ms "
         "(024ce07 against c97f821); 201 -> 80 us with rooms-by-connection (docs/capacity.md, "
         "2026-11-28)",
@@ -137,6 +143,8 @@ PATCHES = (
             ),
         ),
         needs=("writer-poll",),
+        without="a long-polling session closed for not signing in ends a websocket that "
+        "upgraded it within engineio's ping interval and timeout (45 s), not at once",
     ),
     Patch(
         "websocket-end",
@@ -229,17 +237,27 @@ PATCHES = (
     ),
 )
 BY_NAME = {patch.name: patch for patch in PATCHES}
+LOOP = ("accept-in-turns", "ready-in-turns")  # set by `apply_loop`, the others by `apply`
+FORCE = "BFF_LIVE_PATCHES_FORCE"  # the setting that applies them whatever the versions
 
 
-def chosen(tuning: str) -> frozenset[str]:
+class PatchVersionError(Exception):
+    """A non-optional patch was written for another version of a library than the one
+    installed: the server does not start (the message names each, and the way out)."""
+
+
+def chosen(tuning: str, force: bool = False) -> frozenset[str]:
     """The patches BFF_LIVE_TUNING applies: `on`, `off` or `off:NAME,...` (checked by
-    config/checks.py); a patch whose `needs` are left out is left out too."""
+    config/checks.py), less each optional one written for another version of a library than
+    the one installed (unless `force`); a patch whose `needs` are left out is left out too."""
     names = {patch.name for patch in PATCHES}
     if tuning == "off":
         names = {patch.name for patch in PATCHES if not patch.optional}
     elif tuning.startswith("off:"):
         names -= {name for name in tuning.removeprefix("off:").split(",") if name in BY_NAME}
         names |= {patch.name for patch in PATCHES if not patch.optional}
+    if not force:
+        names -= {name for name in names if BY_NAME[name].optional and _differs(BY_NAME[name])}
     while missing := {name for name in names if not set(BY_NAME[name].needs) <= names}:
         names -= missing
     return frozenset(names)
@@ -257,38 +275,90 @@ def installed_version(distribution: str) -> str:
 
 def version_problems(patch: Patch, installed: Callable[[str], str] | None = None) -> list[str]:
     """One line per library whose installed version (`installed_version`, or what `installed`
-    says) is not the one `patch` was written for, naming the patch."""
+    says) is not the one `patch` was written for, naming the patch, the library and both
+    versions."""
     problems = []
     for distribution, version in patch.written_for:
         found = (installed or installed_version)(distribution)
         if found == version:
             continue
-        way_back = f"; BFF_LIVE_TUNING=off:{patch.name} runs without it" if patch.optional else ""
         problems.append(
             f"live patch {patch.name!r} ({patch.where}) was written for {distribution} "
             f"{version}, and {found} is installed: read it against {distribution} {found}'s "
             f"code, measure its gain again (docs/capacity.md), then set its version in "
-            f"bff/live/patches/__init__.py{way_back}"
+            f"bff/live/patches/__init__.py"
         )
     return problems
 
 
-def apply(tuning: str) -> frozenset[str]:
-    """Set the patches BFF_LIVE_TUNING chooses in place and put the library's own code back for
-    the others; warn of each applied patch written for another version. Returns the names of
-    the patches applied (the managers, the Wire and the loop are chosen from them)."""
-    names = chosen(tuning)
+def _differs(patch: Patch) -> bool:
+    return any(
+        installed_version(distribution) != version for distribution, version in patch.written_for
+    )
+
+
+def refuse_other_versions(force: bool = False) -> None:
+    """Raise PatchVersionError, naming each, when a non-optional patch was written for another
+    version of a library than the one installed: the product's own behaviour rests on that
+    library's private code, so the server must not start on code nobody has read against it
+    (unless `force`: BFF_LIVE_PATCHES_FORCE; `apply` warns of each)."""
+    problems = [
+        problem for patch in PATCHES if not patch.optional for problem in version_problems(patch)
+    ]
+    if problems and not force:
+        raise PatchVersionError(
+            "The server does not start: "
+            + "; ".join(problems)
+            + ". Install the version each was written for (requirements.lock), or set "
+            + f"{FORCE}=true to start with it anyway"
+        )
+
+
+def _report(
+    names: frozenset[str], tuning: str, force: bool, which: Callable[[Patch], bool]
+) -> None:
+    """Warn of each optional patch (among those `which` picks) left out, saying why and what
+    running without it costs, and of each applied although written for another version."""
+    for patch in PATCHES:
+        if not which(patch):
+            continue
+        problems = version_problems(patch)
+        if patch.name in names:
+            for problem in problems:
+                log.warning("%s (applied: %s=true)", problem, FORCE)
+            continue
+        if not patch.optional:
+            continue
+        if problems and not force:
+            why = "; ".join(problems) + f"; the library's own code runs ({FORCE}=true applies it)"
+        elif not set(patch.needs) <= names:
+            why = f"it needs {', '.join(patch.needs)}, left out"
+        else:
+            why = f"BFF_LIVE_TUNING={tuning}: the library's own code runs"
+        cost = f"without it: {patch.without}; and it forgoes " if patch.without else "it forgoes "
+        log.warning("Live patch %r is off (%s); %s%s", patch.name, why, cost, patch.gain)
+
+
+def apply(tuning: str, force: bool = False) -> frozenset[str]:
+    """Set the patches BFF_LIVE_TUNING chooses (`chosen`) in place and put the library's own
+    code back for the others, warning of each left out (why, and what it costs); raise
+    PatchVersionError if a non-optional one was written for another version of a library
+    (`refuse_other_versions`). Returns the names of the patches applied (the managers, the
+    Wire and the loop are chosen from them)."""
+    refuse_other_versions(force)
+    names = chosen(tuning, force)
     for patch in PATCHES:
         for replacement in patch.replacements:
             replacement.put(patch.name in names)
-        if patch.name in names:
-            for problem in version_problems(patch):
-                log.warning("%s", problem)
+    _report(names, tuning, force, lambda patch: patch.name not in LOOP)
     return names
 
 
-def apply_loop(tuning: str) -> None:
+def apply_loop(tuning: str, force: bool = False) -> None:
     """The event loops this process makes from now on: taking turns as BFF_LIVE_TUNING chooses
-    (accept-in-turns, ready-in-turns), or asyncio's own."""
-    names = chosen(tuning)
+    (accept-in-turns, ready-in-turns), or asyncio's own; as `apply`, refusing other versions of
+    the non-optional patches' libraries and warning of each of these left out."""
+    refuse_other_versions(force)
+    names = chosen(tuning, force)
     loop.take_turns("accept-in-turns" in names, "ready-in-turns" in names)
+    _report(names, tuning, force, lambda patch: patch.name in LOOP)
