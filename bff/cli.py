@@ -54,6 +54,13 @@ def serve() -> None:
     asyncio.run(migrate(settings))
     config = Config.from_toml(HYPERCORN_CONFIG)
     config.bind = [f"{settings.host}:{settings.port}"]
+    try:  # bound here, before var/serving.json names this server: a port in use ends it first
+        listening = config.create_sockets()
+    except OSError as exc:
+        fail(f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}.", code=1)
+    bound = [f"fd://{sock.detach()}" for sock in listening.secure_sockets]
+    config.insecure_bind = [f"fd://{sock.detach()}" for sock in listening.insecure_sockets]
+    config.bind = bound if config.ssl_enabled else config.insecure_bind
     echo(f"Patient records portal: {settings.public_url}", err=True)
     with serving(settings):  # where this server is, for commands run beside it (the demo)
         asyncio.run(serve(app, config))

@@ -3,12 +3,17 @@
 command run beside it (the demo, `tokens simulate-tap`) prints the address that server really
 answers at, even when the command's own settings would make another (no BFF_PORT in that
 shell). Only a live server on the same database counts: a file a killed server left is ignored.
-The database is named by a digest (its URL may carry a password)."""
+The database is named by an HMAC of its URL under the app's secret (BFF_SECRET_KEY, or
+var/secret_key): the URL may carry a password, and a plain digest of it would let anyone who
+reads the file try passwords against it. A command finds the server when it has the same
+database and the same secret (the same var/ or BFF_SECRET_KEY). The record is written only once
+the server listens: a second server failing to bind its port leaves the first's alone."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 from collections.abc import Iterator
@@ -26,12 +31,14 @@ def _path(settings: Settings) -> Path:
 
 
 def _database(settings: Settings) -> str:
-    return hashlib.sha256(settings.database_url.encode()).hexdigest()
+    key = settings.signing_key().encode()
+    return hmac.new(key, settings.database_url.encode(), hashlib.sha256).hexdigest()
 
 
 @contextlib.contextmanager
 def serving(settings: Settings) -> Iterator[None]:
-    """While the block runs, var/serving.json names this process, its database and address."""
+    """While the block runs, var/serving.json names this process, its database and address
+    (enter it once the server's port is bound)."""
     path = _path(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {"pid": os.getpid(), "url": settings.public_url, "database": _database(settings)}
