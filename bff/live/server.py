@@ -15,25 +15,22 @@ The Redis link (python-socketio's manager, with our own listen loop: bff/live/ma
 is "up" once this process is subscribed, and "down" from the moment the subscription fails or
 stops answering pings. While it is down this process cannot hear other processes' sign-outs and
 changes, so its session cache is not trusted (every request reads the database) and the session
-check runs every second; it reconnects every half second. When the link comes back the cache starts
-afresh, the sessions of this process's connections are re-checked at once, and every
+check runs every second; it reconnects every half second. When the link comes back the cache
+starts afresh, the sessions of this process's connections are re-checked at once, and every
 connection gets `live:resync`, so clients refetch what events of other processes they missed.
 
 Clients only connect (with their token) and answer pings: a message from a client over
 CLIENT_MESSAGE_LIMIT bytes ends its connection (Engine.IO's limit, 1 MB by default, let any
-signed-in client make the server hold and parse large messages). A connection that does not
-connect with a session within BFF_LIVE_CONNECT_SECONDS of opening is closed, and each process
-keeps at most BFF_LIVE_UNCONNECTED_PER_ADDRESS such connections of one client address (a
-websocket's are counted by HandshakeGate, a long-polling session's here: `Unconnected`).
-
-A storm of connections (every client of a restarted instance at once) takes turns: a few
-accepted at each turn of the loop, at most HANDSHAKES_AT_ONCE of a process set up on the CPU
-at once, none holding its turn while it waits for the client or the database
+signed-in client make the server hold and parse large messages). A connection not connected
+with a session within BFF_LIVE_CONNECT_SECONDS of opening is closed, at most
+BFF_LIVE_UNCONNECTED_PER_ADDRESS of them per client address (`Unconnected`: HandshakeGate
+counts websockets, bff/live/polling.py long-polling sessions). A storm of connections takes
+turns: a few accepted at each turn of the loop, HANDSHAKES_AT_ONCE set up on the CPU at once
 (bff/live/transport.py, bff/live/turns.py).
 
 Each process delivers events to its own connections from one task, in the order they were
 sent, to the connections that were its recipients when it was sent, a slice of packets at a
-turn of the loop, so requests are answered during a long fan-out (bff/live/delivery.py); an
+turn of the loop, a client leaving QUEUED_LIMIT packets unread cut (bff/live/delivery.py); an
 emit without Redis returns once it is delivered. A connection's session ending goes through
 the same queue: `session:revoked`, then the connection closed, before any later event.
 
@@ -78,8 +75,9 @@ from bff.live.managers import (
     RoomsKeptLocalManager,
     RoomsKeptRedisManager,
 )
-from bff.live.transport import POLLING_PLACE, SOCKETIO_PATH, HandshakeGate, raise_open_file_limit
-from bff.live.unconnected import CROWDED, Unconnected, client_address
+from bff.live.polling import PollingSessions
+from bff.live.transport import SOCKETIO_PATH, HandshakeGate, raise_open_file_limit
+from bff.live.unconnected import Unconnected
 from bff.services import app_services
 from bff.waits import wait_set
 from config.settings import Settings
@@ -143,68 +141,9 @@ class LiveHub:
         self.unconnected = Unconnected(
             settings.live_unconnected_per_address, settings.live_connect_seconds
         )
-        # Long-polling sessions not connected at Socket.IO: Engine.IO sid -> (client address,
-        # the timer closing the session when its time is up).
-        self._polling: dict[str, tuple[str, asyncio.TimerHandle]] = {}
-        self._eio_opened = self.sio._handle_eio_connect
-        self._eio_closed = self.sio._handle_eio_disconnect
-        self.sio.eio.on("connect", self._eio_connect)
-        self.sio.eio.on("disconnect", self._eio_disconnect)
-
-    async def _eio_connect(self, eio_sid: str, environ: dict[str, Any]) -> Any:
-        """A new Engine.IO session (python-socketio's own handler, after): a long-polling one is
-        `Unconnected` until it connects at Socket.IO, closed if its time runs out. Its place was
-        taken by HandshakeGate, which refused it (429, Retry-After) when its address had too
-        many; served without the gate, it is taken here (refused: engineio answers 401 with the
-        message). (A websocket's are HandshakeGate's.)"""
-        scope = environ.get("asgi.scope") or {}
-        if scope.get("type") == "http":
-            address = client_address(scope)
-            if scope.pop(POLLING_PLACE, None) is None and not self.unconnected.admit(address):
-                return {"message": CROWDED}
-            loop = asyncio.get_running_loop()
-            timer = loop.call_later(self.unconnected.seconds, self._polling_late, eio_sid)
-            self._polling[eio_sid] = (address, timer)
-        await self._eio_opened(eio_sid, environ)
-        return None
-
-    async def _eio_disconnect(self, eio_sid: str, reason: Any) -> None:
-        self._settle(eio_sid)
-        await self._eio_closed(eio_sid, reason)
-
-    def _settle(self, eio_sid: str | None) -> None:
-        """A long-polling session connected at Socket.IO, or ended: no longer `Unconnected`."""
-        entry = self._polling.pop(eio_sid, None) if eio_sid is not None else None
-        if entry is not None:
-            address, timer = entry
-            timer.cancel()
-            self.unconnected.release(address)
-
-    def _polling_late(self, eio_sid: str) -> None:
-        """A long-polling session's time to connect is up: closed, unless its CONNECT is being
-        answered (then looked at again in a second)."""
-        entry = self._polling.get(eio_sid)
-        if entry is None:
-            return
-        if self.sio.manager.sid_from_eio_sid(eio_sid, "/") is not None:
-            timer = asyncio.get_running_loop().call_later(1.0, self._polling_late, eio_sid)
-            self._polling[eio_sid] = (entry[0], timer)
-            return
-        self._settle(eio_sid)
-        metrics.live_unconnected("late")
-        self._spawn(self._close_late(eio_sid))
-
-    async def _close_late(self, eio_sid: str) -> None:
-        """Close a long-polling session now: its CLOSE packet goes to a poll waiting (engineio's
-        own `disconnect` would wait for a poll to take it), its sid is unknown from now, and
-        every websocket that upgraded it (or tries to) ends (HandshakeGate's END_UPGRADE)."""
-        engine = self.sio.eio
-        socket = engine.sockets.get(eio_sid)
-        if socket is not None:
-            await socket.close(wait=False, abort=False, reason=engine.reason.SERVER_DISCONNECT)
-            engine.sockets.pop(eio_sid, None)
-            for end in getattr(socket, "end_upgrades", None) or ():
-                end()  # a websocket it upgraded to, or tried to: ended now, not when it speaks
+        # Long-polling sessions until they connect at Socket.IO (Engine.IO's connect and
+        # disconnect handlers: python-socketio's own, called from there).
+        self.polling = PollingSessions(self.sio, self.unconnected, self._spawn)
 
     async def _connect(self, sid: str, environ: dict[str, Any], auth: Any) -> None:
         if self.draining:  # stopping: the client retries, and finds an instance that is up
@@ -227,8 +166,7 @@ class LiveHub:
             await self.sio.enter_room(sid, ADMINS)
         self._sessions[sid] = principal.session_id
         metrics.live_connections(+1)
-        if self._polling:  # a long-polling session now connected
-            self._settle(self.sio.manager.eio_sid_from_sid(sid, "/"))
+        self.polling.connected(sid)
         if principal.expires_at is not None:
             delay = (principal.expires_at - datetime.now(UTC)).total_seconds()
             self._expiry[sid] = asyncio.get_running_loop().call_later(
@@ -374,8 +312,7 @@ class LiveHub:
                 await self._checker
         for timer in self._expiry.values():
             timer.cancel()
-        for _, timer in self._polling.values():
-            timer.cancel()
+        self.polling.close()
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=SEND_TIMEOUT)
         manager = self.sio.manager

@@ -98,7 +98,7 @@ class HandshakeGate:
     close sent says why (1008). A CONNECT being answered has no limit meanwhile; refused, the
     limit is back (at once if past). A new long-polling session's first request is refused the
     same way (429, Retry-After) before Engine.IO sees it; admitted, its place is handed to
-    bff/live/server.py (`POLLING_PLACE`), which keeps it until the session connects or ends."""
+    bff/live/polling.py (`POLLING_PLACE`), which keeps it until the session connects or ends."""
 
     def __init__(self, app: Any, unconnected: Unconnected, wires: bool = True) -> None:
         self.app = app
@@ -148,7 +148,7 @@ class HandshakeGate:
         """A websocket upgrading a long-polling session: no turn (`_upgrading`), `Unconnected`
         until its client's UPGRADE arrives, and until then its client has `Unconnected.seconds`
         from its accept (engineio waits for the probe without a limit). Then it carries its
-        session, which bff/live/server.py closes if it has not connected in time: an Engine.IO
+        session, which bff/live/polling.py closes if it has not connected in time: an Engine.IO
         close ends a websocket only once its client speaks again, so the session ends the
         websocket too, through `scope[END_UPGRADE]` (its pending receive answered as a
         disconnect)."""

@@ -1,7 +1,7 @@
 """What a live connection that never signs in may cost (`Unconnected`): closed
 BFF_LIVE_CONNECT_SECONDS after it opened, at most BFF_LIVE_UNCONNECTED_PER_ADDRESS of them per
 client address, the others refused (429) with a readable message. Counted by HandshakeGate
-(bff/live/transport.py) for websockets and by bff/live/server.py for long-polling sessions.
+(bff/live/transport.py) for websockets and by bff/live/polling.py for long-polling sessions.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Unconnected:
     waiting for their turn (HandshakeGate) are the server's to answer, so a site behind one NAT
     reconnecting at once is not refused for the server's slowness. Websockets are counted by
     HandshakeGate (one upgrading a long-polling session until its upgrade is done), long-polling
-    sessions by bff/live/server.py."""
+    sessions by bff/live/polling.py."""
 
     def __init__(self, per_address: int, seconds: float) -> None:
         self.per_address = per_address

@@ -2,7 +2,7 @@
 long as it answers pings: it is closed BFF_LIVE_CONNECT_SECONDS after it opened, and each
 process keeps at most BFF_LIVE_UNCONNECTED_PER_ADDRESS of them per client address
 (bff/live/unconnected.py's `Unconnected`, counted by HandshakeGate for websockets and by
-bff/live/server.py for long-polling). Raw clients speaking Engine.IO by hand, as the review's
+bff/live/polling.py for long-polling). Raw clients speaking Engine.IO by hand, as the review's
 did, and real Socket.IO clients, through a real server behind a trusted proxy hop (the address
 is the one X-Forwarded-For gives, as for the throttles)."""
 

@@ -130,7 +130,7 @@ PATCHES = (
         "(Hypercorn's private connection state) on its socket: an event's frame written once "
         "and straight to each idle websocket, a stalled client's TCP connection aborted at "
         "once (bff/live/delivery.py cuts it at Engine.IO without); and how to end a late "
-        "long-polling session's upgrading websockets (bff/live/server.py)",
+        "long-polling session's upgrading websockets (bff/live/polling.py)",
         "CPU per delivered event 240 -> 86 us at 5,000, the fan-out's p99 1,020 -> 306 ms "
         "(024ce07 against c97f821); 201 -> 80 us with rooms-by-connection (docs/capacity.md, "
         "2026-11-28)",
@@ -219,10 +219,10 @@ PATCHES = (
         "engineio-connect",
         (SOCKETIO,),
         "socketio's AsyncServer._handle_eio_connect and _handle_eio_disconnect, called from "
-        "ours (bff/live/server.py's LiveHub)",
+        "ours (bff/live/polling.py's PollingSessions)",
         "not a tuning: long-polling sessions counted and closed as BFF_LIVE_CONNECT_SECONDS "
         "and BFF_LIVE_UNCONNECTED_PER_ADDRESS say",
-        "bff/live/server.py",
+        "bff/live/polling.py",
         optional=False,
     ),
     Patch(
