@@ -43,19 +43,26 @@ def serve() -> None:
 
     from bff.app import create_app
     from bff.db import migrate
-    from bff.live.patches import PatchVersionError
+    from bff.live.patches import PatchVersionError, apply_loop
     from bff.live.server import asgi_app
 
     settings = load_settings_or_fail()
     try:  # before anything is changed: a live patch written for another version stops it here
+        apply_loop(settings.live_tuning, settings.live_patches_force)  # as bff/asgi.py does
         app = asgi_app(create_app(settings))
     except PatchVersionError as exc:
         fail(str(exc))
     asyncio.run(migrate(settings))
     config = Config.from_toml(HYPERCORN_CONFIG)
     config.bind = [f"{settings.host}:{settings.port}"]
-    try:  # bound here, before var/serving.json names this server: a port in use ends it first
+    # Listening here, before var/serving.json names this server: a port in use ends it first.
+    # Bound alone is not enough: two sockets that allow address reuse (Hypercorn's do) both
+    # bind one port until one of them listens, so a second server started at the same moment
+    # passed, wrote its record over the first's, and failed later with a traceback.
+    try:
         listening = config.create_sockets()
+        for sock in [*listening.secure_sockets, *listening.insecure_sockets]:
+            sock.listen(config.backlog)
     except OSError as exc:
         fail(f"Cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}.", code=1)
     bound = [f"fd://{sock.detach()}" for sock in listening.secure_sockets]

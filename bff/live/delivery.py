@@ -154,6 +154,8 @@ class Deliveries:
             budget -= 1
             socket = sockets.get(eio_sid)
             if socket is not None:
+                if getattr(socket, CUT, False):  # cut, its connection not torn down yet
+                    continue
                 if write_now(socket, frames):
                     direct += 1
                     continue
@@ -189,6 +191,10 @@ class Deliveries:
             self._fail(self._waiting.popleft(), "the app is stopping")
 
 
+# Set on an engineio socket cut_stalled has cut (a Wire's connection is torn down a moment later).
+CUT = "bff_cut"
+
+
 async def cut_stalled(engine: Any, eio_sid: str, socket: Any) -> None:
     """End the connection of a client that has left QUEUED_LIMIT packets unread, keeping none
     of them. With a Wire (the websocket-wire patch) its TCP connection is aborted at once.
@@ -200,8 +206,7 @@ async def cut_stalled(engine: Any, eio_sid: str, socket: Any) -> None:
     does until its client reads again or goes (at most Hypercorn's drain limit, 64 KB, waits in
     its socket's buffer)."""
     log.warning("A live connection left %d events unread: it is closed", QUEUED_LIMIT)
-    if wire.cut(socket):
-        return
+    setattr(socket, CUT, True)  # passed by from now on: cut once, however many events follow
     queue = socket.queue
     while True:
         try:
@@ -209,6 +214,8 @@ async def cut_stalled(engine: Any, eio_sid: str, socket: Any) -> None:
         except asyncio.QueueEmpty:
             break
         queue.task_done()
+    if wire.cut(socket):
+        return
     engine.sockets.pop(eio_sid, None)
     with contextlib.suppress(Exception):  # the client may be gone already
         await socket.close(wait=False, abort=True, reason=engine.reason.SERVER_DISCONNECT)

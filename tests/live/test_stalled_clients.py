@@ -6,6 +6,7 @@ the server kept every event for it, its memory growing without end."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Iterator
@@ -58,10 +59,18 @@ async def test_a_client_that_stops_reading_is_cut_with_the_patches_on_and_off(
             await stall(live, slow, ear, rooms)  # its buffers full: now everything queues
             most = 0
             with caplog.at_level(logging.WARNING, logger="bff.live.delivery"):
-                for n in range(delivery.QUEUED_LIMIT + 100):
+                for n in range(delivery.QUEUED_LIMIT - 100):
                     await hub.sio.emit("test:more", {"n": n}, to=rooms)  # delivered on return
                     most = max(most, slow_socket.queue.qsize())
+                # Then a burst, as a busy ward makes one: all sent before any is delivered.
+                await asyncio.gather(
+                    *(hub.sio.emit("test:more", {"n": n}, to=rooms) for n in range(400))
+                )
+                most = max(most, slow_socket.queue.qsize())
             assert most <= delivery.QUEUED_LIMIT
+            # Cut once (with a Wire, its connection is torn down a moment later: the events of
+            # that moment pass it by, not cut it again).
+            assert caplog.text.count("events unread") == 1
             assert slow.sid not in engine.sockets
             assert hub.sio.manager.sid_from_eio_sid(slow.sid, "/") is None
             assert slow_socket.queue.qsize() <= 1  # nothing kept for it (a wake-up at most)

@@ -227,9 +227,10 @@ PATCHES = (
     ),
     Patch(
         "deliveries",
-        (SOCKETIO, ENGINEIO),
+        (SOCKETIO, ENGINEIO, WSPROTO),
         "socketio's AsyncManager.emit without a callback (the managers' rooms table, "
-        "packet_class and the Engine.IO server's send_packet read directly)",
+        "packet_class and the Engine.IO server's send_packet read directly; wsproto's "
+        "FrameProtocol frames each event once for every websocket)",
         "not a tuning: events delivered in order, a slice at a turn of the loop "
         "(bff/live/delivery.py; docs/capacity.md)",
         "bff/live/delivery.py",
