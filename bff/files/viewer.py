@@ -476,8 +476,9 @@ async def content_or_404(
         raise ApiError(404, NO_CONTENT)
 
 
-def _render_errors(exc: Exception, too_slow: str, too_much: str, failed: str) -> ApiError:
-    """The answer to a picture the worker pool did not render (a page, a reduced image)."""
+def render_errors(exc: Exception, too_slow: str, too_much: str, failed: str) -> ApiError:
+    """The answer to a picture the worker pool did not render (a page, a reduced image, an
+    intake item's thumbnail)."""
     if isinstance(exc, PreviewRefused):
         return ApiError(404 if str(exc) == PAGE_OUTSIDE else 422, str(exc))
     if isinstance(exc, WorkerBusy):
@@ -529,7 +530,7 @@ async def page_image(
     try:
         return await cache.get_or_render(key, render)
     except (PreviewRefused, WorkerBusy, WorkerFailed, WorkerTimeout) as exc:
-        raise _render_errors(exc, PAGE_TOO_SLOW, PAGE_TOO_MUCH_MEMORY, PAGE_FAILED) from None
+        raise render_errors(exc, PAGE_TOO_SLOW, PAGE_TOO_MUCH_MEMORY, PAGE_FAILED) from None
 
 
 async def reduced_picture(
@@ -564,7 +565,7 @@ async def reduced_picture(
     try:
         return await cache.get_or_render(key, render)
     except (PreviewRefused, WorkerBusy, WorkerFailed, WorkerTimeout) as exc:
-        raise _render_errors(exc, IMAGE_TOO_SLOW, IMAGE_TOO_MUCH_MEMORY, IMAGE_FAILED) from None
+        raise render_errors(exc, IMAGE_TOO_SLOW, IMAGE_TOO_MUCH_MEMORY, IMAGE_FAILED) from None
 
 
 async def rendered_document(

@@ -35,13 +35,13 @@ from bff.files.previews import (
     thumbnail,
 )
 from bff.files.thumbnails import MB, THUMBNAIL_LINK_SECONDS, THUMBNAIL_LINK_STEP
-from bff.files.viewer import BUSY, BUSY_RETRY_SECONDS, PageCache, PageKey
+from bff.files.viewer import PageCache, PageKey, render_errors
 from bff.intake import access
 from bff.intake.models import IntakeItem, Status
 from bff.intake.repository import GONE
 from bff.intake.service import INTAKE_AREA, find_item, item_key
 from bff.intake.workspace import copy_into, private_folder
-from bff.workers import WorkerBusy, WorkerFailed, WorkerOutOfMemory, WorkerPool, WorkerTimeout
+from bff.workers import WorkerBusy, WorkerFailed, WorkerPool, WorkerTimeout
 from config.settings import Settings
 from storage.base import Storage, StorageError
 from storage.errors import NotFound
@@ -113,14 +113,8 @@ EXPECTED = (PreviewRefused, WorkerBusy, WorkerTimeout, WorkerFailed, StorageErro
 
 def _refusal(exc: Exception) -> ApiError:
     """The answer to a thumbnail that could not be drawn: a reason a person can read."""
-    if isinstance(exc, PreviewRefused):
-        return ApiError(422, str(exc))
-    if isinstance(exc, WorkerBusy):
-        return ApiError(503, BUSY, {"Retry-After": BUSY_RETRY_SECONDS})
-    if isinstance(exc, WorkerTimeout):
-        return ApiError(422, TOO_SLOW)
-    if isinstance(exc, WorkerOutOfMemory):
-        return ApiError(422, TOO_MUCH_MEMORY)
+    if isinstance(exc, PreviewRefused | WorkerBusy | WorkerTimeout | WorkerFailed):
+        return render_errors(exc, TOO_SLOW, TOO_MUCH_MEMORY, FAILED)
     if isinstance(exc, NotFound):
         return ApiError(404, CONTENT_GONE)
     if isinstance(exc, StorageError | OSError):
