@@ -130,6 +130,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None]] = {
     ("POST", "/api/intake/items"): (INTAKE, None),
     ("GET", "/api/intake/items/<int:item_id>"): (INTAKE, None),
     ("GET", "/api/intake/items/<int:item_id>/content"): (INTAKE, None),
+    ("GET", "/api/intake/items/<int:item_id>/thumbnail"): (INTAKE, None),
     ("POST", "/api/intake/items/<int:item_id>/file"): (INTAKE, None),
     ("POST", "/api/intake/items/<int:item_id>/delete"): (INTAKE, None),
     ("POST", "/api/intake/items/<int:item_id>/split"): (INTAKE, None),
@@ -584,6 +585,7 @@ BEYOND_POLICY: dict[tuple[str, str], tuple[int, str]] = {
     # No such intake item (the matrix's admin asks for one that is not there).
     ("GET", "/api/intake/items/<int:item_id>"): (404, INTAKE_ITEM_NOT_FOUND),
     ("GET", "/api/intake/items/<int:item_id>/content"): (404, INTAKE_ITEM_NOT_FOUND),
+    ("GET", "/api/intake/items/<int:item_id>/thumbnail"): (404, INTAKE_ITEM_NOT_FOUND),
     ("POST", "/api/intake/items/<int:item_id>/file"): (404, INTAKE_ITEM_NOT_FOUND),
     ("POST", "/api/intake/items/<int:item_id>/delete"): (404, INTAKE_ITEM_NOT_FOUND),
     ("POST", "/api/intake/items/<int:item_id>/split"): (404, INTAKE_ITEM_NOT_FOUND),
