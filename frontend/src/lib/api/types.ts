@@ -34,8 +34,6 @@ export type DashboardStats = Schemas['DashboardStats'];
 export type StoredFile = Schemas['Blob'];
 /** Where a file's content came from when the intake filed it (null: uploaded to its folder). */
 export type FileSource = Schemas['FileSource'];
-/** Whether a file's text is searchable (null: its content is not searched). */
-export type TextState = StoredFile['textState'];
 /** A file opened in the in-app viewer: its kind and the links of that viewer session. */
 export type ViewerResponse = ResponseOf<'get_open_viewer'>;
 /** A page's words with their boxes [x0, y0, x1, y1] in fractions of the page, origin top-left, in reading order. */

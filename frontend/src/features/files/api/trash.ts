@@ -4,7 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest, seg } from '../../../lib/api/client';
-import type { PurgeTrashedResponse, RestoreTrashedResponse, TrashListResponse } from '../../../lib/api/types';
+import type { PurgeTrashedRequest, PurgeTrashedResponse, RestoreTrashedResponse, TrashListResponse } from '../../../lib/api/types';
 import { assignmentKeys, fileKeys } from '../../../lib/queryKeys';
 import { useInvalidatingMutation } from '../../../lib/useInvalidatingMutation';
 import { folderPath } from './paths';
@@ -30,7 +30,7 @@ export const usePurgeTrashed = (container: string, folder: string) =>
     ({ blob, confirmation }: { blob: string; confirmation: string }) =>
       apiRequest<PurgeTrashedResponse>(`${trashPath(container, folder)}/${seg(blob)}`, {
         method: 'DELETE',
-        body: { confirmation },
+        body: { confirmation } satisfies PurgeTrashedRequest,
       }),
     [fileKeys.folder(container, folder)],
   );
