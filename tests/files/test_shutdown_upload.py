@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import secrets
 import signal
@@ -21,6 +22,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
+import h11
 import pytest
 from aiobotocore.session import AioSession
 from prometheus_client import CollectorRegistry
@@ -55,20 +57,57 @@ async def _trickle(name: str) -> AsyncIterator[bytes]:
         yield secrets.token_bytes(64 * 1024)
 
 
-async def _upload(
-    http: aiohttp.ClientSession, url: str, headers: dict[str, str]
-) -> tuple[int, str, str | None]:
-    """The answer's status, message and Retry-After (0: no answer)."""
+async def _upload(base: str, path: str, headers: dict[str, str]) -> tuple[int, str, str | None]:
+    """The answer's status, message and Retry-After (0: no answer). The answer is read while
+    the body is still being sent: the server answers before the body is all in and closes the
+    connection, and a client that reads only between its writes (aiohttp) may meet the closed
+    socket first, a broken pipe instead of the answer (once in a run on a loaded machine)."""
+    host, port = base.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    conn = h11.Connection(h11.CLIENT)
+    request = h11.Request(
+        method="POST",
+        target=path,
+        headers=[
+            ("Host", f"{host}:{port}"),
+            ("Content-Type", f"multipart/form-data; boundary={BOUNDARY}"),
+            ("Transfer-Encoding", "chunked"),
+            *headers.items(),
+        ],
+    )
+
+    async def send() -> None:
+        with contextlib.suppress(ConnectionError, h11.LocalProtocolError):
+            writer.write(conn.send(request) or b"")
+            async for chunk in _trickle("cut-off.bin"):
+                writer.write(conn.send(h11.Data(data=chunk)) or b"")
+                await writer.drain()
+            writer.write(conn.send(h11.EndOfMessage()) or b"")
+            await writer.drain()
+
+    sending = asyncio.create_task(send())
+    status, body, retry = 0, b"", None
     try:
-        async with http.post(
-            url,
-            data=_trickle("cut-off.bin"),
-            headers={**headers, "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"},
-        ) as response:
-            body = await response.json(content_type=None)
-            return response.status, body.get("message", ""), response.headers.get("Retry-After")
-    except (aiohttp.ClientError, ConnectionError, ValueError) as exc:
-        return 0, repr(exc), None
+        while True:
+            event = conn.next_event()
+            if event is h11.NEED_DATA:
+                data = await reader.read(65536)
+                conn.receive_data(data)
+                if not data and conn.their_state is not h11.DONE:
+                    return 0, f"closed without an answer: {status}", None
+            elif isinstance(event, h11.Response):
+                status = event.status_code
+                retry = dict(event.headers).get(b"retry-after", b"").decode() or None
+            elif isinstance(event, h11.Data):
+                body += event.data
+            elif isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
+                break
+        return status, json.loads(body).get("message", ""), retry
+    finally:
+        sending.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sending
+        writer.close()
 
 
 def _requests_counted(var: Path, status: str) -> float:
@@ -145,7 +184,7 @@ async def test_an_upload_cut_off_by_shutdown_leaves_nothing_behind(
                 async with http.post(server.base + path, json=body, headers=headers) as r:
                     assert r.status == 201, await r.text()
             uploading = asyncio.create_task(
-                _upload(http, f"{server.base}/api/blobs/ward-stop/patient-1", headers)
+                _upload(server.base, "/api/blobs/ward-stop/patient-1", headers)
             )
             deadline = time.monotonic() + 60
             while not (await pending() and await staged()):
