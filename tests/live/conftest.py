@@ -12,6 +12,7 @@ import socketio
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
 from quart import Quart
+from socketio import packet as socketio_packet
 
 from bff.app import create_app
 from bff.live import patches
@@ -56,6 +57,23 @@ FREED_AT_THEIR_END = pytest.mark.live_patch(
 )
 
 
+async def close_client(client: socketio.AsyncClient) -> None:
+    """Disconnect a client. engineio's server takes a long-polling client's goodbye without
+    answering the poll it holds, which ends only at the ping timeout (30 s): for one, the
+    goodbye is sent and the poll is not waited for (the client's session closes under it)."""
+    if not client.connected:
+        await client.shutdown()  # a client reconnecting by itself stops trying
+        return
+    if client.transport() != "polling":
+        await client.disconnect()
+        return
+    for namespace in client.namespaces:
+        await client._send_packet(
+            client.packet_class(socketio_packet.DISCONNECT, namespace=namespace)
+        )
+    await client.eio.disconnect(abort=True)
+
+
 class Listener:
     """A Socket.IO client that records every event it receives."""
 
@@ -91,8 +109,7 @@ class Listener:
                 await asyncio.sleep(0.01)
 
     async def close(self) -> None:
-        if self.client.connected:
-            await self.client.disconnect()
+        await close_client(self.client)
 
 
 class LiveServer:

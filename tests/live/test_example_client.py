@@ -28,7 +28,7 @@ from bff.live.server import RESTARTING
 from bff.services import app_services
 from bff.users.models import Role
 from tests.factories import make_staff
-from tests.live.conftest import LiveServer
+from tests.live.conftest import LiveServer, close_client
 from tests.tools.test_entry_points import ADMIN_PASSWORD, Started, run, server_env, upload
 from tests.tools.test_operator_files import procfile
 from tools.devserver import REPO, free_port, kill_group
@@ -151,7 +151,7 @@ async def test_a_stopping_server_drops_the_transport_so_a_stock_client_reconnect
         hub.draining = False  # as a process started again would take connections
         await until(lambda: client.connected, 30, "the client did not reconnect by itself")
     finally:
-        await client.shutdown()
+        await close_client(client)
 
 
 async def test_the_web_apps_client_is_dropped_at_once_by_a_sigterm(tmp_path: Path) -> None:
