@@ -6,6 +6,7 @@ is served all along, and the instances stop promptly afterwards (issue 48, item 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from collections import Counter
@@ -18,6 +19,7 @@ import pytest
 from bff.shutdown import RESTARTING
 from tests.cluster.conftest import ADMIN_PASSWORD, started_cluster
 from tests.conftest import REGION
+from tests.early_answer import post_streaming
 from tools.devcluster import Cluster
 from tools.devserver import RedisProcess
 
@@ -207,24 +209,25 @@ async def test_an_upload_cut_off_by_a_stop_is_answered_503_through_nginx(
             started.set()
             await asyncio.sleep(1)
 
-    async with httpx.AsyncClient(base_url=refusing.base, timeout=UPLOAD_SECONDS) as http:
-        uploading = asyncio.get_running_loop().create_task(
-            http.post(
-                "/api/blobs/ward/patient-1",
-                content=trickle(),
-                headers={"content-type": content_type, "x-auth-token": admin},
-            )
+    # Read while the body is sent: httpx sends all 30 MB (30 s) before it reads the answer.
+    uploading = asyncio.get_running_loop().create_task(
+        post_streaming(
+            f"{refusing.base}/api/blobs/ward/patient-1",
+            trickle(),
+            {"content-type": content_type, "x-auth-token": admin},
         )
-        await started.wait()
-        await asyncio.sleep(2)  # the upload is under way on one of the instances
-        stopping = [
-            asyncio.ensure_future(asyncio.to_thread(refusing.stop_instance, index, 30))
-            for index in range(len(refusing.pids()))
-        ]
+    )
+    await started.wait()
+    await asyncio.sleep(2)  # the upload is under way on one of the instances
+    stopping = [
+        asyncio.ensure_future(asyncio.to_thread(refusing.stop_instance, index, 30))
+        for index in range(len(refusing.pids()))
+    ]
+    async with asyncio.timeout(UPLOAD_SECONDS):
         response = await uploading
-        await asyncio.gather(*stopping)
-    assert response.status_code == 503, response.text
-    assert response.json()["message"] == RESTARTING
+    await asyncio.gather(*stopping)
+    assert response.status == 503, response.body
+    assert json.loads(response.body)["message"] == RESTARTING
     assert response.headers["retry-after"] == "5"
     errors = (refusing.root / "nginx" / "error.log").read_text()
     assert "no live upstreams" not in errors and "prematurely closed" not in errors, errors

@@ -22,7 +22,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
-import h11
 import pytest
 from aiobotocore.session import AioSession
 from prometheus_client import CollectorRegistry
@@ -31,6 +30,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from bff.shutdown import RESTARTING
 from storage.base import STAGING_DIR
 from tests.conftest import REGION
+from tests.early_answer import post_streaming
 from tests.tools.test_entry_points import Started, run, server_env, sign_in
 from tools.devserver import free_port, kill_group, query_database, throwaway_postgres
 
@@ -57,57 +57,17 @@ async def _trickle(name: str) -> AsyncIterator[bytes]:
         yield secrets.token_bytes(64 * 1024)
 
 
-async def _upload(base: str, path: str, headers: dict[str, str]) -> tuple[int, str, str | None]:
-    """The answer's status, message and Retry-After (0: no answer). The answer is read while
-    the body is still being sent: the server answers before the body is all in and closes the
-    connection, and a client that reads only between its writes (aiohttp) may meet the closed
-    socket first, a broken pipe instead of the answer (once in a run on a loaded machine)."""
-    host, port = base.removeprefix("http://").split(":")
-    reader, writer = await asyncio.open_connection(host, int(port))
-    conn = h11.Connection(h11.CLIENT)
-    request = h11.Request(
-        method="POST",
-        target=path,
-        headers=[
-            ("Host", f"{host}:{port}"),
-            ("Content-Type", f"multipart/form-data; boundary={BOUNDARY}"),
-            ("Transfer-Encoding", "chunked"),
-            *headers.items(),
-        ],
+async def _upload(url: str, headers: dict[str, str]) -> tuple[int, str, str | None]:
+    """The answer's status, message and Retry-After (0: no answer)."""
+    answer = await post_streaming(
+        url,
+        _trickle("cut-off.bin"),
+        {**headers, "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"},
     )
-
-    async def send() -> None:
-        with contextlib.suppress(ConnectionError, h11.LocalProtocolError):
-            writer.write(conn.send(request) or b"")
-            async for chunk in _trickle("cut-off.bin"):
-                writer.write(conn.send(h11.Data(data=chunk)) or b"")
-                await writer.drain()
-            writer.write(conn.send(h11.EndOfMessage()) or b"")
-            await writer.drain()
-
-    sending = asyncio.create_task(send())
-    status, body, retry = 0, b"", None
-    try:
-        while True:
-            event = conn.next_event()
-            if event is h11.NEED_DATA:
-                data = await reader.read(65536)
-                conn.receive_data(data)
-                if not data and conn.their_state is not h11.DONE:
-                    return 0, f"closed without an answer: {status}", None
-            elif isinstance(event, h11.Response):
-                status = event.status_code
-                retry = dict(event.headers).get(b"retry-after", b"").decode() or None
-            elif isinstance(event, h11.Data):
-                body += event.data
-            elif isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
-                break
-        return status, json.loads(body).get("message", ""), retry
-    finally:
-        sending.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sending
-        writer.close()
+    if not answer.status:
+        return 0, "closed without an answer", None
+    message = json.loads(answer.body).get("message", "")
+    return answer.status, message, answer.headers.get("retry-after")
 
 
 def _requests_counted(var: Path, status: str) -> float:
@@ -184,7 +144,7 @@ async def test_an_upload_cut_off_by_shutdown_leaves_nothing_behind(
                 async with http.post(server.base + path, json=body, headers=headers) as r:
                     assert r.status == 201, await r.text()
             uploading = asyncio.create_task(
-                _upload(server.base, "/api/blobs/ward-stop/patient-1", headers)
+                _upload(f"{server.base}/api/blobs/ward-stop/patient-1", headers)
             )
             deadline = time.monotonic() + 60
             while not (await pending() and await staged()):
