@@ -55,6 +55,10 @@ def test_the_guard_names_the_patch_when_another_version_is_installed(
     # The versions it was written for: no problem.
     written = dict(patch.written_for)
     assert patches.version_problems(patch, written.__getitem__) == []
+    # The same release built by a distribution (a local label): the same code, no problem.
+    assert patches.version_problems(patch, lambda d: f"{written[d]}+deb12u1") == []
+    # A later post-release or a pre-release is other code.
+    assert len(patches.version_problems(patch, lambda d: f"{written[d]}.post1")) == len(written)
 
 
 def _installed(**versions: str) -> Callable[[str], str]:

@@ -274,6 +274,12 @@ def installed_version(distribution: str) -> str:
         return "none"
 
 
+def same_release(found: str, written_for: str) -> bool:
+    """Whether the installed version is the release a patch was written for: a local label
+    (PEP 440, after "+", as a distribution's own build adds) is the same upstream code."""
+    return found.split("+", 1)[0] == written_for
+
+
 def version_problems(patch: Patch, installed: Callable[[str], str] | None = None) -> list[str]:
     """One line per library whose installed version (`installed_version`, or what `installed`
     says) is not the one `patch` was written for, naming the patch, the library and both
@@ -281,7 +287,7 @@ def version_problems(patch: Patch, installed: Callable[[str], str] | None = None
     problems = []
     for distribution, version in patch.written_for:
         found = (installed or installed_version)(distribution)
-        if found == version:
+        if same_release(found, version):
             continue
         problems.append(
             f"live patch {patch.name!r} ({patch.where}) was written for {distribution} "
@@ -294,7 +300,8 @@ def version_problems(patch: Patch, installed: Callable[[str], str] | None = None
 
 def _differs(patch: Patch) -> bool:
     return any(
-        installed_version(distribution) != version for distribution, version in patch.written_for
+        not same_release(installed_version(distribution), version)
+        for distribution, version in patch.written_for
     )
 
 
