@@ -1,13 +1,14 @@
 """Where a running `python -m bff serve` is: while it serves, it names the address people open
 (BFF_PUBLIC_URL, or the one made from BFF_HOST and BFF_PORT) in var/serving.json, so that a
 command run beside it (the demo, `tokens simulate-tap`) prints the address that server really
-answers at, even when the command's own settings would make another (no BFF_PORT in that
-shell). Only a live server on the same database counts: a file a killed server left is ignored.
-The database is named by an HMAC of its URL under the app's secret (BFF_SECRET_KEY, or
-var/secret_key): the URL may carry a password, and a plain digest of it would let anyone who
-reads the file try passwords against it. A command finds the server when it has the same
-database and the same secret (the same var/ or BFF_SECRET_KEY). The record is written only once
-the server listens: a second server failing to bind its port leaves the first's alone."""
+answers at, even when the command's own settings would make another (no BFF_PORT in that shell).
+Only a live server on the same database counts: a file a killed server left is ignored. The
+database is named by an HMAC of its URL under a key derived from the app's secret
+(BFF_SECRET_KEY, or var/secret_key): the URL may carry a password, and a plain digest of it
+would let anyone who reads the file try passwords against it. A command finds the server when it
+has the same database and the same secret (the same var/ or BFF_SECRET_KEY). The record is
+written only once the server listens: a second server failing to bind its port leaves the
+first's alone."""
 
 from __future__ import annotations
 
@@ -31,8 +32,10 @@ def _path(settings: Settings) -> Path:
 
 
 def _database(settings: Settings) -> str:
-    key = settings.signing_key().encode()
-    return hmac.new(key, settings.database_url.encode(), hashlib.sha256).hexdigest()
+    # A key of its own, derived from the secret (as bff/auth/links.py's): the session key
+    # itself never signs anything but sessions.
+    key = hmac.new(settings.signing_key().encode(), b"bff serving record v1", hashlib.sha256)
+    return hmac.new(key.digest(), settings.database_url.encode(), hashlib.sha256).hexdigest()
 
 
 @contextlib.contextmanager

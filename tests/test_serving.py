@@ -5,6 +5,7 @@ server that cannot bind its port leaves the first one's record alone."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import subprocess
 import sys
@@ -29,6 +30,9 @@ def test_the_record_names_the_database_by_a_keyed_digest(tmp_path: Path) -> None
         assert "correct-horse-battery" not in text
         digest = json.loads(text)["database"]
         assert digest != hashlib.sha256(URL.encode()).hexdigest()  # the guess would match
+        # Under a key of its own: nothing the session key signs is written out.
+        session_mac = hmac.new(b"k" * 32, URL.encode(), hashlib.sha256).hexdigest()
+        assert digest != session_mac
         assert served_url(settings) == settings.public_url
         another_secret = settings.model_copy(update={"secret_key": "j" * 32})
         assert served_url(another_secret) is None
