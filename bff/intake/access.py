@@ -1,12 +1,13 @@
 """Who may still read an intake item, and how each read is audited (review #5).
 
-A filed item's document lives in the patient's folder from then on: its content is refused
-here (410, pointing to the folder), its bytes under `.bff-intake/` are removed once the file in
-the folder is committed (`forget_filed`, right after the filing, and `purge_filed` in the
-housekeeping for any left behind by a failure), and its suggestion keeps the folder and the
-evidence's kinds and spans but not the patient's text. Every read of an item (its detail, its
-content) is audited `intake_view` with the folder it was filed to, or else the folder suggested
-for it, so the patient's access report shows who read a document about them in the intake."""
+A filed item's document lives in the patient's folder from then on: its content is refused here
+(410, pointing to the folder), its bytes under `.bff-intake/` and their thumbnail are removed
+once the file in the folder is committed (`forget_filed`, right after the filing, and
+`purge_filed` in the housekeeping for any left behind by a failure), and its suggestion keeps
+the folder and the evidence's kinds and spans but not the patient's text. Every read of an item
+(its detail, its content) is audited `intake_view` with the folder it was filed to, or else the
+folder suggested for it, so the patient's access report shows who read a document about them in
+the intake."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from bff.audit.service import Actor, record_alone
 from bff.errors import ApiError
 from bff.intake.models import IntakeItem, Status
 from bff.intake.repository import GONE
-from bff.intake.service import item_key
-from storage.base import ObjectKey, Storage, StorageError
+from bff.intake.service import forget_thumbnail, item_key
+from storage.base import Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -69,14 +70,16 @@ def without_text(suggestion: Any) -> Any:
     return {**suggestion, "evidence": kept}
 
 
-async def forget_filed(item_id: int, object_key: ObjectKey, storage: Storage) -> bool:
-    """Remove a filed item's bytes (its file in the folder is committed) and mark them gone;
-    whether it did (False: the housekeeping tries again later)."""
+async def forget_filed(item_id: int, object_id: str, storage: Storage) -> bool:
+    """Remove a filed item's bytes `object_id` (its file in the folder is committed) and their
+    thumbnail, and mark them gone; whether it did (False: the housekeeping tries again later;
+    a thumbnail whose removal failed is the sweep's once no item names its bytes)."""
     try:
-        await storage.delete_object(object_key)
+        await storage.delete_object(item_key(object_id))
     except (StorageError, OSError):
         log.warning("A filed intake item's bytes could not be removed yet; the housekeeping will.")
         return False
+    await forget_thumbnail(storage, object_id)
     await IntakeItem.filter(id=item_id, status=Status.FILED).update(object_id=f"{GONE}{item_id}")
     return True
 
@@ -93,5 +96,5 @@ async def purge_filed(storage: Storage, now: datetime | None = None, limit: int 
     )
     removed = 0
     for item in rows:
-        removed += int(await forget_filed(item.id, item_key(item.object_id), storage))
+        removed += int(await forget_filed(item.id, item.object_id, storage))
     return removed

@@ -14,8 +14,8 @@ Once filed, the document is the folder's: bff/intake/access.py refuses the item'
 (410), removes its bytes right after the filing commits and clears its suggestion's text.
 
 Deleting keeps the item's row (the record of who deleted it and why; the same content sent
-again comes in as a new item) and its bytes for BFF_TRASH_DAYS, like a deleted file's trash
-entry, so a mistake can be looked into; `purge_deleted` then removes the bytes.
+again comes in as a new item) and its bytes (with their thumbnail) for BFF_TRASH_DAYS, like a
+deleted file's trash entry, so a mistake can be looked into; `purge_deleted` then removes both.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from bff.intake import access, repository
 from bff.intake.models import IntakeItem, Status
 from bff.intake.repository import GONE
 from bff.intake.schemas import FileItem, IntakeItems
-from bff.intake.service import find_item, intake_rooms, item_key, item_out
+from bff.intake.service import find_item, forget_thumbnail, intake_rooms, item_key, item_out
 from bff.live.events import INTAKE_DELETED, INTAKE_FILED, publish
 from bff.users.models import Role
 from storage.base import ReadStream, Storage, StorageError
@@ -205,7 +205,7 @@ async def file_item(
             ),
         )
     # Committed: the document is the folder's now; its intake copy goes (else housekeeping's).
-    await access.forget_filed(item.id, item_key(item.object_id), storage)
+    await access.forget_filed(item.id, item.object_id, storage)
     return await find_item(item.id)
 
 
@@ -236,7 +236,8 @@ async def delete_item(item_id: int, reason: str, actor: Actor) -> IntakeItem:
 
 
 async def purge_deleted(storage: Storage, trash_days: int, now: datetime | None = None) -> int:
-    """Remove the bytes of items deleted more than trash_days ago (rows stay); how many."""
+    """Remove the bytes (and their thumbnail) of items deleted more than trash_days ago (rows
+    stay); how many."""
     cutoff = (now or datetime.now(UTC)) - timedelta(days=trash_days)
     removed = 0
     for item in await repository.deleted_before(cutoff, 500):
@@ -245,6 +246,7 @@ async def purge_deleted(storage: Storage, trash_days: int, now: datetime | None 
         except StorageError:
             log.warning("A deleted intake item's bytes could not be removed; next time.")
             continue
+        await forget_thumbnail(storage, item.object_id)  # a failure: the sweep's
         await repository.forget_bytes(item.id)
         removed += 1
     return removed

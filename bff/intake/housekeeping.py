@@ -1,6 +1,7 @@
 """The intake's housekeeping, one process at a time (a lease), every hour and at start: bytes
-under `.bff-intake/` that no item names (a crash between their move and the commit:
-`service.sweep_orphans`, after BFF_UPLOAD_STAGING_GRACE_SECONDS) and the bytes of items deleted
+under `.bff-intake/` that no item names (a crash between their move and the commit) and
+thumbnails of bytes no item names (`service.sweep_orphans`, after
+BFF_UPLOAD_STAGING_GRACE_SECONDS) and the bytes of items deleted
 more than BFF_TRASH_DAYS ago (`filing.purge_deleted`; their rows stay), the bytes of filed
 items whose removal right after the filing failed (`access.purge_filed`, after 10 minutes), and
 a split's parts held for an hour (its process died between its parts and it was not split again:

@@ -18,11 +18,14 @@ split never done again (its original filed or deleted by a person) leaves them t
 housekeeping, which discards them with their bytes after HELD_GRACE (`discard_stale_parts`; a
 settle that finds a part of its own discarded meanwhile is rolled back: 409, split again).
 
-Turning writes the turned PDF as a new object first, then in one transaction points the item
-at it (only while the item is new and still has the bytes that were turned) and records
-`intake_rotated`; the old bytes are removed after the commit (a crash in between leaves bytes no
-item names, which the housekeeping removes). The item's sha256 stays that of the content as
-received, so the same scan arriving again is still recognised.
+Turning writes the turned PDF as a new object first, then in one transaction points the item at
+it (only while the item is new and still has the bytes that were turned) and records
+`intake_rotated`; the old bytes are removed after the commit (a crash in between leaves bytes
+no item names, which the housekeeping removes). The turned PDF's thumbnail is drawn in the
+turn's own place in the pool and stored with the new bytes (bff/intake/thumbnails.py), the old
+bytes' removed with them; one that cannot be drawn is not the turn's failure (drawn on demand).
+The item's sha256 stays that of the content as received, so the same scan arriving again is
+still recognised.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from bff.audit.service import Actor, record
 from bff.db import transaction
 from bff.errors import ApiError
 from bff.files.names import new_id
-from bff.intake import repository
+from bff.intake import repository, thumbnails
 from bff.intake.filing import settled
 from bff.intake.models import IntakeItem, Status
 from bff.intake.pages import PDF
@@ -49,6 +52,7 @@ from bff.intake.service import (
     INTAKE_ACTOR,
     Arrival,
     find_item,
+    forget_thumbnail,
     intake_rooms,
     item_key,
     take_in,
@@ -337,6 +341,7 @@ async def _discard(parts: list[IntakeItem], reason: str, actor: Actor, storage: 
         except StorageError:
             log.warning("A split's discarded part keeps its bytes until the housekeeping runs.")
             continue
+        await forget_thumbnail(storage, part.object_id)  # a part routed meanwhile may have one
         await repository.forget_bytes(part.id)
     return len(gone)
 
@@ -369,6 +374,8 @@ async def rotate_item(
             _check_pages(pages, await pdf.page_count(item.page_count))
         out = pdf.folder / "turned.pdf"
         size = int(await pdf.run(rotate_pages, str(pdf.path), pages, degrees, str(out)))
+        # The turned PDF's thumbnail, in the same place (None: not drawn; drawn on demand).
+        picture = await thumbnails.draw(str(out), PDF, size, pdf.place.run, workers.settings)
         pdf.place.release()
         try:
             await storage.write_object(item_key(object_id), file_chunks(out), content_type=PDF)
@@ -376,6 +383,8 @@ async def rotate_item(
             raise ApiError(503, STORAGE_DOWN) from None
     committed = False
     try:
+        if picture is not None:  # removed with the new bytes if the turn does not commit
+            await thumbnails.store(storage, object_id, picture)
         async with transaction() as conn:
             if not await repository.replace_bytes(conn, item.id, item.object_id, object_id, size):
                 current = await repository.item_by_id(item.id, conn)
@@ -397,4 +406,5 @@ async def rotate_item(
             await storage.delete_object(item_key(stale))
         except StorageError:
             log.warning("An intake item's replaced bytes stay until the housekeeping runs.")
+        await forget_thumbnail(storage, stale)
     return await find_item(item.id)

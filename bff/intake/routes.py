@@ -76,12 +76,13 @@ async def get_item(item_id: int) -> IntakeItemOut:
 @bp.get("/items/<int:item_id>/thumbnail")
 @allow(ANY_ROLE, intake=True, link=("item_id",), link_purpose=thumbnails.THUMBNAIL_LINK)
 async def item_thumbnail(item_id: int) -> Response:
-    """An item's thumbnail: page 1 of a PDF, or an image, as a small WebP drawn in the worker
-    pool (audited `intake_view`, "thumbnail"), by the session's header or the link the inbox's
-    listing gave (`thumbnailUrl`, for an <img>). 410 once filed; 422 with the reason for a type
-    without one (a .docx), one over BFF_PREVIEW_MAX_MB or a document that cannot be drawn (a
-    damaged PDF); 503 when the worker pool is full. Kept by the browser only (private), a few
-    minutes: the link names the item's content version."""
+    """An item's thumbnail: page 1 of a PDF, or an image, as a small WebP, the one stored when
+    the item was routed or turned, else drawn in the worker pool now (audited `intake_view`,
+    "thumbnail"), by the session's header or the link the inbox's listing gave
+    (`thumbnailUrl`, for an <img>). 410 once filed; 422 with the reason for a type without one
+    (a .docx), one over BFF_PREVIEW_MAX_MB or a document that cannot be drawn (a damaged PDF);
+    503 when none is stored and the worker pool is full. Kept by the browser only (private), a
+    few minutes: the link names the item's content version."""
     services = app_services()
     picture = await thumbnails.item_thumbnail(
         item_id,

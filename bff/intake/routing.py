@@ -7,6 +7,9 @@ claimed again (claimed more than MAX_ATTEMPTS times, it is left to a person, the
 said); its heavy work runs in the app's WorkerPool, never in the server's process
 (routing_work.py: barcodes, text). The steps:
 
+0. its thumbnail drawn and stored (routing_work.py, bff/intake/thumbnails.py `draw_ahead`),
+   so the inbox shows it without a place in the worker pool; a drawing that fails is not the
+   routing's (the inbox draws it on demand), a full pool gives the item back as any step does;
 1. its barcodes read page by page (barcodes.read_codes) and the batch planned (splitting.plan,
    with the deployment's sheet key: a forged, altered or torn sheet never routes, and never
    lets the pages after it join a routed document);
@@ -50,11 +53,12 @@ from bff.intake.schemas import FileItem
 from bff.intake.service import INTAKE_ACTOR, intake_rooms
 from bff.intake.sheets import SheetCode
 from bff.intake.splitting import PlannedDocument, plan
+from bff.intake.thumbnails import wanted
 from bff.leases import INSTANCE
 from bff.live.events import INTAKE_CHANGED, publish
 from bff.workers import WorkerPool
 from config.settings import Settings
-from storage.base import Storage
+from storage.base import Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -164,9 +168,14 @@ class Router:
             return [GAVE_UP]
         if item.route:  # a part of a batch, routed by the sheet before it
             code = SheetCode(int(item.route["folderId"]), str(item.route["sheetId"]))
-            return await self._by_sheet(item, code)
+            problems = await self._by_sheet(item, code)
+            await self._thumbnail_if_kept(item)  # not filed: shown in the inbox
+            return problems
         try:
             async with self.area.copy(self.storage, item) as path:
+                # First: the inbox shows it while its text is read (Busy: given back, nothing
+                # done yet).
+                await self.area.thumbnail(self.storage, path, item)
                 codes = await self.area.codes(path, item)
                 documents = plan(codes, self._key()) if codes is not None else []
                 if codes is None or (
@@ -182,6 +191,20 @@ class Router:
         except Unroutable as exc:  # its bytes missing, its codes unreadable: for a person
             return [str(exc)]
         return await self._split(item, documents)
+
+    async def _thumbnail_if_kept(self, item: IntakeItem) -> None:
+        """The thumbnail of a part its sheet did not file (only suggested): drawn now, if the
+        pool has room (else drawn on demand when the inbox asks: its routing is done)."""
+        current = await repository.item_by_id(item.id)
+        if current is None or current.status != Status.NEW:
+            return
+        if not wanted(current.content_type, current.size, self.settings):
+            return
+        try:
+            async with self.area.copy(self.storage, current) as path:
+                await self.area.thumbnail(self.storage, path, current)
+        except (Busy, Unroutable, StorageError, OSError) as exc:
+            log.info("A routed part's thumbnail was not drawn: %s", type(exc).__name__)
 
     def _key(self) -> bytes:
         return self.settings.intake_sheet_mac_key()

@@ -1,9 +1,10 @@
-"""The routing's heavy work, in the app's WorkerPool (never the server's process): an item's
-bytes copied to a private file (var/jobs/, as the file jobs' are: what a dead process left is
-removed there), its barcodes read (barcodes.read_codes) and its text (the search's extraction,
-bff/search/extract.py: a PDF's text layer, else OCR by tesseract, at most OCR_PAGES pages: a
-record number and a date of birth are on a letter's first pages). And `excerpts`: the text
-around a suggestion's evidence, kept with it (the whole text is not)."""
+"""The routing's heavy work, in the app's WorkerPool (never the server's process): an item's bytes
+copied to a private file (var/jobs/, as the file jobs' are: what a dead process left is removed
+there), its thumbnail drawn and stored (bff/intake/thumbnails.py), its barcodes read
+(barcodes.read_codes) and its text (the search's extraction, bff/search/extract.py: a PDF's
+text layer, else OCR by tesseract, at most OCR_PAGES pages: a record number and a date of birth
+are on a letter's first pages). And `excerpts`: the text around a suggestion's evidence, kept
+with it (the whole text is not)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bff.intake.models import IntakeItem
 from bff.intake.pages import PDF
 from bff.intake.service import item_key
 from bff.intake.suggest import Candidate, Evidence, Suggestion, record_keys, suggest
+from bff.intake.thumbnails import draw_ahead
 from bff.intake.workspace import copy_into, private_folder
 from bff.jobs.work import FileFacts, Unavailable, Unreadable
 from bff.search.extract import TextOptions, extract_text
@@ -66,6 +68,15 @@ class WorkArea:
     async def _run(self, seconds: float, func: Any, *args: Any) -> Any:
         try:
             return await self.workers.run(func, *args, seconds=seconds)
+        except WorkerBusy:
+            raise Busy from None
+
+    async def thumbnail(self, storage: Storage, path: str, item: IntakeItem) -> bool:
+        """Draw and store the item's thumbnail (bff/intake/thumbnails.py `draw_ahead`: a
+        failure to draw is not the routing's); whether one is stored. Busy when the pool is
+        full."""
+        try:
+            return await draw_ahead(item, path, self.workers.run, storage, self.settings)
         except WorkerBusy:
             raise Busy from None
 

@@ -6,11 +6,12 @@ an item; a refusal is audited there and nothing is kept but the quarantine's cop
 Crash safety: the bytes are staged first (storage's staging area, no row names them), then one
 transaction creates the item, moves the staged bytes to `.bff-intake/{object_id}` and records
 `intake_received`. A crash before the commit leaves at most a stray staged object (the upload
-sweep removes staged objects no pending upload names: bff/files/staging.py `sweep`) or an object
-under `.bff-intake/` no item names (`sweep_orphans` removes those); never an item without its
-bytes. The same content (sha256) is never taken twice while its item waits in the inbox: that
-item is answered (two processes taking it at once: one commits, the other's unique violation
-answers the first's item). Once filed or deleted, the same content is taken again as a new item.
+sweep removes staged objects no pending upload names: bff/files/staging.py `sweep`) or an
+object under `.bff-intake/` no item names (`sweep_orphans` removes those, and the thumbnails of
+bytes no item names: bff/intake/thumbnails.py); never an item without its bytes. The same
+content (sha256) is never taken twice while its item waits in the inbox: that item is answered
+(two processes taking it at once: one commits, the other's unique violation answers the first's
+item). Once filed or deleted, the same content is taken again as a new item.
 
 Live events go to admins and the staff granted the intake permission, worked out when each is
 sent (`intake_rooms`), so a withdrawal takes effect at once for live connections too.
@@ -43,13 +44,15 @@ from bff.intake.workspace import file_chunks
 from bff.live.events import ADMINS, INTAKE_RECEIVED, publish, user_room
 from bff.scan.service import HELD, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE, Place
 from bff.services import running_services
-from storage.base import ObjectKey, Storage, StorageError
+from storage.base import PREVIEWS_DIR, ObjectKey, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
-# The intake's own area of storage: `.bff-intake/{object_id}` (an item's bytes) and
+# The intake's own area of storage: `.bff-intake/{object_id}` (an item's bytes),
+# `.bff-intake/.bff-previews/{object_id}.webp` (the thumbnail of those bytes: thumbnails.py) and
 # `.bff-intake/.bff-quarantine/{id}` (content the scanner found on its way in).
 INTAKE_AREA = ".bff-intake"
+THUMBNAIL_SUFFIX = ".webp"
 # Where intake content is on its way to, as the quarantine and the refusals' audit entries name
 # it: a container name no container can have, no folder.
 PLACE = Place(INTAKE_AREA, "", ObjectKey.reserved(INTAKE_AREA))
@@ -93,6 +96,21 @@ class Arrival:
 def item_key(object_id: str) -> ObjectKey:
     """Where an item's bytes are kept."""
     return ObjectKey.reserved(INTAKE_AREA, object_id)
+
+
+def thumbnail_key(object_id: str) -> ObjectKey:
+    """Where the thumbnail of an item's bytes `object_id` is kept (bff/intake/thumbnails.py):
+    named by the content, so new bytes (a turn) have a new one."""
+    return ObjectKey.reserved(INTAKE_AREA, PREVIEWS_DIR, object_id + THUMBNAIL_SUFFIX)
+
+
+async def forget_thumbnail(storage: Storage, object_id: str) -> None:
+    """Remove the thumbnail of bytes that are removed (or were never kept), if there is one; a
+    failure is left to `sweep_orphans` (no item names those bytes any more)."""
+    try:
+        await storage.delete_object(thumbnail_key(object_id))
+    except (StorageError, OSError):
+        log.warning("An intake thumbnail could not be removed yet; the housekeeping will.")
 
 
 def _shown(text: str, limit: int) -> str:
@@ -337,18 +355,36 @@ async def find_item(item_id: int) -> IntakeItem:
     return item
 
 
+def _named_content(key: ObjectKey) -> str | None:
+    """The object id an object under `.bff-intake/` belongs to: its own name for an item's
+    bytes, the bytes' for a thumbnail; None for anything else (the quarantine)."""
+    if len(key.segments) == 2:
+        return key.name
+    if (
+        len(key.segments) == 3
+        and key.segments[1] == PREVIEWS_DIR
+        and key.name.endswith(THUMBNAIL_SUFFIX)
+    ):
+        return key.name[: -len(THUMBNAIL_SUFFIX)]
+    return None
+
+
 async def sweep_orphans(storage: Storage, grace: timedelta, now: datetime | None = None) -> int:
     """Remove objects under `.bff-intake/` (not its quarantine) that no item names and that are
-    older than grace: bytes moved by a transaction that never committed (a crash). How many."""
+    older than grace: bytes moved by a transaction that never committed (a crash), and
+    thumbnails of bytes no item names (a crash or a failed removal between an item's bytes and
+    its thumbnail, a turn that did not commit, a thumbnail drawn while its item was filed or
+    turned). How many."""
     cutoff = (now or datetime.now(UTC)) - grace
     removed = 0
     async for info in storage.walk(ObjectKey.reserved(INTAKE_AREA)):
         key = ObjectKey.parse(info.name)
-        if len(key.segments) != 2 or info.last_modified >= cutoff:
+        object_id = _named_content(key)
+        if object_id is None or info.last_modified >= cutoff:
             continue
-        made = id_time(key.name)
+        made = id_time(object_id)
         if made is None or made >= cutoff:
             continue
-        if await repository.item_by_object_id(key.name) is None:
+        if await repository.item_by_object_id(object_id) is None:
             removed += int(await storage.delete_object(key))
     return removed

@@ -4,8 +4,10 @@ real app: an upload batch, the inbox, filing, deleting, the admin's grant."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import secrets
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import date
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bff.intake.models import IntakeItem, Status
 from bff.patients.rules import record_key
 from bff.users.models import Role
 from tests.conftest import make_settings, started_app
@@ -129,6 +132,17 @@ class Desk(Ward):
         return await self.client.post(
             f"/api/intake/items/{item_id}/delete", headers=who.headers, json=body
         )
+
+    async def routed(self, item_id: int, seconds: float = 90.0) -> IntakeItem:
+        """The item once the app's router is done with it (its thumbnail drawn ahead, or not:
+        bff/intake/thumbnails.py), or once filed or deleted."""
+        deadline = time.monotonic() + seconds
+        while True:
+            row = await IntakeItem.get(id=item_id)
+            if row.routing == "done" or row.status != Status.NEW:
+                return row
+            assert time.monotonic() < deadline, f"item {item_id} not routed in {seconds} s"
+            await asyncio.sleep(0.1)
 
 
 @asynccontextmanager

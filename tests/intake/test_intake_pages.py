@@ -122,4 +122,6 @@ async def test_turning_pages_sets_their_rotation_and_keeps_the_item(desk: Desk) 
     # Only the turned bytes are kept: the earlier ones were removed after each commit.
     kept = [info.name async for info in desk.storage.walk() if info.name.startswith(".bff-intake/")]
     assert f".bff-intake/{row.object_id}" in kept
-    assert len([k for k in kept if ".bff-quarantine" not in k]) == 2  # this item and the photo
+    assert len([k for k in kept if k.count("/") == 1]) == 2  # this item and the photo
+    # With the turned bytes' thumbnail, drawn by the turn (bff/intake/thumbnails.py).
+    assert f".bff-intake/.bff-previews/{row.object_id}.webp" in kept
