@@ -7,9 +7,6 @@ claimed again (claimed more than MAX_ATTEMPTS times, it is left to a person, the
 said); its heavy work runs in the app's WorkerPool, never in the server's process
 (routing_work.py: barcodes, text). The steps:
 
-0. its thumbnail drawn and stored (routing_work.py, bff/intake/thumbnails.py `draw_ahead`),
-   so the inbox shows it without a place in the worker pool; a drawing that fails is not the
-   routing's (the inbox draws it on demand), a full pool gives the item back as any step does;
 1. its barcodes read page by page (barcodes.read_codes) and the batch planned (splitting.plan,
    with the deployment's sheet key: a forged, altered or torn sheet never routes, and never
    lets the pages after it join a routed document);
@@ -22,11 +19,17 @@ said); its heavy work runs in the app's WorkerPool, never in the server's proces
    a folder no longer there leaves it unfiled, with the problem said; never filed elsewhere)
    as the intake itself, audited `intake_routed` with the sheet's id (filing.file_item: the
    same conditional UPDATE as a person's filing, so of the two exactly one wins);
-4. any other document gets its text (the search's extraction: the PDF's text layer, else OCR)
+4. a document that stays in the inbox (suggested by its sheet, or step 5's) gets its
+   thumbnail drawn and stored (routing_work.py, bff/intake/thumbnails.py `draw_ahead`), so the
+   inbox shows it without a place in the worker pool: before its text is read (a full pool
+   gives the item back, as any step does), after a sheet's suggestion (a full pool: drawn on
+   demand); a drawing that fails is not the routing's; never for one filed or split (drawn
+   for nothing);
+5. any other document gets its text (the search's extraction: the PDF's text layer, else OCR)
    and suggest.suggest's folder, if one qualifies, kept as its suggestion with the text around
    each piece of evidence (`excerpts`), audited `intake_suggested` (once: a routing taken
    again after its process died keeps the suggestion it finds): shown, never filed;
-5. the problems found kept on the item; `intake:changed` tells the inbox.
+6. the problems found kept on the item; `intake:changed` tells the inbox.
 """
 
 from __future__ import annotations
@@ -169,13 +172,10 @@ class Router:
         if item.route:  # a part of a batch, routed by the sheet before it
             code = SheetCode(int(item.route["folderId"]), str(item.route["sheetId"]))
             problems = await self._by_sheet(item, code)
-            await self._thumbnail_if_kept(item)  # not filed: shown in the inbox
+            await self._thumbnail_if_kept(item)
             return problems
         try:
             async with self.area.copy(self.storage, item) as path:
-                # First: the inbox shows it while its text is read (Busy: given back, nothing
-                # done yet).
-                await self.area.thumbnail(self.storage, path, item)
                 codes = await self.area.codes(path, item)
                 documents = plan(codes, self._key()) if codes is not None else []
                 if codes is None or (
@@ -184,7 +184,14 @@ class Router:
                     route = documents[0].route if documents else None
                     problems = list(documents[0].problems) if documents else []
                     if route is not None:
-                        return [*problems, *await self._by_sheet(item, route)]
+                        problems += await self._by_sheet(item, route)
+                        await self._thumbnail_if_kept(item, path)
+                        return problems
+                    # It stays in the inbox: its thumbnail first, so the inbox shows it while
+                    # its text is read (Busy: given back, nothing kept yet). Not before: a
+                    # document its sheet files, or a batch split, would be drawn for nothing.
+                    await self._renew(item.id)
+                    await self.area.thumbnail(self.storage, path, item)
                     return [*problems, *await self._suggest(item, path)]
                 if not documents:
                     return [ONLY_SHEETS]
@@ -192,19 +199,23 @@ class Router:
             return [str(exc)]
         return await self._split(item, documents)
 
-    async def _thumbnail_if_kept(self, item: IntakeItem) -> None:
-        """The thumbnail of a part its sheet did not file (only suggested): drawn now, if the
-        pool has room (else drawn on demand when the inbox asks: its routing is done)."""
+    async def _thumbnail_if_kept(self, item: IntakeItem, path: str | None = None) -> None:
+        """The thumbnail of an item its sheet did not file (only suggested: it stays in the
+        inbox), from its bytes copied to path (None: copied here); drawn now if the pool has room,
+        else on demand when the inbox asks (its routing is done either way)."""
         current = await repository.item_by_id(item.id)
-        if current is None or current.status != Status.NEW:
+        if current is None or current.status != Status.NEW or current.object_id != item.object_id:
             return
         if not wanted(current.content_type, current.size, self.settings):
             return
         try:
-            async with self.area.copy(self.storage, current) as path:
+            if path is not None:
                 await self.area.thumbnail(self.storage, path, current)
+                return
+            async with self.area.copy(self.storage, current) as copied:
+                await self.area.thumbnail(self.storage, copied, current)
         except (Busy, Unroutable, StorageError, OSError) as exc:
-            log.info("A routed part's thumbnail was not drawn: %s", type(exc).__name__)
+            log.info("A routed item's thumbnail was not drawn: %s", type(exc).__name__)
 
     def _key(self) -> bytes:
         return self.settings.intake_sheet_mac_key()

@@ -2,27 +2,31 @@
 way a file's thumbnail is made (bff/files/previews.py `thumbnail`: THUMBNAIL_SIZE px on its
 long side, a damaged PDF or an image bomb refused with a reason).
 
-Drawn ahead and stored, as a file's is, so that opening an inbox of many items needs no place
-in the worker pool: the intake's routing (bff/intake/routing.py) draws it first thing for each
-item it routes, from the private copy it makes anyway (a split's parts are items routed in
-turn), and a turn draws the turned PDF's in its own place in the pool (bff/intake/reshaping.py);
-both in the app's WorkerPool (the intake's background work has no workers of its own), within
-the viewer's bounds: BFF_PREVIEW_SECONDS and the pool's memory per drawing, only types with a
-preview, items over BFF_PREVIEW_MAX_MB none. It is kept beside the item's bytes at
-`.bff-intake/.bff-previews/{object_id}.webp` (service.thumbnail_key), named by the content, so
-new bytes (a turn) have a new one. A drawing that fails is no failure of the intake: logged by
-its exception's type only, the item goes on without one. Whatever removes an item's bytes
-removes their thumbnail too (a filing, the purge of a deleted item's, a turn's old bytes, a
-discarded split part's); one a crash or a failed removal leaves, or one drawn while its item was
-filed or turned (the routing removes that itself once it sees it), names bytes no item names,
-and the housekeeping's sweep removes it (service.sweep_orphans).
+Drawn ahead and stored, as a file's is, so that opening an inbox of many items needs no place in
+the worker pool: the intake's routing (bff/intake/routing.py) draws it for each item that stays
+in the inbox (before its text is read; never one its sheet files or a batch it splits, whose
+parts are items routed in turn), from the private copy it makes anyway, and a turn draws the
+turned PDF's in its own place in the pool (bff/intake/reshaping.py); both in the app's
+WorkerPool (the intake's background work has no workers of its own), within the viewer's bounds:
+BFF_PREVIEW_SECONDS and the pool's memory per drawing, only types with a preview, items over
+BFF_PREVIEW_MAX_MB none. It is kept beside the item's bytes at `.bff-intake/.bff-
+previews/{object_id}.webp` (service.thumbnail_key), named by the content, so new bytes (a turn)
+have a new one. A drawing that fails is no failure of the intake: logged by its exception's type
+only, the item goes on without one. Whatever removes an item's bytes removes their thumbnail too
+(a filing, the purge of a deleted item's, a turn's old bytes, a discarded split part's); one a
+crash or a failed removal leaves, or one drawn while its item was filed or turned (the routing
+removes that itself once it sees it), names bytes no item names, and the housekeeping's sweep
+removes it (service.sweep_orphans).
 
 GET .../thumbnail serves the stored picture when there is one; when there is none (an item from
 before thumbnails were stored, one not routed yet, a drawing that failed) it is drawn on demand
 as before: in the WorkerPool on a private copy of the item's bytes (workspace.py: never whole
 in the server's memory), a place in the pool taken before a byte is copied (503 when it is
-full), within the same bounds. Either is kept in the process's `PageCache` (bff/files/viewer.py)
-per content version, a refusal remembered as the viewer's are. Other types (a .docx: files have
+full), within the same bounds, and stored as the routing's would be (a burst of first loads
+right after a batch arrives draws each once; the routing then finds it). A drawn one is kept in
+the process's `PageCache` (bff/files/viewer.py) per content version, a refusal remembered as
+the viewer's are; the stored one is looked for first, so a refusal remembered never hides a
+picture the routing stored since. Other types (a .docx: files have
 no thumbnail of it either) have none; the inbox shows their type.
 
 The inbox's listing gives each item that has one a link signed for the caller's session
@@ -268,15 +272,18 @@ async def item_thumbnail(
         raise ApiError(422, TOO_LARGE)
     key: PageKey = (INTAKE_AREA, "", str(item.id), item.object_id, 1, THUMBNAIL_SIZE)
 
-    async def render() -> bytes:
-        """The stored thumbnail (no place in the pool needed), else drawn now."""
-        picture = await stored(storage, item.object_id)
-        if picture is not None:
-            return picture
-        return await _drawn(item, storage, settings, workers)
+    async def drawn() -> bytes:
+        """Drawn now, and stored as the routing's would be: a burst of first loads before the
+        routing has drawn it draws each once (the routing then finds it stored)."""
+        picture = await _drawn(item, storage, settings, workers)
+        if await store(storage, item.object_id, picture) and not await _still_has(item):
+            await forget_thumbnail(storage, item.object_id)  # filed or turned meanwhile
+        return picture
 
     try:
-        picture = await cache.get_or_render(key, render)
+        # The stored one first (no place in the pool), also when a drawing was refused before
+        # (the cache remembers a refusal for minutes; the routing may have stored one since).
+        picture = await stored(storage, item.object_id) or await cache.get_or_render(key, drawn)
     except Exception as exc:  # noqa: BLE001 - whatever a PDF or image does: never a 500
         refusal = _refusal(exc)
         if not isinstance(exc, EXPECTED):

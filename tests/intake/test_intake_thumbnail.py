@@ -19,7 +19,7 @@ from PIL import Image
 from bff.files.names import new_id
 from bff.files.previews import NOT_PREVIEWABLE, PDF_DAMAGED
 from bff.files.viewer import BUSY
-from bff.intake import access, filing, repository, service
+from bff.intake import access, filing, repository, service, thumbnails
 from bff.intake.models import IntakeItem
 from bff.intake.thumbnails import CONTENT_GONE, draw_ahead
 from bff.services import app_services
@@ -188,6 +188,14 @@ async def test_a_damaged_pdf_is_a_readable_422_never_a_500(desk: Desk) -> None:
         response = await desk.client.get(url, headers=desk.clerk.headers)
         assert await error_message(response, 422) == PDF_DAMAGED
     assert await _thumbnail_views() == []  # nothing was shown
+    # A picture stored since (the bytes restored and drawn again): served at once, the
+    # refusal remembered for minutes notwithstanding.
+    picture = io.BytesIO()
+    Image.new("RGB", (3, 4), "white").save(picture, "WEBP")
+    assert await thumbnails.store(desk.storage, row.object_id, picture.getvalue())
+    served = await desk.client.get(url, headers=desk.clerk.headers)
+    assert served.status_code == 200, await served.get_data(as_text=True)
+    assert await served.get_data() == picture.getvalue()
 
 
 async def test_items_without_a_thumbnail_say_so(desk: Desk) -> None:
@@ -275,6 +283,9 @@ async def test_a_received_items_thumbnail_is_stored_and_served_without_the_pool(
     drawn = await desk.client.get(url)
     assert drawn.status_code == 200
     assert _webp_size(await drawn.get_data()) == (2, 2)
+    # Drawn on demand, it is stored as the routing's would be: a burst of first loads before
+    # the routing draws each once, and the next load needs no place in the pool.
+    assert await _stored(desk, rows["older.png"].object_id) == await drawn.get_data()
     # Each picture served is a read of the item, audited as before.
     views = await _thumbnail_views()
     assert [e.details for e in views] == [
