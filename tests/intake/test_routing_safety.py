@@ -28,6 +28,7 @@ from tests.intake.desk import (  # noqa: F401 - fixtures
     desk_fixture,
 )
 from tests.intake.sheet_scans import letter_pdf
+from tests.intake.test_intake_thumbnail import _stored
 from tests.intake.test_routing import (
     _claim_ran_out,
     _cover,
@@ -157,6 +158,14 @@ async def test_a_cover_sheet_files_by_itself_only_from_the_scanner_or_an_uploade
     assert suggestion["evidence"][0]["text"] == f"cover sheet {own_id}"
     assert await StoredFile.all().count() == 2  # the scanner's and the allowed uploader's
     assert len(await audit_entries("intake_routed")) == 2
+    # The two left in the inbox have their thumbnails, drawn once their sheet only suggested;
+    # the documents their sheets filed had none drawn (nor the scan they were cut from).
+    for item_id in (upload["item"]["id"], mailed.id):
+        row = await IntakeItem.get(id=item_id)
+        assert row.status == Status.NEW
+        assert await _stored(desk, row.object_id) is not None, item_id
+    for row in await IntakeItem.exclude(status=Status.NEW):
+        assert await _stored(desk, row.object_id) is None, (row.id, row.status)
 
 
 async def _retaken(desk: Desk, item_id: int) -> dict[str, Any]:
