@@ -2,13 +2,13 @@
 (BFF_PUBLIC_URL, or the one made from BFF_HOST and BFF_PORT) in var/serving.json, so that a
 command run beside it (the demo, `tokens simulate-tap`) prints the address that server really
 answers at, even when the command's own settings would make another (no BFF_PORT in that shell).
-Only a live server on the same database counts: a file a killed server left is ignored. The
-database is named by an HMAC of its URL under a key derived from the app's secret
-(BFF_SECRET_KEY, or var/secret_key): the URL may carry a password, and a plain digest of it
-would let anyone who reads the file try passwords against it. A command finds the server when it
-has the same database and the same secret (the same var/ or BFF_SECRET_KEY). The record is
-written only once the server listens: a second server failing to bind its port leaves the
-first's alone."""
+Only a live server on the same database counts: a file a killed server left is ignored (its pid
+given to another process since is told by the process's start time). The database is named by an
+HMAC of its URL under a key derived from the app's secret (BFF_SECRET_KEY, or var/secret_key):
+the URL may carry a password, and a plain digest of it would let anyone who reads the file try
+passwords against it. A command finds the server when it has the same database and the same
+secret (the same var/ or BFF_SECRET_KEY). The record is written only once the server listens: a
+second server failing to bind its port leaves the first's alone."""
 
 from __future__ import annotations
 
@@ -44,7 +44,12 @@ def serving(settings: Settings) -> Iterator[None]:
     (enter it once the server's port is bound)."""
     path = _path(settings)
     path.parent.mkdir(parents=True, exist_ok=True)
-    record = {"pid": os.getpid(), "url": settings.public_url, "database": _database(settings)}
+    record = {
+        "pid": os.getpid(),
+        "started": _started(os.getpid()),
+        "url": settings.public_url,
+        "database": _database(settings),
+    }
     partial = path.with_name(f".{FILE_NAME}.{os.getpid()}")
     partial.write_text(json.dumps(record), encoding="utf-8")
     partial.replace(path)
@@ -67,6 +72,8 @@ def served_url(settings: Settings) -> str | None:
     pid, url = record.get("pid"), record.get("url")
     if not isinstance(pid, int) or not isinstance(url, str) or not _alive(pid):
         return None
+    if record.get("started") != _started(pid):  # the server died and its pid was given again
+        return None
     return url
 
 
@@ -75,6 +82,17 @@ def as_served(settings: Settings) -> Settings:
     for the links a command prints, such as a simulated SmartToken tap."""
     url = served_url(settings)
     return settings if url is None else settings.model_copy(update={"public_url": url})
+
+
+def _started(pid: int) -> str | None:
+    """When process pid started (Linux: /proc/PID/stat's starttime, in clock ticks since boot),
+    so that a process given a dead server's pid is not taken for it; None where /proc is not."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except (OSError, ValueError):
+        return None
+    fields = stat.rsplit(")", 1)[-1].split()  # after the command's name, which may hold spaces
+    return fields[19] if len(fields) > 19 else None
 
 
 def _alive(pid: int) -> bool:

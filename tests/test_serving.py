@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,20 @@ def test_the_record_names_the_database_by_a_keyed_digest(tmp_path: Path) -> None
         assert served_url(another_secret) is None
         another_password = settings.model_copy(update={"database_url": URL.replace("horse", "x")})
         assert served_url(another_password) is None
+
+
+def test_a_record_whose_pid_was_given_to_another_process_names_no_server(tmp_path: Path) -> None:
+    """A server killed with SIGKILL leaves its record; its pid may be given to another process
+    later (this test's, here): that process is not taken for the server (its start time
+    differs), so a command prints its own address, not a dead server's."""
+    settings = load_settings(database_url=URL, var_dir=tmp_path / "var", secret_key="k" * 32)
+    with serving(settings):
+        path = tmp_path / "var" / FILE_NAME
+        record = json.loads(path.read_text(encoding="utf-8"))
+        assert record["pid"] == os.getpid() and record["started"]
+        assert served_url(settings) == settings.public_url
+        path.write_text(json.dumps({**record, "started": "1"}), encoding="utf-8")
+        assert served_url(settings) is None
 
 
 @pytest.mark.timeout(240)
