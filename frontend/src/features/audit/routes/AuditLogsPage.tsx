@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { Field, Options } from '../../../components/Field';
 import { CursorPager } from '../../../components/CursorPager';
+import { FilterActions } from '../../../components/FilterActions';
 import { QueryBoundary } from '../../../components/QueryBoundary';
 import { RefreshControl } from '../../../components/RefreshControl';
 import { PageHeader, RoleBadge } from '../../../components/States';
@@ -115,14 +116,7 @@ export default function AuditLogsPage() {
         <Field id="audit-folder" label="Folder" value={draft.folderName} onChange={set('folderName')} />
         <Field id="audit-since" label="From" type="datetime-local" value={draft.since} onChange={set('since')} />
         <Field id="audit-until" label="To" type="datetime-local" value={draft.until} onChange={set('until')} />
-        <div className="filters-actions">
-          <button type="submit" className="btn btn-primary">
-            Apply Filters
-          </button>
-          <button type="button" className="btn" onClick={clear}>
-            Clear
-          </button>
-        </div>
+        <FilterActions apply="Apply Filters" clear="Clear" onClear={clear} />
         {formError ? (
           <p className="field-error" role="alert">
             {formError}

@@ -4,6 +4,7 @@
  * the first screen (issue 50). */
 import { useState, type FormEvent } from 'react';
 import { Field } from '../../../components/Field';
+import { FilterActions } from '../../../components/FilterActions';
 import { EMPTY_SEARCH, FILE_TYPES, type SearchQuery } from '../../../lib/searchQuery';
 import { PHONE_QUERY, useMediaQuery } from '../../../lib/useMediaQuery';
 import { SEARCH_MSG } from '../messages';
@@ -86,14 +87,7 @@ export function SearchFilters({ query, onSearch }: SearchFiltersProps) {
           {problem}
         </p>
       ) : null}
-      <div className="filters-actions">
-        <button type="submit" className="btn btn-primary">
-          Search
-        </button>
-        <button type="button" className="btn" onClick={clear}>
-          Clear filters
-        </button>
-      </div>
+      <FilterActions apply="Search" clear="Clear filters" onClear={clear} />
     </form>
   );
 }
