@@ -35,7 +35,7 @@ describe('a long file list', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows its first rows at once, each saying its place among all, and the rest as its end nears the screen', async () => {
-    render(<FileList files={FILES} ios={false} actions={ACTIONS} />);
+    render(<FileList files={FILES} actions={ACTIONS} />);
     expect(screen.getByRole('list', { name: 'Patient files' })).toBeInTheDocument();
     expect(rows()).toHaveLength(FIRST_ROWS);
     expect(within(rows()[0]!).getByRole('button', { name: /^scan-001\.pdf/ })).toBe(openButton('scan-001.pdf'));
@@ -59,7 +59,7 @@ describe('a long file list', () => {
 
   it('reaches the 200th file by keyboard', async () => {
     const user = userEvent.setup({ delay: null });
-    render(<FileList files={FILES} ios={false} actions={ACTIONS} />);
+    render(<FileList files={FILES} actions={ACTIONS} />);
     const name = (n: number) => `scan-${String(n).padStart(3, '0')}.pdf`;
     openButton(name(1))!.focus();
     await user.tab();
@@ -85,30 +85,30 @@ describe('a long file list', () => {
   });
 
   it("has the viewer's file's row at once, however far down (focus goes back to it)", () => {
-    const { rerender } = render(<FileList files={FILES} ios={false} actions={ACTIONS} reveal="scan-150.pdf" />);
+    const { rerender } = render(<FileList files={FILES} actions={ACTIONS} reveal="scan-150.pdf" />);
     expect(openButton('scan-150.pdf')).toBeInTheDocument();
     expect(rows()).toHaveLength(150);
     // The viewer's next file: one more row.
-    rerender(<FileList files={FILES} ios={false} actions={ACTIONS} reveal="scan-151.pdf" />);
+    rerender(<FileList files={FILES} actions={ACTIONS} reveal="scan-151.pdf" />);
     expect(openButton('scan-151.pdf')).toBeInTheDocument();
   });
 
   it('renders again only the rows whose file a new listing changed, and new actions on every row', async () => {
     const files = FILES.slice(0, FIRST_ROWS);
     const actions: FileActions = { open: vi.fn() };
-    const { rerender } = render(<FileList files={files} ios={false} actions={actions} />);
+    const { rerender } = render(<FileList files={files} actions={actions} />);
     const rendered = vi.mocked(format.formatDateTime);
     expect(rendered).toHaveBeenCalledTimes(FIRST_ROWS);
     rendered.mockClear();
     // A live event's refetch: the query keeps the objects of unchanged files; one file has its
     // thumbnail now, one is being indexed again.
     const next = files.map((f, i) => (i === 7 ? { ...f, preview: '/p?link=new' } : i === 15 ? { ...f, textState: 'pending' as const } : f));
-    rerender(<FileList files={next} ios={false} actions={actions} />);
+    rerender(<FileList files={next} actions={actions} />);
     expect(rendered).toHaveBeenCalledTimes(2);
     expect(screen.getByText(FILE_MSG.indexing).closest('li')).toBe(rows()[15]);
     // Other actions (Delete offered now): every row has its Delete, for its own file.
     const remove = vi.fn();
-    rerender(<FileList files={next} ios={false} actions={{ open: actions.open, remove }} />);
+    rerender(<FileList files={next} actions={{ open: actions.open, remove }} />);
     expect(screen.getAllByRole('button', { name: /^Delete / })).toHaveLength(FIRST_ROWS);
     await userEvent.click(within(rows()[3]!).getByRole('button', { name: 'Delete scan-004.pdf' }));
     expect(remove).toHaveBeenCalledWith(next[3]);

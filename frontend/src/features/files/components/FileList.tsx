@@ -47,8 +47,7 @@ export interface FileActions {
 
 interface FileListProps {
   files: StoredFile[];
-  ios: boolean;
-  /** A touch device: "Tap to Open" as on iOS (the iOS notice stays iOS-only). */
+  /** Read on a touch screen (iOS or another): the rows say "Tap to Open" instead of "Click to open". */
   tap?: boolean;
   actions: FileActions;
   /** A file whose row must be in the page (the one the viewer shows: focus goes back to it). */
@@ -92,7 +91,7 @@ function useNear(node: Element | null, onNear: () => void, step: number) {
   }, [node, onNear, step]);
 }
 
-export function FileList({ files, ios, tap = false, actions, reveal = null, newSince = null }: FileListProps) {
+export function FileList({ files, tap = false, actions, reveal = null, newSince = null }: FileListProps) {
   const [shown, setShown] = useState(FIRST_ROWS);
   const revealAt = reveal === null ? -1 : files.findIndex((file) => file.name === reveal);
   if (revealAt >= shown) setShown(revealAt + 1);
@@ -113,7 +112,7 @@ export function FileList({ files, ios, tap = false, actions, reveal = null, newS
   };
 
   if (files.length === 0) return <EmptyState>{FILE_MSG.empty}</EmptyState>;
-  const hint = ios || tap ? 'Tap to Open' : 'Click to open';
+  const hint = tap ? 'Tap to Open' : 'Click to open';
   return (
     <>
       <ul ref={list} className="file-list" aria-label="Patient files" onFocus={onFocus}>

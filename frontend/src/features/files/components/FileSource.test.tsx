@@ -22,7 +22,7 @@ const FILES: StoredFile[] = [
 
 describe("a file's source on its row", () => {
   it('says where each document the intake filed came from, and nothing for an upload', () => {
-    render(<FileList files={FILES} ios={false} actions={ACTIONS} />);
+    render(<FileList files={FILES} actions={ACTIONS} />);
     expect(badges('lab.pdf')).toEqual(['From mail: results@lab.example.org']);
     expect(badges('referral.pdf')).toEqual(['From scanner']);
     expect(badges('routed.pdf')).toEqual(['Filed by cover sheet']);
@@ -32,10 +32,10 @@ describe("a file's source on its row", () => {
   });
 
   it('shows an arrived document with its source when the listing is refetched', () => {
-    const { rerender } = render(<FileList files={FILES.slice(1, 2)} ios={false} actions={ACTIONS} />);
+    const { rerender } = render(<FileList files={FILES.slice(1, 2)} actions={ACTIONS} />);
     expect(screen.queryByText(/^From mail/)).toBeNull();
     // file:uploaded made the folder's listing refetch: the filed document is in it, with its source.
-    rerender(<FileList files={FILES.slice(0, 2)} ios={false} actions={ACTIONS} />);
+    rerender(<FileList files={FILES.slice(0, 2)} actions={ACTIONS} />);
     expect(within(row('lab.pdf')).getByText('From mail: results@lab.example.org')).toBeInTheDocument();
   });
 

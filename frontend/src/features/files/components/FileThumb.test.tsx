@@ -11,7 +11,7 @@ const file = (name: string, over: Partial<StoredFile> = {}): StoredFile =>
 
 const ACTIONS: FileActions = { open: () => undefined };
 const thumbs = () => Array.from(document.querySelectorAll('.file-thumb'));
-const list = (files: StoredFile[]) => <FileList files={files} ios={false} actions={ACTIONS} />;
+const list = (files: StoredFile[]) => <FileList files={files} actions={ACTIONS} />;
 
 describe('file list thumbnails', () => {
   beforeEach(() => {

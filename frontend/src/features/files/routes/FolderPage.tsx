@@ -264,8 +264,7 @@ function Folder({ container, folder, children }: { container: string; folder: st
               {ios ? <Banner kind="info">{FILE_MSG.iosNotice}</Banner> : null}
               <FileList
                 files={blobs}
-                ios={ios}
-                tap={touch}
+                tap={ios || touch}
                 actions={actions}
                 reveal={viewing}
                 newSince={previousVisit}
