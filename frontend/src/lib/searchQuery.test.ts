@@ -23,6 +23,13 @@ describe('search addresses', () => {
     expect(hasFilters(query)).toBe(false);
   });
 
+  it('leaves out a file type the server does not know (the select could not show it)', () => {
+    const query = parseSearch(new URLSearchParams('q=x&type=foo'));
+    expect(query.type).toBe('');
+    expect(hasFilters(query)).toBe(false);
+    expect(parseSearch(new URLSearchParams('q=x&type=word')).type).toBe('word');
+  });
+
   it('writes only the fields given, encoded, in one order', () => {
     expect(searchUrl({ folder: 'p 1', q: '"chest pain" -fracture', container: 'ward&a' })).toBe(
       '/search?q=%22chest+pain%22+-fracture&container=ward%26a&folder=p+1',

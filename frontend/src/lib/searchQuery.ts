@@ -10,7 +10,8 @@ export interface SearchQuery {
   q: string;
   container: string;
   folder: string;
-  type: string;
+  /** One of FILE_TYPES, or '' for any. */
+  type: FileType | '';
   /** YYYY-MM-DD, the first day included. */
   modifiedFrom: string;
   /** YYYY-MM-DD, the last day included. */
@@ -25,14 +26,22 @@ export const EMPTY_SEARCH: SearchQuery = { q: '', container: '', folder: '', typ
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The search an address names; a date that is not YYYY-MM-DD is left out (the date inputs
- * could not show it). */
+const isFileType = (value: string): value is FileType => FILE_TYPES.some((type) => type.value === value);
+
+/** The search an address names; a date that is not YYYY-MM-DD, or a file type not in FILE_TYPES,
+ * is left out (the form's inputs could not show it, and the server would refuse the search). */
 export function parseSearch(params: URLSearchParams): SearchQuery {
-  const out = { ...EMPTY_SEARCH };
-  for (const field of FIELDS) out[field] = (params.get(field) ?? '').trim();
-  if (!DAY.test(out.modifiedFrom)) out.modifiedFrom = '';
-  if (!DAY.test(out.modifiedTo)) out.modifiedTo = '';
-  return out;
+  const read = (field: (typeof FIELDS)[number]) => (params.get(field) ?? '').trim();
+  const day = (value: string) => (DAY.test(value) ? value : '');
+  const type = read('type');
+  return {
+    q: read('q'),
+    container: read('container'),
+    folder: read('folder'),
+    type: isFileType(type) ? type : '',
+    modifiedFrom: day(read('modifiedFrom')),
+    modifiedTo: day(read('modifiedTo')),
+  };
 }
 
 /** The address's query string for a search: only the fields given, in one order. */
