@@ -48,6 +48,21 @@ class _Delivering:
             self._deliveries = Deliveries(self)
         return self._deliveries
 
+    async def _emit_here(self, event: str, data: Any, namespace: str | None, **kwargs: Any) -> None:
+        """An emit to this process's own connections: queued for its delivery task, returning
+        once every recipient has it (sliced, and a client that does not read cut at
+        QUEUED_LIMIT, as any event). One with a callback is python-socketio's own."""
+        room = kwargs.get("to") or kwargs.get("room")
+        if kwargs.get("callback") is None:
+            done = deliver(self, event, data, namespace, room, kwargs.get("skip_sid"))
+            # A caller giving up does not cut the delivery short.
+            if not await asyncio.shield(done):
+                raise LiveEventDropped(event)
+        else:
+            await socketio.AsyncManager.emit(self, event, data, namespace, **kwargs)
+            if event == SESSION_REVOKED:
+                await self._disconnect_room(room, namespace or "/")
+
     async def _disconnect_room(self, room: Any, namespace: str) -> None:
         if room is None:
             return
@@ -60,16 +75,7 @@ class LocalManager(_Delivering, socketio.AsyncManager):  # type: ignore[misc]
     """One process: rooms in memory. An emit returns once every recipient has the event."""
 
     async def emit(self, event: str, data: Any, namespace: str | None = None, **kwargs: Any) -> Any:
-        room = kwargs.get("to") or kwargs.get("room")
-        if kwargs.get("callback") is None:
-            done = deliver(self, event, data, namespace, room, kwargs.get("skip_sid"))
-            # A caller giving up does not cut the delivery short.
-            if not await asyncio.shield(done):
-                raise LiveEventDropped(event)
-        else:
-            await super().emit(event, data, namespace, **kwargs)
-            if event == SESSION_REVOKED:
-                await self._disconnect_room(room, namespace or "/")
+        await self._emit_here(event, data, namespace, **kwargs)
 
     async def aclose(self) -> None:
         """Stop delivering (when the app stops)."""
@@ -110,6 +116,16 @@ class RedisManager(_Delivering, socketio.AsyncRedisManager):  # type: ignore[mis
         super().__init__(*args, **kwargs)
         self._fences: dict[str, _Fence] = {}  # this process's fences waiting, by key
         self._stopping = False  # aclose: the listening loop ends, whatever it was doing
+
+    async def emit(self, event: str, data: Any, namespace: str | None = None, **kwargs: Any) -> Any:
+        """Through Redis to every process; with `ignore_queue` (a resync after the link came
+        back, a restart's live:reconnect) to this process's own connections only, by its
+        delivery task (python-socketio's would send it with a task per connection, past the
+        QUEUED_LIMIT cut)."""
+        if kwargs.pop("ignore_queue", False):
+            await self._emit_here(event, data, namespace, **kwargs)
+        else:
+            await super().emit(event, data, namespace, **kwargs)
 
     @property
     def fence_channel(self) -> str:

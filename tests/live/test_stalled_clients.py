@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from bff.live import delivery, patches
-from bff.live.events import user_room
+from bff.live.events import LIVE_RESYNC, user_room
 from bff.services import app_services
 from bff.users.models import Role
 from config.settings import Settings
@@ -24,6 +24,7 @@ from tests.conftest import make_settings
 from tests.factories import make_staff
 from tests.live.conftest import LiveServer, run_live
 from tests.live.raw_client import read_to_end, slow_and_other, stall
+from tools.devserver import RedisProcess
 
 
 @pytest.fixture
@@ -85,33 +86,70 @@ async def test_a_client_that_stops_reading_is_cut_with_the_patches_on_and_off(
             slow.close()
 
 
+async def _polling_session(http: httpx.AsyncClient, live: LiveServer) -> tuple[str, str, str]:
+    """A nurse's long-polling Socket.IO session, connected, that will never poll again: its
+    address, its Engine.IO sid and the nurse's room."""
+    nurse = await make_staff(live.settings, Role.NURSE)
+    base = f"{live.base}/socket.io/?EIO=4&transport=polling"
+    opened = await http.get(base)
+    sid = json.loads(opened.text[1:])["sid"]
+    posted = await http.post(f"{base}&sid={sid}", content="40" + json.dumps({"token": nurse.token}))
+    assert posted.status_code == 200
+    answer = await http.get(f"{base}&sid={sid}")
+    assert answer.text.startswith("40{"), answer.text
+    return f"{base}&sid={sid}", sid, user_room(nurse.user.id)
+
+
 async def test_a_long_polling_client_that_stops_polling_is_cut(
     live: LiveServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The same over long-polling, which never has a Wire (so the patches' cut never reached
     it): a signed-in session that posts but never polls again, while events go on. Cut at
     QUEUED_LIMIT packets, its next poll answered 400 (the session is gone)."""
-    nurse = await make_staff(live.settings, Role.NURSE)
-    base = f"{live.base}/socket.io/?EIO=4&transport=polling"
     hub = app_services(live.app).live
     engine = hub.sio.eio
     async with httpx.AsyncClient(timeout=10) as http:
-        opened = await http.get(base)
-        sid = json.loads(opened.text[1:])["sid"]
-        posted = await http.post(
-            f"{base}&sid={sid}", content="40" + json.dumps({"token": nurse.token})
-        )
-        assert posted.status_code == 200
-        answer = await http.get(f"{base}&sid={sid}")
-        assert answer.text.startswith("40{"), answer.text
+        address, sid, room = await _polling_session(http, live)
         eio_socket = engine.sockets[sid]
         most = 0
         with caplog.at_level(logging.WARNING, logger="bff.live.delivery"):
             for n in range(delivery.QUEUED_LIMIT + 100):
-                await hub.sio.emit("test:more", {"n": n}, to=user_room(nurse.user.id))
+                await hub.sio.emit("test:more", {"n": n}, to=room)
                 most = max(most, eio_socket.queue.qsize())
         assert most <= delivery.QUEUED_LIMIT
         assert sid not in engine.sockets
         assert hub.sio.manager.sid_from_eio_sid(sid, "/") is None
         assert f"left {delivery.QUEUED_LIMIT} events unread" in caplog.text
-        assert (await http.get(f"{base}&sid={sid}")).status_code == 400
+        assert (await http.get(address)).status_code == 400
+
+
+async def test_with_redis_an_event_for_this_process_alone_is_cut_at_the_limit_too(
+    database_url: str,
+    run_dir: Path,
+    tmp_path: Path,
+    redis: RedisProcess,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """With Redis, the events a process sends its own connections only (`ignore_queue`: the
+    live:resync after the link comes back, a restart's live:reconnect) go by its delivery task
+    like any other: a client that left QUEUED_LIMIT packets unread is cut by one, not sent it
+    past the limit (python-socketio's own emit, one task per connection, queued it)."""
+    settings = make_settings(
+        database_url, run_dir, storage_url=f"file://{tmp_path}/storage", redis_url=redis.url
+    )
+    async for live in run_live(settings):
+        hub = app_services(live.app).live
+        engine = hub.sio.eio
+        async with httpx.AsyncClient(timeout=10) as http:
+            _, sid, room = await _polling_session(http, live)
+            eio_socket = engine.sockets[sid]
+            for n in range(delivery.QUEUED_LIMIT):  # through Redis, delivered a moment later
+                await hub.sio.emit("test:more", {"n": n}, to=room)
+            async with asyncio.timeout(20):
+                while eio_socket.queue.qsize() < delivery.QUEUED_LIMIT:  # noqa: ASYNC110 - engineio's queue
+                    await asyncio.sleep(0.05)
+            with caplog.at_level(logging.WARNING, logger="bff.live.delivery"):
+                await hub.sio.emit(LIVE_RESYNC, {}, ignore_queue=True)
+            assert eio_socket.queue.qsize() <= 1  # nothing more kept for it (a wake-up at most)
+            assert sid not in engine.sockets
+            assert f"left {delivery.QUEUED_LIMIT} events unread" in caplog.text
