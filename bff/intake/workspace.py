@@ -25,13 +25,19 @@ CHUNK = 1024 * 1024
 
 @asynccontextmanager
 async def private_folder(settings: Settings) -> AsyncIterator[Path]:
-    """A new folder of this process's own, removed (with what is in it) after the block."""
+    """A new folder of this process's own, removed (with what is in it) after the block,
+    however it ends. Made on the loop (one mkdir): made in a thread, a cancellation while it
+    was being made left it behind for the life of the process."""
     root = await asyncio.to_thread(work_dir, settings)
-    folder = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix=f"{os.getpid()}-", dir=root))
+    folder = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
     try:
         yield folder
     finally:
-        await asyncio.to_thread(shutil.rmtree, folder, True)
+        try:
+            await asyncio.to_thread(shutil.rmtree, folder, True)
+        except BaseException:  # cancelled meanwhile, or no loop left to run it: removed here
+            shutil.rmtree(folder, True)
+            raise
 
 
 async def copy_into(stream: ReadStream, path: Path) -> None:
