@@ -33,13 +33,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import shutil
 import struct
-import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import puremagic
 
@@ -48,7 +44,7 @@ from bff.files.conversions import BUSY, BUSY_RETRY_SECONDS
 from bff.files.markup import SVG, markup_of
 from bff.files.names import extension_of
 from bff.files.previews import pdf_findings
-from bff.jobs.service import work_dir
+from bff.jobs.service import work_dir, work_folder
 from bff.services import running_services
 from bff.workers import WorkerBusy, WorkerFailed, WorkerPool, WorkerTimeout
 from config.settings import Settings, load_settings
@@ -501,8 +497,7 @@ async def _pdf_findings(
     """previews.pdf_findings on a copy of the staged PDF in the jobs' work directory, in the
     worker pool (its place taken before anything is copied; WorkerBusy at once when full)."""
     with workers.reserve() if workers is not None else contextlib.nullcontext() as place:
-        folder = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=work_dir(settings)))
-        try:
+        async with work_folder(work_dir(settings)) as folder:
             path = folder / "content.pdf"
             stream = await storage.open_staged(staging_key)
             with path.open("wb") as out:
@@ -514,5 +509,3 @@ async def _pdf_findings(
             return await place.run(
                 pdf_findings, str(path), settings.preview_seconds, seconds=settings.preview_seconds
             )
-        finally:
-            await asyncio.to_thread(shutil.rmtree, folder, True)

@@ -31,9 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import shutil
-import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -69,7 +66,7 @@ from bff.files.previews import (
 )
 from bff.files.service import FILE_NOT_FOUND, current_content, get_file
 from bff.files.thumbnails import MB, content_id, in_worker
-from bff.jobs.service import work_dir
+from bff.jobs.service import work_dir, work_folder
 from bff.workers import WorkerBusy, WorkerFailed, WorkerOutOfMemory, WorkerPool, WorkerTimeout
 from config.settings import Settings
 from storage.base import ObjectKey, Storage
@@ -244,15 +241,12 @@ async def _rendered(
     once), the copy streamed to the jobs' work directory (bff/jobs/: what a dead process left
     there is removed) and read there by the worker, so the server holds none of it."""
     with workers.reserve() if workers is not None else contextlib.nullcontext() as place:
-        folder = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=work_dir(settings)))
-        try:
+        async with work_folder(work_dir(settings)) as folder:
             content = folder / "content"
             await _copy(storage, where, content)
             if place is None:
                 return await in_worker(None, settings.preview_seconds, func, str(content), *args)
             return await place.run(func, str(content), *args, seconds=settings.preview_seconds)
-        finally:
-            await asyncio.to_thread(shutil.rmtree, folder, True)
 
 
 async def _at_opening(

@@ -7,16 +7,13 @@ killed process left is removed."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiofiles
 
-from bff.jobs.service import work_dir
+from bff.jobs.service import work_dir, work_folder
 from config.settings import Settings
 from storage.base import ReadStream
 
@@ -25,19 +22,11 @@ CHUNK = 1024 * 1024
 
 @asynccontextmanager
 async def private_folder(settings: Settings) -> AsyncIterator[Path]:
-    """A new folder of this process's own, removed (with what is in it) after the block,
-    however it ends. Made on the loop (one mkdir): made in a thread, a cancellation while it
-    was being made left it behind for the life of the process."""
+    """A new folder of this process's own in var/jobs/, removed (with what is in it) after the
+    block, however it ends (bff/jobs/service.py `work_folder`)."""
     root = await asyncio.to_thread(work_dir, settings)
-    folder = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
-    try:
+    async with work_folder(root) as folder:
         yield folder
-    finally:
-        try:
-            await asyncio.to_thread(shutil.rmtree, folder, True)
-        except BaseException:  # cancelled meanwhile, or no loop left to run it: removed here
-            shutil.rmtree(folder, True)
-            raise
 
 
 async def copy_into(stream: ReadStream, path: Path) -> None:

@@ -264,6 +264,24 @@ def work_dir(settings: Settings) -> Path:
     return root
 
 
+@asynccontextmanager
+async def work_folder(root: Path) -> AsyncIterator[Path]:
+    """A new folder of this process's own in `root` (`work_dir`'s), removed with what is in it
+    after the block, however it ends: made on the loop (one mkdir: made in a thread, a
+    cancellation meanwhile left it behind for the life of the process), removed in a thread
+    that a cancellation does not call off (shielded: a removal still waiting for a thread was
+    dropped by a second cancellation), or here when no thread can be had."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
+    try:
+        yield folder
+    finally:
+        try:
+            await asyncio.shield(asyncio.to_thread(shutil.rmtree, folder, True))
+        except RuntimeError:  # the loop's executor shut down
+            shutil.rmtree(folder, True)
+            raise
+
+
 async def _copy_content(storage: Storage, job: Claimed, target: Path) -> None:
     stream = await storage.open(job.container, job.folder, job.name)
     with target.open("wb") as out:
@@ -288,14 +306,11 @@ async def run_claimed(
     facts = FileFacts(job.name, job.content_type, job.size)
     final = False
     try:
-        folder = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
-        try:
+        async with work_folder(root) as folder:
             content = folder / "content"
             await _copy_content(storage, job, content)
             options = kind.options(settings)
             result = await pool.run(kind.work, str(content), facts, options)
-        finally:
-            await asyncio.to_thread(shutil.rmtree, folder, True)
     except Unreadable as exc:
         reason, final = str(exc), True
     except WorkerOutOfMemory:
